@@ -1,0 +1,21 @@
+# bin/admin (migrations, API keys, imports) — used by the compose `migrate` one-shot service.
+# Unlike the service images this keeps the whole built workspace: bin/admin resolves tools/admin
+# and the apps' migrations by path from the repository root, exactly as on a developer machine.
+FROM node:20-bookworm-slim AS build
+ENV CI=true TURBO_TELEMETRY_DISABLED=1 npm_config_store_dir=/pnpm/store
+RUN npm install -g pnpm@10.34.9
+WORKDIR /repo
+COPY pnpm-lock.yaml pnpm-workspace.yaml package.json .npmrc ./
+RUN pnpm fetch
+COPY . .
+RUN pnpm install --frozen-lockfile --offline
+RUN pnpm turbo run build --filter=@pawlink/admin...
+
+FROM node:20-bookworm-slim AS runtime
+ENV NODE_ENV=production MEDIA_DIR=/srv/media
+WORKDIR /repo
+COPY --from=build --chown=node:node /repo ./
+RUN mkdir -p /srv/media/thumbs /srv/media/images && chown -R node:node /srv/media
+USER node
+ENTRYPOINT ["bin/admin"]
+CMD ["migrate"]

@@ -1,0 +1,23 @@
+# @pawlink/thumbs — build context is the repository root (see docker-compose.yml).
+FROM node:20-bookworm-slim AS build
+ENV CI=true TURBO_TELEMETRY_DISABLED=1 npm_config_store_dir=/pnpm/store
+RUN npm install -g pnpm@10.34.9
+WORKDIR /repo
+# Lockfile first: the dependency layer is reused until the lockfile changes.
+COPY pnpm-lock.yaml pnpm-workspace.yaml package.json .npmrc ./
+RUN pnpm fetch
+COPY . .
+RUN pnpm install --frozen-lockfile --offline
+RUN pnpm turbo run build --filter=@pawlink/thumbs...
+# pnpm 10 deploys without inject-workspace-packages only in legacy mode.
+RUN pnpm --filter=@pawlink/thumbs deploy --prod --legacy /out
+
+FROM node:20-bookworm-slim AS runtime
+ENV NODE_ENV=production MEDIA_DIR=/srv/media
+WORKDIR /app
+COPY --from=build --chown=node:node /out ./
+# Created in the image so a fresh named volume mounted here inherits node's ownership.
+RUN mkdir -p /srv/media/thumbs /srv/media/images && chown -R node:node /srv/media
+USER node
+EXPOSE 3003
+CMD ["node", "dist/main.js"]

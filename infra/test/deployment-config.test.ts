@@ -1,0 +1,196 @@
+import { spawnSync } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { nginxBinary, startNginx, type StartedNginx } from '../../packages/test-kit/src/nginx.js';
+import {
+  renderComposeMediaConf,
+  renderMediaNginxConf,
+} from '../nginx/render-media-conf.mjs';
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const LONG_CACHE = 'public, max-age=31536000, immutable';
+
+interface ComposeService {
+  container_name?: string;
+  ports?: unknown[];
+  depends_on?: Record<string, { condition?: string }> | string[];
+  volumes?: string[];
+}
+
+function run(cmd: string, args: string[]): { status: number | null; output: string } {
+  const res = spawnSync(cmd, args, { cwd: repoRoot, encoding: 'utf8' });
+  return { status: res.status, output: `${res.error?.message ?? ''}${res.stdout}${res.stderr}` };
+}
+
+async function tempDir(prefix: string): Promise<string> {
+  return mkdtemp(join(tmpdir(), prefix));
+}
+
+describe('docker-compose.yml', () => {
+  it('is valid for docker-compose config', () => {
+    const res = run('docker-compose', ['-f', 'docker-compose.yml', 'config', '-q']);
+    expect(res.output).toBe('');
+    expect(res.status).toBe(0);
+  });
+
+  it('defines every service, with a scalable worker', async () => {
+    const doc = parse(await readFile(join(repoRoot, 'docker-compose.yml'), 'utf8')) as {
+      services: Record<string, ComposeService>;
+    };
+    const services = doc.services;
+    for (const name of ['mysql', 'redis', 'nginx', 'shortener', 'images', 'thumbs', 'thumbs-worker', 'migrate']) {
+      expect(services, name).toHaveProperty(name);
+    }
+    const worker = services['thumbs-worker'];
+    expect(worker?.container_name).toBeUndefined();
+    expect(worker?.ports).toBeUndefined();
+    for (const app of ['shortener', 'images', 'thumbs', 'thumbs-worker']) {
+      const deps = services[app]?.depends_on as Record<string, { condition?: string }>;
+      expect(deps.migrate?.condition, app).toBe('service_completed_successfully');
+      expect(deps.redis?.condition, app).toBe('service_healthy');
+    }
+  });
+
+  it('builds every app from its Dockerfile, which exists', async () => {
+    for (const app of ['shortener', 'images', 'thumbs', 'thumbs-worker', 'admin']) {
+      const dockerfile = await readFile(join(repoRoot, `infra/docker/${app}.Dockerfile`), 'utf8');
+      expect(dockerfile).toMatch(/^FROM node:20-bookworm-slim AS build$/m);
+    }
+  });
+});
+
+describe('nginx configs', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await tempDir('pawlink-nginx-conf-');
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('renders a standalone config that nginx -t accepts', async () => {
+    const runDir = join(dir, 'run');
+    await mkdir(runDir);
+    const conf = renderMediaNginxConf({ mediaDir: join(dir, 'media'), port: 3004, runDir });
+    expect(conf).toContain('daemon off;');
+    const file = join(dir, 'standalone.conf');
+    await writeFile(file, conf);
+    const res = run(nginxBinary(), ['-t', '-c', file, '-e', join(runDir, 'error.log')]);
+    expect(res.output).toContain('test is successful');
+    expect(res.status).toBe(0);
+  });
+
+  it('keeps infra/nginx/media.conf in sync with the template', async () => {
+    const committed = await readFile(join(repoRoot, 'infra/nginx/media.conf'), 'utf8');
+    expect(committed).toBe(renderComposeMediaConf());
+  });
+
+  it('accepts infra/nginx/media.conf inside a minimal http block', async () => {
+    const runDir = join(dir, 'compose');
+    await mkdir(runDir);
+    const server = (await readFile(join(repoRoot, 'infra/nginx/media.conf'), 'utf8'))
+      .replaceAll('/srv/media', join(dir, 'media'))
+      .replace(/listen\s+3004;/, 'listen 127.0.0.1:3004;');
+    const conf = [
+      `pid ${runDir}/nginx.pid;`,
+      `error_log ${runDir}/error.log;`,
+      'events {}',
+      'http {',
+      '  include /etc/nginx/mime.types;',
+      `  access_log ${runDir}/access.log;`,
+      ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `  ${t}_temp_path ${runDir}/${t};`),
+      server,
+      '}',
+    ].join('\n');
+    const file = join(runDir, 'nginx.conf');
+    await writeFile(file, conf);
+    const res = run(nginxBinary(), ['-t', '-c', file, '-e', join(runDir, 'error.log')]);
+    expect(res.output).toContain('test is successful');
+    expect(res.status).toBe(0);
+  });
+});
+
+describe('media nginx (startNginx)', () => {
+  let mediaDir: string;
+  let nginx: StartedNginx;
+  const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
+  const jpg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 4, 5, 6]);
+
+  beforeAll(async () => {
+    mediaDir = await tempDir('pawlink-media-');
+    await mkdir(join(mediaDir, 'thumbs', 'sub'), { recursive: true });
+    await mkdir(join(mediaDir, 'images'));
+    await writeFile(join(mediaDir, 'thumbs', 'x.png'), png);
+    await writeFile(join(mediaDir, 'images', 'y.jpg'), jpg);
+    await writeFile(join(mediaDir, 'secret.txt'), 'not media');
+    await symlink(join(mediaDir, 'secret.txt'), join(mediaDir, 'images', 'link.jpg'));
+    nginx = await startNginx({ mediaDir });
+  });
+  afterAll(async () => {
+    await nginx?.stop();
+    await rm(mediaDir, { recursive: true, force: true });
+  });
+
+  it('serves thumbs and images with their types and a long cache', async () => {
+    for (const [path, type, bytes] of [
+      ['/thumbs/x.png', 'image/png', png],
+      ['/images/y.jpg', 'image/jpeg', jpg],
+    ] as const) {
+      const res = await fetch(nginx.baseUrl + path);
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get('content-type')).toBe(type);
+      expect(res.headers.get('cache-control')).toBe(LONG_CACHE);
+      expect(Buffer.from(await res.arrayBuffer())).toEqual(bytes);
+    }
+  });
+
+  it('answers HEAD', async () => {
+    const res = await fetch(`${nginx.baseUrl}/thumbs/x.png`, { method: 'HEAD' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-length')).toBe(String(png.length));
+  });
+
+  it('gives 404 for missing files and files outside the media dirs', async () => {
+    for (const path of ['/thumbs/missing.png', '/secret.txt', '/', '/thumbs/../secret.txt']) {
+      const res = await fetch(nginx.baseUrl + path);
+      await res.arrayBuffer();
+      expect(res.status, path).toBe(404);
+      expect(res.headers.get('cache-control'), path).toBeNull();
+    }
+  });
+
+  it('never lists a directory', async () => {
+    for (const path of ['/thumbs/', '/thumbs/sub/', '/images/', '/thumbs/sub']) {
+      const res = await fetch(nginx.baseUrl + path, { redirect: 'manual' });
+      const body = await res.text();
+      expect([403, 404], path).toContain(res.status);
+      expect(body).not.toContain('x.png');
+    }
+  });
+
+  it('does not follow symlinks', async () => {
+    const res = await fetch(`${nginx.baseUrl}/images/link.jpg`);
+    const body = await res.text();
+    expect([403, 404]).toContain(res.status);
+    expect(body).not.toContain('not media');
+  });
+
+  it('refuses other methods with 405', async () => {
+    for (const method of ['POST', 'PUT', 'DELETE']) {
+      const res = await fetch(`${nginx.baseUrl}/thumbs/x.png`, { method, body: method === 'DELETE' ? null : 'x' });
+      await res.arrayBuffer();
+      expect(res.status, method).toBe(405);
+      expect(res.headers.get('allow')).toBe('GET, HEAD');
+    }
+  });
+
+  it('stops and cleans up', async () => {
+    const other = await startNginx({ mediaDir });
+    await other.stop();
+    await expect(fetch(`${other.baseUrl}/thumbs/x.png`)).rejects.toThrow();
+  });
+});

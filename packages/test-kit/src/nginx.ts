@@ -1,0 +1,124 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { renderMediaNginxConf } from '../../../infra/nginx/render-media-conf.mjs';
+
+export interface StartedNginx {
+  port: number;
+  /** e.g. http://127.0.0.1:40123 — media lives under /thumbs/ and /images/. */
+  baseUrl: string;
+  stop(): Promise<void>;
+}
+
+export interface StartNginxOptions {
+  mediaDir: string;
+  /** How long to wait for nginx to answer; default 15 s. */
+  startTimeoutMs?: number;
+}
+
+export function nginxBinary(): string {
+  if (process.env.NGINX_BIN) return process.env.NGINX_BIN;
+  // /usr/sbin is often missing from non-root PATHs.
+  return existsSync('/usr/sbin/nginx') ? '/usr/sbin/nginx' : 'nginx';
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+function waitForExit(child: ChildProcess, timeoutMs: number): Promise<boolean> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(true);
+  return new Promise((done) => {
+    const timer = setTimeout(() => done(false), timeoutMs);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      done(true);
+    });
+  });
+}
+
+async function answers(baseUrl: string): Promise<boolean> {
+  try {
+    const res = await fetch(`${baseUrl}/`, { signal: AbortSignal.timeout(1000) });
+    await res.arrayBuffer();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Starts a private nginx serving `mediaDir` (thumbs/ and images/) with the production template. */
+export async function startNginx(options: StartNginxOptions): Promise<StartedNginx> {
+  const mediaDir = await realpath(resolve(options.mediaDir));
+  const runDir = await mkdtemp(join(tmpdir(), 'pawlink-nginx-'));
+  const confPath = join(runDir, 'nginx.conf');
+  const errorLog = join(runDir, 'error.log');
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  const timeoutMs = options.startTimeoutMs ?? 15_000;
+
+  // A port can be taken between freePort() and bind(); retry a few times with a new one.
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const baseUrl = `http://127.0.0.1:${port}`;
+    // root's nginx workers would otherwise run as nobody and miss 0700 temp dirs.
+    const conf = renderMediaNginxConf({ mediaDir, port, runDir, ...(isRoot ? { user: 'root' } : {}) });
+    await writeFile(confPath, conf);
+
+    const child = spawn(nginxBinary(), ['-c', confPath, '-e', errorLog, '-p', runDir], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    let spawnError: Error | undefined;
+    child.on('error', (err) => {
+      spawnError = err;
+    });
+
+    const stop = async (): Promise<void> => {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM');
+        if (!(await waitForExit(child, 5000))) {
+          child.kill('SIGKILL');
+          await waitForExit(child, 2000);
+        }
+      }
+      await rm(runDir, { recursive: true, force: true });
+    };
+
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      if (spawnError || child.exitCode !== null || child.signalCode !== null) break;
+      if (await answers(baseUrl)) return { port, baseUrl, stop };
+      await sleep(50);
+    }
+
+    await waitForExit(child, 200);
+    const exited = child.exitCode !== null || child.signalCode !== null;
+    const log = await readFile(errorLog, 'utf8').catch(() => '');
+    const details = `${spawnError?.message ?? ''}\n${stderr}\n${log}`.trim();
+    if (exited && attempt < 3 && /Address already in use/.test(details)) {
+      continue;
+    }
+    await stop();
+    throw new Error(
+      exited
+        ? `nginx exited while starting (${nginxBinary()} -c ${confPath}): ${details}`
+        : `nginx did not answer on ${baseUrl} within ${timeoutMs} ms: ${details}`,
+    );
+  }
+}
