@@ -1,0 +1,41 @@
+import type { ApiKeyFlag } from '@pawlink/contracts';
+import { EntitySchema } from 'typeorm';
+
+export interface ApiKey {
+  id: number;
+  /** SHA-256 of the key; the key itself is never stored. */
+  keyHash: string;
+  name: string;
+  contact: string;
+  flags: ApiKeyFlag[];
+  active: boolean;
+  disabled: boolean;
+  disabledReason: string | null;
+  bulkLimit: number;
+  /** Per-window maxima replacing the defaults for this key; 0 means unlimited, null the default. */
+  rateLimitRoute: number | null;
+  rateLimitGlobal: number | null;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+}
+
+export const ApiKeyEntity = new EntitySchema<ApiKey>({
+  name: 'ApiKey',
+  tableName: 'api_keys',
+  columns: {
+    id: { type: 'int', primary: true, generated: 'increment', unsigned: true },
+    keyHash: { name: 'key_hash', type: 'char', length: 64 },
+    name: { type: 'varchar', length: 100 },
+    contact: { type: 'varchar', length: 255 },
+    flags: { type: 'simple-array' },
+    active: { type: 'boolean', default: true },
+    disabled: { type: 'boolean', default: false },
+    disabledReason: { name: 'disabled_reason', type: 'varchar', length: 500, nullable: true },
+    bulkLimit: { name: 'bulk_limit', type: 'int', unsigned: true, default: 100 },
+    rateLimitRoute: { name: 'rate_limit_route', type: 'int', unsigned: true, nullable: true },
+    rateLimitGlobal: { name: 'rate_limit_global', type: 'int', unsigned: true, nullable: true },
+    createdAt: { name: 'created_at', type: 'datetime', precision: 3 },
+    lastUsedAt: { name: 'last_used_at', type: 'datetime', precision: 3, nullable: true },
+  },
+  indices: [{ name: 'uq_api_keys_key_hash', columns: ['keyHash'], unique: true }],
+});

@@ -1,0 +1,24 @@
+/** A fixed window: at most `limit` requests per `windowMs`. */
+export interface RateLimitRule {
+  limit: number;
+  windowMs: number;
+}
+
+/** Every request of a key (or an anonymous IP) to one service counts against this. */
+export const GLOBAL_RATE_LIMIT: RateLimitRule = { limit: 600, windowMs: 60_000 };
+
+/** Route buckets by name; a route opts in with `rateLimit('<bucket>')`. */
+export const RATE_LIMIT_BUCKETS = {
+  'shortener.create': { limit: 60, windowMs: 60_000 },
+  'shortener.manage': { limit: 60, windowMs: 60_000 },
+  'shortener.read': { limit: 300, windowMs: 60_000 },
+  'images.random': { limit: 300, windowMs: 60_000 },
+  'images.bulk': { limit: 10, windowMs: 60_000 },
+  'images.info': { limit: 300, windowMs: 60_000 },
+  'thumbs.info': { limit: 120, windowMs: 60_000 },
+  'thumbs.create': { limit: 60, windowMs: 60_000 },
+  'thumbs.check': { limit: 300, windowMs: 60_000 },
+  probe: { limit: 5, windowMs: 60_000 },
+} satisfies Record<string, RateLimitRule>;
+
+export type RateLimitBucket = keyof typeof RATE_LIMIT_BUCKETS;

@@ -1,0 +1,13 @@
+/** Services with their own base URL, read-only switch and metrics. */
+export const SERVICES = ['shortener', 'images', 'thumbs'] as const;
+export type ServiceName = (typeof SERVICES)[number];
+
+/** Flags an API key can carry; each opens one service or endpoint. */
+export const API_KEY_FLAGS = ['shortener', 'thumbs', 'images_bulk'] as const;
+export type ApiKeyFlag = (typeof API_KEY_FLAGS)[number];
+
+export interface OnlineResponse {
+  success: true;
+  uptime: number;
+  readOnly?: boolean;
+}

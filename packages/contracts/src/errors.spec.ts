@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { Errors, errorByCode } from './errors.js';
+
+describe('error registry', () => {
+  it('has unique numbers', () => {
+    const codes = Object.values(Errors).map((e) => e.code);
+    expect(new Set(codes).size).toBe(codes.length);
+  });
+
+  it('covers every number API.md names', () => {
+    const named = [0, 1000, 1001, 1003, 1010, 1011, 1012, 1013, 1022, 1024, 1025, 1026, 1027, 1030, 1040, 1041, 1051, 1052, 1054, 1055, 1056, 1057, 1060, 1062, 1063, 1064, 1065, 1066, 1070, 1071, 1072, 1073, 1074, 1075, 1076, 1077, 1078, 1079, 1080];
+    for (const code of named) expect(errorByCode(code)?.code).toBe(code);
+    expect(Object.keys(Errors)).toHaveLength(named.length);
+  });
+
+  it('maps numbers to the statuses of API.md', () => {
+    expect(errorByCode(1012)?.status).toBe(403);
+    expect(errorByCode(1065)?.status).toBe(408);
+    expect(errorByCode(1070)?.status).toBe(422);
+    expect(errorByCode(1072)?.status).toBe(409);
+    expect(errorByCode(1076)?.status).toBe(401);
+    expect(errorByCode(1077)?.status).toBe(403);
+    expect(errorByCode(1080)?.status).toBe(400);
+    expect(errorByCode(9999)).toBeUndefined();
+  });
+});

@@ -1,0 +1,76 @@
+/**
+ * The one error registry of API.md §1 and §5: every code the services can answer with,
+ * its HTTP status, a stable name and its default human message.
+ */
+export interface ErrorDefinition {
+  readonly code: number;
+  readonly status: number;
+  readonly message: string;
+}
+
+const define = <T extends Record<string, ErrorDefinition>>(table: T): T => table;
+
+export const Errors = define({
+  INTERNAL_ERROR: { code: 0, status: 500, message: 'There was an internal error while attempting to perform that action.' },
+  RATE_LIMITED_ROUTE: { code: 1000, status: 429, message: 'You have been rate limited on this route.' },
+  RATE_LIMITED_GLOBAL: { code: 1001, status: 429, message: 'You have been rate limited globally.' },
+  READ_ONLY: { code: 1003, status: 503, message: 'This service is in read-only mode; try again later.' },
+  INVALID_API_KEY: { code: 1010, status: 401, message: 'Invalid API key.' },
+  INACTIVE_API_KEY: { code: 1011, status: 401, message: 'This API key is inactive.' },
+  DISABLED_API_KEY: { code: 1012, status: 403, message: 'This API key has been disabled.' },
+  API_KEY_REQUIRED: { code: 1013, status: 401, message: 'An API key is required to use this endpoint.' },
+  MISSING_FLAG: { code: 1022, status: 403, message: 'Your API key does not have access to this service or endpoint.' },
+  UNKNOWN_ROUTE: { code: 1024, status: 404, message: 'Unknown route.' },
+  METHOD_NOT_ALLOWED: { code: 1025, status: 405, message: 'Method not allowed on this route.' },
+  MALFORMED_BODY: { code: 1026, status: 400, message: 'Malformed request body.' },
+  BODY_TOO_LARGE: { code: 1027, status: 413, message: 'Request body too large.' },
+
+  CATEGORY_NOT_FOUND: { code: 1030, status: 404, message: 'Category not found.' },
+  IMAGE_NOT_FOUND: { code: 1040, status: 404, message: 'Image not found.' },
+  NO_RESULTS: { code: 1041, status: 404, message: 'No images were found under the size limit.' },
+  AMOUNT_TOO_LOW: { code: 1051, status: 400, message: 'Amount must be at least 1.' },
+  AMOUNT_TOO_HIGH: { code: 1052, status: 400, message: 'Amount must be at most 5.' },
+  BULK_INVALID_BODY: { code: 1054, status: 400, message: 'Invalid bulk request body: expected an object of category keys to positive integer counts.' },
+  BULK_INVALID_CATEGORY: { code: 1055, status: 400, message: 'Invalid category in bulk request.' },
+  BULK_OVER_LIMIT: { code: 1056, status: 400, message: 'Bulk request total is above your limit.' },
+  INVALID_QUERY_VALUE: { code: 1057, status: 400, message: 'Invalid query value.' },
+
+  THUMBNAIL_ERROR: { code: 1060, status: 500, message: 'Thumbnail generation failed.' },
+  INVALID_POST_ID: { code: 1062, status: 404, message: 'Invalid post id.' },
+  INVALID_MD5: { code: 1063, status: 404, message: 'Invalid MD5.' },
+  INVALID_TYPE: { code: 1064, status: 404, message: 'Invalid type; expected gif or png.' },
+  THUMBNAIL_TIMEOUT: { code: 1065, status: 408, message: 'Thumbnail generation timed out.' },
+  CHECK_NOT_FOUND: { code: 1066, status: 404, message: 'No thumbnail job was found for that MD5 and type.' },
+
+  CODE_TOO_LONG: { code: 1070, status: 422, message: 'The provided code is too long (maximum 50 characters).' },
+  INVALID_CODE: { code: 1071, status: 422, message: 'The provided code contains invalid characters (allowed: A-Z, a-z, 0-9 and -).' },
+  CODE_IN_USE: { code: 1072, status: 409, message: 'The provided code is already in use.' },
+  INVALID_URL: { code: 1073, status: 422, message: 'The provided url is invalid.' },
+  CREDIT_TOO_LONG: { code: 1074, status: 422, message: 'The provided credit is too long (maximum 50 characters).' },
+  SHORT_URL_NOT_FOUND: { code: 1075, status: 404, message: 'No short url was found with that code.' },
+  MANAGEMENT_CODE_REQUIRED: { code: 1076, status: 401, message: 'An authorization code is required to modify this short url; it was given at creation.' },
+  NO_MANAGEMENT_CODE: { code: 1077, status: 403, message: 'This short url has no management code, so it cannot be changed.' },
+  MANAGEMENT_CODE_MISMATCH: { code: 1078, status: 401, message: 'The management code does not match.' },
+  URL_IN_USE: { code: 1079, status: 409, message: 'That url is already used by another short url.' },
+  NO_CHANGES: { code: 1080, status: 400, message: 'No changes were provided.' },
+});
+
+export type ErrorName = keyof typeof Errors;
+
+/** Looks an error up by its number; undefined for numbers outside the registry. */
+export function errorByCode(code: number): (ErrorDefinition & { name: ErrorName }) | undefined {
+  for (const [name, def] of Object.entries(Errors)) {
+    if (def.code === code) return { ...def, name: name as ErrorName };
+  }
+  return undefined;
+}
+
+/** The failure body every service answers with. */
+export interface ErrorBody {
+  success: false;
+  error: string;
+  code: number;
+  extra?: Record<string, unknown>;
+  info?: Record<string, unknown>;
+  status?: string;
+}

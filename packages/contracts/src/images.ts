@@ -1,0 +1,69 @@
+/** An image as the images service shows it (API.md §3). */
+export interface ImageRecord {
+  id: string;
+  url: string;
+  name: string;
+  ext: string;
+  type: string;
+  size: number;
+  width: number;
+  height: number;
+  artists: string[];
+  sources: string[];
+  reportURL: string | null;
+  shortURL: string | null;
+}
+
+export interface ImageWithCategory extends ImageRecord {
+  category: string;
+}
+
+export interface Category {
+  name: string;
+  db: string;
+  _comment?: string;
+}
+
+export interface CategoriesResponse {
+  success: true;
+  data: { enabled: Category[]; disabled: Category[] };
+}
+
+export interface CategoryInfoResponse {
+  success: true;
+  data: {
+    name: string;
+    db: string;
+    disabled: boolean;
+    _comment?: string;
+    files: {
+      exists: boolean;
+      list: {
+        total: number;
+        size: { total: number; totalM: number; average: number; averageM: number };
+        types: Record<string, number>;
+      };
+    };
+  };
+}
+
+export interface ImageNote {
+  id: number;
+  content: string;
+}
+
+export interface RandomImagesResponse {
+  success: true;
+  images: ImageRecord[];
+  notes: ImageNote[];
+}
+
+export interface BulkImagesResponse {
+  success: true;
+  data: Record<string, ImageRecord[]>;
+}
+
+export const NEVER_HAD_CONTENT_COMMENT = 'Category has never had any content.';
+export const AMOUNT_MIN = 1;
+export const AMOUNT_MAX = 5;
+export const DEFAULT_BULK_LIMIT = 100;

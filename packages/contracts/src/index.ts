@@ -1,0 +1,5 @@
+export * from './errors.js';
+export * from './common.js';
+export * from './shortener.js';
+export * from './images.js';
+export * from './thumbs.js';

@@ -1,0 +1,59 @@
+/** Thumbnail formats a client may ask for (API.md §4). */
+export const THUMBNAIL_TYPES = ['gif', 'png'] as const;
+export type ThumbnailType = (typeof THUMBNAIL_TYPES)[number];
+
+/** BullMQ queue name (prefixed by REDIS_PREFIX through the queue's `prefix` option). */
+export const THUMBNAIL_QUEUE = 'thumbs';
+/** The one job name on that queue. */
+export const THUMBNAIL_JOB = 'generate-thumbnail';
+
+/** Deterministic job id: one job per (md5, type), whoever asks. */
+export const thumbnailJobId = (md5: string, type: ThumbnailType): string => `${md5}:${type}`;
+
+export interface ThumbnailJobPayload {
+  /** Lower-case hex MD5 of the board post's file. */
+  md5: string;
+  type: ThumbnailType;
+  /** The board's post id when the caller knew it (saves the worker a lookup). */
+  postId?: number;
+  /** Unix ms when the job was requested. */
+  requestedAt: number;
+}
+
+export interface ThumbnailJobResult {
+  md5: string;
+  type: ThumbnailType;
+  /** File name under MEDIA_DIR/thumbs. */
+  file: string;
+  bytes: number;
+  width: number;
+  height: number;
+  frames: number;
+  durationMs: number;
+}
+
+export interface ThumbnailInfoResponse {
+  success: true;
+  gifURL: string | null;
+  pngURL: string | null;
+}
+
+export interface ThumbnailDoneResponse {
+  success: true;
+  status: 'done';
+  url: string;
+}
+
+export interface ThumbnailProcessingResponse {
+  success: true;
+  status: 'processing';
+  md5: string;
+  checkURL: string;
+  checkAt: number;
+  time: number;
+  startedAt: number | null;
+  progress?: number;
+}
+
+export const MD5_PATTERN = /^[0-9a-fA-F]{32}$/;
+export const POST_ID_PATTERN = /^[0-9]{1,18}$/;

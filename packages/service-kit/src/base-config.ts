@@ -1,0 +1,81 @@
+import path from 'node:path';
+import { readBool, readEnum, readIdentifier, readInt, readPort, readSecret, readString, readUrl, type Env } from './config.js';
+
+export const LOG_LEVELS = ['error', 'warn', 'info', 'http', 'verbose', 'debug', 'silly'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export interface DatabaseConfig {
+  type: 'mariadb' | 'mysql';
+  host: string;
+  port: number;
+  user: string;
+  password: string;
+  /** Databases are `<prefix>auth`, `<prefix>shortener`, `<prefix>images`. */
+  prefix: string;
+}
+
+export interface RedisConfig {
+  url: string;
+  /** Every key and queue name starts with it. */
+  prefix: string;
+}
+
+export interface PublicUrls {
+  shortener: string;
+  images: string;
+  thumbs: string;
+  media: string;
+  imagesMedia: string;
+}
+
+/** The configuration every process of the system shares (DESIGN.md's variable table). */
+export interface BaseConfig {
+  ports: { shortener: number; images: number; thumbs: number; media: number };
+  urls: PublicUrls;
+  mediaDir: string;
+  database: DatabaseConfig;
+  redis: RedisConfig;
+  readOnlyDefault: boolean;
+  logLevel: LogLevel;
+  /** Express `trust proxy` value: hops of reverse proxies whose X-Forwarded-For is believed. */
+  trustProxy: number;
+  shutdownTimeoutMs: number;
+  bodyLimitBytes: number;
+}
+
+export function loadBaseConfig(env: Env, cwd = process.cwd()): BaseConfig {
+  const ports = {
+    shortener: readPort(env, 'SHORTENER_PORT', 3001),
+    images: readPort(env, 'IMAGES_PORT', 3002),
+    thumbs: readPort(env, 'THUMBS_PORT', 3003),
+    media: readPort(env, 'MEDIA_PORT', 3004),
+  };
+  return {
+    ports,
+    urls: {
+      shortener: readUrl(env, 'SHORTENER_URL', `http://127.0.0.1:${ports.shortener}`),
+      images: readUrl(env, 'IMAGES_URL', `http://127.0.0.1:${ports.images}`),
+      thumbs: readUrl(env, 'THUMBS_URL', `http://127.0.0.1:${ports.thumbs}`),
+      media: readUrl(env, 'MEDIA_URL', `http://127.0.0.1:${ports.media}/thumbs`),
+      imagesMedia: readUrl(env, 'IMAGES_MEDIA_URL', `http://127.0.0.1:${ports.media}/images`),
+    },
+    mediaDir: path.resolve(cwd, readString(env, 'MEDIA_DIR', './data/media')),
+    database: {
+      type: readEnum(env, 'DB_TYPE', ['mariadb', 'mysql'] as const, 'mariadb'),
+      host: readString(env, 'DB_HOST', '127.0.0.1'),
+      port: readPort(env, 'DB_PORT', 3306),
+      user: readString(env, 'DB_USER', 'root'),
+      password: readSecret(env, 'DB_PASSWORD'),
+      prefix: readIdentifier(env, 'DB_PREFIX', 'pawlink_', /^[A-Za-z0-9_]{0,40}$/),
+    },
+    redis: {
+      url: readUrl(env, 'REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:']),
+      prefix: readIdentifier(env, 'REDIS_PREFIX', 'pawlink:', /^[A-Za-z0-9_:.-]{0,64}$/),
+    },
+    readOnlyDefault: readBool(env, 'READ_ONLY', false),
+    logLevel: readEnum(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
+    trustProxy: readInt(env, 'TRUST_PROXY', 0, { min: 0, max: 10 }),
+    shutdownTimeoutMs: readInt(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, { min: 100, max: 600_000 }),
+    bodyLimitBytes: readInt(env, 'BODY_LIMIT_BYTES', 100 * 1024, { min: 1024, max: 50 * 1024 * 1024 }),
+  };
+}

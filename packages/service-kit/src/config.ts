@@ -1,0 +1,81 @@
+/**
+ * Typed configuration read once from the environment. Each reader names the variable in its
+ * error so a bad value stops the process with a message an operator can act on.
+ */
+export type Env = Readonly<Record<string, string | undefined>>;
+
+export class ConfigError extends Error {
+  constructor(readonly variable: string, reason: string) {
+    super(`Invalid configuration: ${variable} ${reason}`);
+    this.name = 'ConfigError';
+  }
+}
+
+function raw(env: Env, name: string): string | undefined {
+  const value = env[name];
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+export function readString(env: Env, name: string, fallback: string): string {
+  return raw(env, name) ?? fallback;
+}
+
+/** Like readString but an empty value is kept (passwords). */
+export function readSecret(env: Env, name: string, fallback = ''): string {
+  return env[name] ?? fallback;
+}
+
+export function readInt(env: Env, name: string, fallback: number, range: { min?: number; max?: number } = {}): number {
+  const value = raw(env, name);
+  if (value === undefined) return fallback;
+  if (!/^-?\d+$/.test(value)) throw new ConfigError(name, `must be an integer, got "${value}"`);
+  const parsed = Number(value);
+  if (range.min !== undefined && parsed < range.min) throw new ConfigError(name, `must be at least ${range.min}, got ${parsed}`);
+  if (range.max !== undefined && parsed > range.max) throw new ConfigError(name, `must be at most ${range.max}, got ${parsed}`);
+  return parsed;
+}
+
+export function readPort(env: Env, name: string, fallback: number): number {
+  return readInt(env, name, fallback, { min: 0, max: 65535 });
+}
+
+const TRUE = new Set(['1', 'true', 'yes', 'on']);
+const FALSE = new Set(['0', 'false', 'no', 'off']);
+
+export function readBool(env: Env, name: string, fallback: boolean): boolean {
+  const value = raw(env, name)?.toLowerCase();
+  if (value === undefined) return fallback;
+  if (TRUE.has(value)) return true;
+  if (FALSE.has(value)) return false;
+  throw new ConfigError(name, `must be true or false, got "${value}"`);
+}
+
+export function readEnum<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const value = raw(env, name);
+  if (value === undefined) return fallback;
+  if (!(allowed as readonly string[]).includes(value)) {
+    throw new ConfigError(name, `must be one of ${allowed.join(', ')}, got "${value}"`);
+  }
+  return value as T;
+}
+
+/** An absolute http(s) or redis URL without a trailing slash. */
+export function readUrl(env: Env, name: string, fallback: string, protocols = ['http:', 'https:']): string {
+  const value = raw(env, name) ?? fallback;
+  let parsed: URL;
+  try {
+    parsed = new URL(value);
+  } catch {
+    throw new ConfigError(name, `must be an absolute URL, got "${value}"`);
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(name, `must use ${protocols.join(' or ')}, got "${value}"`);
+  }
+  return value.replace(/\/+$/, '');
+}
+
+export function readIdentifier(env: Env, name: string, fallback: string, pattern: RegExp): string {
+  const value = raw(env, name) ?? fallback;
+  if (!pattern.test(value)) throw new ConfigError(name, `must match ${String(pattern)}, got "${value}"`);
+  return value;
+}

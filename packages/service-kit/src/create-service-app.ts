@@ -1,0 +1,103 @@
+import type { ServiceName } from '@pawlink/contracts';
+import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import { ApiError } from './api-error.js';
+import { errorRenderer, unknownRouteHandler } from './error-renderer.js';
+import type { Logger } from './logger.js';
+import { HttpMetrics } from './metrics.js';
+import type { ReadOnlySwitch } from './read-only.js';
+import { assignRequestId } from './request-id.js';
+
+export interface ServiceAppOptions {
+  service: ServiceName;
+  logger: Logger;
+  readOnly: ReadOnlySwitch;
+  bodyLimitBytes: number;
+  trustProxy?: number;
+  metrics?: HttpMetrics;
+  /** Process start, for `/online`'s uptime. */
+  startedAt?: number;
+}
+
+export interface ServiceApp {
+  app: Express;
+  metrics: HttpMetrics;
+  /** Installs 404/405 and the error renderer; call once, after the service's routes. */
+  finalize(): Express;
+}
+
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+function hasBody(req: Request): boolean {
+  const length = req.headers['content-length'];
+  return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
+}
+
+/** A body we cannot parse as JSON or a form is malformed (1026), not silently ignored. */
+const rejectUnparsableBody: RequestHandler = (req, _res, next) => {
+  if (BODY_METHODS.has(req.method) && hasBody(req) && !req.is(['application/json', 'application/*+json', 'application/x-www-form-urlencoded'])) {
+    next(new ApiError('MALFORMED_BODY', { message: 'Malformed request body: send JSON (Content-Type: application/json).' }));
+    return;
+  }
+  next();
+};
+
+function routeLabel(req: Request): string {
+  const route = (req as Request & { route?: { path?: unknown } }).route;
+  return typeof route?.path === 'string' ? `${req.baseUrl}${route.path}` : '(unmatched)';
+}
+
+/**
+ * The Express base every service builds on: request ids, metrics, body limits, `/online`,
+ * `/metrics`, and, after `finalize()`, 404/405 and the one error renderer.
+ */
+export function createServiceApp(options: ServiceAppOptions): ServiceApp {
+  const app = express();
+  const metrics = options.metrics ?? new HttpMetrics(options.service);
+  const startedAt = options.startedAt ?? Date.now();
+  app.disable('x-powered-by');
+  app.set('trust proxy', options.trustProxy ?? 0);
+  app.set('etag', false);
+
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    const start = process.hrtime.bigint();
+    const requestId = assignRequestId(req, res);
+    res.locals.requestId = requestId;
+    res.on('finish', () => {
+      const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+      metrics.observe(req.method, routeLabel(req), res.statusCode, seconds);
+      options.logger.http('request', { requestId, method: req.method, path: req.path, status: res.statusCode, ms: Math.round(seconds * 1e4) / 10 });
+    });
+    next();
+  });
+  app.use(express.json({ limit: options.bodyLimitBytes, type: ['application/json', 'application/*+json'] }));
+  app.use(express.urlencoded({ limit: options.bodyLimitBytes, extended: false, parameterLimit: 100 }));
+  app.use(rejectUnparsableBody);
+
+  app.get('/online', (_req, res) => {
+    res.json({ success: true, uptime: Math.floor((Date.now() - startedAt) / 1000), readOnly: options.readOnly.enabled });
+  });
+  app.get('/metrics', async (_req, res) => {
+    res.setHeader('Content-Type', metrics.contentType);
+    res.send(await metrics.render());
+  });
+
+  let finalized = false;
+  return {
+    app,
+    metrics,
+    finalize() {
+      if (finalized) return app;
+      finalized = true;
+      app.use(unknownRouteHandler(app));
+      app.use(errorRenderer(options.logger));
+      return app;
+    },
+  };
+}
+
+/** Route guard for endpoints API.md marks read-only affected: 503 code 1003 while the switch is on. */
+export function requireWritable(readOnly: ReadOnlySwitch): RequestHandler {
+  return (_req, _res, next) => {
+    next(readOnly.enabled ? new ApiError('READ_ONLY') : undefined);
+  };
+}

@@ -1,0 +1,66 @@
+import { Errors } from '@pawlink/contracts';
+import type { ErrorRequestHandler, Express, RequestHandler } from 'express';
+import { ApiError, isApiError } from './api-error.js';
+import type { Logger } from './logger.js';
+import { allowedMethods } from './method-not-allowed.js';
+
+interface HttpishError {
+  type?: string;
+  status?: number;
+  statusCode?: number;
+}
+
+/** Body-parser and router failures that are the client's fault, mapped to registry codes. */
+function clientError(error: unknown): ApiError | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const { type, status, statusCode } = error as HttpishError;
+  switch (type) {
+    case 'entity.too.large':
+      return new ApiError('BODY_TOO_LARGE');
+    case 'entity.parse.failed':
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+    case 'entity.verify.failed':
+    case 'request.size.invalid':
+    case 'parameters.too.many':
+      return new ApiError('MALFORMED_BODY');
+    default:
+      break;
+  }
+  // Express answers undecodable percent-escapes in a path with a 400 URIError.
+  if (error instanceof URIError || (status ?? statusCode) === 400) return new ApiError('UNKNOWN_ROUTE');
+  return undefined;
+}
+
+/** Unknown route (1024) or, when another method would match, 405 (1025) with `Allow`. */
+export function unknownRouteHandler(app: Express): RequestHandler {
+  return (req, res) => {
+    const allowed = allowedMethods(app, req);
+    if (allowed.length > 0 && req.method === 'OPTIONS') {
+      res.setHeader('Allow', allowed.join(', '));
+      res.status(204).end();
+      return;
+    }
+    const error = allowed.length > 0 ? new ApiError('METHOD_NOT_ALLOWED') : new ApiError('UNKNOWN_ROUTE');
+    if (allowed.length > 0) res.setHeader('Allow', allowed.join(', '));
+    res.status(error.httpStatus).json(error.toBody());
+  };
+}
+
+/** The single renderer of failures: registry codes as they are, anything else as code 0. */
+export function errorRenderer(logger: Logger): ErrorRequestHandler {
+  return (error: unknown, req, res, next) => {
+    if (res.headersSent) {
+      next(error);
+      return;
+    }
+    const known = isApiError(error) ? error : clientError(error);
+    if (known) {
+      for (const [name, value] of Object.entries(known.headers)) res.setHeader(name, value);
+      res.status(known.httpStatus).json(known.toBody());
+      return;
+    }
+    logger.error('unhandled error', { error, method: req.method, path: req.path, requestId: res.getHeader('X-Request-Id') });
+    res.status(Errors.INTERNAL_ERROR.status).json({ success: false, error: Errors.INTERNAL_ERROR.message, code: Errors.INTERNAL_ERROR.code });
+  };
+}

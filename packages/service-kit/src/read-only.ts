@@ -1,0 +1,69 @@
+import type { ServiceName } from '@pawlink/contracts';
+import { SERVICES } from '@pawlink/contracts';
+import type { Redis } from 'ioredis';
+import type { Logger } from './logger.js';
+
+export const readOnlyKey = (redisPrefix: string, service: ServiceName): string => `${redisPrefix}readonly:${service}`;
+
+/** Writes the switch for one or every service; read by every running instance within a second. */
+export async function setReadOnly(redis: Redis, redisPrefix: string, services: readonly ServiceName[], on: boolean): Promise<void> {
+  const pipeline = redis.pipeline();
+  for (const service of services) pipeline.set(readOnlyKey(redisPrefix, service), on ? '1' : '0');
+  await pipeline.exec();
+}
+
+/** The stored switch per service; null where nothing was stored (the env default applies). */
+export async function getReadOnly(redis: Redis, redisPrefix: string): Promise<Record<ServiceName, boolean | null>> {
+  const values = await redis.mget(...SERVICES.map((s) => readOnlyKey(redisPrefix, s)));
+  const result = {} as Record<ServiceName, boolean | null>;
+  SERVICES.forEach((service, i) => {
+    const value = values[i];
+    result[service] = value === '1' ? true : value === '0' ? false : null;
+  });
+  return result;
+}
+
+/**
+ * The run-time read-only switch of one service, polled from Redis so requests check it
+ * synchronously. Polling (not pub/sub) keeps it correct after a Redis reconnect.
+ */
+export class ReadOnlySwitch {
+  private current: boolean;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly redisPrefix: string,
+    private readonly service: ServiceName,
+    private readonly fallback: boolean,
+    private readonly logger?: Logger,
+    private readonly pollMs = 500,
+  ) {
+    this.current = fallback;
+  }
+
+  get enabled(): boolean {
+    return this.current;
+  }
+
+  async refresh(): Promise<boolean> {
+    const value = await this.redis.get(readOnlyKey(this.redisPrefix, this.service));
+    const next = value === '1' ? true : value === '0' ? false : this.fallback;
+    if (next !== this.current) this.logger?.info('read-only switch changed', { readOnly: next });
+    this.current = next;
+    return next;
+  }
+
+  async start(): Promise<void> {
+    await this.refresh().catch((error: unknown) => this.logger?.warn('read-only refresh failed', { error }));
+    this.timer = setInterval(() => {
+      this.refresh().catch((error: unknown) => this.logger?.warn('read-only refresh failed', { error }));
+    }, this.pollMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+}

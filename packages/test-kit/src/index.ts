@@ -1,0 +1,3 @@
+export * from './http.js';
+export * from './test-context.js';
+export * from './nginx.js';

@@ -1,0 +1,85 @@
+import { API_KEY_FLAGS, DEFAULT_BULK_LIMIT, type ApiKeyFlag } from '@pawlink/contracts';
+import type { ApiKey } from '@pawlink/auth';
+import type { Command } from 'commander';
+import type { AdminContext } from '../admin-context.js';
+import { CommandFailure, listOf, nonEmpty, nonNegativeInt, positiveInt } from '../usage-error.js';
+
+const describeKey = (key: ApiKey): string =>
+  [
+    `id=${key.id}`,
+    `name=${JSON.stringify(key.name)}`,
+    `contact=${JSON.stringify(key.contact)}`,
+    `flags=${key.flags.join(',') || '-'}`,
+    `active=${key.active}`,
+    `disabled=${key.disabled}${key.disabled ? ` reason=${JSON.stringify(key.disabledReason ?? '')}` : ''}`,
+    `bulkLimit=${key.bulkLimit}`,
+    `rateLimit=${key.rateLimitRoute ?? 'default'}/${key.rateLimitGlobal ?? 'default'}`,
+    `created=${key.createdAt.toISOString()}`,
+    `lastUsed=${key.lastUsedAt?.toISOString() ?? 'never'}`,
+  ].join(' ');
+
+async function updateKey(context: AdminContext, id: number, changes: Parameters<Awaited<ReturnType<AdminContext['apiKeys']>>['update']>[1], done: string): Promise<void> {
+  const keys = await context.apiKeys();
+  if (!(await keys.update(id, changes))) throw new CommandFailure(`No API key with id ${id}.`);
+  process.stdout.write(`${done}\n`);
+}
+
+export function registerApiKeyCommands(program: Command, context: () => AdminContext): void {
+  const apikey = program.command('apikey').description('Manage API keys (stored hashed in <DB_PREFIX>auth).');
+
+  apikey
+    .command('create')
+    .description('Create a key; prints it alone on the last line (it cannot be shown again).')
+    .requiredOption('--name <name>', 'who the key is for', nonEmpty(100))
+    .requiredOption('--contact <contact>', 'how to reach them', nonEmpty(255))
+    .requiredOption('--flags <flags>', `comma-separated: ${API_KEY_FLAGS.join(', ')}`, listOf(API_KEY_FLAGS))
+    .option('--bulk-limit <n>', `images per bulk request (default ${DEFAULT_BULK_LIMIT})`, positiveInt)
+    .option('--rate-limit-route <n>', 'requests per route window instead of the default (0 = unlimited)', nonNegativeInt)
+    .option('--rate-limit-global <n>', 'requests per global window instead of the default (0 = unlimited)', nonNegativeInt)
+    .action(async (options: { name: string; contact: string; flags: ApiKeyFlag[]; bulkLimit?: number; rateLimitRoute?: number; rateLimitGlobal?: number }) => {
+      const keys = await context().apiKeys();
+      const { key, record } = await keys.create({
+        name: options.name,
+        contact: options.contact,
+        flags: options.flags,
+        bulkLimit: options.bulkLimit ?? DEFAULT_BULK_LIMIT,
+        rateLimitRoute: options.rateLimitRoute ?? null,
+        rateLimitGlobal: options.rateLimitGlobal ?? null,
+      });
+      process.stdout.write(`Created API key ${describeKey(record)}\n${key}\n`);
+    });
+
+  apikey
+    .command('list')
+    .description('List keys (never the keys themselves).')
+    .action(async () => {
+      const list = await (await context().apiKeys()).list();
+      if (list.length === 0) process.stdout.write('No API keys.\n');
+      for (const key of list) process.stdout.write(`${describeKey(key)}\n`);
+    });
+
+  apikey
+    .command('disable')
+    .description('Disable a key; requests with it get 403 code 1012 with the reason.')
+    .argument('<id>', 'key id', positiveInt)
+    .requiredOption('--reason <reason>', 'shown to the key holder', nonEmpty(500))
+    .action(async (id: number, options: { reason: string }) => {
+      await updateKey(context(), id, { disabled: true, disabledReason: options.reason }, `Disabled API key ${id}.`);
+    });
+
+  apikey
+    .command('enable')
+    .description('Lift a disable.')
+    .argument('<id>', 'key id', positiveInt)
+    .action(async (id: number) => {
+      await updateKey(context(), id, { disabled: false, disabledReason: null }, `Enabled API key ${id}.`);
+    });
+
+  apikey
+    .command('revoke')
+    .description('Make a key permanently inactive (401 code 1011); kept for the record.')
+    .argument('<id>', 'key id', positiveInt)
+    .action(async (id: number) => {
+      await updateKey(context(), id, { active: false }, `Revoked API key ${id}.`);
+    });
+}

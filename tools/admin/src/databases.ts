@@ -1,0 +1,5 @@
+import { authDatabase } from '@pawlink/auth';
+import type { DataSourceSpec } from '@pawlink/service-kit';
+
+/** Every schema `bin/admin migrate` creates and migrates, in order. */
+export const DATABASES: DataSourceSpec[] = [authDatabase];
