@@ -1,0 +1,282 @@
+#!/usr/bin/env bash
+# Makes a clone runnable: tools, Debian packages, MariaDB/MySQL + Redis, deps, build, migrations,
+# media dirs. Idempotent and quiet when everything is in place; loud (and non-zero) on failure.
+# Run it (`bash scripts/bootstrap.sh`) or source it (start.sh does, to inherit the env defaults).
+# BOOTSTRAP_VERBOSE=1 streams the output of install/build/migrate instead of capturing it.
+set -euo pipefail
+
+PAWLINK_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$PAWLINK_ROOT"
+
+bs_log() { printf '[bootstrap] %s\n' "$*" >&2; }
+bs_die() {
+  printf '\n[bootstrap] ERROR: %s\n\n' "$*" >&2
+  exit 1
+}
+
+# Runs a command with its output captured; shows the output only when it fails.
+bs_quiet() {
+  local what="$1"
+  shift
+  if [[ "${BOOTSTRAP_VERBOSE:-}" == 1 ]]; then
+    "$@" || bs_die "$what failed (exit $?): $*"
+    return 0
+  fi
+  local out
+  out="$(mktemp)"
+  if ! "$@" >"$out" 2>&1; then
+    cat "$out" >&2
+    rm -f "$out"
+    bs_die "$what failed: $*"
+  fi
+  rm -f "$out"
+}
+
+bs_as_root() {
+  if [[ "$(id -u)" == 0 ]]; then
+    "$@"
+  elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+    sudo -n "$@"
+  else
+    bs_die "need root to run: $* (run as root or with passwordless sudo)"
+  fi
+}
+
+# ---------------------------------------------------------------- environment defaults
+bs_env_defaults() {
+  if [[ -f .env ]]; then
+    set -a
+    # shellcheck disable=SC1091
+    . ./.env
+    set +a
+  fi
+  local version
+  version="$(node -p "require('./package.json').version ?? '1.0.0'" 2>/dev/null || echo 1.0.0)"
+  export SHORTENER_PORT="${SHORTENER_PORT:-3001}" IMAGES_PORT="${IMAGES_PORT:-3002}"
+  export THUMBS_PORT="${THUMBS_PORT:-3003}" MEDIA_PORT="${MEDIA_PORT:-3004}"
+  export SHORTENER_URL="${SHORTENER_URL:-http://127.0.0.1:$SHORTENER_PORT}"
+  export IMAGES_URL="${IMAGES_URL:-http://127.0.0.1:$IMAGES_PORT}"
+  export THUMBS_URL="${THUMBS_URL:-http://127.0.0.1:$THUMBS_PORT}"
+  export MEDIA_URL="${MEDIA_URL:-http://127.0.0.1:$MEDIA_PORT/thumbs}"
+  export IMAGES_MEDIA_URL="${IMAGES_MEDIA_URL:-http://127.0.0.1:$MEDIA_PORT/images}"
+  export MEDIA_DIR="${MEDIA_DIR:-./data/media}"
+  export DB_HOST="${DB_HOST:-127.0.0.1}" DB_PORT="${DB_PORT:-3306}" DB_USER="${DB_USER:-root}"
+  export DB_PASSWORD="${DB_PASSWORD:-}" DB_TYPE="${DB_TYPE:-mariadb}" DB_PREFIX="${DB_PREFIX:-pawlink_}"
+  export REDIS_URL="${REDIS_URL:-redis://127.0.0.1:6379}" REDIS_PREFIX="${REDIS_PREFIX:-pawlink:}"
+  export BOARD_URL="${BOARD_URL:-https://e621.net}"
+  export BOARD_USER_AGENT="${BOARD_USER_AGENT:-Pawlink/$version (thumbnails)}"
+  export BOARD_STATIC_URL="${BOARD_STATIC_URL:-https://static1.e621.net}"
+  export READ_ONLY="${READ_ONLY:-false}" LOG_LEVEL="${LOG_LEVEL:-info}"
+  export TURBO_TELEMETRY_DISABLED=1
+  case "$DB_TYPE" in mariadb | mysql) ;; *) bs_die "DB_TYPE must be mariadb or mysql, got '$DB_TYPE'" ;; esac
+}
+
+# ---------------------------------------------------------------- node + pnpm
+bs_ensure_node() {
+  command -v node >/dev/null 2>&1 || bs_die "Node.js 20.19+ is required (https://nodejs.org or NodeSource); node is not on PATH"
+  node -e 'const [a,b]=process.versions.node.split(".").map(Number); process.exit(a>20||(a===20&&b>=19)?0:1)' ||
+    bs_die "Node.js 20.19+ is required, found $(node -v)"
+}
+
+bs_ensure_pnpm() {
+  local want have=""
+  want="$(node -p "(require('./package.json').packageManager ?? 'pnpm@10').split('@')[1]")"
+  if command -v pnpm >/dev/null 2>&1; then have="$(pnpm --version 2>/dev/null || true)"; fi
+  if [[ "${have%%.*}" == "${want%%.*}" ]]; then return 0; fi
+  bs_log "installing pnpm@$want (found: ${have:-none})"
+  # A corepack shim would shadow the npm-installed pnpm, and corepack itself fails here.
+  if command -v corepack >/dev/null 2>&1; then corepack disable pnpm >/dev/null 2>&1 || true; fi
+  if [[ -w "$(npm prefix -g)" ]]; then
+    bs_quiet "npm i -g pnpm" npm install -g "pnpm@$want"
+  else
+    bs_quiet "npm i -g pnpm" bs_as_root npm install -g "pnpm@$want"
+  fi
+  hash -r
+  have="$(pnpm --version 2>/dev/null || true)"
+  [[ "${have%%.*}" == "${want%%.*}" ]] || bs_die "pnpm $want expected on PATH after install, found '${have:-none}'"
+}
+
+# ---------------------------------------------------------------- Debian packages
+BS_APT_UPDATED=0
+bs_apt_install() {
+  # Each argument is "pkg|alternative" — the first one the archive knows is installed.
+  local choice pkg picked=()
+  export DEBIAN_FRONTEND=noninteractive
+  if [[ "$BS_APT_UPDATED" == 0 ]]; then
+    bs_log "apt-get update"
+    bs_quiet "apt-get update" bs_as_root apt-get update -q
+    BS_APT_UPDATED=1
+  fi
+  for choice in "$@"; do
+    for pkg in ${choice//|/ }; do
+      if apt-cache show "$pkg" >/dev/null 2>&1; then
+        picked+=("$pkg")
+        continue 2
+      fi
+    done
+    bs_die "no Debian package available for: ${choice//|/ or }"
+  done
+  bs_log "apt-get install ${picked[*]}"
+  bs_quiet "apt-get install" bs_as_root env DEBIAN_FRONTEND=noninteractive \
+    apt-get install -y -q --no-install-recommends "${picked[@]}"
+}
+
+bs_have() { command -v "$1" >/dev/null 2>&1 || [[ -x "/usr/sbin/$1" || -x "/usr/bin/$1" ]]; }
+
+bs_ensure_system_packages() {
+  local missing=()
+  bs_have ffmpeg || missing+=(ffmpeg)
+  bs_have nginx || missing+=("nginx-light|nginx")
+  bs_have docker-compose || missing+=(docker-compose)
+  bs_have chromium || bs_have chromium-browser || missing+=("chromium|chromium-browser")
+  bs_have wrk || missing+=(wrk)
+  bs_have flock || missing+=(util-linux)
+  if ((${#missing[@]})); then
+    command -v apt-get >/dev/null 2>&1 || bs_die "missing tools (${missing[*]}) and no apt-get to install them"
+    bs_apt_install "${missing[@]}"
+  fi
+}
+
+# ---------------------------------------------------------------- MariaDB/MySQL + Redis
+bs_is_local() { [[ "$1" == 127.0.0.1 || "$1" == localhost || "$1" == ::1 || "$1" == "[::1]" ]]; }
+
+bs_tcp_open() { (exec 3<>"/dev/tcp/$1/$2") 2>/dev/null; }
+
+bs_db_answers() {
+  local admin=""
+  if command -v mariadb-admin >/dev/null 2>&1; then
+    admin=mariadb-admin
+  elif command -v mysqladmin >/dev/null 2>&1; then
+    admin=mysqladmin
+  fi
+  if [[ -n "$admin" ]]; then
+    MYSQL_PWD="$DB_PASSWORD" "$admin" --protocol=TCP -h "$DB_HOST" -P "$DB_PORT" -u "$DB_USER" \
+      --connect-timeout=2 ping >/dev/null 2>&1
+  else
+    bs_tcp_open "$DB_HOST" "$DB_PORT"
+  fi
+}
+
+bs_redis_hostport() {
+  node -e 'const u=new URL(process.argv[1]); console.log(`${u.hostname.replace(/^\[|\]$/g,"")} ${u.port||6379}`)' "$REDIS_URL"
+}
+
+bs_redis_answers() {
+  local host port
+  read -r host port < <(bs_redis_hostport)
+  if command -v redis-cli >/dev/null 2>&1; then
+    # NOAUTH still proves a Redis answers; the apps authenticate with the URL's credentials.
+    redis-cli -u "$REDIS_URL" ping 2>&1 | grep -qE 'PONG|NOAUTH'
+  else
+    bs_tcp_open "$host" "$port"
+  fi
+}
+
+bs_wait() {
+  local what="$1" check="$2" i
+  for ((i = 0; i < 60; i++)); do
+    "$check" && return 0
+    sleep 0.5
+  done
+  return 1
+}
+
+bs_start_db() {
+  local daemon
+  if [[ "$DB_TYPE" == mysql ]]; then
+    daemon=/usr/sbin/mysqld
+    [[ -x "$daemon" ]] || bs_die "MySQL does not answer on $DB_HOST:$DB_PORT and mysqld is not installed (Debian ships MariaDB; set DB_TYPE=mariadb or start MySQL yourself)"
+  else
+    daemon=/usr/sbin/mariadbd
+    if [[ ! -x "$daemon" ]]; then
+      bs_apt_install mariadb-server
+    fi
+  fi
+  bs_log "starting $(basename "$daemon")"
+  bs_as_root mkdir -p /run/mysqld
+  if id mysql >/dev/null 2>&1; then bs_as_root chown mysql:mysql /run/mysqld; fi
+  bs_as_root start-stop-daemon --start --oknodo --background --exec "$daemon" >/dev/null
+}
+
+bs_start_redis() {
+  if ! command -v redis-server >/dev/null 2>&1; then
+    bs_apt_install redis-server
+  fi
+  local host port
+  read -r host port < <(bs_redis_hostport)
+  bs_log "starting redis-server on port $port"
+  bs_as_root mkdir -p /var/lib/redis /var/log/redis
+  # --dir keeps dump.rdb out of the current directory.
+  bs_as_root redis-server --daemonize yes --bind 127.0.0.1 -::1 --port "$port" --save "" \
+    --appendonly no --dir /var/lib/redis --logfile /var/log/redis/ci.log >/dev/null
+}
+
+bs_ensure_services() {
+  if ! bs_db_answers; then
+    bs_is_local "$DB_HOST" || bs_die "$DB_TYPE does not answer on $DB_HOST:$DB_PORT (not local, so not starting it)"
+    bs_start_db
+    bs_wait "$DB_TYPE" bs_db_answers ||
+      bs_die "$DB_TYPE does not answer on $DB_HOST:$DB_PORT after 30 s (user $DB_USER; check the server log)"
+  fi
+  if ! bs_redis_answers; then
+    local host port
+    read -r host port < <(bs_redis_hostport)
+    bs_is_local "$host" || bs_die "Redis does not answer at $REDIS_URL (not local, so not starting it)"
+    bs_start_redis
+    bs_wait redis bs_redis_answers || bs_die "Redis does not answer at $REDIS_URL after 30 s (see /var/log/redis/ci.log)"
+  fi
+}
+
+# ---------------------------------------------------------------- install, build, migrate
+bs_pnpm() {
+  # Other checkouts/engineers may install concurrently into the shared store.
+  if command -v flock >/dev/null 2>&1; then
+    flock /tmp/pnpm.lock pnpm "$@"
+  else
+    pnpm "$@"
+  fi
+}
+
+bs_pnpm_install() {
+  local out status=0
+  out="$(mktemp)"
+  bs_pnpm install --frozen-lockfile >"$out" 2>&1 || status=$?
+  if ((status != 0)) && [[ -z "${CI:-}" || "${CI:-}" == false ]] &&
+    grep -qE 'ERR_PNPM_[A-Z_]*LOCKFILE' "$out"; then
+    bs_log "pnpm-lock.yaml is missing or stale; running pnpm install (not CI)"
+    status=0
+    bs_pnpm install >"$out" 2>&1 || status=$?
+  fi
+  if ((status != 0)); then
+    cat "$out" >&2
+    rm -f "$out"
+    bs_die "pnpm install failed"
+  fi
+  rm -f "$out"
+}
+
+bs_migrate() {
+  if [[ ! -x bin/admin ]]; then
+    bs_log "WARNING: bin/admin is missing or not executable; skipping migrations"
+    return 0
+  fi
+  bs_quiet "bin/admin migrate" bin/admin migrate
+}
+
+bs_media_dirs() {
+  mkdir -p "$MEDIA_DIR/thumbs" "$MEDIA_DIR/images" || bs_die "cannot create $MEDIA_DIR/{thumbs,images}"
+}
+
+bootstrap_main() {
+  bs_env_defaults
+  bs_ensure_node
+  bs_ensure_system_packages
+  bs_ensure_pnpm
+  bs_ensure_services
+  bs_pnpm_install
+  bs_quiet "pnpm build" pnpm build
+  bs_migrate
+  bs_media_dirs
+}
+
+bootstrap_main

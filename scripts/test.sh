@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# npm test: bootstrap, lint, typecheck, then every test in one vitest run. The LAST line of output
+# is always `N passed, M failed[, K skipped]` (CI reads it); exit status is non-zero on any failure.
+set -uo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+export NO_COLOR=1 FORCE_COLOR=0 TURBO_TELEMETRY_DISABLED=1
+# Any npm loglevel inherited from `npm test` must not silence the tools' own errors.
+unset npm_config_loglevel
+
+failed=()
+REPORT=test-results/vitest.json
+rm -f "$REPORT"
+
+if ! bash scripts/bootstrap.sh; then
+  failed+=(bootstrap)
+fi
+
+if [[ -x node_modules/.bin/vitest ]]; then
+  echo "== lint"
+  pnpm --silent lint || failed+=(lint)
+  echo "== typecheck"
+  pnpm --silent typecheck || failed+=(typecheck)
+
+  echo "== tests"
+  mkdir -p test-results
+  # CI passes through untouched: vitest then disables watch mode and interactive output.
+  pnpm exec vitest run --reporter=default --reporter=json --outputFile.json="$REPORT" || failed+=(vitest)
+else
+  echo "vitest is not installed; skipping lint, typecheck and tests" >&2
+fi
+
+if ((${#failed[@]})); then
+  echo "FAILED: ${failed[*]}" >&2
+fi
+# Nothing may print after this line.
+node scripts/summarize-tests.mjs "$REPORT"
+((${#failed[@]} == 0))
