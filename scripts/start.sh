@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# npm start: bootstrap, demo data + API key, then nginx (media), the three services and
+# WORKERS (default 1) thumbs workers in the foreground with prefixed logs. Ctrl-C/SIGTERM stops all.
+set -euo pipefail
+
+# shellcheck source=scripts/bootstrap.sh
+. "$(dirname "${BASH_SOURCE[0]}")/bootstrap.sh" # cds to the repo root, exports the env defaults
+
+say() { printf '[start] %s\n' "$*" >&2; }
+
+WORKERS="${WORKERS:-1}"
+[[ "$WORKERS" =~ ^[0-9]+$ ]] || bs_die "WORKERS must be a number, got '$WORKERS'"
+
+# ---------------------------------------------------------------- demo data and key
+if ! seed_out="$(bin/admin images seed-demo 2>&1)"; then
+  say "WARNING: 'bin/admin images seed-demo' failed; continuing without demo images:"
+  printf '%s\n' "$seed_out" | tail -n 5 >&2
+fi
+
+DEMO_KEY="(none: see the warning above)"
+key_name="demo-$(date +%Y%m%d%H%M%S)"
+if key_out="$(bin/admin apikey create --name "$key_name" --contact demo@localhost \
+  --flags shortener,thumbs,images_bulk 2>/dev/null)" && [[ -n "$key_out" ]]; then
+  DEMO_KEY="$(printf '%s\n' "$key_out" | tail -n 1)"
+else
+  say "WARNING: 'bin/admin apikey create' failed; no demo API key"
+fi
+
+# ---------------------------------------------------------------- nginx config
+NGINX_DIR="$PAWLINK_ROOT/data/nginx"
+mkdir -p "$NGINX_DIR"
+MEDIA_ABS="$(cd "$MEDIA_DIR" && pwd -P)"
+NGINX_USER=""
+# nginx started by root runs its workers as nobody, who may not be able to reach MEDIA_DIR.
+[[ "$(id -u)" == 0 ]] && NGINX_USER=root
+node --input-type=module -e '
+  import { writeFileSync } from "node:fs";
+  import { renderMediaNginxConf } from "./infra/nginx/render-media-conf.mjs";
+  const [mediaDir, port, runDir, user] = process.argv.slice(1);
+  writeFileSync(`${runDir}/nginx.conf`,
+    renderMediaNginxConf({ mediaDir, port: Number(port), runDir, ...(user ? { user } : {}) }));
+' "$MEDIA_ABS" "$MEDIA_PORT" "$NGINX_DIR" "$NGINX_USER"
+NGINX_BIN="$(command -v nginx || echo /usr/sbin/nginx)"
+if ! nginx_check="$("$NGINX_BIN" -t -c "$NGINX_DIR/nginx.conf" -e "$NGINX_DIR/error.log" 2>&1)"; then
+  printf '%s\n' "$nginx_check" >&2
+  bs_die "nginx rejected $NGINX_DIR/nginx.conf"
+fi
+
+# ---------------------------------------------------------------- processes
+names=(nginx shortener images thumbs)
+cmds=(
+  "$NGINX_BIN -c $NGINX_DIR/nginx.conf -e $NGINX_DIR/error.log"
+  "node apps/shortener/dist/main.js"
+  "node apps/images/dist/main.js"
+  "node apps/thumbs/dist/main.js"
+)
+for ((i = 1; i <= WORKERS; i++)); do
+  names+=("worker$i")
+  cmds+=("node apps/thumbs-worker/dist/main.js")
+done
+for f in apps/{shortener,images,thumbs,thumbs-worker}/dist/main.js; do
+  [[ -f "$f" ]] || bs_die "$f is missing (did the build produce it?)"
+done
+
+banner() {
+  # Waits for every service's GET /online and the media server, then prints where things are.
+  node -e '
+    const urls = process.argv.slice(1);
+    const deadline = Date.now() + 120_000;
+    const up = async (u) => { try { return (await fetch(u, { signal: AbortSignal.timeout(2000) })).status < 500; } catch { return false; } };
+    (async () => {
+      for (const u of urls) {
+        while (!(await up(u))) {
+          if (Date.now() > deadline) { console.error(`[start] ${u} still does not answer after 120 s`); process.exit(1); }
+          await new Promise((r) => setTimeout(r, 500));
+        }
+      }
+    })();
+  ' "$SHORTENER_URL/online" "$IMAGES_URL/online" "$THUMBS_URL/online" \
+    "http://127.0.0.1:$MEDIA_PORT/" || return 0
+  cat <<EOF
+
+  ============================================================
+   Pawlink is running   (Ctrl-C stops everything)
+     shortener        $SHORTENER_URL
+     images           $IMAGES_URL
+     thumbs           $THUMBS_URL
+     thumbnails       $MEDIA_URL
+     image files      $IMAGES_MEDIA_URL
+     workers          $WORKERS
+     demo API key     $DEMO_KEY
+  ============================================================
+
+EOF
+}
+
+IFS=,
+name_list="${names[*]}"
+unset IFS
+
+node_modules/.bin/concurrently --kill-others --kill-signal SIGTERM --prefix "[{name}]" \
+  --names "$name_list" --prefix-colors "gray,cyan,magenta,yellow,green" -- "${cmds[@]}" &
+CPID=$!
+banner &
+BPID=$!
+
+stop_all() {
+  trap - INT TERM HUP
+  kill -TERM "$CPID" 2>/dev/null || true
+  kill -TERM "$BPID" 2>/dev/null || true
+}
+trap stop_all INT TERM HUP
+
+status=0
+# wait returns early when a trapped signal arrives; keep waiting until concurrently has exited.
+while kill -0 "$CPID" 2>/dev/null; do
+  wait "$CPID" || status=$?
+done
+kill -TERM "$BPID" 2>/dev/null || true
+wait "$BPID" 2>/dev/null || true
+exit "$status"
