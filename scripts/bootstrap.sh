@@ -44,11 +44,19 @@ bs_as_root() {
 
 # ---------------------------------------------------------------- environment defaults
 bs_env_defaults() {
+  # .env fills in what the environment does not already set (an exported value wins).
   if [[ -f .env ]]; then
-    set -a
-    # shellcheck disable=SC1091
-    . ./.env
-    set +a
+    local line key val
+    while IFS= read -r line || [[ -n "$line" ]]; do
+      [[ "$line" =~ ^[[:space:]]*(export[[:space:]]+)?([A-Za-z_][A-Za-z0-9_]*)=(.*)$ ]] || continue
+      key="${BASH_REMATCH[2]}"
+      val="${BASH_REMATCH[3]}"
+      [[ -n "${!key+x}" ]] && continue
+      if [[ "$val" =~ ^\"(.*)\"[[:space:]]*$ || "$val" =~ ^\'(.*)\'[[:space:]]*$ ]]; then
+        val="${BASH_REMATCH[1]}"
+      fi
+      export "$key=$val"
+    done <.env
   fi
   local version
   version="$(node -p "require('./package.json').version ?? '1.0.0'" 2>/dev/null || echo 1.0.0)"
