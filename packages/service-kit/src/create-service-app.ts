@@ -22,7 +22,7 @@ export interface ServiceApp {
   app: Express;
   metrics: HttpMetrics;
   /** Installs 404/405 and the error renderer; call once, after the service's routes. */
-  finalize(): Express;
+  finalize: () => Express;
 }
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -42,7 +42,7 @@ const rejectUnparsableBody: RequestHandler = (req, _res, next) => {
 };
 
 function routeLabel(req: Request): string {
-  const route = (req as Request & { route?: { path?: unknown } }).route;
+  const route = (req as unknown as { route?: { path?: unknown } }).route;
   return typeof route?.path === 'string' ? `${req.baseUrl}${route.path}` : '(unmatched)';
 }
 

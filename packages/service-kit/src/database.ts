@@ -1,5 +1,5 @@
 import mysql from 'mysql2/promise';
-import { DataSource, type EntitySchema, type MixedList } from 'typeorm';
+import { DataSource, type DataSourceOptions } from 'typeorm';
 import type { DatabaseConfig } from './base-config.js';
 
 const DATABASE_NAME = /^[A-Za-z0-9_]{1,64}$/;
@@ -36,10 +36,8 @@ export async function dropDatabase(config: DatabaseConfig, name: string): Promis
 export interface DataSourceSpec {
   /** Schema name without prefix: `auth`, `shortener`, `images`. */
   name: string;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- typeorm's own signature
-  entities: MixedList<string | Function | EntitySchema<any>>;
-  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- typeorm's own signature
-  migrations: Function[];
+  entities: NonNullable<DataSourceOptions['entities']>;
+  migrations: NonNullable<DataSourceOptions['migrations']>;
   poolSize?: number;
 }
 

@@ -59,7 +59,12 @@ export function installGracefulShutdown(options: ShutdownOptions): () => Promise
     deadline.unref();
     shuttingDown = (async () => {
       await Promise.all(options.servers.map((server) => new Promise<void>((resolve) => {
-        server.close(() => resolve());
+        // Keep-alive sockets become idle only after their in-flight response; reap them as they do.
+        const reaper = setInterval(() => server.closeIdleConnections(), 50);
+        server.close(() => {
+          clearInterval(reaper);
+          resolve();
+        });
         server.closeIdleConnections();
       })));
       for (const close of options.closers) {

@@ -33,6 +33,7 @@ export interface JsonResponse<T = unknown> {
 }
 
 /** fetch that never follows redirects and parses JSON bodies when there are any. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read bodies loosely
 export async function request<T = any>(url: string, init: RequestInit = {}): Promise<JsonResponse<T>> {
   const response = await fetch(url, { redirect: 'manual', ...init });
   const text = await response.text();

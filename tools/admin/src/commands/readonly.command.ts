@@ -9,7 +9,7 @@ const targets = (target: Target): readonly ServiceName[] => (target === 'all' ? 
 
 export function registerReadOnlyCommands(program: Command, context: () => AdminContext): void {
   const serviceOption = () =>
-    new Option('--service <service>', 'which service').argParser(oneOf<Target>([...SERVICES, 'all'])).default('all' as Target);
+    new Option('--service <service>', 'which service').argParser(oneOf<Target>([...SERVICES, 'all'])).default('all');
 
   const readonly = program.command('readonly').description('The run-time read-only switch (running services see it within a second).');
 

@@ -1,0 +1,39 @@
+import { createDataSource, createLogger, createRedis, createServiceApp, loadBaseConfig, migrateDatabase, ReadOnlySwitch } from '@pawlink/service-kit';
+import { serveForTest, type TestContext } from '@pawlink/test-kit';
+import { ApiKeyRepository, authDatabase, createApiKeyAuth, createRateLimit, apiKeyOf, type RateLimitRule } from '../src/index.js';
+
+export async function migrateAuth(ctx: TestContext) {
+  const config = loadBaseConfig(ctx.env);
+  await migrateDatabase(config.database, authDatabase);
+  const dataSource = createDataSource(config.database, authDatabase);
+  await dataSource.initialize();
+  return { config, dataSource, keys: new ApiKeyRepository(dataSource) };
+}
+
+/** A key-protected probe service: the kit, key auth and rate limits wired as services do. */
+export async function startProbeApp(ctx: TestContext, limits: { probe?: RateLimitRule; global?: RateLimitRule } = {}) {
+  const { config, dataSource, keys } = await migrateAuth(ctx);
+  const logger = createLogger('thumbs', 'error', { silent: true });
+  const redis = createRedis(config.redis);
+  const readOnly = new ReadOnlySwitch(redis, config.redis.prefix, 'thumbs', false);
+  const auth = createApiKeyAuth({ repository: keys, cacheTtlMs: 0 });
+  const rateLimit = createRateLimit({ redis, redisPrefix: config.redis.prefix, service: 'thumbs', buckets: limits.probe ? { probe: limits.probe } : {}, global: limits.global });
+  const { app, finalize } = createServiceApp({ service: 'thumbs', logger, readOnly, bodyLimitBytes: config.bodyLimitBytes });
+  app.get('/probe', auth.requireApiKey('thumbs'), rateLimit('probe'), (_req, res) => {
+    res.json({ success: true, keyId: apiKeyOf(res)?.id });
+  });
+  app.get('/open', auth.optionalApiKey(), rateLimit('probe'), (_req, res) => {
+    res.json({ success: true, keyId: apiKeyOf(res)?.id ?? null });
+  });
+  finalize();
+  const server = await serveForTest(app);
+  return {
+    url: server.url,
+    keys,
+    async close() {
+      await server.close();
+      redis.disconnect();
+      await dataSource.destroy();
+    },
+  };
+}

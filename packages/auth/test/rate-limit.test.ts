@@ -1,0 +1,69 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestContext, request, type TestContext } from '@pawlink/test-kit';
+import { startProbeApp } from './probe-app.js';
+
+let ctx: TestContext;
+let first: Awaited<ReturnType<typeof startProbeApp>>;
+let second: Awaited<ReturnType<typeof startProbeApp>>;
+
+beforeAll(async () => {
+  ctx = await createTestContext('ratelimit');
+  const limits = { probe: { limit: 3, windowMs: 2_000 }, global: { limit: 5, windowMs: 60_000 } };
+  first = await startProbeApp(ctx, limits);
+  second = await startProbeApp(ctx, limits);
+});
+
+afterAll(async () => {
+  await first.close();
+  await second.close();
+  await ctx.cleanup();
+});
+
+const call = (base: string, key: string) => request(`${base}/probe`, { headers: { authorization: key } });
+
+describe('rate limits', () => {
+  it('count down, answer 1000 with info and headers, then reset with the window', async () => {
+    const { key } = await first.keys.create({ name: 'rl', contact: 'c', flags: ['thumbs'], rateLimitGlobal: 0 });
+    const remaining: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await call(first.url, key);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('x-ratelimit-limit')).toBe('3');
+      expect(res.headers.get('x-ratelimit-bucket')).toBe('probe');
+      expect(Number(res.headers.get('x-ratelimit-reset-after'))).toBeLessThanOrEqual(2);
+      expect(Number(res.headers.get('x-ratelimit-reset'))).toBeGreaterThan(Date.now() / 1000 - 1);
+      remaining.push(res.headers.get('x-ratelimit-remaining') ?? '');
+    }
+    expect(remaining).toEqual(['2', '1', '0']);
+    const limited = await call(first.url, key);
+    expect(limited.status).toBe(429);
+    expect(limited.body).toMatchObject({ success: false, code: 1000, info: { limit: 3, remaining: 0, bucket: 'probe', global: false } });
+    expect(['1', '2']).toContain(limited.headers.get('retry-after'));
+    expect(limited.headers.get('x-ratelimit-remaining')).toBe('0');
+    await expect.poll(async () => (await call(first.url, key)).status, { timeout: 5_000, interval: 200 }).toBe(200);
+  });
+
+  it('answers 1001 when the global bucket is exhausted', async () => {
+    const { key } = await first.keys.create({ name: 'global', contact: 'c', flags: ['thumbs'], rateLimitRoute: 0 });
+    for (let i = 0; i < 5; i++) expect((await call(first.url, key)).status).toBe(200);
+    const limited = await call(first.url, key);
+    expect(limited.status).toBe(429);
+    expect(limited.body).toMatchObject({ code: 1001, info: { limit: 5, bucket: 'global', global: true } });
+    expect(limited.headers.get('x-ratelimit-global')).toBe('true');
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
+  it('is shared by two instances on the same Redis', async () => {
+    const { key } = await first.keys.create({ name: 'shared', contact: 'c', flags: ['thumbs'], rateLimitRoute: 0 });
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) statuses.push((await call(i % 2 === 0 ? first.url : second.url, key)).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+  });
+
+  it('limits anonymous clients per IP', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) statuses.push((await request(`${first.url}/open`)).status);
+    expect(statuses.slice(0, 3)).toEqual([200, 200, 200]);
+    expect(statuses[3]).toBe(429);
+  });
+});

@@ -1,0 +1,47 @@
+import { createLogger, createRedis, createServiceApp, loadBaseConfig, ReadOnlySwitch, requireWritable, ApiError } from '../src/index.js';
+import { serveForTest, type TestContext } from '@pawlink/test-kit';
+
+/** A small service built on the kit with one route of each kind the kit must handle. */
+export async function startKitApp(ctx: TestContext) {
+  const config = loadBaseConfig(ctx.env);
+  const logger = createLogger('shortener', 'error', { silent: true });
+  const redis = createRedis(config.redis);
+  const readOnly = new ReadOnlySwitch(redis, config.redis.prefix, 'shortener', false);
+  await readOnly.start();
+  const { app, finalize } = createServiceApp({ service: 'shortener', logger, readOnly, bodyLimitBytes: 1024 });
+  app.post('/echo', (req, res) => {
+    res.json({ success: true, body: req.body as unknown });
+  });
+  app.get('/things/:id', (req, res) => {
+    res.json({ success: true, id: req.params.id });
+  });
+  app.delete('/things/:id', (_req, res) => {
+    res.status(204).end();
+  });
+  app.post('/write', requireWritable(readOnly), (_req, res) => {
+    res.status(201).json({ success: true });
+  });
+  app.get('/boom', () => {
+    throw new Error('SELECT secret FROM internals');
+  });
+  app.get('/async-boom', async () => {
+    await Promise.resolve();
+    throw new Error('stack with /srv/paths');
+  });
+  app.get('/teapot', () => {
+    throw new ApiError('NO_CHANGES', { extra: { why: 'test' } });
+  });
+  finalize();
+  const server = await serveForTest(app);
+  return {
+    url: server.url,
+    config,
+    redis,
+    readOnly,
+    async close() {
+      readOnly.stop();
+      await server.close();
+      redis.disconnect();
+    },
+  };
+}

@@ -1,0 +1,129 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestContext, jsonInit, request, type TestContext } from '@pawlink/test-kit';
+import { setReadOnly } from '../src/index.js';
+import { startKitApp } from './kit-app.js';
+
+let ctx: TestContext;
+let kit: Awaited<ReturnType<typeof startKitApp>>;
+
+beforeAll(async () => {
+  ctx = await createTestContext('kit');
+  kit = await startKitApp(ctx);
+});
+
+afterAll(async () => {
+  await kit.close();
+  await ctx.cleanup();
+});
+
+describe('request ids', () => {
+  it('generates one when none is sent', async () => {
+    const res = await request(`${kit.url}/online`);
+    expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('honours a sane incoming id', async () => {
+    const res = await request(`${kit.url}/online`, { headers: { 'x-request-id': 'abc-123.x' } });
+    expect(res.headers.get('x-request-id')).toBe('abc-123.x');
+  });
+
+  it('replaces an insane incoming id', async () => {
+    const res = await request(`${kit.url}/nope`, { headers: { 'x-request-id': 'a b<script>' } });
+    expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
+describe('GET /online and /metrics', () => {
+  it('answers uptime', async () => {
+    const res = await request(`${kit.url}/online`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ success: true, readOnly: false });
+    expect(Number.isInteger(res.body.uptime)).toBe(true);
+  });
+
+  it('exposes request counters by route pattern and default process metrics', async () => {
+    await request(`${kit.url}/things/42`);
+    const res = await request(`${kit.url}/metrics`);
+    expect(res.status).toBe(200);
+    expect(res.text).toContain('http_requests_total{method="GET",route="/things/:id",status="200"');
+    expect(res.text).toContain('http_request_duration_seconds_bucket');
+    expect(res.text).toContain('process_cpu_user_seconds_total');
+  });
+});
+
+describe('common errors', () => {
+  it('1024 for an unknown route', async () => {
+    const res = await request(`${kit.url}/does/not/exist`);
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ success: false, error: expect.any(String), code: 1024 });
+  });
+
+  it('1025 with Allow for a wrong method on a known path', async () => {
+    const res = await request(`${kit.url}/things/7`, { method: 'PUT' });
+    expect(res.status).toBe(405);
+    expect(res.body.code).toBe(1025);
+    expect(res.headers.get('allow')).toBe('DELETE, GET, HEAD, OPTIONS');
+  });
+
+  it('1026 for malformed JSON', async () => {
+    const res = await request(`${kit.url}/echo`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":' });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe(1026);
+  });
+
+  it('1026 for a body of another content type', async () => {
+    const res = await request(`${kit.url}/echo`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'hello' });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe(1026);
+  });
+
+  it('accepts JSON and form bodies', async () => {
+    const json = await request(`${kit.url}/echo`, jsonInit('POST', { a: 1 }));
+    expect(json.body).toEqual({ success: true, body: { a: 1 } });
+    const form = await request(`${kit.url}/echo`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'a=1' });
+    expect(form.body).toEqual({ success: true, body: { a: '1' } });
+  });
+
+  it('1027 for a body over the limit', async () => {
+    const res = await request(`${kit.url}/echo`, jsonInit('POST', { big: 'x'.repeat(5000) }));
+    expect(res.status).toBe(413);
+    expect(res.body.code).toBe(1027);
+  });
+
+  it('code 0 without internals for a thrown error', async () => {
+    for (const path of ['/boom', '/async-boom']) {
+      const res = await request(`${kit.url}${path}`);
+      expect(res.status).toBe(500);
+      expect(res.body).toEqual({ success: false, error: 'There was an internal error while attempting to perform that action.', code: 0 });
+      expect(res.text).not.toMatch(/SELECT|secret|\/srv|\n\s+at /);
+    }
+  });
+
+  it('renders registry errors with their status and extra', async () => {
+    const res = await request(`${kit.url}/teapot`);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ success: false, error: 'No changes were provided.', code: 1080, extra: { why: 'test' } });
+  });
+
+  it('1024 for an undecodable path', async () => {
+    const res = await request(`${kit.url}/things/%E0%A4%A`);
+    expect(res.status).toBe(404);
+    expect(res.body.code).toBe(1024);
+  });
+});
+
+describe('read-only switch', () => {
+  it('answers 503 code 1003 on affected routes only, and lifts again', async () => {
+    expect((await request(`${kit.url}/write`, { method: 'POST' })).status).toBe(201);
+    await setReadOnly(kit.redis, kit.config.redis.prefix, ['shortener'], true);
+    await kit.readOnly.refresh();
+    const blocked = await request(`${kit.url}/write`, { method: 'POST' });
+    expect(blocked.status).toBe(503);
+    expect(blocked.body.code).toBe(1003);
+    expect((await request(`${kit.url}/things/1`)).status).toBe(200);
+    expect((await request(`${kit.url}/online`)).body.readOnly).toBe(true);
+    await setReadOnly(kit.redis, kit.config.redis.prefix, ['shortener'], false);
+    await kit.readOnly.refresh();
+    expect((await request(`${kit.url}/write`, { method: 'POST' })).status).toBe(201);
+  });
+});
