@@ -10,6 +10,9 @@ export const THUMBNAIL_JOB = 'generate-thumbnail';
 /** Deterministic job id: one job per (md5, type), whoever asks. */
 export const thumbnailJobId = (md5: string, type: ThumbnailType): string => `${md5}:${type}`;
 
+/** BullMQ `prefix` option of the thumbnail queue: every queue key starts with REDIS_PREFIX. */
+export const thumbnailQueuePrefix = (redisPrefix: string): string => `${redisPrefix}bull`;
+
 export interface ThumbnailJobPayload {
   /** Lower-case hex MD5 of the board post's file. */
   md5: string;
