@@ -60,3 +60,15 @@ export interface ThumbnailProcessingResponse {
 
 export const MD5_PATTERN = /^[0-9a-fA-F]{32}$/;
 export const POST_ID_PATTERN = /^[0-9]{1,18}$/;
+
+/** BullMQ `prefix` option of the thumbnail queue; the API's Queue and the worker must use the same. */
+export const thumbnailQueuePrefix = (redisPrefix: string): string => `${redisPrefix}bull`;
+
+/** A job that ran out of time fails with a reason starting with this marker (API answers 408 1065). */
+export const THUMBNAIL_TIMEOUT_MARKER = 'timeout:';
+
+/** True when a failed job's reason says it timed out rather than failed. */
+export const isThumbnailTimeout = (failedReason: string | undefined | null): boolean => (failedReason ?? '').startsWith(THUMBNAIL_TIMEOUT_MARKER);
+
+/** `job.progress` values the worker reports at each stage (0–100). */
+export const THUMBNAIL_PROGRESS = { resolved: 5, downloaded: 30, decoded: 60, encoded: 90, done: 100 } as const;

@@ -1,0 +1,172 @@
+import type { Redis } from 'ioredis';
+import { normalizePost, staticFileUrl, type BoardPost, type RawBoardPost } from './board-post.js';
+import { BoardRateLimiter } from './board-rate-limiter.js';
+import { BoardUnavailableError } from './board.errors.js';
+
+/** What the client logs: retries and give-ups (a winston logger fits). */
+export interface BoardLogger {
+  warn(message: string, meta?: Record<string, unknown>): unknown;
+}
+
+export interface BoardClientOptions {
+  /** The board's JSON API, e.g. `https://e621.net` (BOARD_URL). */
+  baseUrl: string;
+  /** Where files live when a post hides `file.url` (BOARD_STATIC_URL). */
+  staticUrl: string;
+  /** Sent on every request; the board asks for a descriptive one (BOARD_USER_AGENT). */
+  userAgent: string;
+  /** Holds the shared rate-limit slot and the id→md5 cache. */
+  redis: Redis;
+  /** REDIS_PREFIX; keys are `<prefix>board:ratelimit` and `<prefix>board:id:<id>`. */
+  redisPrefix: string;
+  /** Across every process sharing Redis and the prefix. Default 2 (the board's policy). */
+  requestsPerSecond?: number;
+  /** Per attempt, headers and body. Default 10 000. */
+  timeoutMs?: number;
+  /** Extra attempts after the first on 5xx, 429, network errors and timeouts. Default 3. */
+  retries?: number;
+  /** First backoff step; doubles per attempt, with jitter. Default 500. */
+  retryBaseMs?: number;
+  /** A Retry-After longer than this makes the client give up instead of waiting. Default 30 000. */
+  maxRetryAfterMs?: number;
+  /** How long an id→md5 answer stays cached. Default 86 400. */
+  cacheTtlSeconds?: number;
+  /** How long "no such post id" stays cached, so unknown ids do not spend the board budget. Default 60; 0 disables. */
+  negativeCacheTtlSeconds?: number;
+  fetch?: typeof fetch;
+  logger?: BoardLogger;
+}
+
+/** The image board's JSON API (e621-compatible), rate limited across processes. */
+export interface BoardClient {
+  /** `GET /posts/<id>.json`; null when the board has no such post. */
+  getPostById(id: number): Promise<BoardPost | null>;
+  /** `GET /posts.json?tags=md5:<md5>`; null when no post has that file. */
+  getPostByMd5(md5: string): Promise<BoardPost | null>;
+  /** The md5 of post `id` (cached in Redis), or null when the board has no such post. */
+  resolveMd5(id: number): Promise<string | null>;
+  /** The post's file URL: its own, or the static-host layout when the board hid it. */
+  fileUrl(post: { md5: string; ext: string; url?: string | null }): string;
+}
+
+const MD5 = /^[0-9a-f]{32}$/;
+const NEGATIVE = '-';
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Retry-After as seconds or an HTTP date, in ms; null when absent or unreadable. */
+export function parseRetryAfter(value: string | null, now = Date.now()): number | null {
+  if (value === null || value.trim() === '') return null;
+  if (/^\d+(\.\d+)?$/.test(value.trim())) return Math.round(Number(value) * 1000);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? null : Math.max(0, date - now);
+}
+
+class Retryable extends Error {
+  constructor(message: string, readonly status: number | null, readonly retryAfterMs: number | null, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+export function createBoardClient(options: BoardClientOptions): BoardClient {
+  const baseUrl = options.baseUrl.replace(/\/+$/, '');
+  const staticUrl = options.staticUrl.replace(/\/+$/, '');
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const retries = options.retries ?? 3;
+  const retryBaseMs = options.retryBaseMs ?? 500;
+  const maxRetryAfterMs = options.maxRetryAfterMs ?? 30_000;
+  const cacheTtlSeconds = options.cacheTtlSeconds ?? 86_400;
+  const negativeCacheTtlSeconds = options.negativeCacheTtlSeconds ?? 60;
+  const doFetch = options.fetch ?? fetch;
+  const { redis, redisPrefix, logger } = options;
+  const limiter = new BoardRateLimiter(redis, `${redisPrefix}board:ratelimit`, options.requestsPerSecond ?? 2);
+  const idKey = (id: number): string => `${redisPrefix}board:id:${id}`;
+
+  async function attempt(url: string): Promise<unknown> {
+    await limiter.acquire();
+    let response: Response;
+    try {
+      response = await doFetch(url, {
+        headers: { 'User-Agent': options.userAgent, Accept: 'application/json' },
+        signal: AbortSignal.timeout(timeoutMs),
+        redirect: 'follow',
+      });
+    } catch (error) {
+      throw new Retryable(`board request failed: ${(error as Error).message}`, null, null, { cause: error });
+    }
+    if (response.status === 404) {
+      await response.body?.cancel();
+      return null;
+    }
+    if (response.status === 429 || response.status >= 500) {
+      await response.body?.cancel();
+      throw new Retryable(`board answered ${response.status}`, response.status, parseRetryAfter(response.headers.get('retry-after')));
+    }
+    if (!response.ok) {
+      await response.body?.cancel();
+      throw new BoardUnavailableError(`board answered ${response.status} for ${url}`, response.status);
+    }
+    try {
+      return await response.json();
+    } catch (error) {
+      throw new Retryable(`board sent an unreadable body: ${(error as Error).message}`, response.status, null, { cause: error });
+    }
+  }
+
+  /** JSON of a GET, or null on 404. Retries only what may succeed later. */
+  async function getJson(path: string): Promise<unknown> {
+    const url = `${baseUrl}${path}`;
+    for (let tryNumber = 0; ; tryNumber++) {
+      try {
+        return await attempt(url);
+      } catch (error) {
+        if (!(error instanceof Retryable)) throw error;
+        const backoff = retryBaseMs * 2 ** tryNumber * (0.5 + Math.random());
+        const waitMs = Math.max(backoff, error.retryAfterMs ?? 0);
+        if (tryNumber >= retries || (error.retryAfterMs ?? 0) > maxRetryAfterMs) {
+          logger?.warn('board unavailable', { url, attempts: tryNumber + 1, status: error.status, error: error.message });
+          throw new BoardUnavailableError(`board unavailable after ${tryNumber + 1} attempt(s): ${error.message}`, error.status, { cause: error });
+        }
+        logger?.warn('board request will be retried', { url, attempt: tryNumber + 1, status: error.status, waitMs: Math.round(waitMs), error: error.message });
+        await sleep(waitMs);
+      }
+    }
+  }
+
+  async function getPostById(id: number): Promise<BoardPost | null> {
+    if (!Number.isSafeInteger(id) || id < 0) return null;
+    const body = (await getJson(`/posts/${id}.json`)) as { post?: RawBoardPost } | null;
+    const post = body === null ? null : normalizePost(body.post, staticUrl);
+    if (post) await redis.set(idKey(id), post.md5, 'EX', cacheTtlSeconds);
+    return post;
+  }
+
+  async function getPostByMd5(md5: string): Promise<BoardPost | null> {
+    const wanted = md5.toLowerCase();
+    if (!MD5.test(wanted)) return null;
+    const body = (await getJson(`/posts.json?tags=md5:${wanted}`)) as { posts?: RawBoardPost[] } | null;
+    const posts = Array.isArray(body?.posts) ? body.posts : [];
+    for (const raw of posts) {
+      const post = normalizePost(raw, staticUrl);
+      if (post?.md5 === wanted) return post;
+    }
+    return null;
+  }
+
+  async function resolveMd5(id: number): Promise<string | null> {
+    if (!Number.isSafeInteger(id) || id < 0) return null;
+    const cached = await redis.get(idKey(id));
+    if (cached === NEGATIVE) return null;
+    if (cached !== null) return cached;
+    const post = await getPostById(id);
+    if (!post && negativeCacheTtlSeconds > 0) await redis.set(idKey(id), NEGATIVE, 'EX', negativeCacheTtlSeconds);
+    return post?.md5 ?? null;
+  }
+
+  return {
+    getPostById,
+    getPostByMd5,
+    resolveMd5,
+    fileUrl: (post) => (typeof post.url === 'string' && post.url !== '' ? post.url : staticFileUrl(staticUrl, post.md5, post.ext)),
+  };
+}

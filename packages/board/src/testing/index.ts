@@ -1,0 +1,2 @@
+export * from './fake-board.js';
+export * from './media.js';

@@ -1,0 +1,106 @@
+import { spawn } from 'node:child_process';
+import { randomBytes, randomInt } from 'node:crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import sharp, { type Sharp } from 'sharp';
+
+/**
+ * Media generated at test time (ffmpeg lavfi sources and sharp) instead of committed files.
+ * Every call yields different bytes (a random hue and tag), so each file has its own md5.
+ */
+export interface VideoOptions {
+  fps?: number;
+  /** Video bitrate for ffmpeg, e.g. `1M`. */
+  bitrate?: string;
+  /** ffmpeg binary. Default `ffmpeg` on PATH. */
+  ffmpegPath?: string;
+}
+
+async function runFfmpeg(args: string[], ffmpegPath = 'ffmpeg'): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    const child = spawn(ffmpegPath, ['-hide_banner', '-loglevel', 'error', '-nostdin', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`ffmpeg exited ${code}: ${stderr.trim()}`))));
+  });
+}
+
+async function renderToBuffer(extension: string, args: (file: string) => string[], ffmpegPath?: string): Promise<Buffer> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'pawlink-media-'));
+  const file = path.join(dir, `out.${extension}`);
+  try {
+    await runFfmpeg(args(file), ffmpegPath);
+    return await readFile(file);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+const source = (seconds: number, width: number, height: number, fps: number): string[] => [
+  '-f', 'lavfi', '-i', `testsrc2=size=${width}x${height}:rate=${fps}:duration=${seconds}`,
+  '-vf', `hue=h=${randomInt(0, 360)}`,
+  '-metadata', `comment=pawlink-${randomBytes(8).toString('hex')}`,
+];
+
+/** A VP8 WebM of `seconds` at `width`×`height`. */
+export function makeWebm(seconds: number, width: number, height: number, options: VideoOptions = {}): Promise<Buffer> {
+  const fps = options.fps ?? 25;
+  return renderToBuffer('webm', (file) => [
+    ...source(seconds, width, height, fps),
+    '-c:v', 'libvpx', '-deadline', 'realtime', '-cpu-used', '8', '-b:v', options.bitrate ?? '1M', '-pix_fmt', 'yuv420p', '-an', '-f', 'webm', '-y', file,
+  ], options.ffmpegPath);
+}
+
+/** An H.264 MP4 (faststart) of `seconds` at `width`×`height`. */
+export function makeMp4(seconds: number, width: number, height: number, options: VideoOptions = {}): Promise<Buffer> {
+  const fps = options.fps ?? 25;
+  return renderToBuffer('mp4', (file) => [
+    ...source(seconds, width, height, fps),
+    '-c:v', 'libx264', '-preset', 'ultrafast', '-b:v', options.bitrate ?? '1M', '-pix_fmt', 'yuv420p', '-movflags', '+faststart', '-an', '-f', 'mp4', '-y', file,
+  ], options.ffmpegPath);
+}
+
+/** An animated, looping GIF with `frames` frames at 10 fps. */
+export function makeAnimatedGif(frames: number, width: number, height: number, options: { ffmpegPath?: string } = {}): Promise<Buffer> {
+  return renderToBuffer('gif', (file) => [
+    '-f', 'lavfi', '-i', `testsrc2=size=${width}x${height}:rate=10`,
+    '-vf', `hue=h=${randomInt(0, 360)}`, '-frames:v', String(frames), '-loop', '0', '-f', 'gif', '-y', file,
+  ], options.ffmpegPath);
+}
+
+/** An animated WebP with `frames` frames (converted from an animated GIF by sharp). */
+export async function makeAnimatedWebp(frames: number, width: number, height: number): Promise<Buffer> {
+  const gif = await makeAnimatedGif(frames, width, height);
+  return sharp(gif, { animated: true }).webp({ quality: 80 }).toBuffer();
+}
+
+/** A colourful gradient with a random tint, as raw RGB. */
+function gradient(width: number, height: number): Sharp {
+  const tint = randomInt(0, 256);
+  const pixels = Buffer.alloc(width * height * 3);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const offset = (y * width + x) * 3;
+      pixels[offset] = Math.floor((x / Math.max(1, width - 1)) * 255);
+      pixels[offset + 1] = Math.floor((y / Math.max(1, height - 1)) * 255);
+      pixels[offset + 2] = (tint + x + y) & 0xff;
+    }
+  }
+  return sharp(pixels, { raw: { width, height, channels: 3 } });
+}
+
+export function makePng(width: number, height: number): Promise<Buffer> {
+  return gradient(width, height).png().toBuffer();
+}
+
+export function makeJpeg(width: number, height: number): Promise<Buffer> {
+  return gradient(width, height).jpeg({ quality: 85 }).toBuffer();
+}
+
+export function makeWebp(width: number, height: number): Promise<Buffer> {
+  return gradient(width, height).webp({ quality: 85 }).toBuffer();
+}
