@@ -61,9 +61,6 @@ export interface ThumbnailProcessingResponse {
 export const MD5_PATTERN = /^[0-9a-fA-F]{32}$/;
 export const POST_ID_PATTERN = /^[0-9]{1,18}$/;
 
-/** BullMQ `prefix` option of the thumbnail queue; the API's Queue and the worker must use the same. */
-export const thumbnailQueuePrefix = (redisPrefix: string): string => `${redisPrefix}bull`;
-
 /** A job that ran out of time fails with a reason starting with this marker (API answers 408 1065). */
 export const THUMBNAIL_TIMEOUT_MARKER = 'timeout:';
 
