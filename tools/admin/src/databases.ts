@@ -1,5 +1,6 @@
 import { authDatabase } from '@pawlink/auth';
+import { imagesDatabase } from '@pawlink/images';
 import type { DataSourceSpec } from '@pawlink/service-kit';
 
 /** Every schema `bin/admin migrate` creates and migrates, in order. */
-export const DATABASES: DataSourceSpec[] = [authDatabase];
+export const DATABASES: DataSourceSpec[] = [authDatabase, imagesDatabase];

@@ -1,3 +1,4 @@
+import { registerCategoryCommands, registerImageCommands } from '@pawlink/images';
 import type { Command } from 'commander';
 import type { AdminContext } from '../admin-context.js';
 import { registerApiKeyCommands } from './apikey.command.js';
@@ -7,4 +8,4 @@ import { registerReadOnlyCommands } from './readonly.command.js';
 export type CommandRegistrar = (program: Command, context: () => AdminContext) => void;
 
 /** Every command group of `bin/admin`; a service adds its own here. */
-export const COMMANDS: CommandRegistrar[] = [registerApiKeyCommands, registerReadOnlyCommands, registerMigrateCommand];
+export const COMMANDS: CommandRegistrar[] = [registerApiKeyCommands, registerReadOnlyCommands, registerMigrateCommand, registerCategoryCommands, registerImageCommands];

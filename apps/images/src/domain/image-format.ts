@@ -1,0 +1,7 @@
+/** Formats the service accepts, from what sharp reads in the bytes (never the file name). */
+export const IMAGE_FORMATS: Record<string, { ext: string; mime: string }> = {
+  jpeg: { ext: 'jpg', mime: 'image/jpeg' },
+  png: { ext: 'png', mime: 'image/png' },
+  gif: { ext: 'gif', mime: 'image/gif' },
+  webp: { ext: 'webp', mime: 'image/webp' },
+};

@@ -1,0 +1,154 @@
+import type { Category, CategoryInfoResponse, ImageRecord, ImageWithCategory } from '@pawlink/contracts';
+import { NEVER_HAD_CONTENT_COMMENT } from '@pawlink/contracts';
+import { ApiError, type Logger } from '@pawlink/service-kit';
+import type { CategoryRow } from '../db/category.entity.js';
+import type { ImageRow } from '../db/image.entity.js';
+import type { CategoryRepository } from '../repositories/category.repository.js';
+import type { ImageRepository } from '../repositories/image.repository.js';
+import type { SizeIndex } from '../repositories/size-index.js';
+import type { BulkRequest } from './bulk-body.js';
+import { toImageRecord, toImageWithCategory } from './image-record.js';
+
+export interface ImagesServiceDeps {
+  categories: CategoryRepository;
+  images: ImageRepository;
+  sizeIndex: SizeIndex;
+  imagesMediaUrl: string;
+  logger: Logger;
+  /** How long a category row is trusted in process; 0 asks MySQL every time. */
+  categoryCacheMs: number;
+  now?: () => number;
+}
+
+const MEBIBYTE = 1024 * 1024;
+const round3 = (value: number): number => Math.round(value * 1000) / 1000;
+const DB_KEY = /^[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*$/;
+
+/** Rules of the images API: categories, lookups and random picks through the size index. */
+export class ImagesService {
+  private readonly cache = new Map<string, { row: CategoryRow | null; expires: number }>();
+  private readonly rebuilding = new Map<string, Promise<number>>();
+  private readonly now: () => number;
+
+  constructor(private readonly deps: ImagesServiceDeps) {
+    this.now = deps.now ?? Date.now;
+  }
+
+  private async category(db: string): Promise<CategoryRow | null> {
+    if (!DB_KEY.test(db) || db.length > 100) return null;
+    const ttl = this.deps.categoryCacheMs;
+    const hit = ttl > 0 ? this.cache.get(db) : undefined;
+    if (hit && hit.expires > this.now()) return hit.row;
+    const row = await this.deps.categories.find(db);
+    if (ttl > 0) {
+      if (this.cache.size > 10_000) this.cache.clear();
+      this.cache.set(db, { row, expires: this.now() + ttl });
+    }
+    return row;
+  }
+
+  async listCategories(): Promise<{ enabled: Category[]; disabled: Category[] }> {
+    const enabled: Category[] = [];
+    const disabled: Category[] = [];
+    for (const row of await this.deps.categories.listWithContent()) {
+      if (row.disabled) disabled.push({ name: row.name, db: row.db, _comment: row.disabledComment ?? 'Category is disabled.' });
+      else if (!row.hasContent) disabled.push({ name: row.name, db: row.db, _comment: NEVER_HAD_CONTENT_COMMENT });
+      else enabled.push({ name: row.name, db: row.db });
+    }
+    return { enabled, disabled };
+  }
+
+  async categoryInfo(db: string): Promise<CategoryInfoResponse['data']> {
+    const row = DB_KEY.test(db) ? await this.deps.categories.find(db) : null;
+    if (!row) throw new ApiError('CATEGORY_NOT_FOUND');
+    const stats = await this.deps.categories.typeStats(db);
+    const total = stats.reduce((sum, s) => sum + s.count, 0);
+    const totalSize = stats.reduce((sum, s) => sum + s.totalSize, 0);
+    const average = total === 0 ? 0 : Math.round(totalSize / total);
+    const comment = row.disabled ? (row.disabledComment ?? 'Category is disabled.') : total === 0 ? NEVER_HAD_CONTENT_COMMENT : undefined;
+    return {
+      name: row.name,
+      db: row.db,
+      disabled: comment !== undefined,
+      ...(comment !== undefined ? { _comment: comment } : {}),
+      files: {
+        exists: total > 0,
+        list: {
+          total,
+          size: { total: totalSize, totalM: round3(totalSize / MEBIBYTE), average, averageM: round3(average / MEBIBYTE) },
+          types: Object.fromEntries(stats.map((s) => [s.mimeType, s.count])),
+        },
+      },
+    };
+  }
+
+  async image(id: string): Promise<ImageWithCategory> {
+    const normalized = id.toLowerCase();
+    const row = /^[0-9a-f]{32}$/.test(normalized) ? await this.deps.images.findById(normalized) : null;
+    if (!row) throw new ApiError('IMAGE_NOT_FOUND');
+    return toImageWithCategory(row, this.deps.imagesMediaUrl);
+  }
+
+  /**
+   * Up to `amount` distinct random images of an enabled category with content. Unknown,
+   * disabled or empty → 1030; nothing at or under `sizeLimit` → 1041.
+   */
+  async random(db: string, amount: number, sizeLimit?: number): Promise<{ records: ImageRecord[]; rows: ImageRow[] }> {
+    const row = await this.category(db);
+    if (!row || row.disabled) throw new ApiError('CATEGORY_NOT_FOUND');
+    const rows = await this.pickRows(db, amount, sizeLimit);
+    if (rows === 'empty') throw new ApiError('CATEGORY_NOT_FOUND');
+    if (rows.length === 0) throw new ApiError('NO_RESULTS');
+    return { records: rows.map((r) => toImageRecord(r, this.deps.imagesMediaUrl)), rows };
+  }
+
+  /** Bulk: every category must be enabled with content (1055 names the first that is not). */
+  async bulk(requests: readonly BulkRequest[], sizeLimit?: number): Promise<Record<string, ImageRecord[]>> {
+    for (const { db } of requests) {
+      const row = await this.category(db);
+      if (!row || row.disabled) {
+        throw new ApiError('BULK_INVALID_CATEGORY', { message: `Invalid category in bulk request: "${db.slice(0, 100)}" does not exist or is disabled.` });
+      }
+    }
+    const picked = await Promise.all(requests.map(async ({ db, count }) => [db, await this.pickRows(db, count, sizeLimit)] as const));
+    const data: Record<string, ImageRecord[]> = {};
+    for (const [db, rows] of picked) {
+      if (rows === 'empty') {
+        throw new ApiError('BULK_INVALID_CATEGORY', { message: `Invalid category in bulk request: "${db.slice(0, 100)}" has no images.` });
+      }
+      data[db] = rows.map((r) => toImageRecord(r, this.deps.imagesMediaUrl));
+    }
+    return data;
+  }
+
+  /** 'empty' when the category has no images at all; [] when none fits the limit. */
+  private async pickRows(db: string, amount: number, sizeLimit?: number): Promise<ImageRow[] | 'empty'> {
+    let pick = await this.deps.sizeIndex.pick(db, amount, sizeLimit);
+    if (pick.total === 0) {
+      // An empty set is also what a lost index looks like: ask MySQL (cheap, one index probe) and rebuild.
+      if (!(await this.deps.categories.hasContent(db))) return 'empty';
+      await this.rebuildIndex(db);
+      pick = await this.deps.sizeIndex.pick(db, amount, sizeLimit);
+      if (pick.total === 0) return 'empty';
+    }
+    return this.deps.images.findByIds(pick.ids);
+  }
+
+  /** Rebuilds one category's size index from MySQL; concurrent callers share one rebuild. */
+  async rebuildIndex(db: string): Promise<number> {
+    const running = this.rebuilding.get(db);
+    if (running) return running;
+    const job = this.deps.sizeIndex.rebuild(db, this.deps.images.idsAndSizes(db)).finally(() => this.rebuilding.delete(db));
+    this.rebuilding.set(db, job);
+    const count = await job;
+    this.deps.logger.info('rebuilt size index', { category: db, images: count });
+    return count;
+  }
+
+  /** At start: rebuilds the index of every category whose sorted set is missing. */
+  async ensureIndexes(): Promise<void> {
+    for (const row of await this.deps.categories.listWithContent()) {
+      if (row.hasContent && !(await this.deps.sizeIndex.exists(row.db))) await this.rebuildIndex(row.db);
+    }
+  }
+}

@@ -1,0 +1,66 @@
+import type { DataSource, Repository } from 'typeorm';
+import { CategoryEntity, type CategoryRow } from '../db/category.entity.js';
+
+export interface CategoryWithContent extends CategoryRow {
+  hasContent: boolean;
+}
+
+export interface TypeStats {
+  mimeType: string;
+  count: number;
+  totalSize: number;
+}
+
+/** Categories in `<prefix>images.categories`. */
+export class CategoryRepository {
+  private readonly repo: Repository<CategoryRow>;
+
+  constructor(private readonly dataSource: DataSource) {
+    this.repo = dataSource.getRepository(CategoryEntity);
+  }
+
+  async find(db: string): Promise<CategoryRow | null> {
+    return this.repo.findOneBy({ db });
+  }
+
+  async count(): Promise<number> {
+    return this.repo.count();
+  }
+
+  /** Every category with whether it holds at least one image (an index probe per category). */
+  async listWithContent(): Promise<CategoryWithContent[]> {
+    const rows = await this.dataSource.query<Array<{ db: string; has_content: string | number }>>(
+      'SELECT c.db, EXISTS (SELECT 1 FROM images i WHERE i.category = c.db) AS has_content FROM categories c',
+    );
+    const withContent = new Map(rows.map((r) => [r.db, Number(r.has_content) === 1]));
+    const categories = await this.repo.find({ order: { db: 'ASC' } });
+    return categories.map((c) => ({ ...c, hasContent: withContent.get(c.db) ?? false }));
+  }
+
+  async hasContent(db: string): Promise<boolean> {
+    const rows = await this.dataSource.query<Array<{ found: number }>>('SELECT 1 AS found FROM images WHERE category = ? LIMIT 1', [db]);
+    return rows.length > 0;
+  }
+
+  /** Count and bytes per MIME type, from the covering (category, mime_type, size) index. */
+  async typeStats(db: string): Promise<TypeStats[]> {
+    const rows = await this.dataSource.query<Array<{ mime_type: string; n: string | number; total: string | number | null }>>(
+      'SELECT mime_type, COUNT(*) AS n, SUM(size) AS total FROM images WHERE category = ? GROUP BY mime_type ORDER BY mime_type',
+      [db],
+    );
+    return rows.map((r) => ({ mimeType: r.mime_type, count: Number(r.n), totalSize: Number(r.total ?? 0) }));
+  }
+
+  /** Inserts the category; false when the key is taken. */
+  async create(db: string, name: string, now = new Date()): Promise<boolean> {
+    const result = await this.repo.createQueryBuilder().insert().orIgnore().values({ db, name, disabled: false, disabledComment: null, createdAt: now }).execute();
+    const affected = (result.raw as { affectedRows?: number }).affectedRows ?? 0;
+    return affected > 0;
+  }
+
+  /** False when there is no such category. */
+  async setDisabled(db: string, disabled: boolean, comment: string | null): Promise<boolean> {
+    const result = await this.repo.update({ db }, { disabled, disabledComment: disabled ? comment : null });
+    return (result.affected ?? 0) > 0;
+  }
+}

@@ -1,0 +1,113 @@
+import { randomBytes, randomInt } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import type { IdAndSize } from './image.repository.js';
+
+/**
+ * Picks up to k distinct members among the n smallest-or-equal to the limit (or among all),
+ * by rank: ZCOUNT/ZCARD and ZRANGE <rank> <rank> are O(log N), so the cost does not grow with
+ * the category. Random numbers come from the caller so the script stays deterministic.
+ * Returns {card, eligible, ...ids}.
+ */
+const PICK_SCRIPT = `
+local card = redis.call('ZCARD', KEYS[1])
+local n = card
+if ARGV[1] ~= '' then n = redis.call('ZCOUNT', KEYS[1], '-inf', ARGV[1]) end
+local result = {card, n}
+if n == 0 then return result end
+local k = tonumber(ARGV[2])
+if n <= k then
+  local all = redis.call('ZRANGE', KEYS[1], 0, n - 1)
+  for i = 1, #all do result[#result + 1] = all[i] end
+  return result
+end
+local taken = {}
+for i = 1, k do
+  local r = math.floor(tonumber(ARGV[2 + i]) * n)
+  if r >= n then r = n - 1 end
+  while taken[r] do r = (r + 1) % n end
+  taken[r] = true
+  local m = redis.call('ZRANGE', KEYS[1], r, r)
+  if m[1] then result[#result + 1] = m[1] end
+end
+return result
+`;
+
+export interface Pick {
+  /** Images in the category's index. */
+  total: number;
+  /** Images at or under the size limit (the total without one). */
+  eligible: number;
+  /** Distinct ids, in random order. */
+  ids: string[];
+}
+
+function shuffle<T>(items: T[]): T[] {
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = randomInt(i + 1);
+    [items[i], items[j]] = [items[j]!, items[i]!];
+  }
+  return items;
+}
+
+/**
+ * Per category, a Redis sorted set `<prefix>images:bysize:<db>` with member = image id and
+ * score = size in bytes: the index random selection uses instead of scanning MySQL.
+ */
+export class SizeIndex {
+  constructor(
+    private readonly redis: Redis,
+    private readonly redisPrefix: string,
+  ) {}
+
+  key(db: string): string {
+    return `${this.redisPrefix}images:bysize:${db}`;
+  }
+
+  async add(db: string, id: string, size: number): Promise<void> {
+    await this.redis.zadd(this.key(db), size, id);
+  }
+
+  async remove(db: string, id: string): Promise<void> {
+    await this.redis.zrem(this.key(db), id);
+  }
+
+  async exists(db: string): Promise<boolean> {
+    return (await this.redis.exists(this.key(db))) === 1;
+  }
+
+  async count(db: string): Promise<number> {
+    return this.redis.zcard(this.key(db));
+  }
+
+  /** Up to `amount` distinct random ids, only among images of at most `sizeLimit` bytes when given. */
+  async pick(db: string, amount: number, sizeLimit?: number): Promise<Pick> {
+    const randoms = Array.from({ length: amount }, () => String(Math.random()));
+    const limit = sizeLimit === undefined ? '' : String(Math.floor(sizeLimit));
+    const raw = (await this.redis.eval(PICK_SCRIPT, 1, this.key(db), limit, String(amount), ...randoms)) as Array<number | string>;
+    const [total, eligible, ...ids] = raw;
+    return { total: Number(total), eligible: Number(eligible), ids: shuffle(ids.map(String)) };
+  }
+
+  /**
+   * Builds the set from `batches` under a temporary key and swaps it in with RENAME, so readers
+   * never see a half-built index. Returns the number of members.
+   */
+  async rebuild(db: string, batches: AsyncIterable<IdAndSize[]>): Promise<number> {
+    const temp = `${this.key(db)}:rebuild:${randomBytes(6).toString('hex')}`;
+    let count = 0;
+    try {
+      for await (const batch of batches) {
+        if (batch.length === 0) continue;
+        const args: Array<string | number> = [];
+        for (const { id, size } of batch) args.push(size, id);
+        await this.redis.zadd(temp, ...args);
+        count += batch.length;
+      }
+      if (count > 0) await this.redis.rename(temp, this.key(db));
+      else await this.redis.del(this.key(db));
+      return count;
+    } finally {
+      await this.redis.del(temp);
+    }
+  }
+}

@@ -1,0 +1,21 @@
+import { apiKeyOf } from '@pawlink/auth';
+import { ApiError } from '@pawlink/service-kit';
+import type { Express } from 'express';
+import { bulkTotal, parseBulkBody } from '../domain/bulk-body.js';
+import { parseSizeLimit } from '../domain/query-values.js';
+import type { RouteContext } from './route-context.js';
+
+/** POST /bulk — many categories at once, for keys with `images_bulk`, up to the key's bulk limit. */
+export function registerBulkRoutes(router: Express, { service, requireApiKey, rateLimit }: RouteContext): void {
+  router.post('/bulk', requireApiKey('images_bulk'), rateLimit('images.bulk'), async (req, res) => {
+    const sizeLimit = parseSizeLimit(req.query.sizeLimit);
+    const requests = parseBulkBody(req.body);
+    const total = bulkTotal(requests);
+    const limit = apiKeyOf(res)?.bulkLimit ?? 0;
+    if (total > limit) {
+      throw new ApiError('BULK_OVER_LIMIT', { message: `Bulk request total is above your limit: you asked for ${total} images and your limit is ${limit}.` });
+    }
+    res.setHeader('Cache-Control', 'no-store');
+    res.json({ success: true, data: await service.bulk(requests, sizeLimit) });
+  });
+}

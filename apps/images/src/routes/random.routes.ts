@@ -1,0 +1,58 @@
+import type { Express, NextFunction, Request, Response } from 'express';
+import { prefersImage } from '../domain/accept.js';
+import { headerValue } from '../domain/header-value.js';
+import { imageFilePath } from '../domain/media-path.js';
+import { notesDisabled, parseAmount, parseSizeLimit } from '../domain/query-values.js';
+import { NOTES } from '../notes.js';
+import type { RouteContext } from './route-context.js';
+
+/** Paths that belong to other routes; their other methods must still answer 405, not 1030. */
+const OTHER_ROUTES = new Set(['bulk']);
+
+/**
+ * GET /:category (dotted) and GET /a/b/c (slashed): random images as JSON, or the bytes of one
+ * image when the client prefers an image type over JSON.
+ */
+export function registerRandomRoutes(router: Express, { service, config, optionalApiKey, rateLimit }: RouteContext): void {
+  const handle = async (db: string, req: Request, res: Response, next: NextFunction): Promise<void> => {
+    if (OTHER_ROUTES.has(db)) {
+      next();
+      return;
+    }
+    const amount = parseAmount(req.query.amount);
+    const sizeLimit = parseSizeLimit(req.query.sizeLimit);
+    res.setHeader('Cache-Control', 'no-store');
+    res.setHeader('Vary', 'Accept');
+    if (prefersImage(req.headers.accept)) {
+      const { records } = await service.random(db, 1, sizeLimit);
+      const image = records[0]!;
+      const headers: Record<string, string> = {
+        'Content-Type': image.type,
+        'X-Yiffy-Artist': headerValue(image.artists),
+        'X-Yiffy-Source': headerValue(image.sources),
+        'X-Yiffy-Image-Width': String(image.width),
+        'X-Yiffy-Image-Height': String(image.height),
+        'X-Yiffy-Image-URL': headerValue(image.url),
+        'X-Yiffy-Image-Type': headerValue(image.type),
+        'X-Yiffy-Image-Name': headerValue(image.name),
+        'X-Yiffy-Image-Size': String(image.size),
+        'X-Yiffy-Image-Extension': headerValue(image.ext),
+        'X-Yiffy-Short-URL': headerValue(image.shortURL ?? ''),
+        'X-Yiffy-Report-URL': headerValue(image.reportURL ?? ''),
+      };
+      for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+      await new Promise<void>((resolve, reject) => {
+        res.sendFile(imageFilePath(config.mediaDir, image.id, image.ext), { dotfiles: 'deny', cacheControl: false, lastModified: false }, (error) => {
+          if (error) reject(error);
+          else resolve();
+        });
+      });
+      return;
+    }
+    const { records } = await service.random(db, amount, sizeLimit);
+    res.json({ success: true, images: records, notes: notesDisabled(req.query.notes) ? [] : NOTES });
+  };
+
+  router.get('/:category', optionalApiKey(), rateLimit('images.random'), (req, res, next) => handle(req.params.category as string, req, res, next));
+  router.get('/*splat', optionalApiKey(), rateLimit('images.random'), (req, res, next) => handle((req.params as { splat: string[] }).splat.join('.'), req, res, next));
+}
