@@ -1,0 +1,55 @@
+import { loadBaseConfig, readInt, readString, readUrl, type BaseConfig, type Env } from '@pawlink/service-kit';
+
+export const THUMBS_VERSION = '1.0.0';
+
+export interface BoardConfig {
+  /** The board's JSON API (e621-compatible). */
+  url: string;
+  /** Where files live when a post's `file.url` is hidden. */
+  staticUrl: string;
+  userAgent: string;
+  requestsPerSecond: number;
+  timeoutMs: number;
+  retries: number;
+}
+
+export interface ThumbsSettings {
+  /** How long a failed or timed-out job is reported before a PUT may start a new attempt. */
+  failedTtlSeconds: number;
+  /** How long a completed job is kept (only for progress lookups; the file is the truth). */
+  completedTtlSeconds: number;
+  /** Attempts per job for recoverable failures (board unreachable, stalled worker). */
+  jobAttempts: number;
+  /** Job duration assumed until the queue has finished a job. */
+  defaultJobMs: number;
+  /** Recent job durations kept for the estimate. */
+  durationSamples: number;
+}
+
+export interface ThumbsConfig extends BaseConfig {
+  board: BoardConfig;
+  thumbs: ThumbsSettings;
+}
+
+/** Everything the thumbs API reads from the environment; nothing else reads process.env. */
+export function loadThumbsConfig(env: Env, cwd = process.cwd()): ThumbsConfig {
+  const base = loadBaseConfig(env, cwd);
+  return {
+    ...base,
+    board: {
+      url: readUrl(env, 'BOARD_URL', 'https://e621.net'),
+      staticUrl: readUrl(env, 'BOARD_STATIC_URL', 'https://static1.e621.net'),
+      userAgent: readString(env, 'BOARD_USER_AGENT', `Pawlink/${THUMBS_VERSION} (thumbnails)`),
+      requestsPerSecond: readInt(env, 'BOARD_REQUESTS_PER_SECOND', 2, { min: 1, max: 100 }),
+      timeoutMs: readInt(env, 'BOARD_TIMEOUT_MS', 10_000, { min: 100, max: 120_000 }),
+      retries: readInt(env, 'BOARD_RETRIES', 2, { min: 0, max: 10 }),
+    },
+    thumbs: {
+      failedTtlSeconds: readInt(env, 'THUMBS_FAILED_TTL_SECONDS', 3600, { min: 1, max: 30 * 86_400 }),
+      completedTtlSeconds: readInt(env, 'THUMBS_COMPLETED_TTL_SECONDS', 3600, { min: 1, max: 30 * 86_400 }),
+      jobAttempts: readInt(env, 'THUMBS_JOB_ATTEMPTS', 3, { min: 1, max: 20 }),
+      defaultJobMs: readInt(env, 'THUMBS_DEFAULT_JOB_MS', 5000, { min: 100, max: 3_600_000 }),
+      durationSamples: readInt(env, 'THUMBS_DURATION_SAMPLES', 20, { min: 1, max: 1000 }),
+    },
+  };
+}

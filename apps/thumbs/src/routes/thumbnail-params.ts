@@ -1,0 +1,46 @@
+import type { ThumbnailType } from '@pawlink/contracts';
+import { ApiError } from '@pawlink/service-kit';
+import { isThumbnailType, parseMd5, parseThumbnailId } from '../thumbnails/thumbnail-id.js';
+import { PostUnavailableError, type PostResolver } from '../thumbnails/post-resolver.js';
+
+/** `:id` checked for syntax only (1062 / 1063), before anything costs a board request. */
+export function parseIdParam(raw: string): { md5: string } | { postId: number } {
+  const target = parseThumbnailId(raw);
+  if (target === 'invalid-post-id') throw new ApiError('INVALID_POST_ID');
+  if (target === 'invalid-md5') throw new ApiError('INVALID_MD5');
+  return target.kind === 'md5' ? { md5: target.md5 } : { postId: target.postId };
+}
+
+export function parseTypeParam(raw: string): ThumbnailType {
+  if (!isThumbnailType(raw)) throw new ApiError('INVALID_TYPE');
+  return raw;
+}
+
+export function parseMd5Param(raw: string): string {
+  const md5 = parseMd5(raw);
+  if (md5 === null) throw new ApiError('INVALID_MD5');
+  return md5;
+}
+
+/**
+ * The MD5 a parsed `:id` names: a post id goes through the board (unknown → 1062). When the board
+ * cannot be reached we answer 503 with code 0 and Retry-After: the request was fine, the
+ * answer is only unknown for now, and the registry has no code of its own for that.
+ */
+export async function md5OfTarget(target: { md5: string } | { postId: number }, posts: PostResolver): Promise<string> {
+  if ('md5' in target) return target.md5;
+  try {
+    const md5 = await posts.md5OfPost(target.postId);
+    if (md5 === null) throw new ApiError('INVALID_POST_ID', { message: 'Invalid post id: the board has no such post.' });
+    return md5;
+  } catch (error) {
+    if (error instanceof PostUnavailableError) {
+      throw new ApiError('INTERNAL_ERROR', {
+        httpStatus: 503,
+        message: 'The image board could not be reached to resolve that post id; try again later or use the MD5.',
+        headers: { 'Retry-After': '5' },
+      });
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,163 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { THUMBNAIL_JOB, thumbnailJobId, type ThumbnailJobPayload, type ThumbnailType } from '@pawlink/contracts';
+import type { Job, JobsOptions, Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+
+export type JobPhase = 'waiting' | 'delayed' | 'active' | 'completed' | 'failed';
+
+/** A job as the API reports it; read once per request. */
+export interface JobSnapshot {
+  id: string;
+  phase: JobPhase;
+  /** 0–100 when the worker reported a number. */
+  progress: number | null;
+  /** Unix ms when a worker started the current attempt. */
+  processedOn: number | null;
+  finishedOn: number | null;
+  failedReason: string | null;
+  /** For a delayed (backing-off) job: its back-off, an upper bound of the time until it is due. */
+  delayMs: number | null;
+}
+
+/** How busy the queue is in front of one job. */
+export interface QueueLoad {
+  jobsAhead: number;
+  slots: number;
+}
+
+export interface ThumbnailQueueOptions {
+  redisPrefix: string;
+  completedTtlSeconds: number;
+  failedTtlSeconds: number;
+  attempts: number;
+  /** Worker count is a CLIENT LIST scan; cached this long. */
+  workerCountTtlMs?: number;
+}
+
+const PHASES: Record<string, JobPhase | undefined> = {
+  waiting: 'waiting',
+  prioritized: 'waiting',
+  'waiting-children': 'waiting',
+  delayed: 'delayed',
+  active: 'active',
+  completed: 'completed',
+  failed: 'failed',
+};
+
+const REPLACE_LOCK_MS = 5000;
+
+export type ThumbnailQueue = Queue<ThumbnailJobPayload>;
+
+/** The BullMQ side of thumbnails: one job per (md5, type), found and created by its jobId. */
+export class ThumbnailQueueRepository {
+  private workers: { count: number; at: number } | undefined;
+
+  constructor(
+    private readonly queue: ThumbnailQueue,
+    private readonly redis: Redis,
+    private readonly options: ThumbnailQueueOptions,
+  ) {}
+
+  async find(md5: string, type: ThumbnailType): Promise<JobSnapshot | null> {
+    const job = await this.queue.getJob(thumbnailJobId(md5, type));
+    return job ? this.snapshot(job) : null;
+  }
+
+  /** Adds the job unless one with its id exists; either way answers the job that is there. */
+  async enqueue(payload: ThumbnailJobPayload): Promise<JobSnapshot> {
+    const job = await this.queue.add(THUMBNAIL_JOB, payload, this.jobOptions(payload));
+    const snapshot = await this.snapshot(job);
+    // A job removed between add() and getState() reads as unknown; the next request sees the truth.
+    return snapshot ?? this.fallbackSnapshot(job);
+  }
+
+  /**
+   * Replaces a finished job (an expired failure, or a completion whose file is gone) with a new
+   * attempt. Under a short Redis lock the job is read again and only removed when it is still the
+   * same finished job, so instances racing on one stale job make exactly one new attempt.
+   */
+  async replace(stale: JobSnapshot, payload: ThumbnailJobPayload): Promise<JobSnapshot> {
+    const lockKey = `${this.options.redisPrefix}thumbs:replace:${stale.id}`;
+    for (let attempt = 0; attempt < 50; attempt++) {
+      const token = `${process.pid}:${Math.random()}`;
+      if ((await this.redis.set(lockKey, token, 'PX', REPLACE_LOCK_MS, 'NX')) === 'OK') {
+        try {
+          const current = await this.queue.getJob(stale.id);
+          const currentSnapshot = current ? await this.snapshot(current) : null;
+          if (currentSnapshot && !isSameFinishedJob(currentSnapshot, stale)) return currentSnapshot;
+          if (currentSnapshot) await this.queue.remove(stale.id);
+          return await this.enqueue(payload);
+        } finally {
+          await this.releaseLock(lockKey, token);
+        }
+      }
+      await sleep(50);
+    }
+    // Another instance is still replacing it; whatever is there now is the answer.
+    return (await this.find(payload.md5, payload.type)) ?? stale;
+  }
+
+  /** Running jobs and waiting jobs in front of this one, and how many run side by side. */
+  async load(job: JobSnapshot): Promise<QueueLoad> {
+    const [counts, workers, position] = await Promise.all([
+      this.queue.getJobCounts('active', 'waiting', 'prioritized'),
+      this.workerCount(),
+      job.phase === 'waiting' ? this.waitingAhead(job.id) : Promise.resolve(null),
+    ]);
+    const active = counts.active ?? 0;
+    const waiting = (counts.waiting ?? 0) + (counts.prioritized ?? 0);
+    const waitingAhead = job.phase === 'active' ? 0 : (position ?? (job.phase === 'waiting' ? Math.max(0, waiting - 1) : waiting));
+    return { jobsAhead: job.phase === 'active' ? 0 : active + waitingAhead, slots: Math.max(1, workers, active) };
+  }
+
+  private async waitingAhead(jobId: string): Promise<number | null> {
+    // Workers take jobs from the right end of the wait list, new jobs are pushed on the left.
+    const waitKey = this.queue.toKey('wait');
+    const [index, length] = await Promise.all([this.redis.lpos(waitKey, jobId), this.redis.llen(waitKey)]);
+    return index === null ? null : Math.max(0, length - 1 - index);
+  }
+
+  private async workerCount(): Promise<number> {
+    const now = Date.now();
+    if (this.workers && now - this.workers.at < (this.options.workerCountTtlMs ?? 3000)) return this.workers.count;
+    const count = await this.queue.getWorkersCount().catch(() => 0);
+    this.workers = { count, at: now };
+    return count;
+  }
+
+  private jobOptions(payload: ThumbnailJobPayload): JobsOptions {
+    return {
+      jobId: thumbnailJobId(payload.md5, payload.type),
+      attempts: this.options.attempts,
+      backoff: { type: 'exponential', delay: 2000 },
+      removeOnComplete: { age: this.options.completedTtlSeconds },
+      removeOnFail: { age: this.options.failedTtlSeconds },
+    };
+  }
+
+  private async snapshot(job: Job<ThumbnailJobPayload>): Promise<JobSnapshot | null> {
+    const phase = PHASES[await job.getState()];
+    if (!phase) return null;
+    return {
+      id: job.id ?? thumbnailJobId(job.data.md5, job.data.type),
+      phase,
+      progress: typeof job.progress === 'number' ? Math.min(100, Math.max(0, Math.round(job.progress))) : null,
+      processedOn: job.processedOn ?? null,
+      finishedOn: job.finishedOn ?? null,
+      failedReason: job.failedReason ? job.failedReason : null,
+      delayMs: phase === 'delayed' ? (job.delay ?? 0) : null,
+    };
+  }
+
+  private fallbackSnapshot(job: Job<ThumbnailJobPayload>): JobSnapshot {
+    return { id: job.id ?? '', phase: 'waiting', progress: null, processedOn: null, finishedOn: null, failedReason: null, delayMs: null };
+  }
+
+  private async releaseLock(key: string, token: string): Promise<void> {
+    await this.redis.eval("if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0", 1, key, token);
+  }
+}
+
+function isSameFinishedJob(current: JobSnapshot, stale: JobSnapshot): boolean {
+  return current.phase === stale.phase && current.finishedOn === stale.finishedOn;
+}

@@ -1,0 +1,115 @@
+import { isThumbnailTimeout, THUMBNAIL_TYPES, type ThumbnailType } from '@pawlink/contracts';
+import type { JobDurationRepository } from './job-duration.repository.js';
+import type { ThumbnailFileRepository } from './thumbnail-file.repository.js';
+import type { JobSnapshot, ThumbnailQueueRepository } from './thumbnail-queue.repository.js';
+import { estimateWaitMs } from './wait-estimate.js';
+
+export interface ThumbnailUrls {
+  /** MEDIA_URL: where nginx serves `<md5>.<type>`. */
+  media: string;
+  /** THUMBS_URL: this service, for checkURL. */
+  thumbs: string;
+}
+
+export type ThumbnailState =
+  | { status: 'done'; url: string }
+  | { status: 'processing'; md5: string; checkURL: string; checkAt: number; time: number; startedAt: number | null; progress: number }
+  | { status: 'failed'; timedOut: boolean; reason: string }
+  | { status: 'missing' };
+
+export interface ThumbnailServiceDeps {
+  files: ThumbnailFileRepository;
+  queue: ThumbnailQueueRepository;
+  durations: JobDurationRepository;
+  urls: ThumbnailUrls;
+  /** How long a failed job is reported before a new attempt may start. */
+  failedTtlMs: number;
+  clock: () => number;
+}
+
+/**
+ * The rules of API.md §4: the file on disk is the truth for "done"; otherwise the one job per
+ * (md5, type) says whether it is queued, running, failed (until it expires) or unknown.
+ */
+export class ThumbnailService {
+  constructor(private readonly deps: ThumbnailServiceDeps) {}
+
+  urlOf(md5: string, type: ThumbnailType): string {
+    return `${this.deps.urls.media}/${md5}.${type}`;
+  }
+
+  checkUrlOf(md5: string, type: ThumbnailType): string {
+    return `${this.deps.urls.thumbs}/check/${md5}/${type}`;
+  }
+
+  async info(md5: string): Promise<Record<ThumbnailType, string | null>> {
+    const present = await Promise.all(THUMBNAIL_TYPES.map((type) => this.deps.files.exists(md5, type)));
+    const result = {} as Record<ThumbnailType, string | null>;
+    THUMBNAIL_TYPES.forEach((type, i) => {
+      result[type] = present[i] ? this.urlOf(md5, type) : null;
+    });
+    return result;
+  }
+
+  /** PUT: done when the file exists, else the existing job's state, else a new job. */
+  async request(md5: string, type: ThumbnailType, postId?: number): Promise<Exclude<ThumbnailState, { status: 'missing' }>> {
+    if (await this.deps.files.exists(md5, type)) return { status: 'done', url: this.urlOf(md5, type) };
+    const payload = { md5, type, requestedAt: this.deps.clock(), ...(postId !== undefined ? { postId } : {}) };
+    let job = await this.deps.queue.find(md5, type);
+    if (job && job.phase === 'completed' && (await this.deps.files.exists(md5, type))) return { status: 'done', url: this.urlOf(md5, type) };
+    if (job && this.isStale(job)) job = await this.deps.queue.replace(job, payload);
+    else if (!job) job = await this.deps.queue.enqueue(payload);
+    return this.describe(md5, type, job);
+  }
+
+  /** GET /check: like PUT but never starts anything; an unknown or expired job is missing. */
+  async check(md5: string, type: ThumbnailType): Promise<ThumbnailState> {
+    if (await this.deps.files.exists(md5, type)) return { status: 'done', url: this.urlOf(md5, type) };
+    const job = await this.deps.queue.find(md5, type);
+    if (!job) return { status: 'missing' };
+    if (job.phase === 'completed') {
+      // The job may have finished between the two reads; a completed job without its file is not a thumbnail.
+      return (await this.deps.files.exists(md5, type)) ? { status: 'done', url: this.urlOf(md5, type) } : { status: 'missing' };
+    }
+    if (this.isStale(job)) return { status: 'missing' };
+    return this.describe(md5, type, job);
+  }
+
+  /** A completed job without its file, or a failure past its TTL: a PUT may start over. */
+  private isStale(job: JobSnapshot): boolean {
+    if (job.phase === 'completed') return true;
+    if (job.phase !== 'failed') return false;
+    return job.finishedOn === null || job.finishedOn + this.deps.failedTtlMs <= this.deps.clock();
+  }
+
+  private async describe(md5: string, type: ThumbnailType, job: JobSnapshot): Promise<Exclude<ThumbnailState, { status: 'missing' }>> {
+    if (job.phase === 'failed') {
+      const reason = job.failedReason ?? 'Thumbnail generation failed.';
+      return { status: 'failed', timedOut: isThumbnailTimeout(reason), reason };
+    }
+    if (job.phase === 'completed') {
+      // Only reached when a PUT's new job finished before we read it back.
+      return { status: 'done', url: this.urlOf(md5, type) };
+    }
+    const [averageJobMs, load] = await Promise.all([this.deps.durations.averageMs(), this.deps.queue.load(job)]);
+    const now = this.deps.clock();
+    const time = estimateWaitMs({
+      state: job.phase,
+      averageJobMs,
+      slots: load.slots,
+      jobsAhead: load.jobsAhead,
+      elapsedMs: job.processedOn === null ? 0 : now - job.processedOn,
+      progress: job.progress ?? 0,
+      delayMs: job.delayMs ?? 0,
+    });
+    return {
+      status: 'processing',
+      md5,
+      checkURL: this.checkUrlOf(md5, type),
+      checkAt: now + time,
+      time,
+      startedAt: job.phase === 'active' ? job.processedOn : null,
+      progress: job.progress ?? 0,
+    };
+  }
+}

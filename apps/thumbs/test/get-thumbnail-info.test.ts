@@ -1,0 +1,100 @@
+import { request } from '@pawlink/test-kit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MEDIA_URL, md5For, startThumbs, type ThumbsHarness } from './helpers.js';
+
+let h: ThumbsHarness;
+beforeAll(async () => {
+  h = await startThumbs();
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+const get = (id: string, headers: Record<string, string> = h.auth) => request(`${h.url}/${id}`, { headers });
+
+describe('GET /:id', () => {
+  it('requires a key with the thumbs flag', async () => {
+    const md5 = md5For('auth');
+    const none = await get(md5, {});
+    expect(none.status).toBe(401);
+    expect(none.body).toMatchObject({ success: false, code: 1013 });
+    const invalid = await get(md5, { authorization: 'not-a-key' });
+    expect(invalid.status).toBe(401);
+    expect(invalid.body.code).toBe(1010);
+    const withoutFlag = await get(md5, { authorization: `Bearer ${h.keyWithoutFlag}` });
+    expect(withoutFlag.status).toBe(403);
+    expect(withoutFlag.body).toMatchObject({ success: false, code: 1022 });
+  });
+
+  it('answers null URLs when no thumbnail exists', async () => {
+    const res = await get(md5For('none'));
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ success: true, gifURL: null, pngURL: null });
+    expect(res.headers.get('x-request-id')).toBeTruthy();
+  });
+
+  it('answers the URLs of the files that exist, for an MD5 in any case', async () => {
+    const md5 = md5For('files');
+    await h.writeThumbnail(md5, 'gif');
+    const onlyGif = await get(md5.toUpperCase());
+    expect(onlyGif.status).toBe(200);
+    expect(onlyGif.body).toEqual({ success: true, gifURL: `${MEDIA_URL}/${md5}.gif`, pngURL: null });
+    await h.writeThumbnail(md5, 'png');
+    const both = await get(md5);
+    expect(both.body).toEqual({ success: true, gifURL: `${MEDIA_URL}/${md5}.gif`, pngURL: `${MEDIA_URL}/${md5}.png` });
+  });
+
+  it('resolves a decimal post id through the board', async () => {
+    const post = h.board.addPost({ id: 4242, ext: 'png' }, Buffer.from('post 4242'));
+    await h.writeThumbnail(post.md5, 'png');
+    const res = await get('4242');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ success: true, gifURL: null, pngURL: `${MEDIA_URL}/${post.md5}.png` });
+    expect(h.board.requests.some((r) => r.path.startsWith('/posts/4242.json'))).toBe(true);
+  });
+
+  it('answers 404 1062 for a post id the board does not know, or that cannot be one', async () => {
+    for (const id of ['987654', '0', '99999999999999999999']) {
+      const res = await get(id);
+      expect(res.status, id).toBe(404);
+      expect(res.body, id).toMatchObject({ success: false, code: 1062 });
+    }
+  });
+
+  it('answers 404 1063 for anything that is neither a post id nor an MD5', async () => {
+    for (const id of ['abc', 'd41d8cd98f00b204e9800998ecf8427', 'd41d8cd98f00b204e9800998ecf8427e0', 'g41d8cd98f00b204e9800998ecf8427e', '-5', '12ab']) {
+      const res = await get(encodeURIComponent(id));
+      expect(res.status, id).toBe(404);
+      expect(res.body, id).toMatchObject({ success: false, code: 1063 });
+    }
+  });
+
+  it('answers 503 (code 0, Retry-After) when the board cannot be reached to resolve a post id', async () => {
+    h.board.failNext(503, 1);
+    const res = await get('5151');
+    expect(res.status).toBe(503);
+    expect(res.body).toMatchObject({ success: false, code: 0 });
+    expect(res.headers.get('retry-after')).toBe('5');
+    expect(res.text).not.toMatch(/stack|Error:/);
+  });
+
+  it('is not affected by read-only mode', async () => {
+    await h.setReadOnly(true);
+    try {
+      const res = await get(md5For('ro'));
+      expect(res.status).toBe(200);
+    } finally {
+      await h.setReadOnly(false);
+    }
+  });
+
+  it('applies the thumbs.info rate limit bucket', async () => {
+    const limited = await h.newKey(['thumbs'], { rateLimitRoute: 1 });
+    const md5 = md5For('limit');
+    expect((await get(md5, { authorization: limited })).status).toBe(200);
+    const res = await get(md5, { authorization: limited });
+    expect(res.status).toBe(429);
+    expect(res.body).toMatchObject({ success: false, code: 1000 });
+    expect(res.headers.get('x-ratelimit-bucket')).toBe('thumbs.info');
+  });
+});
