@@ -1,0 +1,27 @@
+import { loadBaseConfig, readInt, type BaseConfig, type Env } from '@pawlink/service-kit';
+
+export interface ShortenerConfig extends BaseConfig {
+  shortener: {
+    /** Most codes the in-process redirect cache holds (least recently used go first). */
+    cacheSize: number;
+    /** Longest an in-process entry is trusted; bounds staleness if an invalidation is ever lost. */
+    localCacheTtlMs: number;
+    /** Lifetime of a code → url entry in the shared Redis cache. */
+    redisCacheTtlSeconds: number;
+    /** `Cache-Control: private, max-age=<n>` on redirects: short, so edits reach browsers soon. */
+    redirectMaxAgeSeconds: number;
+  };
+}
+
+/** The shortener's configuration, read once at boot; a bad value throws a ConfigError naming it. */
+export function loadShortenerConfig(env: Env, cwd = process.cwd()): ShortenerConfig {
+  return {
+    ...loadBaseConfig(env, cwd),
+    shortener: {
+      cacheSize: readInt(env, 'SHORTENER_CACHE_SIZE', 100_000, { min: 0, max: 10_000_000 }),
+      localCacheTtlMs: readInt(env, 'SHORTENER_LOCAL_CACHE_TTL_SECONDS', 300, { min: 1, max: 86_400 }) * 1000,
+      redisCacheTtlSeconds: readInt(env, 'SHORTENER_REDIS_CACHE_TTL_SECONDS', 86_400, { min: 1, max: 30 * 86_400 }),
+      redirectMaxAgeSeconds: readInt(env, 'SHORTENER_REDIRECT_MAX_AGE', 60, { min: 0, max: 3600 }),
+    },
+  };
+}

@@ -1,0 +1,11 @@
+import { CREDIT_MAX_LENGTH, DEFAULT_CREDIT } from '@pawlink/contracts';
+import { ApiError } from '@pawlink/service-kit';
+
+/** A credit as stored: "Unknown" when absent or blank; at most 50 characters (code points). */
+export function parseCredit(input: unknown): string {
+  if (input === undefined || input === null) return DEFAULT_CREDIT;
+  if (typeof input !== 'string') throw new ApiError('CREDIT_TOO_LONG', { message: 'The provided credit must be a string of at most 50 characters.' });
+  const credit = input.trim();
+  if ([...credit].length > CREDIT_MAX_LENGTH) throw new ApiError('CREDIT_TOO_LONG');
+  return credit === '' ? DEFAULT_CREDIT : credit;
+}

@@ -1,0 +1,114 @@
+import type { ShortUrlRecord } from '@pawlink/contracts';
+import escapeHtml from 'escape-html';
+import { createHash } from 'node:crypto';
+
+const STYLE = `
+:root{color-scheme:light dark;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;line-height:1.5}
+body{margin:0;padding:2rem 1rem;background:Canvas;color:CanvasText}
+main{max-width:42rem;margin:0 auto}
+h1{font-size:1.4rem;margin:0 0 1rem}
+h1 .short{font-family:ui-monospace,monospace;word-break:break-all}
+.notice{border:2px solid #d97706;border-radius:.5rem;padding:.75rem 1rem;background:rgba(217,119,6,.12)}
+.target{font-size:1.1rem;word-break:break-all}
+.copy{display:flex;gap:.5rem;margin:.5rem 0 1.5rem}
+.copy input{flex:1;min-width:0;font:inherit;font-family:ui-monospace,monospace;padding:.4rem;user-select:all;-webkit-user-select:all}
+.copy button{font:inherit;padding:.4rem .9rem;cursor:pointer}
+dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}
+dt{font-weight:600}
+dd{margin:0;word-break:break-word}
+`;
+
+// Progressive enhancement: without JavaScript the button stays hidden and the text stays selectable.
+const SCRIPT = `(function(){var b=document.getElementById("copy-button"),i=document.getElementById("target-url");if(!b||!i)return;b.hidden=false;function done(ok){b.textContent=ok?"Copied!":"Press Ctrl+C to copy";}function fallback(){i.focus();i.select();var ok=false;try{ok=document.execCommand("copy");}catch(e){}done(ok);}b.addEventListener("click",function(){if(navigator.clipboard&&navigator.clipboard.writeText){navigator.clipboard.writeText(i.value).then(function(){done(true);},fallback);}else{fallback();}});})();`;
+
+const sha256 = (text: string): string => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+
+/** Nothing may load or run but the page's own inline style and script, pinned by hash. */
+export const PREVIEW_CSP = [
+  "default-src 'none'",
+  `style-src ${sha256(STYLE)}`,
+  `script-src ${sha256(SCRIPT)}`,
+  "img-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+export const PREVIEW_HEADERS: Readonly<Record<string, string>> = {
+  'Content-Type': 'text/html; charset=utf-8',
+  'Content-Security-Policy': PREVIEW_CSP,
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+  'X-Robots-Tag': 'noindex, nofollow',
+  'Cache-Control': 'private, no-cache',
+};
+
+const time = (iso: string): string => `<time datetime="${escapeHtml(iso)}">${escapeHtml(new Date(iso).toUTCString())}</time>`;
+
+function page(title: string, head: string, body: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex, nofollow">
+<title>${escapeHtml(title)}</title>
+${head}<style>${STYLE}</style>
+</head>
+<body>
+<main>
+${body}
+</main>
+<script>${SCRIPT}</script>
+</body>
+</html>
+`;
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}
+
+/** The preview of one short URL; every user-supplied value goes through escape-html. */
+export function renderPreviewPage(record: ShortUrlRecord): string {
+  const url = escapeHtml(record.url);
+  const short = escapeHtml(record.fullURL);
+  const credit = escapeHtml(record.credit);
+  const title = `${record.fullURL} → ${hostOf(record.url)}`;
+  const description = `This short link redirects to ${record.url} (credit: ${record.credit}).`;
+  const meta = [
+    ['property', 'og:type', 'website'],
+    ['property', 'og:site_name', 'Pawlink'],
+    ['property', 'og:title', title],
+    ['property', 'og:description', description],
+    ['property', 'og:url', `${record.fullURL}+`],
+    ['name', 'twitter:card', 'summary'],
+    ['name', 'twitter:title', title],
+    ['name', 'twitter:description', description],
+  ]
+    .map(([attribute, name, content]) => `<meta ${attribute}="${name}" content="${escapeHtml(content)}">\n`)
+    .join('');
+  const notice = record.modifiedAt
+    ? `<p class="notice" id="modified-notice" role="status"><strong>Heads up:</strong> the destination of this link was changed on ${time(record.modifiedAt)}, after it was created.</p>\n`
+    : '';
+  const body = `<h1>Short link <span class="short">${short}</span></h1>
+${notice}<p>This link takes you to:</p>
+<p class="target"><a id="target-link" href="${url}" rel="nofollow noopener noreferrer">${url}</a></p>
+<label for="target-url">Destination, to copy:</label>
+<div class="copy"><input id="target-url" type="text" readonly value="${url}"><button id="copy-button" type="button" hidden>Copy</button></div>
+<dl>
+<dt>Short URL</dt><dd>${short}</dd>
+<dt>Credit</dt><dd id="credit">${credit}</dd>
+<dt>Created</dt><dd>${time(record.createdAt)}</dd>
+<dt>Modified</dt><dd>${record.modifiedAt ? time(record.modifiedAt) : 'Never'}</dd>
+</dl>`;
+  return page(title, meta, body);
+}
+
+export function renderNotFoundPage(): string {
+  return page('Unknown short url', '', '<h1>Not found</h1>\n<p>Unknown short url code.</p>');
+}

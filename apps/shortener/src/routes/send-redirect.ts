@@ -1,0 +1,12 @@
+import type { ServerResponse } from 'node:http';
+
+/**
+ * The one way a redirect is written, by the fast path and by Express alike: 302, a short private
+ * cache lifetime so edits reach browsers soon, and no indexing of short links.
+ */
+export function sendRedirect(res: ServerResponse, location: string, cacheControl: string): void {
+  res.writeHead(302, { Location: location, 'Cache-Control': cacheControl, 'X-Robots-Tag': 'noindex', 'Content-Length': '0' });
+  res.end();
+}
+
+export const redirectCacheControl = (maxAgeSeconds: number): string => (maxAgeSeconds > 0 ? `private, max-age=${maxAgeSeconds}` : 'private, no-cache');

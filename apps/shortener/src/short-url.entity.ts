@@ -1,0 +1,35 @@
+import { EntitySchema } from 'typeorm';
+
+/** One row of `short_urls`; `pos` is the AUTO_INCREMENT key and doubles as the creation sequence. */
+export interface ShortUrl {
+  pos: number;
+  /** Case-sensitive (ascii_bin). */
+  code: string;
+  url: string;
+  /** SHA-256 of `url`: a 2048-char URL is longer than an index may be, so uniqueness lives here. */
+  urlHash: Buffer;
+  credit: string;
+  /** SHA-256 hex of the management code; null when the entry is not editable. */
+  managementCodeHash: string | null;
+  createdAt: Date;
+  modifiedAt: Date | null;
+}
+
+export const ShortUrlEntity = new EntitySchema<ShortUrl>({
+  name: 'ShortUrl',
+  tableName: 'short_urls',
+  columns: {
+    pos: { type: 'int', unsigned: true, primary: true, generated: 'increment' },
+    code: { type: 'varchar', length: 50 },
+    url: { type: 'varchar', length: 2048 },
+    urlHash: { name: 'url_hash', type: 'binary', length: 32 },
+    credit: { type: 'varchar', length: 50 },
+    managementCodeHash: { name: 'management_code_hash', type: 'char', length: 64, nullable: true },
+    createdAt: { name: 'created_at', type: 'datetime', precision: 3 },
+    modifiedAt: { name: 'modified_at', type: 'datetime', precision: 3, nullable: true },
+  },
+  indices: [
+    { name: 'uq_short_urls_code', columns: ['code'], unique: true },
+    { name: 'uq_short_urls_url_hash', columns: ['urlHash'], unique: true },
+  ],
+});

@@ -1,0 +1,10 @@
+import type { DataSourceSpec } from '@pawlink/service-kit';
+import { CreateShortUrls1763790000000 } from './migrations/1763790000000-create-short-urls.js';
+import { ShortUrlEntity } from './short-url.entity.js';
+
+/** The `<DB_PREFIX>shortener` schema. */
+export const shortenerDatabase: DataSourceSpec = {
+  name: 'shortener',
+  entities: [ShortUrlEntity],
+  migrations: [CreateShortUrls1763790000000],
+};

@@ -1,0 +1,42 @@
+/**
+ * Policy as data: what the shortener refuses, reviewable in one diff.
+ */
+
+/**
+ * Codes that name our own routes (or may one day) count as in use (409 1072), compared
+ * case-insensitively so no entry can look like a route to a human either.
+ */
+export const RESERVED_CODES: ReadonlySet<string> = new Set([
+  'create',
+  'delete',
+  'online',
+  'metrics',
+  'check',
+  'health',
+  'healthz',
+  'ready',
+  'readyz',
+  'status',
+  'api',
+  'admin',
+  'static',
+  'assets',
+  'favicon',
+  'robots',
+  'preview',
+  'edit',
+]);
+
+export const isReservedCode = (code: string): boolean => RESERVED_CODES.has(code.toLowerCase());
+
+/** Target URL schemes we redirect to. */
+export const ALLOWED_PROTOCOLS: ReadonlySet<string> = new Set(['http:', 'https:', 'ftp:']);
+
+/**
+ * Host names that resolve to the visitor's own machine or private network by convention:
+ * the name itself and anything under it.
+ */
+export const BLOCKED_HOST_NAMES: readonly string[] = ['localhost', 'local', 'internal', 'localdomain', 'home.arpa', 'intranet', 'lan'];
+
+/** ipaddr.js ranges allowed as a literal target host; every other range (private, loopback, …) is refused. */
+export const ALLOWED_IP_RANGES: ReadonlySet<string> = new Set(['unicast']);

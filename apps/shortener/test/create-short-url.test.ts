@@ -1,0 +1,183 @@
+import { hashManagementCode } from '@pawlink/auth';
+import { RANDOM_CODE_ALPHABET } from '@pawlink/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { create, jsonInit, request, SHORTENER_URL, startHarness, uniqueUrl, type Harness } from './support.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness('sh-create');
+});
+afterAll(async () => {
+  await h.close();
+});
+
+describe('POST /create — auth', () => {
+  it('requires an API key (401 1013)', async () => {
+    const res = await create(h, { url: uniqueUrl() }, { headers: {} });
+    expect(res.status).toBe(401);
+    expect(res.body).toMatchObject({ success: false, code: 1013 });
+  });
+
+  it('refuses an unknown key (401 1010) and a key without the shortener flag (403 1022)', async () => {
+    const unknown = await create(h, { url: uniqueUrl() }, { headers: { authorization: 'pl_not-a-real-key' } });
+    expect(unknown.status).toBe(401);
+    expect(unknown.body.code).toBe(1010);
+    const { key } = await h.apiKeys.create({ name: 'thumbs only', contact: 'x@example.com', flags: ['thumbs'] });
+    const noFlag = await create(h, { url: uniqueUrl() }, { headers: { authorization: `Bearer ${key}` } });
+    expect(noFlag.status).toBe(403);
+    expect(noFlag.body.code).toBe(1022);
+  });
+
+  it('rate limits per key on the shortener.create bucket (429 1000)', async () => {
+    const { key } = await h.apiKeys.create({ name: 'limited', contact: 'x@example.com', flags: ['shortener'], rateLimitRoute: 1, rateLimitGlobal: 0 });
+    const first = await create(h, { url: uniqueUrl() }, { headers: { authorization: key } });
+    expect(first.status).toBe(201);
+    const second = await create(h, { url: uniqueUrl() }, { headers: { authorization: key } });
+    expect(second.status).toBe(429);
+    expect(second.body.code).toBe(1000);
+    expect(second.headers.get('x-ratelimit-bucket')).toBe('shortener.create');
+  });
+});
+
+describe('POST /create — success', () => {
+  it('creates an entry with a random 8-character code, default credit and no management code', async () => {
+    const url = uniqueUrl();
+    const res = await create(h, { url }, { headers: { authorization: h.key, host: 'evil.example' } });
+    expect(res.status).toBe(201);
+    expect(res.headers.get('x-request-id')).toBeTruthy();
+    const data = res.body.data;
+    expect(res.body.success).toBe(true);
+    expect(data.code).toHaveLength(8);
+    expect([...data.code].every((c) => RANDOM_CODE_ALPHABET.includes(c))).toBe(true);
+    expect(data).toMatchObject({ url, credit: 'Unknown', modifiedAt: null, managementCode: null, fullURL: `${SHORTENER_URL}/${data.code}` });
+    expect(new Date(data.createdAt).toISOString()).toBe(data.createdAt);
+    expect(Number.isInteger(data.pos) && data.pos >= 1).toBe(true);
+  });
+
+  it('numbers entries in creation order (pos)', async () => {
+    const a = await create(h, { url: uniqueUrl() });
+    const b = await create(h, { url: uniqueUrl() });
+    expect(b.body.data.pos).toBeGreaterThan(a.body.data.pos);
+  });
+
+  it('accepts a custom code and credit', async () => {
+    const res = await create(h, { url: uniqueUrl(), code: 'My-Custom-1', credit: 'Fox 🦊' });
+    expect(res.status).toBe(201);
+    expect(res.body.data).toMatchObject({ code: 'My-Custom-1', credit: 'Fox 🦊', fullURL: `${SHORTENER_URL}/My-Custom-1` });
+  });
+
+  it('accepts a 50-character code and a 50-character credit', async () => {
+    const res = await create(h, { url: uniqueUrl(), code: 'c'.repeat(50), credit: '🦊'.repeat(50) });
+    expect(res.status).toBe(201);
+    expect(res.body.data.credit).toBe('🦊'.repeat(50));
+  });
+
+  it('returns a management code once with ?editable=true and stores only its hash', async () => {
+    const res = await create(h, { url: uniqueUrl() }, { editable: true });
+    expect(res.status).toBe(201);
+    const managementCode = res.body.data.managementCode;
+    expect(typeof managementCode).toBe('string');
+    expect(managementCode!.length).toBeGreaterThanOrEqual(32);
+    const rows: { management_code_hash: string }[] = await h.dataSource.query('SELECT management_code_hash FROM short_urls WHERE code = ?', [res.body.data.code]);
+    expect(rows[0]!.management_code_hash).toBe(hashManagementCode(managementCode!));
+    expect(rows[0]!.management_code_hash).not.toContain(managementCode);
+    const again = await request(`${h.url}/${res.body.data.code}.json`, { headers: { authorization: h.key } });
+    expect(again.text).not.toContain(managementCode);
+  });
+
+  it('answers 200 with the existing entry when the url is already shortened (managementCode null)', async () => {
+    const url = uniqueUrl();
+    const first = await create(h, { url, code: 'first-of-url' }, { editable: true });
+    expect(first.status).toBe(201);
+    const second = await create(h, { url }, { editable: true });
+    expect(second.status).toBe(200);
+    const { managementCode: _m, ...record } = first.body.data;
+    expect(second.body.data).toEqual({ ...record, managementCode: null });
+    // A different custom code does not make a second entry for the same url.
+    const third = await create(h, { url, code: 'another-code' });
+    expect(third.status).toBe(200);
+    expect(third.body.data.code).toBe('first-of-url');
+  });
+
+  it('accepts a form-encoded body', async () => {
+    const url = uniqueUrl();
+    const res = await request(`${h.url}/create`, {
+      method: 'POST',
+      headers: { authorization: h.key, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ url, code: 'form-code', credit: 'Form' }).toString(),
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.data).toMatchObject({ url, code: 'form-code', credit: 'Form' });
+  });
+
+  it('treats codes as case-sensitive: abc and ABC are different entries', async () => {
+    const lower = await create(h, { url: uniqueUrl('lower'), code: 'abc' });
+    const upper = await create(h, { url: uniqueUrl('upper'), code: 'ABC' });
+    expect(lower.status).toBe(201);
+    expect(upper.status).toBe(201);
+    const lowerJson = await request(`${h.url}/abc.json`, { headers: { authorization: h.key } });
+    const upperJson = await request(`${h.url}/ABC.json`, { headers: { authorization: h.key } });
+    expect(lowerJson.body.data.url).toBe(lower.body.data.url);
+    expect(upperJson.body.data.url).toBe(upper.body.data.url);
+    expect((await request(`${h.url}/abc`)).headers.get('location')).toBe(lower.body.data.url);
+    expect((await request(`${h.url}/ABC`)).headers.get('location')).toBe(upper.body.data.url);
+  });
+});
+
+describe('POST /create — validation', () => {
+  it('refuses a code over 50 characters (422 1070)', async () => {
+    const res = await create(h, { url: uniqueUrl(), code: 'a'.repeat(51) });
+    expect(res.status).toBe(422);
+    expect(res.body).toMatchObject({ success: false, code: 1070 });
+  });
+
+  it.each([['has space'], ['under_score'], ['dot.json'], ['plus+'], ['ümlaut'], ['slash/x'], [123], [true], [['a']], [{ a: 1 }]])(
+    'refuses code %j (422 1071)',
+    async (code) => {
+      const res = await create(h, { url: uniqueUrl(), code });
+      expect(res.status).toBe(422);
+      expect(res.body.code).toBe(1071);
+    },
+  );
+
+  it('refuses a code in use (409 1072)', async () => {
+    expect((await create(h, { url: uniqueUrl(), code: 'taken' })).status).toBe(201);
+    const res = await create(h, { url: uniqueUrl(), code: 'taken' });
+    expect(res.status).toBe(409);
+    expect(res.body.code).toBe(1072);
+  });
+
+  it.each([['create'], ['delete'], ['online'], ['metrics'], ['check'], ['Create'], ['METRICS']])('treats reserved word %s as in use (409 1072)', async (code) => {
+    const res = await create(h, { url: uniqueUrl(), code });
+    expect(res.status).toBe(409);
+    expect(res.body.code).toBe(1072);
+  });
+
+  it.each([[undefined], [''], [42], [null], [['https://example.com/']]])('refuses url %j (422 1073)', async (url) => {
+    const res = await create(h, url === undefined ? {} : { url });
+    expect(res.status).toBe(422);
+    expect(res.body.code).toBe(1073);
+  });
+
+  it.each([['x'.repeat(51)], ['🦊'.repeat(51)], [42], [{ name: 'x' }]])('refuses credit %j (422 1074)', async (credit) => {
+    const res = await create(h, { url: uniqueUrl(), credit });
+    expect(res.status).toBe(422);
+    expect(res.body.code).toBe(1074);
+  });
+
+  it('answers 1026 for a malformed JSON body and treats a missing body as a missing url', async () => {
+    const bad = await request(`${h.url}/create`, { method: 'POST', headers: { authorization: h.key, 'content-type': 'application/json' }, body: '{"url":' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.code).toBe(1026);
+    const empty = await request(`${h.url}/create`, { method: 'POST', headers: { authorization: h.key } });
+    expect(empty.status).toBe(422);
+    expect(empty.body.code).toBe(1073);
+  });
+
+  it('answers 405 with Allow for another method on /create', async () => {
+    const res = await request(`${h.url}/create`, jsonInit('PUT', {}, { authorization: h.key }));
+    expect(res.status).toBe(405);
+    expect(res.body.code).toBe(1025);
+    expect(res.headers.get('allow')).toContain('POST');
+  });
+});

@@ -1,0 +1,123 @@
+import { ApiKeyRepository, authDatabase } from '@pawlink/auth';
+import { createDataSource, createLogger, createRedis, migrateDatabase, ReadOnlySwitch, setReadOnly } from '@pawlink/service-kit';
+import { createTestContext, jsonInit, request, serveForTest, type JsonResponse, type TestContext } from '@pawlink/test-kit';
+import type { Redis } from 'ioredis';
+import type { DataSource } from 'typeorm';
+import { createRedirectCache, createRequestHandler } from '../src/app.js';
+import { loadShortenerConfig, type ShortenerConfig } from '../src/config.js';
+import type { RedirectCache } from '../src/redirect-cache.js';
+import { shortenerDatabase } from '../src/shortener.database.js';
+
+export const SHORTENER_URL = 'https://pawl.ink';
+
+/** One running shortener instance: the same request handler main.ts serves. */
+export interface Instance {
+  url: string;
+  cache: RedirectCache;
+  readOnly: ReadOnlySwitch;
+  close(): Promise<void>;
+}
+
+export interface Harness {
+  ctx: TestContext;
+  config: ShortenerConfig;
+  redis: Redis;
+  dataSource: DataSource;
+  apiKeys: ApiKeyRepository;
+  /** The first instance. */
+  url: string;
+  cache: RedirectCache;
+  /** A key with the shortener flag and no rate limits. */
+  key: string;
+  startInstance(): Promise<Instance>;
+  setReadOnly(on: boolean): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Fresh schemas and Redis prefix, migrated, and one instance listening on a free port. */
+export async function startHarness(label: string, env: Record<string, string> = {}): Promise<Harness> {
+  const ctx = await createTestContext(label);
+  const config = loadShortenerConfig({ ...ctx.env, SHORTENER_URL, ...env });
+  await migrateDatabase(config.database, authDatabase);
+  await migrateDatabase(config.database, shortenerDatabase);
+  const logger = createLogger('shortener', 'error', { silent: true });
+  const redis = createRedis(config.redis, { name: 'shortener-test' });
+  const dataSource = createDataSource(config.database, shortenerDatabase);
+  const authDataSource = createDataSource(config.database, authDatabase);
+  await Promise.all([dataSource.initialize(), authDataSource.initialize()]);
+  const apiKeys = new ApiKeyRepository(authDataSource);
+  const { key } = await apiKeys.create({ name: 'test', contact: 'test@example.com', flags: ['shortener'], rateLimitRoute: 0, rateLimitGlobal: 0 });
+  const instances: Instance[] = [];
+
+  async function startInstance(): Promise<Instance> {
+    const subscriber = createRedis(config.redis, { name: 'shortener-test-sub' });
+    const readOnly = new ReadOnlySwitch(redis, config.redis.prefix, 'shortener', config.readOnlyDefault, logger);
+    await readOnly.refresh();
+    const cache = createRedirectCache({ config, redis, subscriber, dataSource, logger });
+    await cache.start();
+    const server = await serveForTest(createRequestHandler({ config, logger, redis, dataSource, authDataSource, readOnly, cache }));
+    const instance: Instance = {
+      url: server.url,
+      cache,
+      readOnly,
+      async close() {
+        await server.close();
+        await cache.stop();
+        await subscriber.quit();
+      },
+    };
+    instances.push(instance);
+    return instance;
+  }
+
+  const first = await startInstance();
+  return {
+    ctx,
+    config,
+    redis,
+    dataSource,
+    apiKeys,
+    url: first.url,
+    cache: first.cache,
+    key,
+    startInstance,
+    async setReadOnly(on) {
+      await setReadOnly(redis, config.redis.prefix, ['shortener'], on);
+      for (const instance of instances) await instance.readOnly.refresh();
+    },
+    async close() {
+      for (const instance of instances) await instance.close();
+      await redis.quit();
+      await Promise.all([dataSource.destroy(), authDataSource.destroy()]);
+      await ctx.cleanup();
+    },
+  };
+}
+
+export interface CreatedBody {
+  success: boolean;
+  code?: number;
+  error?: string;
+  data: {
+    code: string;
+    createdAt: string;
+    modifiedAt: string | null;
+    url: string;
+    pos: number;
+    credit: string;
+    fullURL: string;
+    managementCode: string | null;
+  };
+}
+
+/** POST /create as JSON with the harness key (or the given headers). */
+export function create(h: Pick<Harness, 'url' | 'key'>, body: unknown, options: { editable?: boolean; headers?: Record<string, string> } = {}): Promise<JsonResponse<CreatedBody>> {
+  const query = options.editable ? '?editable=true' : '';
+  return request<CreatedBody>(`${h.url}/create${query}`, jsonInit('POST', body, options.headers ?? { authorization: h.key }));
+}
+
+let counter = 0;
+/** A public URL no other test in the file uses. */
+export const uniqueUrl = (path = 'page'): string => `https://example.com/${path}/${Date.now().toString(36)}-${counter++}`;
+
+export { jsonInit, request };
