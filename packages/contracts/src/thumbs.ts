@@ -7,8 +7,11 @@ export const THUMBNAIL_QUEUE = 'thumbs';
 /** The one job name on that queue. */
 export const THUMBNAIL_JOB = 'generate-thumbnail';
 
-/** Deterministic job id: one job per (md5, type), whoever asks. */
-export const thumbnailJobId = (md5: string, type: ThumbnailType): string => `${md5}:${type}`;
+/**
+ * Deterministic job id: one job per (md5, type), whoever asks. `<md5>.<type>` (the file it makes),
+ * not `<md5>:<type>`: BullMQ 6 rejects custom ids containing ':' ("Custom Id cannot contain :").
+ */
+export const thumbnailJobId = (md5: string, type: ThumbnailType): string => `${md5}.${type}`;
 
 /** BullMQ `prefix` option of the thumbnail queue: every queue key starts with REDIS_PREFIX. */
 export const thumbnailQueuePrefix = (redisPrefix: string): string => `${redisPrefix}bull`;
