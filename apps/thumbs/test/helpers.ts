@@ -70,7 +70,7 @@ export async function startThumbs(env: Record<string, string> = {}): Promise<Thu
   const queue = new Queue<ThumbnailJobPayload>(THUMBNAIL_QUEUE, { connection: queueConnection, prefix });
   const readOnly = new ReadOnlySwitch(redis, config.redis.prefix, 'thumbs', false);
   await readOnly.refresh();
-  const logger = createLogger('thumbs-test', 'error', { silent: true });
+  const logger = createLogger('thumbs-test', 'error', { silent: process.env.TEST_LOG !== '1' });
   const boardClient = createBoardClient({
     baseUrl: config.board.url,
     staticUrl: config.board.staticUrl,

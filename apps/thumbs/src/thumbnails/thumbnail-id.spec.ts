@@ -29,5 +29,8 @@ describe('orderCheckSegments', () => {
     expect(orderCheckSegments('abc', 'gif')).toEqual({ md5: 'abc', type: 'gif' });
     expect(orderCheckSegments('png', 'abc')).toEqual({ md5: 'abc', type: 'png' });
     expect(orderCheckSegments('gif', 'png')).toEqual({ md5: 'gif', type: 'png' });
+    const md5 = 'd41d8cd98f00b204e9800998ecf8427e';
+    expect(orderCheckSegments('webp', md5)).toEqual({ md5, type: 'webp' });
+    expect(orderCheckSegments(md5, 'webp')).toEqual({ md5, type: 'webp' });
   });
 });

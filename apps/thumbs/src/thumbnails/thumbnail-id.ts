@@ -29,7 +29,12 @@ export function isThumbnailType(raw: string): raw is ThumbnailType {
   return (THUMBNAIL_TYPES as readonly string[]).includes(raw);
 }
 
-/** `/check/<md5>/<type>` or `/check/<type>/<md5>`: the segment that is a type decides the order. */
+/**
+ * `/check/<md5>/<type>` or `/check/<type>/<md5>`: a segment that is a type, or else a segment that
+ * is an MD5, decides the order, so the error names what is actually wrong.
+ */
 export function orderCheckSegments(first: string, second: string): { md5: string; type: string } {
-  return isThumbnailType(first) && !isThumbnailType(second) ? { md5: second, type: first } : { md5: first, type: second };
+  const swapped =
+    (isThumbnailType(first) && !isThumbnailType(second)) || (!isThumbnailType(second) && MD5_PATTERN.test(second) && !MD5_PATTERN.test(first));
+  return swapped ? { md5: second, type: first } : { md5: first, type: second };
 }

@@ -1,0 +1,113 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { thumbnailJobId } from '@pawlink/contracts';
+import { request } from '@pawlink/test-kit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MEDIA_URL, md5For, startThumbs, THUMBS_URL, waitFor, type ThumbsHarness } from './helpers.js';
+
+let h: ThumbsHarness;
+beforeAll(async () => {
+  h = await startThumbs();
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+const check = (a: string, b: string, headers: Record<string, string> = h.auth) => request(`${h.url}/check/${a}/${b}`, { headers });
+const put = (id: string, type: string) => request(`${h.url}/${id}/${type}`, { method: 'PUT', headers: h.auth });
+
+describe('GET /check/:md5/:type', () => {
+  it('requires a key with the thumbs flag', async () => {
+    const md5 = md5For('auth');
+    const none = await check(md5, 'gif', {});
+    expect(none.status).toBe(401);
+    expect(none.body.code).toBe(1013);
+    const withoutFlag = await check(md5, 'gif', { authorization: h.keyWithoutFlag });
+    expect(withoutFlag.status).toBe(403);
+    expect(withoutFlag.body.code).toBe(1022);
+  });
+
+  it('validates the MD5 (1063) and the type (1064)', async () => {
+    const cases: Array<[string, string, number]> = [
+      ['abc', 'gif', 1063],
+      ['12345', 'png', 1063],
+      ['gif', 'png', 1063],
+      [md5For('type'), 'jpg', 1064],
+      ['webp', md5For('type'), 1064],
+    ];
+    for (const [a, b, code] of cases) {
+      const res = await check(a, b);
+      expect(res.status, `${a}/${b}`).toBe(404);
+      expect(res.body, `${a}/${b}`).toMatchObject({ success: false, code });
+    }
+  });
+
+  it('answers 404 1066 when there is neither a job nor a file', async () => {
+    const res = await check(md5For('missing'), 'gif');
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ success: false, code: 1066 });
+  });
+
+  it('answers 201 done when the file exists, in either segment order', async () => {
+    const md5 = md5For('done');
+    await h.writeThumbnail(md5, 'gif');
+    for (const [a, b] of [[md5, 'gif'], ['gif', md5.toUpperCase()]] as const) {
+      const res = await check(a, b);
+      expect(res.status).toBe(201);
+      expect(res.body).toEqual({ success: true, status: 'done', url: `${MEDIA_URL}/${md5}.gif` });
+    }
+  });
+
+  it('answers 503 1003 in read-only mode', async () => {
+    const md5 = md5For('ro');
+    await h.writeThumbnail(md5, 'png');
+    await h.setReadOnly(true);
+    try {
+      const res = await check(md5, 'png');
+      expect(res.status).toBe(503);
+      expect(res.body).toMatchObject({ success: false, code: 1003 });
+    } finally {
+      await h.setReadOnly(false);
+    }
+  });
+
+  it('follows a job: queued, then running with progress, then done', async () => {
+    const md5 = md5For('flow');
+    expect((await put(md5, 'png')).status).toBe(202);
+
+    const queued = await check('png', md5);
+    expect(queued.status).toBe(200);
+    expect(queued.body).toMatchObject({ success: true, status: 'processing', md5, checkURL: `${THUMBS_URL}/check/${md5}/png`, startedAt: null, progress: 0 });
+    expect(queued.body.checkAt).toBeGreaterThan(Date.now() - 1000);
+    expect(queued.headers.get('retry-after')).toBe(String(Math.ceil(queued.body.time / 1000)));
+
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    h.startWorker(async (job) => {
+      await job.updateProgress(40);
+      await gate;
+      await mkdir(path.join(h.ctx.mediaDir, 'thumbs'), { recursive: true });
+      await writeFile(path.join(h.ctx.mediaDir, 'thumbs', `${job.data.md5}.${job.data.type}`), 'png bytes');
+      return { ok: true };
+    });
+
+    const running = await waitFor(async () => {
+      const res = await check(md5, 'png');
+      return res.body.progress === 40 ? res : undefined;
+    });
+    expect(running.status).toBe(200);
+    expect(running.body.status).toBe('processing');
+    expect(typeof running.body.startedAt).toBe('number');
+    expect(running.body.time).toBeGreaterThan(0);
+
+    release();
+    const done = await waitFor(async () => {
+      const res = await check(md5, 'png');
+      return res.status === 201 ? res : undefined;
+    });
+    expect(done.body).toEqual({ success: true, status: 'done', url: `${MEDIA_URL}/${md5}.png` });
+    await waitFor(async () => ((await h.queue.getJob(thumbnailJobId(md5, 'png')))?.finishedOn ? true : undefined));
+  });
+});

@@ -1,0 +1,120 @@
+import { thumbnailJobId } from '@pawlink/contracts';
+import { request } from '@pawlink/test-kit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MEDIA_URL, md5For, startThumbs, THUMBS_URL, type ThumbsHarness } from './helpers.js';
+
+let h: ThumbsHarness;
+beforeAll(async () => {
+  h = await startThumbs();
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+const put = (id: string, type: string, headers: Record<string, string> = h.auth) => request(`${h.url}/${id}/${type}`, { method: 'PUT', headers });
+
+describe('PUT /:id/:type', () => {
+  it('requires a key with the thumbs flag', async () => {
+    const md5 = md5For('auth');
+    expect((await put(md5, 'gif', {})).body).toMatchObject({ success: false, code: 1013 });
+    const withoutFlag = await put(md5, 'gif', { authorization: h.keyWithoutFlag });
+    expect(withoutFlag.status).toBe(403);
+    expect(withoutFlag.body.code).toBe(1022);
+    expect(await h.queue.getJob(thumbnailJobId(md5, 'gif'))).toBeUndefined();
+  });
+
+  it('validates the id, then the type', async () => {
+    const cases: Array<[string, string, number]> = [
+      ['abc', 'gif', 1063],
+      ['d41d8cd98f00b204e9800998ecf8427', 'png', 1063],
+      ['0', 'gif', 1062],
+      ['99999999999999999999', 'gif', 1062],
+      [md5For('type'), 'jpg', 1064],
+      [md5For('type'), 'GIFS', 1064],
+      ['abc', 'jpg', 1063],
+    ];
+    for (const [id, type, code] of cases) {
+      const res = await put(id, type);
+      expect(res.status, `${id}/${type}`).toBe(404);
+      expect(res.body, `${id}/${type}`).toMatchObject({ success: false, code });
+    }
+    expect(await h.queue.count()).toBe(0);
+  });
+
+  it('answers 404 1062 for a post id unknown to the board, without queueing', async () => {
+    const res = await put('7777777', 'gif');
+    expect(res.status).toBe(404);
+    expect(res.body.code).toBe(1062);
+  });
+
+  it('answers 503 1003 in read-only mode', async () => {
+    await h.setReadOnly(true);
+    try {
+      const md5 = md5For('ro');
+      const res = await put(md5, 'gif');
+      expect(res.status).toBe(503);
+      expect(res.body).toMatchObject({ success: false, code: 1003 });
+      expect(await h.queue.getJob(thumbnailJobId(md5, 'gif'))).toBeUndefined();
+    } finally {
+      await h.setReadOnly(false);
+    }
+  });
+
+  it('answers 200 done when the file exists, without queueing', async () => {
+    const md5 = md5For('done');
+    await h.writeThumbnail(md5, 'png');
+    const res = await put(md5.toUpperCase(), 'png');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ success: true, status: 'done', url: `${MEDIA_URL}/${md5}.png` });
+    expect(await h.queue.getJob(thumbnailJobId(md5, 'png'))).toBeUndefined();
+  });
+
+  it('queues a job and answers 202 with the check URL, estimate and polling headers', async () => {
+    const md5 = md5For('queue');
+    const before = Date.now();
+    const res = await put(md5, 'gif');
+    expect(res.status).toBe(202);
+    const checkURL = `${THUMBS_URL}/check/${md5}/gif`;
+    expect(res.body).toMatchObject({ success: true, status: 'processing', md5, checkURL, startedAt: null, progress: 0 });
+    expect(res.body.time).toBeGreaterThan(0);
+    expect(res.body.checkAt).toBeGreaterThanOrEqual(before + res.body.time);
+    expect(res.headers.get('location')).toBe(checkURL);
+    expect(res.headers.get('retry-after')).toBe(String(Math.ceil(res.body.time / 1000)));
+
+    const job = await h.queue.getJob(thumbnailJobId(md5, 'gif'));
+    expect(job?.name).toBe('generate-thumbnail');
+    expect(job?.data).toMatchObject({ md5, type: 'gif' });
+    expect(job?.data.postId).toBeUndefined();
+    expect(job?.opts.removeOnFail).toEqual({ age: 3600 });
+
+    const again = await put(md5, 'gif');
+    expect(again.status).toBe(202);
+    expect(again.body.md5).toBe(md5);
+  });
+
+  it('makes exactly one job for 30 concurrent PUTs of one md5 and type', async () => {
+    const md5 = md5For('concurrent');
+    const answers = await Promise.all(Array.from({ length: 30 }, () => put(md5, 'png')));
+    expect(answers.map((a) => a.status)).toEqual(Array(30).fill(202));
+    const jobs = (await h.queue.getJobs(['waiting', 'active', 'delayed', 'prioritized', 'completed', 'failed'])).filter((j) => j.data.md5 === md5);
+    expect(jobs).toHaveLength(1);
+    expect(jobs[0]?.id).toBe(thumbnailJobId(md5, 'png'));
+  });
+
+  it('resolves a decimal post id through the board and passes it to the worker', async () => {
+    const post = h.board.addPost({ id: 31337, ext: 'webm' }, Buffer.from('a video'));
+    const res = await put('31337', 'gif');
+    expect(res.status).toBe(202);
+    expect(res.body.md5).toBe(post.md5);
+    expect(res.body.checkURL).toBe(`${THUMBS_URL}/check/${post.md5}/gif`);
+    const job = await h.queue.getJob(thumbnailJobId(post.md5, 'gif'));
+    expect(job?.data).toMatchObject({ md5: post.md5, type: 'gif', postId: 31337 });
+  });
+
+  it('estimates later for jobs further back in the queue', async () => {
+    const first = await put(md5For('ahead-1'), 'gif');
+    const second = await put(md5For('ahead-2'), 'gif');
+    expect(second.status).toBe(202);
+    expect(second.body.time).toBeGreaterThan(first.body.time);
+  });
+});

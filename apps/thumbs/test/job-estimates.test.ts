@@ -1,0 +1,60 @@
+import { thumbnailQueuePrefix } from '@pawlink/contracts';
+import { createRedis } from '@pawlink/service-kit';
+import { request } from '@pawlink/test-kit';
+import type { QueueEvents } from 'bullmq';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JobDurationRepository, startDurationRecorder } from '../src/thumbnails/job-duration.repository.js';
+import { md5For, startThumbs, waitFor, type ThumbsHarness } from './helpers.js';
+
+let h: ThumbsHarness;
+let durations: JobDurationRepository;
+let events: QueueEvents | undefined;
+beforeAll(async () => {
+  h = await startThumbs();
+  durations = new JobDurationRepository(h.redis, h.queue, { redisPrefix: h.config.redis.prefix, samples: 20, defaultMs: 5000, cacheMs: 0 });
+});
+afterAll(async () => {
+  await events?.close();
+  await h?.close();
+});
+
+const put = (id: string) => request(`${h.url}/${id}/gif`, { method: 'PUT', headers: h.auth });
+
+describe('checkAt / time estimates', () => {
+  it('come from recent job durations, the jobs ahead and the workers on the queue', async () => {
+    for (const ms of [18_000, 20_000, 22_000]) await durations.record(md5For('d'), Date.now(), ms);
+    expect(await durations.averageMs()).toBe(20_000);
+
+    // Two idle workers on a paused queue: jobs wait, and two of them can run side by side.
+    await h.queue.pause();
+    h.startWorker(() => Promise.resolve({}));
+    h.startWorker(() => Promise.resolve({}));
+    await waitFor(async () => ((await h.queue.getWorkersCount()) >= 2 ? true : undefined));
+
+    const first = await put(md5For('e1'));
+    const second = await put(md5For('e2'));
+    const third = await put(md5For('e3'));
+    expect(first.body.time).toBe(20_000);
+    expect(second.body.time).toBe(20_000);
+    expect(third.body.time).toBe(40_000);
+    expect(third.body.checkAt - third.body.time).toBeLessThanOrEqual(Date.now());
+    expect(third.headers.get('retry-after')).toBe('40');
+  });
+
+  it('the recorder stores how long finished jobs took', async () => {
+    events = startDurationRecorder({
+      connection: createRedis(h.config.redis, { forQueue: true }),
+      queuePrefix: thumbnailQueuePrefix(h.config.redis.prefix),
+      queue: h.queue,
+      durations,
+      onError: () => undefined,
+    });
+    await events.waitUntilReady();
+    const before = await h.redis.llen(durations.key);
+    await h.queue.resume();
+    await waitFor(async () => ((await h.redis.llen(durations.key)) >= before + 3 ? true : undefined));
+    const completed = await h.queue.getCompleted(0, 10);
+    const recorded = (await h.redis.lrange(durations.key, 0, 2)).map(Number).sort((a, b) => a - b);
+    expect(recorded).toEqual(completed.map((job) => (job.finishedOn ?? 0) - (job.processedOn ?? 0)).sort((a, b) => a - b));
+  });
+});
