@@ -1,6 +1,6 @@
 import type { Logger } from '@pawlink/service-kit';
 import type { Redis } from 'ioredis';
-import { EventEmitter } from 'node:events';
+import { EventEmitter, once } from 'node:events';
 
 export interface RedirectCacheOptions {
   redis: Redis;
@@ -66,6 +66,8 @@ export class RedirectCache extends EventEmitter {
     if (this.started) return;
     this.started = true;
     this.options.subscriber.on('message', this.onMessage);
+    // Subscribing before the connection's ready check makes ioredis send INFO in subscriber mode.
+    if (this.options.subscriber.status !== 'ready') await once(this.options.subscriber, 'ready');
     this.options.subscriber.on('ready', this.onReady);
     await this.options.subscriber.subscribe(this.channel);
   }
