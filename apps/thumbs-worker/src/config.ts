@@ -1,0 +1,82 @@
+import os from 'node:os';
+import path from 'node:path';
+import { loadBaseConfig, readInt, readString, readUrl, type BaseConfig, type Env } from '@pawlink/service-kit';
+
+export interface BoardConfig {
+  url: string;
+  staticUrl: string;
+  userAgent: string;
+  requestsPerSecond: number;
+  timeoutMs: number;
+  retries: number;
+}
+
+/** Limits against hostile media and the shape of the output. */
+export interface RenderLimits {
+  /** Largest width×height of one input frame. */
+  maxInputPixels: number;
+  /** Most frames decoded for one thumbnail. */
+  maxFrames: number;
+  /** Longest stretch of an animation or video read, seconds. */
+  maxDurationSeconds: number;
+  /** Output bounding box, pixels. */
+  size: number;
+  /** Highest frame rate of the GIF. */
+  fps: number;
+}
+
+export interface WorkerConfig {
+  base: BaseConfig;
+  board: BoardConfig;
+  /** Jobs this process runs at once, each on its own worker thread. */
+  concurrency: number;
+  lockDurationMs: number;
+  stalledIntervalMs: number;
+  maxStalledCount: number;
+  jobTimeoutMs: number;
+  maxDownloadBytes: number;
+  downloadTimeoutMs: number;
+  limits: RenderLimits;
+  /** Downloads land here before decoding. */
+  tmpDir: string;
+  ffmpegPath: string;
+  ffprobePath: string;
+  /** Thumbnails are written under `<mediaDir>/thumbs`. */
+  thumbsDir: string;
+}
+
+const VERSION = '1.0.0';
+
+/** The worker's configuration: the shared variables plus the THUMBS_ and WORKER_ ones. */
+export function loadWorkerConfig(env: Env, cwd = process.cwd()): WorkerConfig {
+  const base = loadBaseConfig(env, cwd);
+  return {
+    base,
+    board: {
+      url: readUrl(env, 'BOARD_URL', 'https://e621.net'),
+      staticUrl: readUrl(env, 'BOARD_STATIC_URL', 'https://static1.e621.net'),
+      userAgent: readString(env, 'BOARD_USER_AGENT', `Pawlink/${VERSION} (thumbnails)`),
+      requestsPerSecond: readInt(env, 'BOARD_REQUESTS_PER_SECOND', 2, { min: 1, max: 100 }),
+      timeoutMs: readInt(env, 'BOARD_TIMEOUT_MS', 10_000, { min: 100, max: 120_000 }),
+      retries: readInt(env, 'BOARD_RETRIES', 2, { min: 0, max: 10 }),
+    },
+    concurrency: readInt(env, 'WORKER_CONCURRENCY', 1, { min: 1, max: 64 }),
+    lockDurationMs: readInt(env, 'WORKER_LOCK_DURATION_MS', 30_000, { min: 1_000, max: 600_000 }),
+    stalledIntervalMs: readInt(env, 'WORKER_STALLED_INTERVAL_MS', 30_000, { min: 500, max: 600_000 }),
+    maxStalledCount: readInt(env, 'WORKER_MAX_STALLED_COUNT', 2, { min: 0, max: 100 }),
+    jobTimeoutMs: readInt(env, 'THUMBS_JOB_TIMEOUT_MS', 120_000, { min: 1_000, max: 3_600_000 }),
+    maxDownloadBytes: readInt(env, 'THUMBS_MAX_DOWNLOAD_BYTES', 200 * 1024 * 1024, { min: 1024, max: 10 * 1024 ** 3 }),
+    downloadTimeoutMs: readInt(env, 'THUMBS_DOWNLOAD_TIMEOUT_MS', 60_000, { min: 100, max: 3_600_000 }),
+    limits: {
+      maxInputPixels: readInt(env, 'THUMBS_MAX_INPUT_PIXELS', 100_000_000, { min: 1, max: 1_000_000_000 }),
+      maxFrames: readInt(env, 'THUMBS_MAX_FRAMES', 60, { min: 1, max: 1000 }),
+      maxDurationSeconds: readInt(env, 'THUMBS_MAX_DURATION_SECONDS', 3, { min: 1, max: 60 }),
+      size: readInt(env, 'THUMBS_SIZE', 320, { min: 16, max: 2048 }),
+      fps: readInt(env, 'THUMBS_FPS', 10, { min: 1, max: 50 }),
+    },
+    tmpDir: path.resolve(cwd, readString(env, 'THUMBS_TMP_DIR', os.tmpdir())),
+    ffmpegPath: readString(env, 'FFMPEG_PATH', 'ffmpeg'),
+    ffprobePath: readString(env, 'FFPROBE_PATH', 'ffprobe'),
+    thumbsDir: path.join(base.mediaDir, 'thumbs'),
+  };
+}

@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { fitInside, representativeStart } from './clip.js';
+
+describe('fitInside', () => {
+  it('scales the longer side to the box and keeps the aspect ratio', () => {
+    expect(fitInside(1280, 720, 320)).toEqual({ width: 320, height: 180 });
+    expect(fitInside(720, 1280, 320)).toEqual({ width: 180, height: 320 });
+    expect(fitInside(4000, 10, 320)).toEqual({ width: 320, height: 1 });
+  });
+  it('never enlarges', () => {
+    expect(fitInside(100, 50, 320)).toEqual({ width: 100, height: 50 });
+  });
+});
+
+describe('representativeStart', () => {
+  it('starts a third in for long media and keeps the clip inside it', () => {
+    expect(representativeStart(30, 3)).toBe(10);
+    expect(representativeStart(4, 3)).toBe(1);
+  });
+  it('takes the whole piece when it is no longer than the clip, or of unknown length', () => {
+    expect(representativeStart(3, 3)).toBe(0);
+    expect(representativeStart(1.5, 3)).toBe(0);
+    expect(representativeStart(Number.NaN, 3)).toBe(0);
+  });
+});

@@ -1,0 +1,98 @@
+import sharp, { type Metadata, type OutputInfo } from 'sharp';
+import { fitInside, representativeStart, type Clip } from './clip.js';
+import { UnsupportedMediaError } from './media.errors.js';
+
+export interface ImageClipOptions {
+  box: number;
+  maxFps: number;
+  maxFrames: number;
+  clipSeconds: number;
+  maxInputPixels: number;
+}
+
+/** Browsers show frames with a tiny or zero delay at 100 ms; so do we. */
+const effectiveDelay = (ms: number | undefined): number => (ms === undefined || ms < 20 ? 100 : ms);
+
+interface Window {
+  start: number;
+  count: number;
+  delaysMs: number[];
+}
+
+/** Pages covering up to `clipSeconds` from about a third into the animation. */
+function chooseWindow(delays: number[], options: ImageClipOptions): Window {
+  const total = delays.reduce((sum, d) => sum + d, 0);
+  const startMs = representativeStart(total / 1000, options.clipSeconds) * 1000;
+  let start = 0;
+  for (let elapsed = 0; start < delays.length - 1 && elapsed + delays[start]! <= startMs; start++) elapsed += delays[start]!;
+  const windowDelays: number[] = [];
+  let span = 0;
+  for (let page = start; page < delays.length && span < options.clipSeconds * 1000 && windowDelays.length < options.maxFrames * 10; page++) {
+    windowDelays.push(delays[page]!);
+    span += delays[page]!;
+  }
+  return { start, count: windowDelays.length, delaysMs: windowDelays };
+}
+
+/**
+ * Keeps at most `maxFps` frames per second by folding frames shorter than the step into the
+ * frame before them, so the animation keeps its timing.
+ */
+function thin(frames: Buffer[], delays: number[], maxFps: number, maxFrames: number): { frames: Buffer[]; delaysMs: number[] } {
+  const step = 1000 / maxFps;
+  const keptFrames: Buffer[] = [];
+  const keptDelays: number[] = [];
+  for (let i = 0; i < frames.length; i++) {
+    const last = keptDelays.length - 1;
+    if (last >= 0 && keptDelays[last]! < step) keptDelays[last]! += delays[i]!;
+    else if (keptFrames.length < maxFrames) {
+      keptFrames.push(frames[i]!);
+      keptDelays.push(delays[i]!);
+    } else break;
+  }
+  return { frames: keptFrames, delaysMs: keptDelays.map((d) => Math.round(d)) };
+}
+
+/**
+ * Decodes a still or the representative stretch of an animated GIF/WebP with sharp, fitted into
+ * the box. Only the pages in the window are decoded.
+ */
+export async function readImageClip(file: string, options: ImageClipOptions): Promise<Clip> {
+  let meta: Metadata;
+  try {
+    meta = await sharp(file, { animated: true, limitInputPixels: false }).metadata();
+  } catch (error) {
+    throw new UnsupportedMediaError(`not a readable image: ${(error as Error).message}`, { cause: error });
+  }
+  const pageHeight = meta.pageHeight ?? meta.height;
+  if (!meta.width || !pageHeight) throw new UnsupportedMediaError('image has no size');
+  if (meta.width * pageHeight > options.maxInputPixels) {
+    throw new UnsupportedMediaError(`image is ${meta.width}×${pageHeight}, over the ${options.maxInputPixels} pixel limit`);
+  }
+  const pages = Math.max(1, meta.pages ?? 1);
+  const delays = Array.from({ length: pages }, (_, i) => effectiveDelay(meta.delay?.[i]));
+  const window = pages > 1 ? chooseWindow(delays, options) : { start: 0, count: 1, delaysMs: [100] };
+  const size = fitInside(meta.width, pageHeight, options.box);
+
+  let data: Buffer;
+  let info: OutputInfo;
+  try {
+    const input = pages > 1
+      ? sharp(file, { page: window.start, pages: window.count, limitInputPixels: meta.width * pageHeight * window.count })
+      : sharp(file, { limitInputPixels: options.maxInputPixels }).rotate();
+    ({ data, info } = await input
+      .resize({ width: size.width, height: size.height, fit: 'fill' })
+      .ensureAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true }));
+  } catch (error) {
+    throw new UnsupportedMediaError(`image could not be decoded: ${(error as Error).message}`, { cause: error });
+  }
+  const frameHeight = pages > 1 ? (info.pageHeight ?? Math.floor(info.height / window.count)) : info.height;
+  const frameBytes = info.width * frameHeight * 4;
+  const count = Math.floor(data.length / frameBytes);
+  if (count === 0) throw new UnsupportedMediaError('image has no decodable frames');
+  const frames = Array.from({ length: count }, (_, i) => data.subarray(i * frameBytes, (i + 1) * frameBytes));
+  const thinned = thin(frames, window.delaysMs.slice(0, count), options.maxFps, options.maxFrames);
+  return { width: info.width, height: frameHeight, ...thinned };
+}

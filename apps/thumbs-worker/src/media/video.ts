@@ -1,0 +1,133 @@
+import { spawn } from 'node:child_process';
+import { fitInside, representativeStart, type Clip } from './clip.js';
+import { UnsupportedMediaError } from './media.errors.js';
+
+export interface VideoProbe {
+  /** Display size: sample aspect ratio and rotation applied. */
+  width: number;
+  height: number;
+  /** Seconds; NaN when the container does not say. */
+  duration: number;
+  /** Frames per second of the source; NaN when unknown. */
+  fps: number;
+}
+
+export interface FfmpegTools {
+  ffmpegPath: string;
+  ffprobePath: string;
+  signal?: AbortSignal;
+}
+
+interface Run {
+  code: number | null;
+  stdout: Buffer;
+  stderr: string;
+}
+
+function run(command: string, args: string[], signal: AbortSignal | undefined, maxStdoutBytes: number): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], signal, killSignal: 'SIGKILL' });
+    const chunks: Buffer[] = [];
+    let stdoutBytes = 0;
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (stdoutBytes + chunk.length > maxStdoutBytes) {
+        chunks.push(chunk.subarray(0, Math.max(0, maxStdoutBytes - stdoutBytes)));
+        stdoutBytes = maxStdoutBytes;
+        child.kill('SIGKILL');
+        return;
+      }
+      stdoutBytes += chunk.length;
+      chunks.push(chunk);
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      if (stderr.length < 8192) stderr += chunk.toString();
+    });
+    child.on('error', (error) => {
+      if (signal?.aborted) reject(signal.reason as Error);
+      else reject(error);
+    });
+    child.on('close', (code) => {
+      if (signal?.aborted) reject(signal.reason as Error);
+      else resolve({ code, stdout: Buffer.concat(chunks), stderr });
+    });
+  });
+}
+
+const lastLine = (text: string): string => text.trim().split('\n').filter(Boolean).pop() ?? 'no details';
+
+const rate = (value: unknown): number => {
+  if (typeof value !== 'string') return Number.NaN;
+  const [num, den] = value.split('/').map(Number);
+  return num !== undefined && den !== undefined && den > 0 && num > 0 ? num / den : Number.NaN;
+};
+
+/** Reads the first video stream's geometry, length and frame rate with ffprobe. */
+export async function probeVideo(file: string, tools: FfmpegTools): Promise<VideoProbe> {
+  const result = await run(tools.ffprobePath, [
+    '-v', 'error', '-select_streams', 'v:0',
+    '-show_entries', 'stream=width,height,avg_frame_rate,r_frame_rate,duration,sample_aspect_ratio:stream_tags=rotate:stream_side_data=rotation:format=duration',
+    '-of', 'json', file,
+  ], tools.signal, 1024 * 1024);
+  let parsed: { streams?: Array<Record<string, unknown>>; format?: { duration?: string } };
+  try {
+    parsed = JSON.parse(result.stdout.toString()) as typeof parsed;
+  } catch {
+    throw new UnsupportedMediaError(`not a readable video: ${lastLine(result.stderr)}`);
+  }
+  const stream = parsed.streams?.[0];
+  if (result.code !== 0 || !stream) throw new UnsupportedMediaError(`not a readable video: ${result.code !== 0 ? lastLine(result.stderr) : 'no video stream'}`);
+  let width = Number(stream.width);
+  let height = Number(stream.height);
+  if (!(width > 0 && height > 0)) throw new UnsupportedMediaError('video has no frame size');
+  const sar = typeof stream.sample_aspect_ratio === 'string' ? stream.sample_aspect_ratio.split(':').map(Number) : [];
+  if (sar.length === 2 && sar[0]! > 0 && sar[1]! > 0 && sar[0] !== sar[1]) width = Math.round((width * sar[0]!) / sar[1]!);
+  const sideData = Array.isArray(stream.side_data_list) ? (stream.side_data_list as Array<{ rotation?: number }>) : [];
+  const rotation = Number((stream.tags as { rotate?: string } | undefined)?.rotate ?? sideData.find((d) => d.rotation !== undefined)?.rotation ?? 0);
+  if (Math.abs(rotation) % 180 === 90) [width, height] = [height, width];
+  const duration = Number(parsed.format?.duration ?? stream.duration);
+  const fps = Number.isFinite(rate(stream.avg_frame_rate)) ? rate(stream.avg_frame_rate) : rate(stream.r_frame_rate);
+  return { width, height, duration: Number.isFinite(duration) ? duration : Number.NaN, fps };
+}
+
+export interface VideoClipOptions extends FfmpegTools {
+  box: number;
+  maxFps: number;
+  maxFrames: number;
+  clipSeconds: number;
+  maxInputPixels: number;
+}
+
+/**
+ * Decodes a continuous stretch of up to `clipSeconds` from about a third in, at ≤ `maxFps`,
+ * scaled to fit the box, as raw RGBA over a pipe. The seek comes before `-i` so ffmpeg jumps to
+ * the nearest keyframe instead of decoding everything before it.
+ */
+export async function readVideoClip(file: string, probe: VideoProbe, options: VideoClipOptions): Promise<Clip> {
+  if (probe.width * probe.height > options.maxInputPixels) {
+    throw new UnsupportedMediaError(`video is ${probe.width}×${probe.height}, over the ${options.maxInputPixels} pixel limit`);
+  }
+  const { width, height } = fitInside(probe.width, probe.height, options.box);
+  const fps = Number.isFinite(probe.fps) && probe.fps > 0 ? Math.min(options.maxFps, probe.fps) : options.maxFps;
+  const frameBytes = width * height * 4;
+  const decode = async (start: number): Promise<Run> => run(options.ffmpegPath, [
+    '-hide_banner', '-loglevel', 'error', '-nostdin',
+    ...(start > 0 ? ['-ss', start.toFixed(3)] : []),
+    '-i', file,
+    '-t', String(options.clipSeconds),
+    '-map', '0:v:0', '-an', '-sn', '-dn',
+    '-vf', `fps=${fps.toFixed(3)},scale=w=${width}:h=${height}:flags=bilinear,setsar=1`,
+    '-frames:v', String(options.maxFrames),
+    '-f', 'rawvideo', '-pix_fmt', 'rgba', 'pipe:1',
+  ], options.signal, frameBytes * options.maxFrames);
+
+  const start = representativeStart(probe.duration, options.clipSeconds);
+  let result = await decode(start);
+  // A container that misreports its length can leave nothing after the seek point.
+  if (result.stdout.length < frameBytes && start > 0) result = await decode(0);
+  const count = Math.floor(result.stdout.length / frameBytes);
+  if (count === 0) throw new UnsupportedMediaError(`no video frames could be decoded: ${lastLine(result.stderr)}`);
+  const frames: Buffer[] = [];
+  for (let i = 0; i < count; i++) frames.push(result.stdout.subarray(i * frameBytes, (i + 1) * frameBytes));
+  return { width, height, frames, delaysMs: frames.map(() => Math.round(1000 / fps)) };
+}

@@ -1,0 +1,47 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { THUMBNAIL_QUEUE, thumbnailQueuePrefix, type ThumbnailJobPayload, type ThumbnailJobResult } from '@pawlink/contracts';
+import type { Logger } from '@pawlink/service-kit';
+import { Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+// libvips must be loaded by the main thread before worker threads use it (sharp's guidance on
+// glibc Linux), or the process can crash when a thread exits.
+import 'sharp';
+import type { WorkerConfig } from './config.js';
+import type { ProcessorWorkerData } from './generate-thumbnail.job.js';
+
+/**
+ * The compiled processor. Tests import this module from `src` (TypeScript), where no `.js`
+ * sibling exists; the processor always runs from `dist` because worker threads load plain JS.
+ */
+export function processorFile(): string {
+  const sibling = fileURLToPath(new URL('./generate-thumbnail.job.js', import.meta.url));
+  if (existsSync(sibling)) return sibling;
+  return fileURLToPath(new URL('../dist/generate-thumbnail.job.js', import.meta.url));
+}
+
+export type ThumbnailWorker = Worker<ThumbnailJobPayload, ThumbnailJobResult>;
+
+/**
+ * A BullMQ worker on the thumbnail queue. Each concurrent job runs on its own worker thread,
+ * so CPU-heavy decoding never delays lock renewal on the main thread.
+ */
+export function createThumbnailWorker(config: WorkerConfig, connection: Redis, logger: Logger): ThumbnailWorker {
+  const workerData: ProcessorWorkerData = { config };
+  const worker: ThumbnailWorker = new Worker(THUMBNAIL_QUEUE, processorFile(), {
+    connection,
+    prefix: thumbnailQueuePrefix(config.base.redis.prefix),
+    concurrency: config.concurrency,
+    useWorkerThreads: true,
+    workerThreadsOptions: { workerData },
+    lockDuration: config.lockDurationMs,
+    stalledInterval: config.stalledIntervalMs,
+    maxStalledCount: config.maxStalledCount,
+  });
+  worker.on('active', (job) => logger.info('thumbnail job started', { jobId: job.id, attempt: job.attemptsMade + 1 }));
+  worker.on('completed', (job) => logger.info('thumbnail job completed', { jobId: job.id, durationMs: job.returnvalue?.durationMs }));
+  worker.on('failed', (job, error) => logger.warn('thumbnail job failed', { jobId: job?.id, attemptsMade: job?.attemptsMade, reason: error.message }));
+  worker.on('stalled', (jobId) => logger.warn('thumbnail job stalled; it goes back to the queue', { jobId }));
+  worker.on('error', (error) => logger.error('thumbnail worker error', { error }));
+  return worker;
+}

@@ -1,0 +1,148 @@
+import { access, readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { makeAnimatedGif, makeAnimatedWebp, makeJpeg, makeMp4, makePng, makeWebm, startFakeBoard, type FakeBoard } from '@pawlink/board/testing';
+import { thumbnailJobId, type ThumbnailType } from '@pawlink/contracts';
+import { createLogger, createRedis } from '@pawlink/service-kit';
+import { createTestContext, type TestContext } from '@pawlink/test-kit';
+import type { Redis } from 'ioredis';
+import sharp, { type Metadata } from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createThumbnailWorker, type ThumbnailWorker } from '../src/index.js';
+import { createQueue, enqueue, waitForJob, workerConfig } from './helpers.js';
+
+let ctx: TestContext;
+let board: FakeBoard;
+let queueHandle: ReturnType<typeof createQueue>;
+let worker: ThumbnailWorker;
+let workerConnection: Redis;
+let thumbsDir: string;
+let nextId = 1;
+
+beforeAll(async () => {
+  ctx = await createTestContext('thumbsworker');
+  board = await startFakeBoard();
+  const config = workerConfig(ctx, board, { WORKER_CONCURRENCY: '2' });
+  thumbsDir = config.thumbsDir;
+  queueHandle = createQueue(ctx);
+  workerConnection = createRedis(config.base.redis, { forQueue: true });
+  worker = createThumbnailWorker(config, workerConnection, createLogger('thumbs-worker', 'error', { silent: true }));
+});
+
+afterAll(async () => {
+  await worker?.close();
+  workerConnection?.disconnect();
+  await queueHandle?.queue.close();
+  queueHandle?.connection.disconnect();
+  await board?.close();
+  await ctx?.cleanup();
+});
+
+async function render(bytes: Buffer, ext: string, type: ThumbnailType, hideUrl = false) {
+  const post = board.addPost({ id: nextId++, ext, hideUrl }, bytes);
+  await enqueue(queueHandle.queue, post.md5, type);
+  const job = await waitForJob(queueHandle.queue, thumbnailJobId(post.md5, type));
+  return { post, job };
+}
+
+const fits = (meta: Metadata) => {
+  const height = meta.pageHeight ?? meta.height ?? 0;
+  return (meta.width ?? 0) > 0 && (meta.width ?? 0) <= 320 && height > 0 && height <= 320;
+};
+
+async function outputs(md5: string) {
+  const gif = await readFile(path.join(thumbsDir, `${md5}.gif`));
+  const png = await readFile(path.join(thumbsDir, `${md5}.png`));
+  const gifMeta = await sharp(gif, { animated: true }).metadata();
+  const pngMeta = await sharp(png).metadata();
+  // a full decode, not only the header: a truncated file fails here
+  await sharp(png).raw().toBuffer();
+  await sharp(gif, { animated: true }).raw().toBuffer();
+  return { gifMeta, pngMeta };
+}
+
+describe('thumbnail rendering', () => {
+  it('renders a webm (file.url hidden by the board) into an animated GIF and a PNG that fit 320×320', async () => {
+    const { post, job } = await render(await makeWebm(6, 480, 270, { fps: 20 }), 'webm', 'gif', true);
+    expect(job.failedReason).toBeUndefined();
+    expect(await job.getState()).toBe('completed');
+    expect(job.returnvalue).toMatchObject({ md5: post.md5, type: 'gif', file: `${post.md5}.gif`, width: 320, height: 180 });
+    expect(job.progress).toBe(100);
+    const { gifMeta, pngMeta } = await outputs(post.md5);
+    expect(gifMeta.format).toBe('gif');
+    expect(gifMeta.pages).toBeGreaterThan(1);
+    expect(gifMeta.pages).toBeLessThanOrEqual(30);
+    expect(gifMeta.loop).toBe(0);
+    expect(fits(gifMeta)).toBe(true);
+    expect({ format: pngMeta.format, width: pngMeta.width, height: pngMeta.height }).toEqual({ format: 'png', width: 320, height: 180 });
+  });
+
+  it('renders a portrait mp4', async () => {
+    const { post, job } = await render(await makeMp4(2, 240, 400), 'mp4', 'gif');
+    expect(job.failedReason).toBeUndefined();
+    const { gifMeta, pngMeta } = await outputs(post.md5);
+    expect(gifMeta.pages).toBeGreaterThan(1);
+    expect(fits(gifMeta) && fits(pngMeta)).toBe(true);
+    expect(pngMeta.height).toBe(320);
+  });
+
+  it('renders an animated GIF and an animated WebP into animated GIFs', async () => {
+    for (const [bytes, ext] of [[await makeAnimatedGif(12, 400, 300), 'gif'], [await makeAnimatedWebp(8, 200, 100), 'webp']] as const) {
+      const { post, job } = await render(bytes, ext, 'gif');
+      expect(job.failedReason).toBeUndefined();
+      const { gifMeta, pngMeta } = await outputs(post.md5);
+      expect(gifMeta.pages).toBeGreaterThan(1);
+      expect(fits(gifMeta) && fits(pngMeta)).toBe(true);
+    }
+  });
+
+  it('renders stills into a one-frame GIF and a PNG', async () => {
+    for (const [bytes, ext] of [[await makeJpeg(900, 600), 'jpg'], [await makePng(100, 80), 'png']] as const) {
+      const { post, job } = await render(bytes, ext, 'gif');
+      expect(job.failedReason).toBeUndefined();
+      const { gifMeta, pngMeta } = await outputs(post.md5);
+      expect(gifMeta.pages ?? 1).toBe(1);
+      expect(fits(gifMeta) && fits(pngMeta)).toBe(true);
+    }
+  });
+
+  it('a PNG job writes the PNG only', async () => {
+    const { post, job } = await render(await makeWebm(2, 160, 120), 'webm', 'png');
+    expect(job.returnvalue).toMatchObject({ type: 'png', file: `${post.md5}.png`, frames: 1, width: 160, height: 120 });
+    expect((await sharp(path.join(thumbsDir, `${post.md5}.png`)).metadata()).format).toBe('png');
+    await expect(access(path.join(thumbsDir, `${post.md5}.gif`))).rejects.toThrow();
+  });
+
+  it('fails a corrupt file as unrecoverable with a readable reason, without retries', async () => {
+    const { job } = await render(Buffer.from('this is not a video at all, only text pretending to be one'), 'webm', 'gif');
+    expect(await job.getState()).toBe('failed');
+    expect(job.attemptsMade).toBe(1);
+    expect(job.failedReason).toMatch(/^not a readable video/);
+  });
+
+  it('fails a corrupt GIF the same way', async () => {
+    const { job } = await render(Buffer.concat([Buffer.from('GIF89a'), Buffer.alloc(64, 7)]), 'gif', 'gif');
+    expect(await job.getState()).toBe('failed');
+    expect(job.attemptsMade).toBe(1);
+    expect(job.failedReason).toMatch(/image/);
+  });
+
+  it('fails an md5 the board does not know as unrecoverable', async () => {
+    const md5 = 'abcdefabcdefabcdefabcdefabcdef01';
+    await enqueue(queueHandle.queue, md5, 'gif');
+    const job = await waitForJob(queueHandle.queue, thumbnailJobId(md5, 'gif'));
+    expect(await job.getState()).toBe('failed');
+    expect(job.attemptsMade).toBe(1);
+    expect(job.failedReason).toBe('post not found on the board');
+  });
+
+  it('fails an unsupported file type as unrecoverable', async () => {
+    const { job } = await render(Buffer.from('FWS fake flash'), 'swf', 'gif');
+    expect(job.attemptsMade).toBe(1);
+    expect(job.failedReason).toBe('unsupported file type "swf"');
+  });
+
+  it('leaves no temp files behind in the thumbnail directory', async () => {
+    const names = await readdir(thumbsDir);
+    expect(names.filter((name) => name.startsWith('.'))).toEqual([]);
+  });
+});
