@@ -110,4 +110,13 @@ describe('GET /check/:md5/:type', () => {
     expect(done.body).toEqual({ success: true, status: 'done', url: `${MEDIA_URL}/${md5}.png` });
     await waitFor(async () => ((await h.queue.getJob(thumbnailJobId(md5, 'png')))?.finishedOn ? true : undefined));
   });
+
+  it('applies the thumbs.check rate limit bucket', async () => {
+    const limited = await h.newKey(['thumbs'], { rateLimitRoute: 1 });
+    const md5 = md5For('limit');
+    expect((await check(md5, 'gif', { authorization: limited })).status).toBe(404);
+    const res = await check(md5, 'gif', { authorization: limited });
+    expect(res.status).toBe(429);
+    expect(res.headers.get('x-ratelimit-bucket')).toBe('thumbs.check');
+  });
 });

@@ -117,4 +117,29 @@ describe('PUT /:id/:type', () => {
     expect(second.status).toBe(202);
     expect(second.body.time).toBeGreaterThan(first.body.time);
   });
+
+  it('answers 503 (code 0, Retry-After) when the board cannot resolve a post id, without queueing', async () => {
+    h.board.failNext(502, 1);
+    const res = await put('8080', 'png');
+    expect(res.status).toBe(503);
+    expect(res.body).toMatchObject({ success: false, code: 0 });
+    expect(res.headers.get('retry-after')).toBe('5');
+  });
+
+  it('applies the thumbs.create rate limit bucket', async () => {
+    const limited = await h.newKey(['thumbs'], { rateLimitRoute: 1 });
+    const md5 = md5For('limit');
+    expect((await put(md5, 'gif', { authorization: limited })).status).toBe(202);
+    const res = await put(md5, 'gif', { authorization: limited });
+    expect(res.status).toBe(429);
+    expect(res.body.code).toBe(1000);
+    expect(res.headers.get('x-ratelimit-bucket')).toBe('thumbs.create');
+  });
+
+  it('answers 405 with Allow for other methods on a thumbnail path', async () => {
+    const res = await request(`${h.url}/${md5For('method')}/gif`, { method: 'DELETE', headers: h.auth });
+    expect(res.status).toBe(405);
+    expect(res.body.code).toBe(1025);
+    expect(res.headers.get('allow')).toContain('PUT');
+  });
 });
