@@ -53,14 +53,18 @@ export class CategoryRepository {
 
   /** Inserts the category; false when the key is taken. */
   async create(db: string, name: string, now = new Date()): Promise<boolean> {
-    const result = await this.repo.createQueryBuilder().insert().orIgnore().values({ db, name, disabled: false, disabledComment: null, createdAt: now }).execute();
-    const affected = (result.raw as { affectedRows?: number }).affectedRows ?? 0;
-    return affected > 0;
+    // Plain SQL: on MariaDB typeorm's insert result carries RETURNING rows, not affectedRows.
+    const result = await this.dataSource.query<{ affectedRows?: number }>(
+      'INSERT IGNORE INTO categories (db, name, disabled, disabled_comment, created_at) VALUES (?, ?, 0, NULL, ?)',
+      [db, name, now],
+    );
+    return (result.affectedRows ?? 0) > 0;
   }
 
   /** False when there is no such category. */
   async setDisabled(db: string, disabled: boolean, comment: string | null): Promise<boolean> {
     const result = await this.repo.update({ db }, { disabled, disabledComment: disabled ? comment : null });
-    return (result.affected ?? 0) > 0;
+    // Drivers differ on whether an unchanged row counts as affected.
+    return (result.affected ?? 0) > 0 || (await this.repo.existsBy({ db }));
   }
 }

@@ -1,6 +1,6 @@
 import { apiKeyOf } from '@pawlink/auth';
 import { ApiError } from '@pawlink/service-kit';
-import type { Express } from 'express';
+import type { ErrorRequestHandler, Express } from 'express';
 import { bulkTotal, parseBulkBody } from '../domain/bulk-body.js';
 import { parseSizeLimit } from '../domain/query-values.js';
 import type { RouteContext } from './route-context.js';
@@ -18,4 +18,21 @@ export function registerBulkRoutes(router: Express, { service, requireApiKey, ra
     res.setHeader('Cache-Control', 'no-store');
     res.json({ success: true, data: await service.bulk(requests, sizeLimit) });
   });
+
+  // The shared JSON parser is strict (objects and arrays only); a body that is valid JSON but a
+  // bare string or number is a wrong bulk body (1054), not malformed JSON (1026).
+  const wrongJsonShape: ErrorRequestHandler = (error: unknown, _req, _res, next) => {
+    const { type, body } = (error ?? {}) as { type?: string; body?: unknown };
+    if (type === 'entity.parse.failed' && typeof body === 'string') {
+      try {
+        JSON.parse(body);
+        next(new ApiError('BULK_INVALID_BODY'));
+        return;
+      } catch {
+        // really malformed: fall through to 1026
+      }
+    }
+    next(error);
+  };
+  router.use('/bulk', wrongJsonShape);
 }

@@ -1,0 +1,62 @@
+import { createHash } from 'node:crypto';
+import { request } from '@pawlink/test-kit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from './support.js';
+
+const md5 = (bytes: ArrayBuffer): string => createHash('md5').update(Buffer.from(bytes)).digest('hex');
+
+describe('GET /:category with Accept: image/*', () => {
+  let h: Harness;
+  let image: { id: string; size: number; ext: string };
+  beforeAll(async () => {
+    h = await startHarness('img-bytes');
+    await h.addCategory('furry.hug');
+    await h.addCategory('furry.boop');
+    image = await h.addImage('furry.hug', 7, { artists: ['Zoë', '狐 Fox'], sources: ['https://example.com/a', 'https://example.com/b'] });
+    await h.addImage('furry.boop', 8);
+    await h.addImage('furry.boop', 9);
+  });
+  afterAll(async () => h.close());
+
+  it('streams the bytes of a random image with its MIME type and X-Yiffy headers', async () => {
+    const res = await fetch(`${h.url}/furry/hug`, { headers: { accept: 'image/*' } });
+    expect(res.status).toBe(200);
+    const bytes = await res.arrayBuffer();
+    expect(md5(bytes)).toBe(image.id);
+    expect(res.headers.get('content-type')).toBe('image/jpeg');
+    expect(Object.fromEntries([...res.headers.entries()].filter(([name]) => name.startsWith('x-yiffy')))).toEqual({
+      'x-yiffy-artist': 'Zo%C3%AB, %E7%8B%90 Fox',
+      'x-yiffy-source': 'https://example.com/a, https://example.com/b',
+      'x-yiffy-image-width': '640',
+      'x-yiffy-image-height': '360',
+      'x-yiffy-image-url': `http://media.test/images/${image.id}.jpg`,
+      'x-yiffy-image-type': 'image/jpeg',
+      'x-yiffy-image-name': `${image.id}.jpg`,
+      'x-yiffy-image-size': String(image.size),
+      'x-yiffy-image-extension': 'jpg',
+      'x-yiffy-short-url': '',
+      'x-yiffy-report-url': '',
+    });
+  });
+
+  it('honours sizeLimit and answers the JSON errors in image mode too', async () => {
+    const ok = await fetch(`${h.url}/furry.boop?sizeLimit=10MB`, { headers: { accept: 'image/png' } });
+    expect(ok.status).toBe(200);
+    const bytes = await ok.arrayBuffer();
+    expect(md5(bytes)).toBe(ok.headers.get('x-yiffy-image-name')!.split('.')[0]);
+    const none = await request(`${h.url}/furry.boop?sizeLimit=1`, { headers: { accept: 'image/*' } });
+    expect(none.status).toBe(404);
+    expect(none.body.code).toBe(1041);
+    const bad = await request(`${h.url}/furry.boop?sizeLimit=huge`, { headers: { accept: 'image/*' } });
+    expect(bad.body.code).toBe(1057);
+    const unknown = await request(`${h.url}/furry.none`, { headers: { accept: 'image/*' } });
+    expect(unknown.body.code).toBe(1030);
+  });
+
+  it.each([['*/*'], ['application/json'], ['text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8']])('stays JSON for Accept %j', async (accept) => {
+    const res = await request(`${h.url}/furry.hug`, { headers: { accept } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('application/json');
+    expect(res.body.images[0].id).toBe(image.id);
+  });
+});

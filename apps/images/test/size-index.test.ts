@@ -1,0 +1,49 @@
+import { request } from '@pawlink/test-kit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from './support.js';
+
+describe('the Redis size index behind random selection', () => {
+  let h: Harness;
+  const ids = new Map<string, number>();
+  const key = () => `${h.config.redis.prefix}images:bysize:furry.hug`;
+  beforeAll(async () => {
+    h = await startHarness('img-index');
+    await h.addCategory('furry.hug');
+    for (let seed = 0; seed < 5; seed++) {
+      const image = await h.addImage('furry.hug', seed);
+      ids.set(image.id, image.size);
+    }
+  });
+  afterAll(async () => h.close());
+
+  it('holds every image of the category scored by size', async () => {
+    const members = await h.redis.zrange(key(), 0, -1, 'WITHSCORES');
+    const fromRedis = new Map<string, number>();
+    for (let i = 0; i < members.length; i += 2) fromRedis.set(members[i]!, Number(members[i + 1]));
+    expect(fromRedis).toEqual(ids);
+  });
+
+  it('is rebuilt from MySQL at start when missing (ensureIndexes)', async () => {
+    await h.redis.del(key());
+    await h.service.ensureIndexes();
+    expect(await h.redis.zcard(key())).toBe(5);
+  });
+
+  it('is rebuilt on demand when lost while running', async () => {
+    await h.redis.del(key());
+    const res = await request(`${h.url}/furry.hug?amount=5`);
+    expect(res.status).toBe(200);
+    expect(res.body.images).toHaveLength(5);
+    expect(await h.redis.zcard(key())).toBe(5);
+  });
+
+  it('rebuilds in keyset pages without losing or duplicating members', async () => {
+    const batches: number[] = [];
+    for await (const batch of h.deps.images.idsAndSizes('furry.hug', 2)) batches.push(batch.length);
+    expect(batches).toEqual([2, 2, 1]);
+    await h.redis.del(key());
+    expect(await h.deps.sizeIndex.rebuild('furry.hug', h.deps.images.idsAndSizes('furry.hug', 2))).toBe(5);
+    expect(await h.redis.zcard(key())).toBe(5);
+    expect(await h.redis.keys(`${key()}:rebuild:*`)).toEqual([]);
+  });
+});

@@ -1,0 +1,125 @@
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { ApiKeyRepository, authDatabase } from '@pawlink/auth';
+import type { ApiKeyFlag } from '@pawlink/contracts';
+import { createDataSource, createLogger, createRedis, migrateDatabase, ReadOnlySwitch } from '@pawlink/service-kit';
+import { createTestContext, serveForTest, type TestContext } from '@pawlink/test-kit';
+import { Command, CommanderError } from 'commander';
+import type { Redis } from 'ioredis';
+import type { DataSource } from 'typeorm';
+import { createApp, createImagesService } from '../src/app.js';
+import { registerCategoryCommands } from '../src/cli/category.command.js';
+import type { ImagesCliContext } from '../src/cli/cli-context.js';
+import { importFile, type ImportDeps } from '../src/cli/import-images.js';
+import { registerImageCommands } from '../src/cli/images.command.js';
+import { placeholderImage } from '../src/cli/placeholder-image.js';
+import { loadImagesConfig, type ImagesConfig } from '../src/config.js';
+import { imagesDatabase } from '../src/db/images.database.js';
+import type { ImagesService } from '../src/domain/images.service.js';
+import { CategoryRepository } from '../src/repositories/category.repository.js';
+import { ImageRepository } from '../src/repositories/image.repository.js';
+import { SizeIndex } from '../src/repositories/size-index.js';
+
+export interface Harness {
+  ctx: TestContext;
+  config: ImagesConfig;
+  url: string;
+  redis: Redis;
+  images: DataSource;
+  auth: DataSource;
+  service: ImagesService;
+  readOnly: ReadOnlySwitch;
+  deps: ImportDeps;
+  /** Creates a category (enabled). */
+  addCategory(db: string, name?: string): Promise<void>;
+  /** Imports a generated image into `db`; returns its record id and bytes. */
+  addImage(db: string, seed: number, extra?: { artists?: string[]; sources?: string[] }): Promise<{ id: string; size: number; ext: string; bytes: Buffer }>;
+  key(flags: ApiKeyFlag[], bulkLimit?: number): Promise<string>;
+  /** Runs `bin/admin <args>` with the images commands in process; exit codes as bin/admin maps them. */
+  cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }>;
+  close(): Promise<void>;
+}
+
+/** `overrides` may depend on the test context (e.g. an nginx serving its MEDIA_DIR). */
+export async function startHarness(label: string, overrides: Record<string, string> | ((ctx: TestContext) => Promise<Record<string, string>>) = {}): Promise<Harness> {
+  const ctx = await createTestContext(label);
+  const extra = typeof overrides === 'function' ? await overrides(ctx) : overrides;
+  const config = loadImagesConfig({ ...ctx.env, IMAGES_CATEGORY_CACHE_MS: '0', IMAGES_MEDIA_URL: 'http://media.test/images', ...extra });
+  await migrateDatabase(config.database, authDatabase);
+  await migrateDatabase(config.database, imagesDatabase);
+  const images = createDataSource(config.database, { ...imagesDatabase, poolSize: 4 });
+  const auth = createDataSource(config.database, { ...authDatabase, poolSize: 2 });
+  await Promise.all([images.initialize(), auth.initialize()]);
+  const redis = createRedis(config.redis, { name: 'images-test' });
+  const logger = createLogger('images', 'error', { silent: true });
+  const readOnly = new ReadOnlySwitch(redis, config.redis.prefix, 'images', false, logger, 50);
+  await readOnly.start();
+  const dataSources = { images, auth };
+  const service = createImagesService({ config, logger, redis, dataSources });
+  const server = await serveForTest(createApp({ config, logger, redis, dataSources, readOnly, service }));
+  const deps: ImportDeps = { categories: new CategoryRepository(images), images: new ImageRepository(images), sizeIndex: new SizeIndex(redis, config.redis.prefix), mediaDir: config.mediaDir };
+  const cliContext: ImagesCliContext = { config, redis, dataSource: () => Promise.resolve(images) };
+
+  return {
+    ctx,
+    config,
+    url: server.url,
+    redis,
+    images,
+    auth,
+    service,
+    readOnly,
+    deps,
+    async addCategory(db, name) {
+      await deps.categories.create(db, name ?? db.split('.').map((p) => p[0]!.toUpperCase() + p.slice(1)).join(' > '));
+    },
+    async addImage(db, seed, extra = {}) {
+      const { bytes, ext } = await placeholderImage(seed);
+      const file = path.join(ctx.mediaDir, `source-${seed}.${ext}`);
+      await writeFile(file, bytes);
+      const outcome = await importFile(deps, { category: db, artists: extra.artists ?? ['Test Artist'], sources: extra.sources ?? ['https://example.com/source'] }, file);
+      if (outcome.status !== 'imported') throw new Error(`seed ${seed} not imported: ${JSON.stringify(outcome)}`);
+      return { id: outcome.id, size: outcome.size, ext: outcome.ext, bytes };
+    },
+    async key(flags, bulkLimit) {
+      const { key } = await new ApiKeyRepository(auth).create({ name: 'test', contact: 'test@example.com', flags, bulkLimit, rateLimitRoute: 0, rateLimitGlobal: 0 });
+      return key;
+    },
+    async cli(args) {
+      let stdout = '';
+      let stderr = '';
+      const program = new Command('admin').exitOverride();
+      program.configureOutput({ writeOut: (s) => (stdout += s), writeErr: (s) => (stderr += s) });
+      registerCategoryCommands(program, () => cliContext);
+      registerImageCommands(program, () => cliContext);
+      const strict = (command: Command): void => {
+        command.exitOverride().allowExcessArguments(false).allowUnknownOption(false);
+        command.configureOutput({ writeOut: (s) => (stdout += s), writeErr: (s) => (stderr += s) });
+        command.commands.forEach(strict);
+      };
+      strict(program);
+      const write = process.stdout.write.bind(process.stdout);
+      process.stdout.write = ((chunk: string | Uint8Array) => {
+        stdout += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString();
+        return true;
+      });
+      try {
+        await program.parseAsync(args, { from: 'user' });
+        return { code: 0, stdout, stderr };
+      } catch (error) {
+        if (error instanceof CommanderError) return { code: error.exitCode === 0 ? 0 : 2, stdout, stderr };
+        stderr += `error: ${(error as Error).message}\n`;
+        return { code: (error as { exitCode?: number }).exitCode ?? 1, stdout, stderr };
+      } finally {
+        process.stdout.write = write;
+      }
+    },
+    async close() {
+      readOnly.stop();
+      await server.close();
+      await Promise.all([images.destroy(), auth.destroy()]);
+      await redis.quit();
+      await ctx.cleanup();
+    },
+  };
+}
