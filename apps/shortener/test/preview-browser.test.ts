@@ -1,0 +1,74 @@
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { create, startHarness, uniqueUrl, type Harness } from './support.js';
+
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+let h: Harness;
+let browser: Browser;
+let code: string;
+let target: string;
+const CREDIT = '<img src=x onerror="window.pwned=1">';
+
+beforeAll(async () => {
+  h = await startHarness('sh-browser');
+  target = `${uniqueUrl('browser')}?q='onfocus='window.pwned=2'`;
+  const created = await create(h, { url: target, credit: CREDIT });
+  expect(created.status).toBe(201);
+  code = created.body.data.code;
+  target = created.body.data.url;
+  // launch() gives the browser a fresh temporary profile (user data dir) of its own.
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS, timeout: 60_000 });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await h?.close();
+});
+
+describe('preview page in Chromium', () => {
+  it('runs its own script under the CSP, renders payloads as text and copies the destination', async () => {
+    const context = await browser.newContext();
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: h.url });
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('console', (message) => {
+      // Chromium reports a blocked inline style or script as a console error naming the CSP.
+      if (/Content Security Policy|Refused to/i.test(message.text())) problems.push(message.text());
+    });
+    page.on('pageerror', (error) => problems.push(error.message));
+    const response = await page.goto(`${h.url}/${code}+`);
+    expect(response?.status()).toBe(200);
+
+    expect(await page.locator('#credit').textContent()).toBe(CREDIT);
+    expect(await page.locator('#target-link').getAttribute('href')).toBe(target);
+    expect(await page.locator('#target-url').inputValue()).toBe(target);
+    expect(await page.locator('#credit img').count()).toBe(0);
+    expect(await page.evaluate('window.pwned')).toBeUndefined();
+
+    const button = page.locator('#copy-button');
+    await button.waitFor({ state: 'visible' });
+    await button.click();
+    await expect.poll(() => button.textContent()).not.toBe('Copy');
+    const label = await button.textContent();
+    expect(label).toBe('Copied!');
+    expect(await page.evaluate('navigator.clipboard.readText()')).toBe(target);
+
+    // The hashed inline style applied too (main is 42rem wide).
+    expect(await page.evaluate("getComputedStyle(document.querySelector('main')).maxWidth")).toBe('672px');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('keeps the destination selectable without JavaScript, with the button hidden', async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(`${h.url}/${code}+`);
+    expect(await page.locator('#copy-button').isVisible()).toBe(false);
+    expect(await page.locator('#target-url').isVisible()).toBe(true);
+    expect(await page.locator('#target-url').inputValue()).toBe(target);
+    expect(await page.locator('#target-url').isEditable()).toBe(false);
+    expect(await page.locator('#target-link').getAttribute('href')).toBe(target);
+    await context.close();
+  });
+});
