@@ -1,0 +1,197 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdir } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ApiKeyRepository, authDatabase } from '@pawlink/auth';
+import { makeAnimatedGif, makeMp4, makePng, makeWebm, startFakeBoard, type FakeBoard } from '@pawlink/board/testing';
+import { createDataSource, loadBaseConfig, migrateDatabase } from '@pawlink/service-kit';
+import { createTestContext, freePort, request, startNginx, type StartedNginx, type TestContext } from '@pawlink/test-kit';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+interface Proc {
+  name: string;
+  child: ChildProcess;
+  output: string[];
+}
+
+function startProcess(name: string, script: string, env: Record<string, string>): Proc {
+  const child = spawn(process.execPath, [script], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const output: string[] = [];
+  const keep = (chunk: Buffer) => {
+    output.push(chunk.toString());
+    if (output.length > 200) output.shift();
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  return { name, child, output };
+}
+
+async function stopProcess(proc: Proc): Promise<void> {
+  const { child } = proc;
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+let ctx: TestContext;
+let board: FakeBoard;
+let nginx: StartedNginx;
+let apiUrl: string;
+let headers: Record<string, string>;
+const procs: Proc[] = [];
+
+const posts: Record<string, { id: number; md5: string; animated: boolean }> = {};
+
+beforeAll(async () => {
+  ctx = await createTestContext('e2ethumbs');
+  const base = loadBaseConfig(ctx.env);
+  await migrateDatabase(base.database, authDatabase);
+  const auth = createDataSource(base.database, { ...authDatabase, poolSize: 1 });
+  await auth.initialize();
+  const { key } = await new ApiKeyRepository(auth).create({ name: 'e2e', contact: 'e2e@example.com', flags: ['thumbs'], rateLimitRoute: 0, rateLimitGlobal: 0 });
+  await auth.destroy();
+  headers = { authorization: key };
+
+  board = await startFakeBoard();
+  const media: Array<[string, number, string, Promise<Buffer>, boolean]> = [
+    ['webm', 9101, 'webm', makeWebm(4, 640, 360), true],
+    ['mp4', 9102, 'mp4', makeMp4(2, 360, 640), true],
+    ['gif', 9103, 'gif', makeAnimatedGif(12, 400, 300), true],
+    ['still', 9104, 'png', makePng(800, 600), false],
+  ];
+  for (const [label, id, ext, bytes, animated] of media) {
+    const post = board.addPost({ id, ext }, await bytes);
+    posts[label] = { id, md5: post.md5, animated };
+  }
+
+  await mkdir(`${ctx.mediaDir}/thumbs`, { recursive: true });
+  nginx = await startNginx({ mediaDir: ctx.mediaDir });
+  const port = await freePort();
+  apiUrl = `http://127.0.0.1:${port}`;
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: process.env.HOME ?? '/tmp',
+    ...ctx.env,
+    LOG_LEVEL: 'warn',
+    THUMBS_PORT: String(port),
+    THUMBS_URL: apiUrl,
+    MEDIA_URL: `${nginx.baseUrl}/thumbs`,
+    BOARD_URL: board.url,
+    BOARD_STATIC_URL: board.staticUrl,
+    BOARD_REQUESTS_PER_SECOND: '10',
+    WORKER_CONCURRENCY: '1',
+  };
+  procs.push(startProcess('thumbs', 'apps/thumbs/dist/main.js', env));
+  // Two worker processes share the queue.
+  procs.push(startProcess('worker-1', 'apps/thumbs-worker/dist/main.js', env));
+  procs.push(startProcess('worker-2', 'apps/thumbs-worker/dist/main.js', env));
+
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const up = await request(`${apiUrl}/online`).catch(() => undefined);
+    if (up?.status === 200) break;
+    if (Date.now() > deadline) throw new Error(`thumbs API did not start:\n${procs[0]?.output.join('')}`);
+    await sleep(100);
+  }
+});
+
+afterAll(async () => {
+  await Promise.all(procs.map(stopProcess));
+  await nginx?.stop();
+  await board?.close();
+  await ctx?.cleanup();
+});
+
+function logs(): string {
+  return procs.map((p) => `--- ${p.name}\n${p.output.join('').slice(-4000)}`).join('\n');
+}
+
+/** PUT, then poll the check URL as the answers say, until the thumbnail is done. */
+async function makeThumbnail(id: string, type: 'gif' | 'png'): Promise<string> {
+  const put = await request(`${apiUrl}/${id}/${type}`, { method: 'PUT', headers });
+  if (put.status === 200) return put.body.url as string;
+  expect(put.status, JSON.stringify(put.body)).toBe(202);
+  expect(put.headers.get('location')).toBe(put.body.checkURL);
+  expect(Number(put.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+  const deadline = Date.now() + 120_000;
+  let wait = Math.min(put.body.time as number, 1000);
+  for (;;) {
+    await sleep(Math.max(100, wait));
+    const check = await request(put.body.checkURL as string, { headers });
+    if (check.status === 201) {
+      expect(check.body.status).toBe('done');
+      return check.body.url as string;
+    }
+    if (check.status !== 200) throw new Error(`check answered ${check.status} ${JSON.stringify(check.body)}\n${logs()}`);
+    expect(check.body.status).toBe('processing');
+    wait = Math.min(check.body.time as number, 1000);
+    if (Date.now() > deadline) throw new Error(`thumbnail ${id}.${type} not done in time\n${logs()}`);
+  }
+}
+
+async function fetchImage(url: string): Promise<{ bytes: Buffer; contentType: string | null; cacheControl: string | null }> {
+  expect(url.startsWith(`${nginx.baseUrl}/thumbs/`)).toBe(true);
+  const res = await fetch(url);
+  expect(res.status).toBe(200);
+  return { bytes: Buffer.from(await res.arrayBuffer()), contentType: res.headers.get('content-type'), cacheControl: res.headers.get('cache-control') };
+}
+
+describe('thumbnail flow: API → queue → two workers → files served by nginx', () => {
+  it.each(['webm', 'mp4', 'gif', 'still'])('makes a GIF and a PNG for a %s post', async (label) => {
+    const post = posts[label]!;
+    // One post by its board id, the others by MD5 (upper-cased once: the API lower-cases it).
+    const id = label === 'webm' ? String(post.id) : label === 'mp4' ? post.md5.toUpperCase() : post.md5;
+    const [gifUrl, pngUrl] = await Promise.all([makeThumbnail(id, 'gif'), makeThumbnail(id, 'png')]);
+    expect(gifUrl).toBe(`${nginx.baseUrl}/thumbs/${post.md5}.gif`);
+    expect(pngUrl).toBe(`${nginx.baseUrl}/thumbs/${post.md5}.png`);
+
+    const gif = await fetchImage(gifUrl);
+    expect(gif.contentType).toBe('image/gif');
+    expect(gif.cacheControl ?? '').toMatch(/max-age=\d{5,}/);
+    const gifMeta = await sharp(gif.bytes, { animated: true }).metadata();
+    expect(gifMeta.format).toBe('gif');
+    if (post.animated) expect(gifMeta.pages ?? 1).toBeGreaterThan(1);
+    expect(gifMeta.width).toBeLessThanOrEqual(320);
+    expect(gifMeta.pageHeight ?? gifMeta.height).toBeLessThanOrEqual(320);
+
+    const png = await fetchImage(pngUrl);
+    expect(png.contentType).toBe('image/png');
+    const pngMeta = await sharp(png.bytes).metadata();
+    expect(pngMeta.format).toBe('png');
+    expect(Math.max(pngMeta.width, pngMeta.height)).toBeLessThanOrEqual(320);
+    await sharp(png.bytes).raw().toBuffer();
+
+    const again = await request(`${apiUrl}/${post.md5}/png`, { method: 'PUT', headers });
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual({ success: true, status: 'done', url: pngUrl });
+    const info = await request(`${apiUrl}/${id}`, { headers });
+    expect(info.body).toEqual({ success: true, gifURL: gifUrl, pngURL: pngUrl });
+  });
+
+  it('reports a post the board does not know as a failed job (500 1060) on check', async () => {
+    const md5 = 'f'.repeat(32);
+    const put = await request(`${apiUrl}/${md5}/gif`, { method: 'PUT', headers });
+    expect(put.status).toBe(202);
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const check = await request(put.body.checkURL as string, { headers });
+      if (check.status === 500) {
+        expect(check.body).toMatchObject({ success: false, status: 'error', code: 1060 });
+        expect(typeof check.body.error).toBe('string');
+        break;
+      }
+      expect(check.status, JSON.stringify(check.body)).toBe(200);
+      if (Date.now() > deadline) throw new Error(`job did not fail in time\n${logs()}`);
+      await sleep(200);
+    }
+    const putAgain = await request(`${apiUrl}/${md5}/gif`, { method: 'PUT', headers });
+    expect(putAgain.status).toBe(500);
+    expect(putAgain.body.code).toBe(1060);
+  });
+});
