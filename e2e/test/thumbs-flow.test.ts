@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiKeyRepository, authDatabase } from '@pawlink/auth';
 import { makeAnimatedGif, makeMp4, makePng, makeWebm, startFakeBoard, type FakeBoard } from '@pawlink/board/testing';
-import { createDataSource, loadBaseConfig, migrateDatabase } from '@pawlink/service-kit';
+import { createDataSource, createRedis, loadBaseConfig, migrateDatabase } from '@pawlink/service-kit';
 import { createTestContext, freePort, request, startNginx, type StartedNginx, type TestContext } from '@pawlink/test-kit';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -193,5 +193,20 @@ describe('thumbnail flow: API → queue → two workers → files served by ngin
     const putAgain = await request(`${apiUrl}/${md5}/gif`, { method: 'PUT', headers });
     expect(putAgain.status).toBe(500);
     expect(putAgain.body.code).toBe(1060);
+  });
+
+  it('the API process records the finished jobs\' durations for its estimates', async () => {
+    // The jobs of the tests above have finished; the API's QueueEvents listener saw them.
+    const redis = createRedis(loadBaseConfig(ctx.env).redis);
+    try {
+      const key = `${ctx.redisPrefix}thumbs:durations`;
+      const deadline = Date.now() + 15_000;
+      while ((await redis.llen(key)) < 8 && Date.now() < deadline) await sleep(100);
+      const durations = (await redis.lrange(key, 0, -1)).map(Number);
+      expect(durations.length).toBeGreaterThanOrEqual(8);
+      expect(durations.every((ms) => Number.isFinite(ms) && ms >= 0)).toBe(true);
+    } finally {
+      redis.disconnect();
+    }
   });
 });
