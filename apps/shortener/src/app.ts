@@ -30,6 +30,8 @@ export interface ShortenerDeps {
   /** Started (subscribed) by the caller; see createRedirectCache. */
   cache: RedirectCache;
   clock?: () => Date;
+  /** Random code source (default: 8 CSPRNG characters); tests inject collisions. */
+  generateCode?: () => string;
   metrics?: HttpMetrics;
   startedAt?: number;
 }
@@ -57,6 +59,7 @@ export function createApp(deps: ShortenerDeps): Express {
     cache: deps.cache,
     baseUrl: config.urls.shortener,
     clock: deps.clock ?? (() => new Date()),
+    ...(deps.generateCode ? { generateCode: deps.generateCode } : {}),
   });
   const auth = createApiKeyAuth({ repository: new ApiKeyRepository(deps.authDataSource), logger });
   const rateLimit = createRateLimit({ redis: deps.redis, redisPrefix: config.redis.prefix, service: 'shortener' });

@@ -3,7 +3,7 @@ import { createDataSource, createLogger, createRedis, migrateDatabase, ReadOnlyS
 import { createTestContext, jsonInit, request, serveForTest, type JsonResponse, type TestContext } from '@pawlink/test-kit';
 import type { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
-import { createRedirectCache, createRequestHandler } from '../src/app.js';
+import { createRedirectCache, createRequestHandler, type ShortenerDeps } from '../src/app.js';
 import { loadShortenerConfig, type ShortenerConfig } from '../src/config.js';
 import type { RedirectCache } from '../src/redirect-cache.js';
 import { shortenerDatabase } from '../src/shortener.database.js';
@@ -35,7 +35,7 @@ export interface Harness {
 }
 
 /** Fresh schemas and Redis prefix, migrated, and one instance listening on a free port. */
-export async function startHarness(label: string, env: Record<string, string> = {}): Promise<Harness> {
+export async function startHarness(label: string, env: Record<string, string> = {}, overrides: Partial<Pick<ShortenerDeps, 'generateCode' | 'clock'>> = {}): Promise<Harness> {
   const ctx = await createTestContext(label);
   const config = loadShortenerConfig({ ...ctx.env, SHORTENER_URL, ...env });
   await migrateDatabase(config.database, authDatabase);
@@ -55,7 +55,7 @@ export async function startHarness(label: string, env: Record<string, string> = 
     await readOnly.refresh();
     const cache = createRedirectCache({ config, redis, subscriber, dataSource, logger });
     await cache.start();
-    const server = await serveForTest(createRequestHandler({ config, logger, redis, dataSource, authDataSource, readOnly, cache }));
+    const server = await serveForTest(createRequestHandler({ config, logger, redis, dataSource, authDataSource, readOnly, cache, ...overrides }));
     const instance: Instance = {
       url: server.url,
       cache,

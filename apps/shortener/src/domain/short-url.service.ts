@@ -38,6 +38,8 @@ export interface ShortUrlServiceDeps {
   /** SHORTENER_URL: `fullURL` is built from it, never from the request. */
   baseUrl: string;
   clock: () => Date;
+  /** Source of random codes; the CSPRNG one unless a test needs collisions. */
+  generateCode?: () => string;
 }
 
 /** The shortener's rules (API.md §2), with no HTTP in sight. */
@@ -79,7 +81,7 @@ export class ShortUrlService {
     const managementCode = input.editable ? generateManagementCode() : null;
     const managementCodeHash = managementCode === null ? null : hashManagementCode(managementCode);
     for (let attempt = 1; attempt <= RANDOM_CODE_ATTEMPTS; attempt++) {
-      const code = customCode ?? randomCode();
+      const code = customCode ?? (this.deps.generateCode ?? randomCode)();
       if (customCode === undefined && isReservedCode(code)) continue;
       const outcome = await this.deps.repository.insert({ code, url, credit, managementCodeHash, createdAt: this.deps.clock() });
       if (outcome.ok) {
