@@ -13,12 +13,14 @@ const md5 = {
   expired: md5For('expired'),
   expiredRace: md5For('expired-race'),
   completedNoFile: md5For('completed-no-file'),
+  multiline: md5For('multiline'),
 };
 const REASONS: Record<string, string> = {
   [md5.corrupt]: 'corrupt: the file could not be decoded',
   [md5.timeout]: 'timeout: the job took longer than 120 s',
   [md5.expired]: 'unsupported: application/zip is not an image or video',
   [md5.expiredRace]: 'corrupt: truncated file',
+  [md5.multiline]: 'corrupt: bad header\n    at decode (/srv/app/dist/decode.js:1:1)',
 };
 
 const put = (id: string, type: string) => request(`${h.url}/${id}/${type}`, { method: 'PUT', headers: h.auth });
@@ -56,6 +58,12 @@ describe('failed and timed-out jobs', () => {
       expect(res.body).toMatchObject({ success: false, status: 'timeout', code: 1065 });
       expect(res.body.error).toBe(REASONS[md5.timeout]);
     }
+  });
+
+  it('shows only the first line of a failure reason', async () => {
+    const res = await check(md5.multiline, 'gif');
+    expect(res.status).toBe(500);
+    expect(res.body.error).toBe('corrupt: bad header');
   });
 
   it('the failed job does not block the other type of the same md5', async () => {

@@ -84,7 +84,7 @@ export class ThumbnailService {
 
   private async describe(md5: string, type: ThumbnailType, job: JobSnapshot): Promise<Exclude<ThumbnailState, { status: 'missing' }>> {
     if (job.phase === 'failed') {
-      const reason = job.failedReason ?? 'Thumbnail generation failed.';
+      const reason = readableReason(job.failedReason);
       return { status: 'failed', timedOut: isThumbnailTimeout(reason), reason };
     }
     if (job.phase === 'completed') {
@@ -112,4 +112,13 @@ export class ThumbnailService {
       progress: job.progress ?? 0,
     };
   }
+}
+
+const MAX_REASON_LENGTH = 300;
+
+/** The worker's reason is meant for people; keep one short line of it, never a dump. */
+function readableReason(failedReason: string | null): string {
+  const line = (failedReason ?? '').split('\n', 1)[0]?.trim() ?? '';
+  if (line === '') return 'Thumbnail generation failed.';
+  return line.length > MAX_REASON_LENGTH ? `${line.slice(0, MAX_REASON_LENGTH - 1)}…` : line;
 }
