@@ -4,7 +4,7 @@ export default defineProject({
   test: {
     name: '@pawlink/thumbs-worker',
     include: ['src/**/*.spec.ts', 'test/**/*.test.ts'],
-    testTimeout: 30_000,
+    testTimeout: 90_000,
     hookTimeout: 60_000,
   },
 });

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { THUMBNAIL_QUEUE, thumbnailQueuePrefix, type ThumbnailJobPayload, type ThumbnailJobResult } from '@pawlink/contracts';
 import type { Logger } from '@pawlink/service-kit';
@@ -26,10 +27,12 @@ export type ThumbnailWorker = Worker<ThumbnailJobPayload, ThumbnailJobResult>;
  * A BullMQ worker on the thumbnail queue. Each concurrent job runs on its own worker thread,
  * so CPU-heavy decoding never delays lock renewal on the main thread.
  */
-export function createThumbnailWorker(config: WorkerConfig, connection: Redis, logger: Logger): ThumbnailWorker {
+export function createThumbnailWorker(config: WorkerConfig, connection: Redis, logger: Logger, options: { name?: string } = {}): ThumbnailWorker {
   const workerData: ProcessorWorkerData = { config };
   const worker: ThumbnailWorker = new Worker(THUMBNAIL_QUEUE, processorFile(), {
     connection,
+    // recorded on each job as processedBy, so operators can tell which replica ran it
+    name: options.name ?? `${os.hostname()}:${process.pid}`,
     prefix: thumbnailQueuePrefix(config.base.redis.prefix),
     concurrency: config.concurrency,
     useWorkerThreads: true,

@@ -39,9 +39,12 @@ export function enqueue(queue: Queue<ThumbnailJobPayload, ThumbnailJobResult>, m
 export async function waitForJob(queue: Queue<ThumbnailJobPayload, ThumbnailJobResult>, jobId: string, timeoutMs = 60_000): Promise<Job<ThumbnailJobPayload, ThumbnailJobResult>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const job = await queue.getJob(jobId);
-    const state = job ? await job.getState() : 'missing';
-    if (job && (state === 'completed' || state === 'failed')) return job;
+    // state first: once it is final, the job read after it is final too
+    const state = await queue.getJobState(jobId);
+    if (state === 'completed' || state === 'failed') {
+      const job = await queue.getJob(jobId);
+      if (job) return job;
+    }
     if (Date.now() > deadline) throw new Error(`job ${jobId} still ${state} after ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

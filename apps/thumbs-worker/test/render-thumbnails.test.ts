@@ -62,7 +62,7 @@ async function outputs(md5: string) {
 
 describe('thumbnail rendering', () => {
   it('renders a webm (file.url hidden by the board) into an animated GIF and a PNG that fit 320×320', async () => {
-    const { post, job } = await render(await makeWebm(6, 480, 270, { fps: 20 }), 'webm', 'gif', true);
+    const { post, job } = await render(await makeWebm(4.5, 480, 270, { fps: 15 }), 'webm', 'gif', true);
     expect(job.failedReason).toBeUndefined();
     expect(await job.getState()).toBe('completed');
     expect(job.returnvalue).toMatchObject({ md5: post.md5, type: 'gif', file: `${post.md5}.gif`, width: 320, height: 180 });

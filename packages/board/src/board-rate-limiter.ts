@@ -12,10 +12,16 @@ local interval = tonumber(ARGV[1])
 local nextFree = tonumber(redis.call('GET', KEYS[1]) or '0')
 local slot = math.max(now, nextFree)
 redis.call('SET', KEYS[1], tostring(slot + interval), 'PX', slot + interval - now + 1000)
-return slot - now
+return {slot - now, slot}
 `;
 
-type ReserveSlot = (key: string, intervalMs: number) => Promise<number>;
+/** A reserved request slot: wait `waitMs`, then fire; `slotAt` is the slot's time on Redis' clock (unix ms). */
+export interface BoardSlot {
+  waitMs: number;
+  slotAt: number;
+}
+
+type ReserveSlot = (key: string, intervalMs: number) => Promise<BoardSlot>;
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -33,13 +39,21 @@ export class BoardRateLimiter {
     if (typeof (redis as unknown as { pawlinkBoardReserve?: unknown }).pawlinkBoardReserve !== 'function') {
       redis.defineCommand('pawlinkBoardReserve', { numberOfKeys: 1, lua: RESERVE_SLOT });
     }
-    const command = (redis as unknown as { pawlinkBoardReserve: (key: string, interval: number) => Promise<number | string> }).pawlinkBoardReserve.bind(redis);
-    this.reserve = async (slotKey, intervalMs) => Number(await command(slotKey, intervalMs));
+    const command = (redis as unknown as { pawlinkBoardReserve: (key: string, interval: number) => Promise<[number, number]> }).pawlinkBoardReserve.bind(redis);
+    this.reserve = async (slotKey, intervalMs) => {
+      const [waitMs, slotAt] = await command(slotKey, intervalMs);
+      return { waitMs: Number(waitMs), slotAt: Number(slotAt) };
+    };
+  }
+
+  /** Reserves the next free slot without waiting for it. */
+  reserveSlot(): Promise<BoardSlot> {
+    return this.reserve(this.key, this.intervalMs);
   }
 
   /** Resolves when this caller may send one request. */
   async acquire(): Promise<void> {
-    const waitMs = await this.reserve(this.key, this.intervalMs);
+    const { waitMs } = await this.reserveSlot();
     if (waitMs > 0) await sleep(waitMs);
   }
 }

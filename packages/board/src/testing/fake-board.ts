@@ -69,6 +69,7 @@ export async function startFakeBoard(options: { posts?: Array<BoardPostInput & {
   const requests: FakeBoardRequest[] = [];
   const failures: Array<{ status: number; remaining: number; options: FailOptions }> = [];
   let mediaDelayMs = 0;
+  const pendingTimers = new Set<NodeJS.Timeout>();
   let baseUrl = '';
 
   const render = (stored: StoredPost): Record<string, unknown> => {
@@ -146,8 +147,13 @@ export async function startFakeBoard(options: { posts?: Array<BoardPostInput & {
       res.writeHead(200, { 'content-type': MIME[stored.input.ext] ?? 'application/octet-stream', 'content-length': bytes.length });
       res.end(req.method === 'HEAD' ? undefined : bytes);
     };
-    if (mediaDelayMs > 0) setTimeout(send, mediaDelayMs);
-    else send();
+    if (mediaDelayMs > 0) {
+      const timer = setTimeout(() => {
+        pendingTimers.delete(timer);
+        send();
+      }, mediaDelayMs);
+      pendingTimers.add(timer);
+    } else send();
   });
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -180,6 +186,8 @@ export async function startFakeBoard(options: { posts?: Array<BoardPostInput & {
       mediaDelayMs = ms;
     },
     close: () => new Promise<void>((resolve) => {
+      for (const timer of pendingTimers) clearTimeout(timer);
+      pendingTimers.clear();
       server.closeAllConnections();
       server.close(() => resolve());
     }),

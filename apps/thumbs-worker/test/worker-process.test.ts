@@ -1,0 +1,109 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { makeWebm, startFakeBoard, type FakeBoard } from '@pawlink/board/testing';
+import { thumbnailJobId } from '@pawlink/contracts';
+import { createTestContext, type TestContext } from '@pawlink/test-kit';
+import sharp from 'sharp';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createQueue, enqueue, waitForJob, workerEnv } from './helpers.js';
+
+const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+
+let ctx: TestContext;
+let board: FakeBoard;
+let queueHandle: ReturnType<typeof createQueue>;
+const children: ChildProcess[] = [];
+
+function startWorker(): ChildProcess {
+  const child = spawn(process.execPath, [MAIN], {
+    env: { PATH: process.env.PATH ?? '', ...workerEnv(ctx, board, { WORKER_LOCK_DURATION_MS: '2000', WORKER_STALLED_INTERVAL_MS: '1000' }) },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  children.push(child);
+  return child;
+}
+
+const exited = (child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> => new Promise((resolve) => {
+  if (child.exitCode !== null || child.signalCode !== null) resolve({ code: child.exitCode, signal: child.signalCode });
+  else child.once('exit', (code, signal) => resolve({ code, signal }));
+});
+
+async function waitForProgress(jobId: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const job = await queueHandle.queue.getJob(jobId);
+    if (job && typeof job.progress === 'number' && job.progress > 0) return;
+    if (Date.now() > deadline) throw new Error(`job ${jobId} made no progress`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+beforeAll(async () => {
+  ctx = await createTestContext('thumbsproc');
+  board = await startFakeBoard();
+  queueHandle = createQueue(ctx);
+});
+
+afterAll(async () => {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  await queueHandle?.queue.close();
+  queueHandle?.connection.disconnect();
+  await board?.close();
+  await ctx?.cleanup();
+});
+
+it('a SIGKILLed worker\'s job is recovered by another worker, and the final path only ever holds complete files', async () => {
+  const post = board.addPost({ id: 1, ext: 'webm' }, await makeWebm(2, 160, 120));
+  const finalPath = path.join(ctx.mediaDir, 'thumbs', `${post.md5}.gif`);
+  const observed: Array<{ ok: boolean; error?: string }> = [];
+  let watching = true;
+  const watcher = (async () => {
+    while (watching) {
+      const bytes = await readFile(finalPath).catch(() => undefined);
+      if (bytes) {
+        observed.push(await sharp(bytes, { animated: true }).raw().toBuffer().then(() => ({ ok: true }), (e: Error) => ({ ok: false, error: e.message })));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  })();
+
+  board.setMediaDelay(60_000);
+  const first = startWorker();
+  await enqueue(queueHandle.queue, post.md5, 'gif');
+  const jobId = thumbnailJobId(post.md5, 'gif');
+  await waitForProgress(jobId);
+  first.kill('SIGKILL');
+  expect((await exited(first)).signal).toBe('SIGKILL');
+  board.setMediaDelay(0);
+
+  const second = startWorker();
+  const job = await waitForJob(queueHandle.queue, jobId, 45_000);
+  watching = false;
+  await watcher;
+  second.kill('SIGTERM');
+  await exited(second);
+
+  expect(job.failedReason).toBeUndefined();
+  expect(await job.getState()).toBe('completed');
+  expect(observed.length).toBeGreaterThan(0);
+  expect(observed.every((o) => o.ok)).toBe(true);
+}, 90_000);
+
+it('SIGTERM lets the running job finish, then the process exits 0', async () => {
+  const post = board.addPost({ id: 2, ext: 'webm' }, await makeWebm(2, 160, 120));
+  board.setMediaDelay(1500);
+  try {
+    const worker = startWorker();
+    await enqueue(queueHandle.queue, post.md5, 'gif');
+    const jobId = thumbnailJobId(post.md5, 'gif');
+    await waitForProgress(jobId);
+    worker.kill('SIGTERM');
+    expect(await exited(worker)).toEqual({ code: 0, signal: null });
+    const job = await queueHandle.queue.getJob(jobId);
+    expect(await job?.getState()).toBe('completed');
+  } finally {
+    board.setMediaDelay(0);
+  }
+}, 60_000);
