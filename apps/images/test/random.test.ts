@@ -1,4 +1,5 @@
 import { NOTES } from '../src/notes.js';
+import { ApiKeyRepository } from '@pawlink/auth';
 import { request } from '@pawlink/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './support.js';
@@ -143,6 +144,24 @@ describe('GET /:category', () => {
       expect(res.status).toBe(404);
       expect(res.body).toEqual({ success: false, error: expect.any(String), code: 1030 });
     }
+  });
+
+  it('is public; a presented key must be valid, and the route limit of a key applies (429 1000)', async () => {
+    const bogus = await request(`${h.url}/furry.yiff.gay`, { headers: { authorization: 'bogus-key' } });
+    expect(bogus.status).toBe(401);
+    expect(bogus.body.code).toBe(1010);
+    const { key } = await new ApiKeyRepository(h.auth).create({ name: 'limited', contact: 'x', flags: [], rateLimitRoute: 2, rateLimitGlobal: 0 });
+    const statuses: number[] = [];
+    let limited: { body: any; headers: Headers } | undefined;
+    for (let i = 0; i < 3; i++) {
+      const res = await request(`${h.url}/furry.yiff.gay`, { headers: { authorization: key } });
+      statuses.push(res.status);
+      limited = res;
+    }
+    expect(statuses).toEqual([200, 200, 429]);
+    expect(limited!.body.code).toBe(1000);
+    expect(limited!.headers.get('x-ratelimit-bucket')).toBe('images.random');
+    expect(limited!.headers.get('retry-after')).toBeTruthy();
   });
 
   it('answers 405 1025 for other methods on a category path', async () => {

@@ -1,5 +1,4 @@
 import type { DataSource, Repository } from 'typeorm';
-import { In } from 'typeorm';
 import { ImageEntity, type ImageRow } from '../db/image.entity.js';
 
 export interface IdAndSize {
@@ -8,6 +7,42 @@ export interface IdAndSize {
 }
 
 const DUPLICATE_ENTRY = 'ER_DUP_ENTRY';
+const COLUMNS = 'id, category, ext, mime_type, size, width, height, artists, sources, report_url, short_url, created_at';
+
+interface RawImageRow {
+  id: string;
+  category: string;
+  ext: string;
+  mime_type: string;
+  size: string | number;
+  width: number;
+  height: number;
+  artists: string | string[];
+  sources: string | string[];
+  report_url: string | null;
+  short_url: string | null;
+  created_at: Date;
+}
+
+// MariaDB's JSON is LONGTEXT (a string here); MySQL 8 returns parsed JSON.
+const jsonList = (value: string | string[]): string[] => (typeof value === 'string' ? (JSON.parse(value) as string[]) : value);
+
+function fromRaw(r: RawImageRow): ImageRow {
+  return {
+    id: r.id,
+    category: r.category,
+    ext: r.ext,
+    mimeType: r.mime_type,
+    size: Number(r.size),
+    width: Number(r.width),
+    height: Number(r.height),
+    artists: jsonList(r.artists),
+    sources: jsonList(r.sources),
+    reportUrl: r.report_url,
+    shortUrl: r.short_url,
+    createdAt: r.created_at,
+  };
+}
 
 /** Image records in `<prefix>images.images`; every lookup goes by primary key or an index. */
 export class ImageRepository {
@@ -24,8 +59,9 @@ export class ImageRepository {
   /** The rows for `ids`, in the order of `ids`; ids without a row are left out. */
   async findByIds(ids: readonly string[]): Promise<ImageRow[]> {
     if (ids.length === 0) return [];
-    const rows = await this.repo.findBy({ id: In([...ids]) });
-    const byId = new Map(rows.map((row) => [row.id, row]));
+    // Hot path of every random request: plain SQL by primary key, no query builder.
+    const raw = await this.dataSource.query<RawImageRow[]>(`SELECT ${COLUMNS} FROM images WHERE id IN (?)`, [ids]);
+    const byId = new Map(raw.map((r) => [r.id, fromRaw(r)]));
     return ids.flatMap((id) => {
       const row = byId.get(id);
       return row ? [row] : [];

@@ -1,4 +1,4 @@
-import { randomBytes, randomInt } from 'node:crypto';
+import { createHash, randomBytes, randomInt } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { IdAndSize } from './image.repository.js';
 
@@ -31,6 +31,8 @@ for i = 1, k do
 end
 return result
 `;
+
+const PICK_SHA = createHash('sha1').update(PICK_SCRIPT).digest('hex');
 
 export interface Pick {
   /** Images in the category's index. */
@@ -83,7 +85,14 @@ export class SizeIndex {
   async pick(db: string, amount: number, sizeLimit?: number): Promise<Pick> {
     const randoms = Array.from({ length: amount }, () => String(Math.random()));
     const limit = sizeLimit === undefined ? '' : String(Math.floor(sizeLimit));
-    const raw = (await this.redis.eval(PICK_SCRIPT, 1, this.key(db), limit, String(amount), ...randoms)) as Array<number | string>;
+    const args = [this.key(db), limit, String(amount), ...randoms];
+    let raw: Array<number | string>;
+    try {
+      raw = (await this.redis.evalsha(PICK_SHA, 1, ...args)) as Array<number | string>;
+    } catch (error) {
+      if (!String((error as Error).message).includes('NOSCRIPT')) throw error;
+      raw = (await this.redis.eval(PICK_SCRIPT, 1, ...args)) as Array<number | string>;
+    }
     const [total, eligible, ...ids] = raw;
     return { total: Number(total), eligible: Number(eligible), ids: shuffle(ids.map(String)) };
   }
