@@ -101,6 +101,17 @@ describe('PUT /:id/:type', () => {
     expect(jobs[0]?.id).toBe(thumbnailJobId(md5, 'png'));
   });
 
+  it('makes exactly one job when several API instances are asked at once', async () => {
+    const instances = [h.url, await h.startAnotherInstance(), await h.startAnotherInstance()];
+    const md5 = md5For('instances');
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => request(`${instances[i % instances.length]}/${md5}/gif`, { method: 'PUT', headers: h.auth })),
+    );
+    expect(answers.map((a) => a.status)).toEqual(Array(30).fill(202));
+    const jobs = (await h.queue.getJobs(['waiting', 'active', 'delayed', 'prioritized', 'completed', 'failed'])).filter((j) => j.data.md5 === md5);
+    expect(jobs).toHaveLength(1);
+  });
+
   it('resolves a decimal post id through the board and passes it to the worker', async () => {
     const post = h.board.addPost({ id: 31337, ext: 'webm' }, Buffer.from('a video'));
     const res = await put('31337', 'gif');

@@ -35,6 +35,7 @@ export interface ThumbsHarness {
   setReadOnly(on: boolean): Promise<void>;
   /** A BullMQ worker on this harness's queue, as the real worker would run (not the real worker). */
   startWorker(processor: (job: Job<ThumbnailJobPayload>) => Promise<unknown>): Worker<ThumbnailJobPayload>;
+  startAnotherInstance(): Promise<string>;
   /** Moves the clock the app sees forward. */
   advanceClock(ms: number): void;
   close(): Promise<void>;
@@ -94,6 +95,26 @@ export async function startThumbs(env: Record<string, string> = {}): Promise<Thu
   });
   const server = await serveForTest(app);
   const workers: Worker[] = [];
+  const extraInstances: Array<() => Promise<void>> = [];
+
+  /** Another API instance: its own Redis connections, queue object and HTTP server, same Redis. */
+  async function startAnotherInstance(): Promise<string> {
+    const otherRedis = createRedis(config.redis);
+    const otherConnection = createRedis(config.redis, { forQueue: true });
+    const otherQueue = new Queue<ThumbnailJobPayload>(THUMBNAIL_QUEUE, { connection: otherConnection, prefix });
+    const otherReadOnly = new ReadOnlySwitch(otherRedis, config.redis.prefix, 'thumbs', false);
+    await otherReadOnly.refresh();
+    const other = await serveForTest(
+      createApp({ config, logger, redis: otherRedis, apiKeys, readOnly: otherReadOnly, queue: otherQueue, posts: boardPostResolver(boardClient, (error) => error instanceof BoardUnavailableError) }),
+    );
+    extraInstances.push(async () => {
+      await other.close();
+      await otherQueue.close();
+      otherConnection.disconnect();
+      otherRedis.disconnect();
+    });
+    return other.url;
+  }
 
   return {
     ctx,
@@ -125,11 +146,13 @@ export async function startThumbs(env: Record<string, string> = {}): Promise<Thu
       workers.push(worker);
       return worker;
     },
+    startAnotherInstance,
     advanceClock(ms) {
       clockOffset += ms;
     },
     async close() {
       await server.close();
+      for (const close of extraInstances) await close();
       for (const worker of workers) await worker.close(true);
       await queue.close();
       queueConnection.disconnect();
