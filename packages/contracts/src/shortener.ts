@@ -26,3 +26,27 @@ export const RANDOM_CODE_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopq
 export const CREDIT_MAX_LENGTH = 50;
 export const DEFAULT_CREDIT = 'Unknown';
 export const URL_MAX_LENGTH = 2048;
+
+/** POST /create body (JSON or form); `?editable=true` asks for a management code. */
+export interface CreateShortUrlRequest {
+  url: string;
+  code?: string;
+  credit?: string;
+}
+
+/** PATCH /:code body: at least one of `url`, `credit` must change (else 1080). */
+export interface UpdateShortUrlRequest {
+  managementCode: string;
+  url?: string;
+  credit?: string;
+}
+
+/** DELETE /:code body. */
+export interface DeleteShortUrlRequest {
+  managementCode: string;
+}
+
+/** POST /delete body: the compatibility alias of DELETE /:code. */
+export interface DeleteShortUrlAliasRequest extends DeleteShortUrlRequest {
+  code: string;
+}
