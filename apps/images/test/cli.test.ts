@@ -75,6 +75,7 @@ describe('bin/admin category and images commands', () => {
     await writeFile(path.join(folder, 'a-really-a-jpeg.png'), jpeg.bytes);
     await writeFile(path.join(folder, 'b-notes.txt'), 'hello, not an image');
     await writeFile(path.join(folder, 'c-fake.png'), 'PNG? no.');
+    await writeFile(path.join(folder, '.DS_Store'), 'hidden files in a folder are not candidates');
     await writeFile(path.join(folder, 'nested', 'd.gif'), gif.bytes);
     const result = await h.cli(['images', 'import', '--category', 'furry.boop', folder]);
     expect(result.code).toBe(1);

@@ -55,7 +55,7 @@ export function parseSidecar(json: unknown): Sidecar {
   return json as Sidecar;
 }
 
-/** Files named on the command line, folders expanded recursively in name order. */
+/** Files named on the command line, folders expanded recursively in name order (hidden entries skipped). */
 export async function expandPaths(paths: readonly string[], exclude: readonly string[] = []): Promise<string[]> {
   const skip = new Set(exclude.map((p) => path.resolve(p)));
   const files: string[] = [];
@@ -64,7 +64,8 @@ export async function expandPaths(paths: readonly string[], exclude: readonly st
     if (skip.has(resolved)) return;
     const info = await stat(resolved);
     if (info.isDirectory()) {
-      const entries = (await readdir(resolved)).sort();
+      // Hidden files in a folder (.DS_Store, editor swap files) are not candidates; named files always are.
+      const entries = (await readdir(resolved)).filter((entry) => !entry.startsWith('.')).sort();
       for (const entry of entries) await visit(path.join(resolved, entry));
     } else if (info.isFile()) {
       files.push(resolved);
