@@ -173,5 +173,5 @@ describe('bin/admin images seed-demo', () => {
 
     const again = await h.cli(['images', 'seed-demo']);
     expect(again).toMatchObject({ code: 0, stdout: 'The images database already has categories; nothing seeded.\n' });
-  });
+  }, 120_000);
 });
