@@ -49,7 +49,7 @@ describe('preview page in Chromium', () => {
     const button = page.locator('#copy-button');
     await button.waitFor({ state: 'visible' });
     await button.click();
-    await expect.poll(() => button.textContent()).not.toBe('Copy');
+    await expect.poll(() => button.textContent(), { timeout: 20_000 }).not.toBe('Copy');
     const label = await button.textContent();
     expect(label).toBe('Copied!');
     expect(await page.evaluate('navigator.clipboard.readText()')).toBe(target);
@@ -58,7 +58,7 @@ describe('preview page in Chromium', () => {
     expect(await page.evaluate("getComputedStyle(document.querySelector('main')).maxWidth")).toBe('672px');
     expect(problems).toEqual([]);
     await context.close();
-  });
+  }, 90_000);
 
   it('keeps the destination selectable without JavaScript, with the button hidden', async () => {
     const context = await browser.newContext({ javaScriptEnabled: false });
@@ -70,5 +70,5 @@ describe('preview page in Chromium', () => {
     expect(await page.locator('#target-url').isEditable()).toBe(false);
     expect(await page.locator('#target-link').getAttribute('href')).toBe(target);
     await context.close();
-  });
+  }, 90_000);
 });
