@@ -29,7 +29,8 @@ export interface Harness {
   cache: RedirectCache;
   /** A key with the shortener flag and no rate limits. */
   key: string;
-  startInstance(): Promise<Instance>;
+  /** Another instance on the same databases; `redis` replaces the shared connection for it. */
+  startInstance(options?: { redis?: Redis }): Promise<Instance>;
   setReadOnly(on: boolean): Promise<void>;
   close(): Promise<void>;
 }
@@ -49,13 +50,14 @@ export async function startHarness(label: string, env: Record<string, string> = 
   const { key } = await apiKeys.create({ name: 'test', contact: 'test@example.com', flags: ['shortener'], rateLimitRoute: 0, rateLimitGlobal: 0 });
   const instances: Instance[] = [];
 
-  async function startInstance(): Promise<Instance> {
+  async function startInstance(options: { redis?: Redis } = {}): Promise<Instance> {
     const subscriber = createRedis(config.redis, { name: 'shortener-test-sub' });
     const readOnly = new ReadOnlySwitch(redis, config.redis.prefix, 'shortener', config.readOnlyDefault, logger);
     await readOnly.refresh();
-    const cache = createRedirectCache({ config, redis, subscriber, dataSource, logger });
+    const instanceRedis = options.redis ?? redis;
+    const cache = createRedirectCache({ config, redis: instanceRedis, subscriber, dataSource, logger });
     await cache.start();
-    const server = await serveForTest(createRequestHandler({ config, logger, redis, dataSource, authDataSource, readOnly, cache, ...overrides }));
+    const server = await serveForTest(createRequestHandler({ config, logger, redis: instanceRedis, dataSource, authDataSource, readOnly, cache, ...overrides }));
     const instance: Instance = {
       url: server.url,
       cache,
