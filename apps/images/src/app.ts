@@ -7,6 +7,7 @@ import type { ImagesConfig } from './config.js';
 import { ImagesService } from './domain/images.service.js';
 import { CategoryRepository } from './repositories/category.repository.js';
 import { ImageRepository } from './repositories/image.repository.js';
+import { RecordCache } from './repositories/record-cache.js';
 import { SizeIndex } from './repositories/size-index.js';
 import { registerBulkRoutes } from './routes/bulk.routes.js';
 import { registerCategoryRoutes } from './routes/categories.routes.js';
@@ -29,6 +30,7 @@ export function createImagesService(deps: Omit<ImagesAppDeps, 'readOnly' | 'serv
     categories: new CategoryRepository(deps.dataSources.images),
     images: new ImageRepository(deps.dataSources.images),
     sizeIndex: new SizeIndex(deps.redis, deps.config.redis.prefix),
+    records: new RecordCache(deps.redis, deps.config.redis.prefix),
     imagesMediaUrl: deps.config.urls.imagesMedia,
     logger: deps.logger,
     categoryCacheMs: deps.config.categoryCacheMs,

@@ -37,6 +37,19 @@ describe('the Redis size index behind random selection', () => {
     expect(await h.redis.zcard(key())).toBe(5);
   });
 
+  it('serves records from the Redis record cache, refilled from MySQL when lost', async () => {
+    const records = `${h.config.redis.prefix}images:records`;
+    expect(await h.redis.hlen(records)).toBe(5);
+    await h.redis.del(records);
+    const res = await request(`${h.url}/furry.hug?amount=5`);
+    expect(res.status).toBe(200);
+    expect(new Set(res.body.images.map((i: { id: string }) => i.id))).toEqual(new Set(ids.keys()));
+    expect(await h.redis.hlen(records)).toBe(5);
+    const again = await request(`${h.url}/furry.hug?amount=5`);
+    expect(again.body.images.map((i: { id: string }) => i.id).sort()).toEqual(res.body.images.map((i: { id: string }) => i.id).sort());
+    expect(again.body.images.find((i: { id: string }) => i.id === res.body.images[0].id)).toEqual(res.body.images[0]);
+  });
+
   it('rebuilds in keyset pages without losing or duplicating members', async () => {
     const batches: number[] = [];
     for await (const batch of h.deps.images.idsAndSizes('furry.hug', 2)) batches.push(batch.length);

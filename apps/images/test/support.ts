@@ -18,6 +18,7 @@ import { imagesDatabase } from '../src/db/images.database.js';
 import type { ImagesService } from '../src/domain/images.service.js';
 import { CategoryRepository } from '../src/repositories/category.repository.js';
 import { ImageRepository } from '../src/repositories/image.repository.js';
+import { RecordCache } from '../src/repositories/record-cache.js';
 import { SizeIndex } from '../src/repositories/size-index.js';
 
 export interface Harness {
@@ -57,7 +58,7 @@ export async function startHarness(label: string, overrides: Record<string, stri
   const dataSources = { images, auth };
   const service = createImagesService({ config, logger, redis, dataSources });
   const server = await serveForTest(createApp({ config, logger, redis, dataSources, readOnly, service }));
-  const deps: ImportDeps = { categories: new CategoryRepository(images), images: new ImageRepository(images), sizeIndex: new SizeIndex(redis, config.redis.prefix), mediaDir: config.mediaDir };
+  const deps: ImportDeps = { categories: new CategoryRepository(images), images: new ImageRepository(images), sizeIndex: new SizeIndex(redis, config.redis.prefix), records: new RecordCache(redis, config.redis.prefix), mediaDir: config.mediaDir };
   const cliContext: ImagesCliContext = { config, redis, dataSource: () => Promise.resolve(images) };
 
   return {

@@ -19,7 +19,9 @@ import { createDataSource, createRedis, dropDatabase, migrateDatabase } from '@p
 import autocannon from 'autocannon';
 import mysql from 'mysql2/promise';
 import { loadImagesConfig } from '../config.js';
+import type { ImageRow } from '../db/image.entity.js';
 import { imagesDatabase } from '../db/images.database.js';
+import { RecordCache } from '../repositories/record-cache.js';
 import { databaseName } from '@pawlink/service-kit';
 
 const SMALL = 1_000;
@@ -65,18 +67,28 @@ async function fillCategory(connection: mysql.Connection, db: string, count: num
     if (offset % 200_000 === 0 && offset > 0) log(`  ${db}: ${offset} rows…`);
   }
   const inserted = Date.now();
+  // What `images import` writes to Redis: the size index and the record cache.
   const key = `${config.redis.prefix}images:bysize:${db}`;
+  const records = `${config.redis.prefix}images:records`;
   await redis.del(key);
+  const createdAt = new Date();
   for (let offset = 0; offset < count; offset += 10_000) {
     const pipeline = redis.pipeline();
     for (let chunk = offset; chunk < Math.min(count, offset + 10_000); chunk += 1_000) {
-      const args: Array<string | number> = [];
-      for (const r of rows.slice(chunk, Math.min(count, chunk + 1_000))) args.push(r.size, r.id);
-      pipeline.zadd(key, ...args);
+      const scores: Array<string | number> = [];
+      const fields: string[] = [];
+      for (const r of rows.slice(chunk, Math.min(count, chunk + 1_000))) {
+        scores.push(r.size, r.id);
+        const row: ImageRow = { id: r.id, category: db, ext: TYPES[r.type]![0], mimeType: TYPES[r.type]![1], size: r.size, width: 640, height: 480, artists: ['Bench Artist'], sources: ['https://example.com/bench'], reportUrl: null, shortUrl: null, createdAt };
+        fields.push(r.id, RecordCache.encode(row));
+      }
+      pipeline.zadd(key, ...scores);
+      pipeline.hset(records, ...fields);
     }
     await pipeline.exec();
   }
-  log(`  ${db}: ${count} rows in MySQL ${((inserted - started) / 1000).toFixed(1)} s, Redis index ${((Date.now() - inserted) / 1000).toFixed(1)} s`);
+  const indexBytes = Number(await redis.call('MEMORY', 'USAGE', key, 'SAMPLES', '0'));
+  log(`  ${db}: ${count} rows in MySQL ${((inserted - started) / 1000).toFixed(1)} s, Redis index + records ${((Date.now() - inserted) / 1000).toFixed(1)} s (size index ${(indexBytes / 1048576).toFixed(1)} MiB)`);
 }
 
 interface Row {
@@ -108,6 +120,8 @@ async function main(): Promise<void> {
   await fillCategory(connection, 'bench.small', SMALL);
   await fillCategory(connection, 'bench.large', LARGE);
   await connection.end();
+  const recordBytes = Number(await redis.call('MEMORY', 'USAGE', `${config.redis.prefix}images:records`, 'SAMPLES', '0'));
+  log(`  record cache: ${(recordBytes / 1048576).toFixed(1)} MiB for ${SMALL + LARGE} records`);
 
   const port = await freePort();
   const here = path.dirname(fileURLToPath(import.meta.url));

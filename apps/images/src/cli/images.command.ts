@@ -7,6 +7,7 @@ import { imagesDatabase } from '../db/images.database.js';
 import { imageFilePath } from '../domain/media-path.js';
 import { CategoryRepository } from '../repositories/category.repository.js';
 import { ImageRepository } from '../repositories/image.repository.js';
+import { RecordCache } from '../repositories/record-cache.js';
 import { SizeIndex } from '../repositories/size-index.js';
 import { ImagesCommandFailure, type ImagesCliContext } from './cli-context.js';
 import { DEMO_ARTIST, DEMO_CATEGORIES, DEMO_SOURCE } from './demo-categories.js';
@@ -20,6 +21,7 @@ async function importDeps(context: ImagesCliContext): Promise<ImportDeps> {
     categories: new CategoryRepository(dataSource),
     images: new ImageRepository(dataSource),
     sizeIndex: new SizeIndex(context.redis, context.config.redis.prefix),
+    records: new RecordCache(context.redis, context.config.redis.prefix),
     mediaDir: context.config.mediaDir,
   };
 }
@@ -98,8 +100,10 @@ export function registerImageCommands(program: Command, context: () => ImagesCli
       const deps = await importDeps(ctx);
       const row = await deps.images.findById(id);
       if (!row) throw new ImagesCommandFailure(`No image ${id}.`);
-      await deps.images.remove(id);
+      // Out of the random index first, so no request picks an image whose row is gone.
       await deps.sizeIndex.remove(row.category, id);
+      await deps.records.remove(id);
+      await deps.images.remove(id);
       await unlink(imageFilePath(deps.mediaDir, id, row.ext)).catch((error: NodeJS.ErrnoException) => {
         if (error.code !== 'ENOENT') throw error;
       });

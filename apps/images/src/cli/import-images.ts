@@ -7,6 +7,7 @@ import { IMAGE_FORMATS } from '../domain/image-format.js';
 import { imageFilePath, imagesDir } from '../domain/media-path.js';
 import type { CategoryRepository } from '../repositories/category.repository.js';
 import type { ImageRepository } from '../repositories/image.repository.js';
+import type { RecordCache } from '../repositories/record-cache.js';
 import type { SizeIndex } from '../repositories/size-index.js';
 
 /** Per-file details a sidecar JSON may give, keyed by file name (or path relative to the cwd). */
@@ -22,6 +23,7 @@ export interface ImportDeps {
   categories: CategoryRepository;
   images: ImageRepository;
   sizeIndex: SizeIndex;
+  records: RecordCache;
   mediaDir: string;
 }
 
@@ -145,6 +147,7 @@ export async function importFile(deps: ImportDeps, options: ImportOptions, file:
     const other = await deps.images.findById(id);
     return { file, status: 'duplicate', id, category: other?.category ?? options.category };
   }
+  await deps.records.setMany([row]);
   await deps.sizeIndex.add(options.category, id, row.size);
   return { file, status: 'imported', id, ext: format.ext, size: row.size };
 }

@@ -5,6 +5,7 @@ import type { CategoryRow } from '../db/category.entity.js';
 import type { ImageRow } from '../db/image.entity.js';
 import type { CategoryRepository } from '../repositories/category.repository.js';
 import type { ImageRepository } from '../repositories/image.repository.js';
+import type { RecordCache } from '../repositories/record-cache.js';
 import type { SizeIndex } from '../repositories/size-index.js';
 import type { BulkRequest } from './bulk-body.js';
 import { toImageRecord, toImageWithCategory } from './image-record.js';
@@ -13,6 +14,7 @@ export interface ImagesServiceDeps {
   categories: CategoryRepository;
   images: ImageRepository;
   sizeIndex: SizeIndex;
+  records: RecordCache;
   imagesMediaUrl: string;
   logger: Logger;
   /** How long a category row is trusted in process; 0 asks MySQL every time. */
@@ -131,7 +133,22 @@ export class ImagesService {
       pick = await this.deps.sizeIndex.pick(db, amount, sizeLimit);
       if (pick.total === 0) return 'empty';
     }
-    return this.deps.images.findByIds(pick.ids);
+    return this.loadRows(pick.ids);
+  }
+
+  /** Rows by id in the given order: from the Redis record cache, misses from MySQL (then cached). */
+  private async loadRows(ids: readonly string[]): Promise<ImageRow[]> {
+    const cached = await this.deps.records.getMany(ids);
+    const missing = ids.filter((id) => !cached.has(id));
+    if (missing.length > 0) {
+      const loaded = await this.deps.images.findByIds(missing);
+      for (const row of loaded) cached.set(row.id, row);
+      await this.deps.records.setMany(loaded);
+    }
+    return ids.flatMap((id) => {
+      const row = cached.get(id);
+      return row ? [row] : [];
+    });
   }
 
   /** Rebuilds one category's size index from MySQL; concurrent callers share one rebuild. */

@@ -1,0 +1,54 @@
+import type { Redis } from 'ioredis';
+import type { ImageRow } from '../db/image.entity.js';
+
+/** Positional to keep each entry small (~200 bytes with Redis overhead instead of ~400). */
+type Stored = [category: string, ext: string, mimeType: string, size: number, width: number, height: number, artists: string[], sources: string[], reportUrl: string | null, shortUrl: string | null, createdAtMs: number];
+
+const encode = (row: ImageRow): string =>
+  JSON.stringify([row.category, row.ext, row.mimeType, row.size, row.width, row.height, row.artists, row.sources, row.reportUrl, row.shortUrl, row.createdAt.getTime()] satisfies Stored);
+
+function decode(id: string, value: string): ImageRow {
+  const [category, ext, mimeType, size, width, height, artists, sources, reportUrl, shortUrl, createdAtMs] = JSON.parse(value) as Stored;
+  return { id, category, ext, mimeType, size, width, height, artists, sources, reportUrl, shortUrl, createdAt: new Date(createdAtMs) };
+}
+
+/**
+ * Image rows as JSON in one Redis hash `<prefix>images:records` (field = id). Rows never change
+ * after import, so entries are only written (import, read-through) and deleted (remove); a lost
+ * hash refills from MySQL on reads. It keeps MySQL — whose buffer pool a large category
+ * outgrows — off the random-image path.
+ */
+export class RecordCache {
+  static encode = encode;
+
+  private readonly key: string;
+
+  constructor(
+    private readonly redis: Redis,
+    redisPrefix: string,
+  ) {
+    this.key = `${redisPrefix}images:records`;
+  }
+
+  async getMany(ids: readonly string[]): Promise<Map<string, ImageRow>> {
+    const found = new Map<string, ImageRow>();
+    if (ids.length === 0) return found;
+    const values = await this.redis.hmget(this.key, ...ids);
+    values.forEach((value, i) => {
+      if (value === null) return;
+      found.set(ids[i]!, decode(ids[i]!, value));
+    });
+    return found;
+  }
+
+  async setMany(rows: readonly ImageRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    const args: string[] = [];
+    for (const row of rows) args.push(row.id, encode(row));
+    await this.redis.hset(this.key, ...args);
+  }
+
+  async remove(id: string): Promise<void> {
+    await this.redis.hdel(this.key, id);
+  }
+}
