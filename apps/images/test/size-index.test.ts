@@ -50,6 +50,16 @@ describe('the Redis size index behind random selection', () => {
     expect(again.body.images.find((i: { id: string }) => i.id === res.body.images[0].id)).toEqual(res.body.images[0]);
   });
 
+  it('is rebuilt by bin/admin images reindex when stale', async () => {
+    await h.redis.zrem(key(), [...ids.keys()][0]!);
+    await h.redis.zadd(key(), 1, 'ffffffffffffffffffffffffffffffff');
+    const result = await h.cli(['images', 'reindex', 'furry.hug']);
+    expect(result).toMatchObject({ code: 0, stdout: 'Reindexed furry.hug: 5 image(s).\n' });
+    expect(new Set(await h.redis.zrange(key(), 0, -1))).toEqual(new Set(ids.keys()));
+    expect((await h.cli(['images', 'reindex'])).stdout).toBe('Reindexed furry.hug: 5 image(s).\n');
+    expect((await h.cli(['images', 'reindex', 'furry.nope'])).code).toBe(1);
+  });
+
   it('rebuilds in keyset pages without losing or duplicating members', async () => {
     const batches: number[] = [];
     for await (const batch of h.deps.images.idsAndSizes('furry.hug', 2)) batches.push(batch.length);

@@ -67,3 +67,22 @@ export const NEVER_HAD_CONTENT_COMMENT = 'Category has never had any content.';
 export const AMOUNT_MIN = 1;
 export const AMOUNT_MAX = 5;
 export const DEFAULT_BULK_LIMIT = 100;
+
+/** Body of `POST /bulk`: category db key → number of images wanted (a positive integer). */
+export type BulkRequestBody = Record<string, number>;
+
+/** Headers sent with the bytes of `GET /:category` when the client prefers an image type. */
+export const IMAGE_BYTES_HEADERS = [
+  'X-Yiffy-Artist',
+  'X-Yiffy-Source',
+  'X-Yiffy-Image-Width',
+  'X-Yiffy-Image-Height',
+  'X-Yiffy-Image-URL',
+  'X-Yiffy-Image-Type',
+  'X-Yiffy-Image-Name',
+  'X-Yiffy-Image-Size',
+  'X-Yiffy-Image-Extension',
+  'X-Yiffy-Short-URL',
+  'X-Yiffy-Report-URL',
+] as const;
+export type ImageBytesHeader = (typeof IMAGE_BYTES_HEADERS)[number];

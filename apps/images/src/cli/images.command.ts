@@ -45,7 +45,7 @@ async function readSidecar(file: string): Promise<Sidecar> {
   }
 }
 
-/** `bin/admin images import|remove|seed-demo`. */
+/** `bin/admin images import|remove|reindex|seed-demo`. */
 export function registerImageCommands(program: Command, context: () => ImagesCliContext): void {
   const images = program.command('images').description('Import and remove images (files under MEDIA_DIR/images, rows in <DB_PREFIX>images).');
 
@@ -108,6 +108,21 @@ export function registerImageCommands(program: Command, context: () => ImagesCli
         if (error.code !== 'ENOENT') throw error;
       });
       process.stdout.write(`Removed image ${id} from ${row.category}.\n`);
+    });
+
+  images
+    .command('reindex')
+    .description('Rebuild the Redis size index of one or every category from MySQL (after restoring Redis from an old snapshot, say).')
+    .argument('[db]', 'category key (default: every category)', categoryKey)
+    .action(async (db: string | undefined) => {
+      const ctx = context();
+      const deps = await importDeps(ctx);
+      const targets = db === undefined ? (await deps.categories.listWithContent()).map((c) => c.db) : [db];
+      if (db !== undefined && !(await deps.categories.find(db))) throw new ImagesCommandFailure(`No category ${db}.`);
+      for (const target of targets) {
+        const count = await deps.sizeIndex.rebuild(target, deps.images.idsAndSizes(target));
+        process.stdout.write(`Reindexed ${target}: ${count} image(s).\n`);
+      }
     });
 
   images

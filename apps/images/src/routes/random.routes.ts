@@ -1,3 +1,4 @@
+import type { ImageBytesHeader } from '@pawlink/contracts';
 import type { Express, NextFunction, Request, Response } from 'express';
 import { prefersImage } from '../domain/accept.js';
 import { headerValue } from '../domain/header-value.js';
@@ -26,8 +27,7 @@ export function registerRandomRoutes(router: Express, { service, config, optiona
     if (prefersImage(req.headers.accept)) {
       const { records } = await service.random(db, 1, sizeLimit);
       const image = records[0]!;
-      const headers: Record<string, string> = {
-        'Content-Type': image.type,
+      const headers = {
         'X-Yiffy-Artist': headerValue(image.artists),
         'X-Yiffy-Source': headerValue(image.sources),
         'X-Yiffy-Image-Width': String(image.width),
@@ -39,7 +39,8 @@ export function registerRandomRoutes(router: Express, { service, config, optiona
         'X-Yiffy-Image-Extension': headerValue(image.ext),
         'X-Yiffy-Short-URL': headerValue(image.shortURL ?? ''),
         'X-Yiffy-Report-URL': headerValue(image.reportURL ?? ''),
-      };
+      } satisfies Record<ImageBytesHeader, string>;
+      res.setHeader('Content-Type', image.type);
       for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
       await new Promise<void>((resolve, reject) => {
         res.sendFile(imageFilePath(config.mediaDir, image.id, image.ext), { dotfiles: 'deny', cacheControl: false, lastModified: false }, (error) => {
