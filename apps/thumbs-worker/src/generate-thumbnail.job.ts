@@ -1,11 +1,13 @@
 import { workerData } from 'node:worker_threads';
 import { createBoardClient, type BoardClient } from '@pawlink/board';
 import { MD5_PATTERN, THUMBNAIL_JOB, THUMBNAIL_TIMEOUT_MARKER, THUMBNAIL_TYPES, type ThumbnailJobPayload, type ThumbnailJobResult } from '@pawlink/contracts';
-import { createLogger, createRedis, type Logger } from '@pawlink/service-kit';
+import type { Logger } from '@pawlink/service-kit';
 import { UnrecoverableError, type SandboxedJob } from 'bullmq';
+import { Redis } from 'ioredis';
 import type { WorkerConfig } from './config.js';
 import { generateThumbnail } from './generate-thumbnail.js';
 import { JobTimeoutError, UnsupportedMediaError } from './media/media.errors.js';
+import { createThreadLogger } from './thread-logger.js';
 
 /*
  * The sandboxed processor: BullMQ runs this file on a worker thread, so decoding and GIF
@@ -30,12 +32,12 @@ function threadState(): ThreadState {
   const data = workerData as ProcessorWorkerData | undefined;
   if (!data?.config) throw new Error('the thumbnail processor needs its configuration in workerData');
   const { config } = data;
-  const logger = createLogger('thumbs-worker', config.base.logLevel);
+  const logger = createThreadLogger('thumbs-worker', config.base.logLevel);
   const board = createBoardClient({
     baseUrl: config.board.url,
     staticUrl: config.board.staticUrl,
     userAgent: config.board.userAgent,
-    redis: createRedis(config.base.redis, { name: 'thumbs-worker-board' }),
+    redis: new Redis(config.base.redis.url, { enableAutoPipelining: true, maxRetriesPerRequest: 2, connectionName: 'thumbs-worker-board' }),
     redisPrefix: config.base.redis.prefix,
     requestsPerSecond: config.board.requestsPerSecond,
     timeoutMs: config.board.timeoutMs,

@@ -1,12 +1,43 @@
-import GIFEncoder from 'gif-encoder-2';
+import GIFEncoder, { type GifQuantizer } from 'gif-encoder-2';
+import NeuQuant from 'gif-encoder-2/src/TypedNeuQuant.js';
 import sharp from 'sharp';
 import type { Clip } from './clip.js';
 
+/** Frames sampled to learn the shared palette; enough to see a 3 s clip's colours. */
+const PALETTE_SAMPLE_FRAMES = 6;
+const NEUQUANT_SAMPLE_FACTOR = 10;
+
+/**
+ * One palette for the whole clip, learned from a few frames spread across it (what ffmpeg's
+ * palettegen does). Learning per frame is most of gif-encoder-2's time and makes colours
+ * flicker between frames.
+ */
+function learnPalette(clip: Clip): GifQuantizer {
+  const count = Math.min(PALETTE_SAMPLE_FRAMES, clip.frames.length);
+  const pixelsPerFrame = clip.width * clip.height;
+  const rgb = new Uint8Array(count * pixelsPerFrame * 3);
+  let out = 0;
+  for (let s = 0; s < count; s++) {
+    const frame = clip.frames[Math.floor((s * clip.frames.length) / count)]!;
+    for (let i = 0; i < frame.length; i += 4) {
+      rgb[out++] = frame[i]!;
+      rgb[out++] = frame[i + 1]!;
+      rgb[out++] = frame[i + 2]!;
+    }
+  }
+  const quantizer = new NeuQuant(rgb, NEUQUANT_SAMPLE_FACTOR);
+  quantizer.buildColormap();
+  return quantizer;
+}
+
 /** A looping GIF of every frame of the clip (a still gives a one-frame GIF). */
 export function encodeGif(clip: Clip, signal?: AbortSignal): Buffer {
-  const encoder = new GIFEncoder(clip.width, clip.height, 'neuquant', true, clip.frames.length);
+  const encoder = new GIFEncoder(clip.width, clip.height, 'neuquant', false, clip.frames.length);
+  const quantizer = learnPalette(clip);
+  encoder.quantizer = quantizer;
+  encoder.colorTab = quantizer.getColormap();
+  encoder.reuseTab = true;
   encoder.setRepeat(0);
-  encoder.setQuality(10);
   encoder.start();
   clip.frames.forEach((frame, i) => {
     // The encoder is synchronous JavaScript; checking between frames keeps a timed-out job short.

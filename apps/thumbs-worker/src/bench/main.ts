@@ -1,0 +1,250 @@
+/*
+ * pnpm bench thumbs — the thumbnail worker against the ffmpeg floor and reference.
+ * Generates its inputs, serves them from a local fake board, runs the real worker process
+ * (dist/main.js) and measures it from /proc. Not a test: numbers vary with machine load.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { makeAnimatedGif, makeMp4, makePng, makeWebm, startFakeBoard, type FakeBoard } from '@pawlink/board/testing';
+import { THUMBNAIL_JOB, THUMBNAIL_QUEUE, thumbnailJobId, thumbnailQueuePrefix, type ThumbnailJobPayload, type ThumbnailJobResult } from '@pawlink/contracts';
+import { loadBaseConfig } from '@pawlink/service-kit';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { cpuMs, sampleMemory } from './proc-stats.js';
+
+const MAIN = fileURLToPath(new URL('../main.js', import.meta.url));
+const base = loadBaseConfig(process.env);
+const runId = randomBytes(4).toString('hex');
+// its own namespace, so another benchmark's cleanup of `<prefix>bench:*` cannot touch it
+const prefix = `${base.redis.prefix}thumbsbench${runId}:`;
+const log = (line: string): void => void process.stdout.write(`${line}\n`);
+
+interface Input {
+  name: string;
+  ext: string;
+  file: string;
+  md5: string;
+  bytes: number;
+}
+
+interface Measure {
+  wallMs: number;
+  cpuMs: number;
+  peakMb?: number;
+  outBytes?: number;
+}
+
+const fmtMs = (ms: number): string => (ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms)} ms`);
+const fmtBytes = (n: number): string => (n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(2)} MB` : `${(n / 1024).toFixed(0)} KB`);
+const ratio = (a: number, b: number): string => (b > 0 ? `${(a / b).toFixed(2)}×` : 'n/a');
+
+function table(headers: string[], rows: string[][]): void {
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]): string => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
+  log(line(headers));
+  log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+  for (const row of rows) log(line(row));
+}
+
+/** Runs a command to completion; wall and CPU (ours plus reaped children) and its peak RSS. */
+async function measureCommand(command: string, args: string[]): Promise<Measure> {
+  const cpuBefore = await cpuMs('self');
+  const started = performance.now();
+  const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  const memory = sampleMemory(process.pid, 20);
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  const wallMs = performance.now() - started;
+  const mem = await memory.stop();
+  if (code !== 0) throw new Error(`${command} ${args.join(' ')} exited ${code}: ${stderr.slice(-500)}`);
+  return { wallMs, cpuMs: (await cpuMs('self')) - cpuBefore, peakMb: mem.childPeakMb };
+}
+
+const ffmpegFloor = (input: Input): Promise<Measure> => measureCommand('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-nostdin', '-i', input.file, '-f', 'null', '-']);
+
+async function ffmpegReferenceGif(input: Input, duration: number, outDir: string): Promise<Measure> {
+  const out = path.join(outDir, `ref-${input.md5}.gif`);
+  const start = duration > 3 ? Math.min(duration / 3, duration - 3) : 0;
+  const measure = await measureCommand('ffmpeg', [
+    '-hide_banner', '-loglevel', 'error', '-nostdin', ...(start > 0 ? ['-ss', start.toFixed(3)] : []), '-i', input.file, '-t', '3',
+    '-vf', 'fps=10,scale=w=320:h=320:force_original_aspect_ratio=decrease,split[a][b];[a]palettegen[p];[b][p]paletteuse',
+    '-loop', '0', '-y', out,
+  ]);
+  return { ...measure, outBytes: (await stat(out)).size };
+}
+
+function startWorker(mediaDir: string, board: FakeBoard, extraEnv: Record<string, string> = {}): ChildProcess {
+  return spawn(process.execPath, [MAIN], {
+    env: {
+      ...process.env, REDIS_PREFIX: prefix, MEDIA_DIR: mediaDir, BOARD_URL: board.url, BOARD_STATIC_URL: board.staticUrl,
+      BOARD_USER_AGENT: 'PawlinkBench/1.0', LOG_LEVEL: 'error', WORKER_CONCURRENCY: '1', ...extraEnv,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+}
+
+async function stopWorker(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+type BenchQueue = Queue<ThumbnailJobPayload, ThumbnailJobResult>;
+
+async function runJob(queue: BenchQueue, md5: string): Promise<ThumbnailJobResult & { wallMs: number }> {
+  const jobId = thumbnailJobId(md5, 'gif');
+  await queue.add(THUMBNAIL_JOB, { md5, type: 'gif', requestedAt: Date.now() }, { jobId, attempts: 1 });
+  const deadline = Date.now() + 180_000;
+  for (;;) {
+    if (Date.now() > deadline) throw new Error(`job ${jobId} did not finish in 180 s`);
+    const state = await queue.getJobState(jobId);
+    if (state === 'completed' || state === 'failed') {
+      const job = (await queue.getJob(jobId))!;
+      if (state === 'failed') throw new Error(`job ${jobId} failed: ${job.failedReason}`);
+      return { ...job.returnvalue, wallMs: job.finishedOn! - job.processedOn! };
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+async function waitForReady(queue: BenchQueue, count: number): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while ((await queue.getWorkersCount()) < count) {
+    if (Date.now() > deadline) throw new Error(`${count} worker(s) did not come up in 60 s`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function deleteKeys(redis: Redis): Promise<void> {
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+    cursor = next;
+    if (keys.length > 0) await redis.unlink(...keys);
+  } while (cursor !== '0');
+}
+
+async function main(): Promise<void> {
+  const workDir = await mkdtemp(path.join(os.tmpdir(), 'pawlink-bench-'));
+  const board = await startFakeBoard();
+  const redis = new Redis(base.redis.url, { maxRetriesPerRequest: null });
+  const queue: BenchQueue = new Queue(THUMBNAIL_QUEUE, { connection: redis, prefix: thumbnailQueuePrefix(prefix) });
+  let nextId = 1;
+  try {
+    log(`machine: ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'unknown'}), load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+    log('generating inputs…');
+    const specs: Array<{ name: string; ext: string; duration: number; make: () => Promise<Buffer> }> = [
+      { name: 'webm 1280×720 30 s', ext: 'webm', duration: 30, make: () => makeWebm(30, 1280, 720, { fps: 30, bitrate: '2M' }) },
+      { name: 'mp4 1280×720 30 s', ext: 'mp4', duration: 30, make: () => makeMp4(30, 1280, 720, { fps: 30, bitrate: '2M' }) },
+      { name: 'webm 1920×1080 10 s', ext: 'webm', duration: 10, make: () => makeWebm(10, 1920, 1080, { fps: 30, bitrate: '4M' }) },
+      { name: 'gif 480×270 90 frames', ext: 'gif', duration: 9, make: () => makeAnimatedGif(90, 480, 270) },
+    ];
+    const inputs: Array<Input & { duration: number }> = [];
+    for (const spec of specs) {
+      const bytes = await spec.make();
+      const post = board.addPost({ id: nextId++, ext: spec.ext }, bytes);
+      const file = path.join(workDir, `${post.md5}.${spec.ext}`);
+      await writeFile(file, bytes);
+      inputs.push({ name: spec.name, ext: spec.ext, file, md5: post.md5, bytes: bytes.length, duration: spec.duration });
+    }
+
+    // One fresh worker process per input, warmed up with a tiny job, so its peak RSS and CPU
+    // belong to that input alone.
+    const rows: string[][] = [];
+    const refRows: string[][] = [];
+    for (const input of inputs) {
+      const mediaDir = path.join(workDir, `media-${input.md5}`);
+      const worker = startWorker(mediaDir, board);
+      try {
+        await waitForReady(queue, 1);
+        const warm = board.addPost({ id: nextId++, ext: 'png' }, await makePng(64, 64));
+        await runJob(queue, warm.md5);
+        // let the board limiter's next slot come, so the measured job does not wait for it
+        await new Promise((resolve) => setTimeout(resolve, 600));
+        const memory = sampleMemory(worker.pid!);
+        const cpuBefore = await cpuMs(worker.pid!);
+        const result = await runJob(queue, input.md5);
+        const cpu = (await cpuMs(worker.pid!)) - cpuBefore;
+        const mem = await memory.stop();
+        const png = await readFile(path.join(mediaDir, 'thumbs', `${input.md5}.png`));
+        const floor = await ffmpegFloor(input);
+        const reference = await ffmpegReferenceGif(input, input.duration, workDir);
+        rows.push([
+          input.name, fmtBytes(input.bytes), fmtMs(result.wallMs), fmtMs(cpu), fmtMs(floor.wallMs), fmtMs(floor.cpuMs),
+          ratio(result.wallMs, floor.wallMs), ratio(cpu, floor.cpuMs), `${result.width}×${result.height}×${result.frames}`,
+          fmtBytes(result.bytes), fmtBytes(png.length), mem.selfPeakMb.toFixed(0), mem.childPeakMb.toFixed(0), mem.combinedPeakMb.toFixed(0),
+        ]);
+        refRows.push([input.name, fmtMs(reference.wallMs), fmtMs(reference.cpuMs), fmtBytes(reference.outBytes ?? 0), ratio(reference.wallMs, floor.wallMs), ratio(result.wallMs, reference.wallMs), ratio(result.bytes, reference.outBytes ?? 0)]);
+      } finally {
+        await stopWorker(worker);
+      }
+    }
+    log('');
+    log('GIF+PNG job (one gif job writes both) vs the whole-file decode floor `ffmpeg -i <file> -f null -`');
+    table(['input', 'input size', 'job wall', 'job CPU', 'floor wall', 'floor CPU', 'wall/floor', 'CPU/floor', 'gif w×h×frames', 'gif', 'png', 'worker peak RSS MB', 'ffmpeg peak RSS MB', 'worker+ffmpeg peak MB'], rows);
+    log('');
+    log('Reference: ffmpeg alone making the GIF (same 3 s window, fps=10, 320 box, palettegen/paletteuse)');
+    table(['input', 'ffmpeg GIF wall', 'ffmpeg GIF CPU', 'ffmpeg GIF size', 'ref wall/floor', 'ours/ref wall', 'ours/ref size'], refRows);
+
+    // Throughput: 20 distinct 720p webm files (remuxed copies, so each has its own md5).
+    const batch: string[] = [];
+    for (let i = 0; i < 20; i++) {
+      const out = path.join(workDir, `batch-${i}.webm`);
+      await measureCommand('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-nostdin', '-i', inputs[0]!.file, '-c', 'copy', '-metadata', `comment=batch-${runId}-${i}`, '-y', out]);
+      batch.push(out);
+    }
+    const throughputRows: string[][] = [];
+    for (const workers of [1, 2]) {
+      const md5s: string[] = [];
+      for (const file of batch) {
+        const post = board.addPost({ id: nextId++, ext: 'webm' }, await readFile(file));
+        md5s.push(post.md5);
+      }
+      const mediaDir = path.join(workDir, `media-batch-${workers}`);
+      const procs = Array.from({ length: workers }, () => startWorker(mediaDir, board));
+      try {
+        await waitForReady(queue, workers);
+        const started = Date.now();
+        const results = await Promise.all(md5s.map((md5) => runJob(queue, md5)));
+        const elapsed = Date.now() - started;
+        const mean = results.reduce((sum, r) => sum + r.wallMs, 0) / results.length;
+        throughputRows.push([String(workers), String(results.length), fmtMs(elapsed), (results.length / (elapsed / 60_000)).toFixed(1), fmtMs(mean)]);
+      } finally {
+        await Promise.all(procs.map(stopWorker));
+      }
+      // the second round needs new md5s: remux again with another tag
+      for (let i = 0; i < batch.length; i++) {
+        await measureCommand('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-nostdin', '-i', inputs[0]!.file, '-c', 'copy', '-metadata', `comment=batch-${runId}-${workers}-${i}`, '-y', batch[i]!]);
+      }
+    }
+    log('');
+    log('Throughput: 20 jobs of the 720p webm (distinct files), one worker process per WORKER, concurrency 1; the board allows 2 lookups/s');
+    table(['workers', 'jobs', 'batch wall', 'jobs/minute', 'mean job wall'], throughputRows);
+    log('');
+    log(`ratios of 2 workers to 1: ${ratio(Number(throughputRows[1]?.[3]), Number(throughputRows[0]?.[3]))} jobs/minute`);
+  } finally {
+    await queue.close();
+    await deleteKeys(redis);
+    redis.disconnect();
+    await board.close();
+    await rm(workDir, { recursive: true, force: true });
+  }
+}
+
+try {
+  await main();
+} catch (error) {
+  process.stderr.write(`thumbs benchmark failed: ${(error as Error).stack ?? String(error)}\n`);
+  process.exitCode = 1;
+}
