@@ -129,6 +129,11 @@ async function main(): Promise<void> {
     env: { ...process.env, DB_PREFIX: config.database.prefix, REDIS_PREFIX: config.redis.prefix, IMAGES_PORT: String(port), LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
+  // Never leave the service running if the benchmark dies (a closed stdout pipe, Ctrl-C).
+  const stopChild = (): void => void child.kill('SIGTERM');
+  process.once('exit', stopChild);
+  process.once('SIGINT', () => process.exit(130));
+  process.stdout.on('error', () => process.exit(1));
   const url = `http://127.0.0.1:${port}`;
   try {
     for (let i = 0; ; i++) {
