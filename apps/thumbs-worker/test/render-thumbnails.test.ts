@@ -135,6 +135,15 @@ describe('thumbnail rendering', () => {
     expect(job.failedReason).toBe('post not found on the board');
   });
 
+  it('retries when the downloaded bytes do not match the md5, and reports it', async () => {
+    const post = board.addPost({ id: nextId++, ext: 'png', md5: 'fedcba9876543210fedcba9876543210' }, await makePng(20, 20));
+    await enqueue(queueHandle.queue, post.md5, 'png');
+    const job = await waitForJob(queueHandle.queue, thumbnailJobId(post.md5, 'png'));
+    expect(await job.getState()).toBe('failed');
+    expect(job.attemptsMade).toBe(3);
+    expect(job.failedReason).toMatch(/expected fedcba9876543210fedcba9876543210/);
+  });
+
   it('fails an unsupported file type as unrecoverable', async () => {
     const { job } = await render(Buffer.from('FWS fake flash'), 'swf', 'gif');
     expect(job.attemptsMade).toBe(1);
