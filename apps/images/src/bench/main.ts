@@ -99,7 +99,7 @@ interface Row {
   errors: number;
 }
 
-async function run(label: string, url: string, headers: Record<string, string>, extra: { method?: string; body?: string; connections?: number } = {}): Promise<Row> {
+async function run(label: string, url: string, headers: Record<string, string>, extra: { method?: 'GET' | 'POST'; body?: string; connections?: number } = {}): Promise<Row> {
   const result = await autocannon({ url, connections: extra.connections ?? CONNECTIONS, duration: SECONDS, headers, method: extra.method ?? 'GET', ...(extra.body === undefined ? {} : { body: extra.body }) });
   return { scenario: label, rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.timeouts + result.non2xx };
 }
