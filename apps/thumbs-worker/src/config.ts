@@ -1,15 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
-import { loadBaseConfig, readInt, readString, readUrl, type BaseConfig, type Env } from '@pawlink/service-kit';
-
-export interface BoardConfig {
-  url: string;
-  staticUrl: string;
-  userAgent: string;
-  requestsPerSecond: number;
-  timeoutMs: number;
-  retries: number;
-}
+import { loadBoardConfig, type BoardConfig } from '@pawlink/board/config';
+import { loadBaseConfig, readInt, readString, type BaseConfig, type Env } from '@pawlink/service-kit';
 
 /** Limits against hostile media and the shape of the output. */
 export interface RenderLimits {
@@ -45,21 +37,12 @@ export interface WorkerConfig {
   thumbsDir: string;
 }
 
-const VERSION = '1.0.0';
-
 /** The worker's configuration: the shared variables plus the THUMBS_ and WORKER_ ones. */
 export function loadWorkerConfig(env: Env, cwd = process.cwd()): WorkerConfig {
   const base = loadBaseConfig(env, cwd);
   return {
     base,
-    board: {
-      url: readUrl(env, 'BOARD_URL', 'https://e621.net'),
-      staticUrl: readUrl(env, 'BOARD_STATIC_URL', 'https://static1.e621.net'),
-      userAgent: readString(env, 'BOARD_USER_AGENT', `Pawlink/${VERSION} (thumbnails)`),
-      requestsPerSecond: readInt(env, 'BOARD_REQUESTS_PER_SECOND', 2, { min: 1, max: 100 }),
-      timeoutMs: readInt(env, 'BOARD_TIMEOUT_MS', 10_000, { min: 100, max: 120_000 }),
-      retries: readInt(env, 'BOARD_RETRIES', 2, { min: 0, max: 10 }),
-    },
+    board: loadBoardConfig(env),
     concurrency: readInt(env, 'WORKER_CONCURRENCY', 1, { min: 1, max: 64 }),
     lockDurationMs: readInt(env, 'WORKER_LOCK_DURATION_MS', 30_000, { min: 1_000, max: 600_000 }),
     stalledIntervalMs: readInt(env, 'WORKER_STALLED_INTERVAL_MS', 30_000, { min: 500, max: 600_000 }),

@@ -34,14 +34,9 @@ function threadState(): ThreadState {
   const { config } = data;
   const logger = createThreadLogger('thumbs-worker', config.base.logLevel);
   const board = createBoardClient({
-    baseUrl: config.board.url,
-    staticUrl: config.board.staticUrl,
-    userAgent: config.board.userAgent,
+    ...config.board,
     redis: new Redis(config.base.redis.url, { enableAutoPipelining: true, maxRetriesPerRequest: 2, connectionName: 'thumbs-worker-board' }),
     redisPrefix: config.base.redis.prefix,
-    requestsPerSecond: config.board.requestsPerSecond,
-    timeoutMs: config.board.timeoutMs,
-    retries: config.board.retries,
     logger,
   });
   state = { config, board, logger };

@@ -7,7 +7,7 @@ describe('loadThumbsConfig', () => {
     const config = loadThumbsConfig({}, '/srv');
     expect(config.ports.thumbs).toBe(3003);
     expect(config.mediaDir).toBe('/srv/data/media');
-    expect(config.board).toMatchObject({ url: 'https://e621.net', staticUrl: 'https://static1.e621.net', requestsPerSecond: 2 });
+    expect(config.board).toMatchObject({ baseUrl: 'https://e621.net', staticUrl: 'https://static1.e621.net', requestsPerSecond: 2 });
     expect(config.board.userAgent).toMatch(/^Pawlink\/\S+ \(thumbnails\)$/);
     expect(config.thumbs).toMatchObject({ failedTtlSeconds: 3600, completedTtlSeconds: 3600, jobAttempts: 3, defaultJobMs: 5000 });
   });

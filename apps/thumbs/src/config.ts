@@ -1,17 +1,5 @@
-import { loadBaseConfig, readInt, readString, readUrl, type BaseConfig, type Env } from '@pawlink/service-kit';
-
-export const THUMBS_VERSION = '1.0.0';
-
-export interface BoardConfig {
-  /** The board's JSON API (e621-compatible). */
-  url: string;
-  /** Where files live when a post's `file.url` is hidden. */
-  staticUrl: string;
-  userAgent: string;
-  requestsPerSecond: number;
-  timeoutMs: number;
-  retries: number;
-}
+import { loadBoardConfig, type BoardConfig } from '@pawlink/board/config';
+import { loadBaseConfig, readInt, type BaseConfig, type Env } from '@pawlink/service-kit';
 
 export interface ThumbsSettings {
   /** How long a failed or timed-out job is reported before a PUT may start a new attempt. */
@@ -36,14 +24,7 @@ export function loadThumbsConfig(env: Env, cwd = process.cwd()): ThumbsConfig {
   const base = loadBaseConfig(env, cwd);
   return {
     ...base,
-    board: {
-      url: readUrl(env, 'BOARD_URL', 'https://e621.net'),
-      staticUrl: readUrl(env, 'BOARD_STATIC_URL', 'https://static1.e621.net'),
-      userAgent: readString(env, 'BOARD_USER_AGENT', `Pawlink/${THUMBS_VERSION} (thumbnails)`),
-      requestsPerSecond: readInt(env, 'BOARD_REQUESTS_PER_SECOND', 2, { min: 1, max: 100 }),
-      timeoutMs: readInt(env, 'BOARD_TIMEOUT_MS', 10_000, { min: 100, max: 120_000 }),
-      retries: readInt(env, 'BOARD_RETRIES', 2, { min: 0, max: 10 }),
-    },
+    board: loadBoardConfig(env),
     thumbs: {
       failedTtlSeconds: readInt(env, 'THUMBS_FAILED_TTL_SECONDS', 3600, { min: 1, max: 30 * 86_400 }),
       completedTtlSeconds: readInt(env, 'THUMBS_COMPLETED_TTL_SECONDS', 3600, { min: 1, max: 30 * 86_400 }),

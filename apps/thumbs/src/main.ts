@@ -36,14 +36,9 @@ const readOnly = new ReadOnlySwitch(redis, config.redis.prefix, 'thumbs', config
 await readOnly.start();
 
 const board = createBoardClient({
-  baseUrl: config.board.url,
-  staticUrl: config.board.staticUrl,
-  userAgent: config.board.userAgent,
+  ...config.board,
   redis,
   redisPrefix: config.redis.prefix,
-  requestsPerSecond: config.board.requestsPerSecond,
-  timeoutMs: config.board.timeoutMs,
-  retries: config.board.retries,
   logger,
 });
 

@@ -73,14 +73,9 @@ export async function startThumbs(env: Record<string, string> = {}): Promise<Thu
   await readOnly.refresh();
   const logger = createLogger('thumbs-test', 'error', { silent: process.env.TEST_LOG !== '1' });
   const boardClient = createBoardClient({
-    baseUrl: config.board.url,
-    staticUrl: config.board.staticUrl,
-    userAgent: config.board.userAgent,
+    ...config.board,
     redis,
     redisPrefix: config.redis.prefix,
-    requestsPerSecond: config.board.requestsPerSecond,
-    timeoutMs: config.board.timeoutMs,
-    retries: config.board.retries,
   });
   let clockOffset = 0;
   const app = createApp({

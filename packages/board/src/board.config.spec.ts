@@ -1,0 +1,27 @@
+import { ConfigError } from '@pawlink/service-kit';
+import { describe, expect, it } from 'vitest';
+import { loadBoardConfig } from './board.config.js';
+
+describe('loadBoardConfig', () => {
+  it('defaults to e621 with the board policy of 2 requests per second', () => {
+    expect(loadBoardConfig({})).toEqual({
+      baseUrl: 'https://e621.net',
+      staticUrl: 'https://static1.e621.net',
+      userAgent: 'Pawlink/1.0.0 (thumbnails)',
+      requestsPerSecond: 2,
+      timeoutMs: 10_000,
+      retries: 2,
+    });
+  });
+
+  it.each([
+    ['BOARD_URL', 'e621.net'],
+    ['BOARD_STATIC_URL', 'ftp://static'],
+    ['BOARD_REQUESTS_PER_SECOND', '0'],
+    ['BOARD_TIMEOUT_MS', 'soon'],
+    ['BOARD_RETRIES', '-1'],
+  ])('rejects %s=%s naming it', (name, value) => {
+    expect(() => loadBoardConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => loadBoardConfig({ [name]: value })).toThrow(name);
+  });
+});

@@ -1,0 +1,28 @@
+import { readInt, readString, readUrl, type Env } from '@pawlink/service-kit';
+
+/** The board settings every process that talks to the board reads, named as createBoardClient wants them. */
+export interface BoardConfig {
+  /** The board's JSON API (e621-compatible). */
+  baseUrl: string;
+  /** Where files live when a post's `file.url` is hidden. */
+  staticUrl: string;
+  userAgent: string;
+  /** Board API requests per second across every process sharing the Redis. */
+  requestsPerSecond: number;
+  timeoutMs: number;
+  retries: number;
+}
+
+const VERSION = '1.0.0';
+
+/** BOARD_* variables; shared by the thumbs API and the worker so they can never disagree. */
+export function loadBoardConfig(env: Env): BoardConfig {
+  return {
+    baseUrl: readUrl(env, 'BOARD_URL', 'https://e621.net'),
+    staticUrl: readUrl(env, 'BOARD_STATIC_URL', 'https://static1.e621.net'),
+    userAgent: readString(env, 'BOARD_USER_AGENT', `Pawlink/${VERSION} (thumbnails)`),
+    requestsPerSecond: readInt(env, 'BOARD_REQUESTS_PER_SECOND', 2, { min: 1, max: 100 }),
+    timeoutMs: readInt(env, 'BOARD_TIMEOUT_MS', 10_000, { min: 100, max: 120_000 }),
+    retries: readInt(env, 'BOARD_RETRIES', 2, { min: 0, max: 10 }),
+  };
+}
