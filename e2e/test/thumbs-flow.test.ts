@@ -1,50 +1,19 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiKeyRepository, authDatabase } from '@pawlink/auth';
 import { makeAnimatedGif, makeMp4, makePng, makeWebm, startFakeBoard, type FakeBoard } from '@pawlink/board/testing';
 import { createDataSource, createRedis, loadBaseConfig, migrateDatabase } from '@pawlink/service-kit';
-import { createTestContext, freePort, request, startNginx, type StartedNginx, type TestContext } from '@pawlink/test-kit';
+import { createTestContext, request, startNginx, type StartedNginx, type TestContext } from '@pawlink/test-kit';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-
-interface Proc {
-  name: string;
-  child: ChildProcess;
-  output: string[];
-}
-
-function startProcess(name: string, script: string, env: Record<string, string>): Proc {
-  const child = spawn(process.execPath, [script], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  const output: string[] = [];
-  const keep = (chunk: Buffer) => {
-    output.push(chunk.toString());
-    if (output.length > 200) output.shift();
-  };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
-  return { name, child, output };
-}
-
-async function stopProcess(proc: Proc): Promise<void> {
-  const { child } = proc;
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-  await exited;
-  clearTimeout(timer);
-}
+import { startService, startWorker, type ServiceProcess } from './support/system.js';
 
 let ctx: TestContext;
 let board: FakeBoard;
 let nginx: StartedNginx;
 let apiUrl: string;
 let headers: Record<string, string>;
-const procs: Proc[] = [];
+const procs: ServiceProcess[] = [];
 
 const posts: Record<string, { id: number; md5: string; animated: boolean }> = {};
 
@@ -72,37 +41,24 @@ beforeAll(async () => {
 
   await mkdir(`${ctx.mediaDir}/thumbs`, { recursive: true });
   nginx = await startNginx({ mediaDir: ctx.mediaDir });
-  const port = await freePort();
-  apiUrl = `http://127.0.0.1:${port}`;
   const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    HOME: process.env.HOME ?? '/tmp',
     ...ctx.env,
     LOG_LEVEL: 'warn',
-    THUMBS_PORT: String(port),
-    THUMBS_URL: apiUrl,
     MEDIA_URL: `${nginx.baseUrl}/thumbs`,
     BOARD_URL: board.url,
     BOARD_STATIC_URL: board.staticUrl,
     BOARD_REQUESTS_PER_SECOND: '10',
     WORKER_CONCURRENCY: '1',
   };
-  procs.push(startProcess('thumbs', 'apps/thumbs/dist/main.js', env));
   // Two worker processes share the queue.
-  procs.push(startProcess('worker-1', 'apps/thumbs-worker/dist/main.js', env));
-  procs.push(startProcess('worker-2', 'apps/thumbs-worker/dist/main.js', env));
-
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const up = await request(`${apiUrl}/online`).catch(() => undefined);
-    if (up?.status === 200) break;
-    if (Date.now() > deadline) throw new Error(`thumbs API did not start:\n${procs[0]?.output.join('')}`);
-    await sleep(100);
-  }
+  procs.push(startWorker('worker-1', env), startWorker('worker-2', env));
+  const api = await startService('thumbs', env);
+  procs.unshift(api);
+  apiUrl = api.url;
 });
 
 afterAll(async () => {
-  await Promise.all(procs.map(stopProcess));
+  await Promise.all(procs.map((proc) => proc.stop()));
   await nginx?.stop();
   await board?.close();
   await ctx?.cleanup();

@@ -66,6 +66,12 @@ export async function startService(name: keyof typeof SERVICE_PORT_VARIABLE, env
   return { name, url, child, output, stop: () => stop(child) };
 }
 
+/** Starts one real thumbnail worker process (`apps/thumbs-worker/dist/main.js`). */
+export function startWorker(name: string, env: Record<string, string>): ServiceProcess {
+  const { child, output } = spawnNode(name, 'apps/thumbs-worker/dist/main.js', env);
+  return { name, url: '', child, output, stop: () => stop(child) };
+}
+
 /** Runs the real `bin/admin` with the given environment. */
 export function admin(env: Record<string, string>, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
