@@ -1,3 +1,4 @@
+import { loadBaseConfig } from '@pawlink/service-kit';
 import { createTestContext, jsonInit, request, type TestContext } from '@pawlink/test-kit';
 import mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -201,7 +202,8 @@ describe('read-only switch flipped with bin/admin while the services run', () =>
 describe('internal errors', () => {
   it('code 0 with no SQL or stack when the database fails under a service', async () => {
     const key = await createKey(ctx.env, 'shortener', ['--rate-limit-route', '0', '--rate-limit-global', '0']);
-    const connection = await mysql.createConnection({ host: '127.0.0.1', user: 'root', database: `${ctx.dbPrefix}shortener` });
+    const { database } = loadBaseConfig(ctx.env);
+    const connection = await mysql.createConnection({ host: database.host, port: database.port, user: database.user, password: database.password, database: `${ctx.dbPrefix}shortener` });
     const [tables] = await connection.query<mysql.RowDataPacket[]>('SHOW TABLES');
     const table = tables.map((row) => String(Object.values(row)[0])).find((name) => name !== 'migrations');
     expect(table).toBeDefined();
