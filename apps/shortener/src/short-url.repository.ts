@@ -55,8 +55,7 @@ export class ShortUrlRepository {
     }
   }
 
-  /** Applies changes to the entry at `pos`; the url's hash follows the url. */
-  /** `value` is false when no entry has that pos any more. */
+  /** Applies changes to the entry at `pos`; the url's hash follows the url. `value` is false when no entry has that pos any more. */
   async update(pos: number, changes: ShortUrlChanges): Promise<WriteOutcome<boolean>> {
     const values: Partial<ShortUrl> = { ...changes };
     if (changes.url !== undefined) values.urlHash = urlHash(changes.url);

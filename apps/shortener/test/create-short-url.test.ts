@@ -165,6 +165,14 @@ describe('POST /create — validation', () => {
     expect(res.body.code).toBe(1074);
   });
 
+  // NUL and other control characters, and lone surrogates (which MySQL would store as U+FFFD, so the
+  // stored credit would differ from the one answered), are not text a credit can hold.
+  it.each([['a\u0000b'], ['line\r\nbreak'], ['bell\u0007'], ['c1\u0085'], ['lone \ud800 surrogate']])('refuses credit %j with control characters or broken unicode (422 1074)', async (credit) => {
+    const res = await create(h, { url: uniqueUrl(), credit });
+    expect(res.status).toBe(422);
+    expect(res.body).toMatchObject({ success: false, code: 1074 });
+  });
+
   it('answers 1026 for a malformed JSON body and treats a missing body as a missing url', async () => {
     const bad = await request(`${h.url}/create`, { method: 'POST', headers: { authorization: h.key, 'content-type': 'application/json' }, body: '{"url":' });
     expect(bad.status).toBe(400);

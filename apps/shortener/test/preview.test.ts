@@ -51,6 +51,18 @@ describe('GET /:code+', () => {
     expect(html).toContain(patch.body.data.url);
   });
 
+  // modifiedAt also moves on a credit-only edit, so the notice must not claim the destination changed.
+  it('words the notice as an edit, which is true whether the url or only the credit changed', async () => {
+    const { body } = await create(h, { url: uniqueUrl() }, { editable: true });
+    const patch = await request(`${h.url}/${body.data.code}`, jsonInit('PATCH', { managementCode: body.data.managementCode, credit: 'Renamed' }, { authorization: h.key }));
+    expect(patch.status).toBe(200);
+    const html = (await request(`${h.url}/${body.data.code}+`)).text;
+    const notice = /<p class="notice" id="modified-notice"[^>]*>(.*?)<\/p>/s.exec(html)?.[1] ?? '';
+    expect(notice).toContain('this link was edited on');
+    expect(notice).toContain(`datetime="${patch.body.data.modifiedAt}"`);
+    expect(notice).not.toContain('destination of this link was changed');
+  });
+
   it('renders XSS payloads in url and credit inert (escaped, never raw)', async () => {
     const credit = '<script>alert("c")</script>';
     const url = "https://example.com/x'onmouseover='alert(1)'&y=\"<b>\"";

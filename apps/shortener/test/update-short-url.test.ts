@@ -111,10 +111,12 @@ describe('PATCH /:code', () => {
       expect(res.status, JSON.stringify(url)).toBe(422);
       expect(res.body.code).toBe(1073);
     }
-    for (const credit of ['x'.repeat(51), 7]) {
+    for (const credit of ['x'.repeat(51), 7, 'nul\u0000', '\udc00']) {
       const res = await patch(entry.code, { managementCode: entry.managementCode, credit });
-      expect(res.status).toBe(422);
+      expect(res.status, JSON.stringify(credit)).toBe(422);
       expect(res.body.code).toBe(1074);
     }
+    const unchanged = await request(`${h.url}/${entry.code}.json`, { headers: { authorization: h.key } });
+    expect(unchanged.body.data).toMatchObject({ url: entry.url, credit: 'Original', modifiedAt: null });
   });
 });

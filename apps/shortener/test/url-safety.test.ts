@@ -55,6 +55,12 @@ const HOSTILE: string[] = [
   'http://localhost/',
   'http://LOCALHOST:3001/',
   'http://localhost./',
+  // empty labels: not an IPv4 form to the parser, nor equal to a blocked name, yet the same host
+  'http://localhost../',
+  'http://printer.local../',
+  'http://127.0.0.1../',
+  'http://0x7f.1../',
+  'http://app..localhost/',
   'http://app.localhost/',
   'http://printer.local/',
   'http://metadata.google.internal/',

@@ -53,8 +53,12 @@ export function normaliseTargetUrl(input: unknown): string {
   if (host.startsWith('[') && host.endsWith(']')) {
     if (isBlockedIp(ipaddr.IPv6.parse(host.slice(1, -1)))) throw invalid('private, loopback and reserved addresses are not allowed');
   } else {
-    host = domainToASCII(host).replace(/\.$/, '');
+    host = domainToASCII(host);
+    // One trailing dot is the fully qualified spelling of the same name. Empty labels anywhere else
+    // (`localhost..`, `127.0.0.1..`) make no DNS name, and hide the name or address from the checks below.
+    if (host.endsWith('.')) host = host.slice(0, -1);
     if (host === '') throw invalid('the host is missing');
+    if (host.split('.').includes('')) throw invalid('the host name has an empty label');
     if (ipaddr.IPv4.isValidFourPartDecimal(host)) {
       if (isBlockedIp(ipaddr.IPv4.parse(host))) throw invalid('private, loopback and reserved addresses are not allowed');
     } else if (isBlockedName(host)) {

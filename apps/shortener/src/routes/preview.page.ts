@@ -92,8 +92,9 @@ export function renderPreviewPage(record: ShortUrlRecord): string {
   ]
     .map(([attribute, name, content]) => `<meta ${attribute}="${name}" content="${escapeHtml(content)}">\n`)
     .join('');
+  // modifiedAt also moves on a credit-only edit, so the notice says "edited", not "destination changed".
   const notice = record.modifiedAt
-    ? `<p class="notice" id="modified-notice" role="status"><strong>Heads up:</strong> the destination of this link was changed on ${time(record.modifiedAt)}, after it was created.</p>\n`
+    ? `<p class="notice" id="modified-notice" role="status"><strong>Heads up:</strong> this link was edited on ${time(record.modifiedAt)}, after it was created, so where it leads may differ from what was first shared.</p>\n`
     : '';
   const body = `<h1>Short link <span class="short">${short}</span></h1>
 ${notice}<p>This link takes you to:</p>
