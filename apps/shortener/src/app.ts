@@ -15,6 +15,7 @@ import { getShortUrlHandler } from './routes/get-short-url.handler.js';
 import { previewHandler } from './routes/preview.handler.js';
 import { redirectHandler } from './routes/redirect.handler.js';
 import { redirectCacheControl } from './routes/send-redirect.js';
+import { undecodableCodeHandler } from './routes/undecodable-code.handler.js';
 import { updateShortUrlHandler } from './routes/update-short-url.handler.js';
 import { ShortUrlRepository } from './short-url.repository.js';
 
@@ -84,6 +85,7 @@ export function createApp(deps: ShortenerDeps): Express {
   app.get('/:code', redirectHandler(service, redirectCacheControl(config.shortener.redirectMaxAgeSeconds)));
   app.patch('/:code', key, rateLimit('shortener.manage'), writable, updateShortUrlHandler(service));
   app.delete('/:code', key, rateLimit('shortener.manage'), writable, deleteShortUrlHandler(service));
+  app.use(undecodableCodeHandler);
   return base.finalize();
 }
 

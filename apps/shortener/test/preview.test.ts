@@ -86,7 +86,7 @@ describe('GET /:code+', () => {
     expect(attrHtml).not.toContain('<img');
   });
 
-  it.each([['missing-code'], ['bad_code']])('answers an HTML 404 for %s', async (code) => {
+  it.each([['missing-code'], ['bad_code'], ['%00'], ['%zz'], ['%C0%AE']])('answers an HTML 404 for %s', async (code) => {
     const res = await request(`${h.url}/${code}+`);
     expect(res.status).toBe(404);
     expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');

@@ -38,7 +38,7 @@ describe('GET /:code', () => {
     expect(res.headers.get('location')).toBe(url);
   });
 
-  it.each([['nope-not-here'], ['bad_chars'], ['x'.repeat(51)], ['%E2%9C%93']])('answers 404 text/plain for unknown code %s', async (code) => {
+  it.each([['nope-not-here'], ['bad_chars'], ['x'.repeat(51)], ['%E2%9C%93'], ['%00'], ['%zz'], ['abc%'], ['%C0%AE'], ['%E0%A4%A']])('answers 404 text/plain for unknown code %s', async (code) => {
     const res = await request(`${h.url}/${code}`);
     expect(res.status).toBe(404);
     expect(res.headers.get('content-type')).toMatch(/^text\/plain/);

@@ -1,16 +1,20 @@
-import type { RequestHandler } from 'express';
+import type { RequestHandler, Response } from 'express';
 import type { ShortUrlService } from '../domain/short-url.service.js';
 import { PREVIEW_HEADERS, renderNotFoundPage, renderPreviewPage } from './preview.page.js';
+
+/** The preview's 404: an HTML page under the same CSP. */
+export function sendPreviewNotFound(res: Response): void {
+  res.set(PREVIEW_HEADERS).status(404).send(renderNotFoundPage());
+}
 
 /** GET /:code+: the HTML preview, or an HTML 404. */
 export function previewHandler(service: ShortUrlService): RequestHandler<{ code: string }> {
   return async (req, res) => {
     const entry = await service.find(req.params.code);
-    res.set(PREVIEW_HEADERS);
     if (!entry) {
-      res.status(404).send(renderNotFoundPage());
+      sendPreviewNotFound(res);
       return;
     }
-    res.status(200).send(renderPreviewPage(service.toRecord(entry)));
+    res.set(PREVIEW_HEADERS).status(200).send(renderPreviewPage(service.toRecord(entry)));
   };
 }
