@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { create, startHarness, uniqueUrl, type Harness } from './support.js';
+import { create, jsonInit, request, startHarness, uniqueUrl, type Harness } from './support.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -43,5 +43,19 @@ describe('concurrent creates (uniqueness is the database’s)', () => {
     expect(results.filter((r) => r.status === 201)).toHaveLength(1);
     const codes = new Set(results.map((r) => r.body.data.code));
     expect(codes.size).toBe(1);
+  });
+});
+
+describe('concurrent edits', () => {
+  it('several entries moved to one url: exactly one 200, the rest 409 1079, one row holds it', async () => {
+    const target = uniqueUrl('race-patch');
+    const entries = await Promise.all(Array.from({ length: 8 }, () => create(h, { url: uniqueUrl('race-patch-from') }, { editable: true })));
+    const results = await Promise.all(
+      entries.map(({ body }) => request(`${h.url}/${body.data.code}`, jsonInit('PATCH', { managementCode: body.data.managementCode, url: target }, { authorization: h.key }))),
+    );
+    expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+    for (const r of results.filter((x) => x.status !== 200)) expect([r.status, r.body.code]).toEqual([409, 1079]);
+    const rows: unknown[] = await h.dataSource.query('SELECT pos FROM short_urls WHERE url = ?', [target]);
+    expect(rows).toHaveLength(1);
   });
 });
