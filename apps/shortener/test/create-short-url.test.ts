@@ -85,6 +85,20 @@ describe('POST /create — success', () => {
     expect(again.text).not.toContain(managementCode);
   });
 
+  // A client that appends ?editable=true to a query that already had it must not get an entry it can never edit.
+  it.each([
+    ['editable=true&editable=true', true],
+    ['editable=false&editable=true', true],
+    ['editable=true&editable=false', false],
+    ['editable=TRUE', true],
+    ['editable', false],
+    ['editable[x]=true', false],
+  ])('reads ?%s as editable=%s (the last value wins)', async (query, editable) => {
+    const res = await request(`${h.url}/create?${query}`, jsonInit('POST', { url: uniqueUrl() }, { authorization: h.key }));
+    expect(res.status).toBe(201);
+    expect(typeof res.body.data.managementCode).toBe(editable ? 'string' : 'object');
+  });
+
   it('answers 200 with the existing entry when the url is already shortened (managementCode null)', async () => {
     const url = uniqueUrl();
     const first = await create(h, { url, code: 'first-of-url' }, { editable: true });
