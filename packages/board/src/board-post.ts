@@ -32,6 +32,21 @@ export function staticFileUrl(staticUrl: string, md5: string, ext: string): stri
   return `${base}/data/${md5.slice(0, 2)}/${md5.slice(2, 4)}/${md5}.${ext}`;
 }
 
+/**
+ * Only absolute http(s) URLs are fetched. Anything else the board sends (`file:`, `javascript:`,
+ * relative or garbage) is treated like a hidden URL, so a broken or hostile answer can never
+ * make the worker read a local file or fail its download on a URL that cannot work.
+ */
+export function isHttpUrl(value: unknown): value is string {
+  if (typeof value !== 'string' || value === '') return false;
+  try {
+    const { protocol } = new URL(value);
+    return protocol === 'http:' || protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
 const finite = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
 
 /** Turns a raw post into a BoardPost, or null when it lacks an id, md5 or extension (deleted posts). */
@@ -43,7 +58,7 @@ export function normalizePost(raw: RawBoardPost | null | undefined, staticUrl: s
   const md5 = typeof file.md5 === 'string' ? file.md5.toLowerCase() : '';
   const ext = typeof file.ext === 'string' ? file.ext.toLowerCase() : '';
   if (typeof id !== 'number' || !Number.isSafeInteger(id) || !MD5.test(md5) || !EXT.test(ext)) return null;
-  const url = typeof file.url === 'string' && file.url !== '' ? file.url : staticFileUrl(staticUrl, md5, ext);
+  const url = isHttpUrl(file.url) ? file.url : staticFileUrl(staticUrl, md5, ext);
   const duration = typeof raw.duration === 'number' && Number.isFinite(raw.duration) ? raw.duration : null;
   return { id, md5, ext, url, width: finite(file.width), height: finite(file.height), size: finite(file.size), duration };
 }

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { normalizePost, staticFileUrl, type BoardPost, type RawBoardPost } from './board-post.js';
+import { isHttpUrl, normalizePost, staticFileUrl, type BoardPost, type RawBoardPost } from './board-post.js';
 import { BoardRateLimiter } from './board-rate-limiter.js';
 import { BoardUnavailableError } from './board.errors.js';
 
@@ -167,6 +167,6 @@ export function createBoardClient(options: BoardClientOptions): BoardClient {
     getPostById,
     getPostByMd5,
     resolveMd5,
-    fileUrl: (post) => (typeof post.url === 'string' && post.url !== '' ? post.url : staticFileUrl(staticUrl, post.md5, post.ext)),
+    fileUrl: (post) => (isHttpUrl(post.url) ? post.url : staticFileUrl(staticUrl, post.md5, post.ext)),
   };
 }

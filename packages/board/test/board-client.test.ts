@@ -147,4 +147,18 @@ describe('board client', () => {
     const bytes = Buffer.from(await (await fetch(expected)).arrayBuffer());
     expect(createHash('md5').update(bytes).digest('hex')).toBe(added.md5);
   });
+
+  it('uses the static URL instead of a file.url that is not absolute http(s), and reads malformed posts as absent', async () => {
+    const added = board.addPost({ id: nextId++, ext: 'png' }, png);
+    const expected = `${board.staticUrl}/data/${added.md5.slice(0, 2)}/${added.md5.slice(2, 4)}/${added.md5}.png`;
+    const c = client();
+    for (const url of ['file:///etc/passwd', 'javascript:alert(1)', '/data/x.png', 'not a url', 42]) {
+      board.answerRaw(`/posts/${added.id}.json`, { post: { id: added.id, file: { md5: added.md5, ext: 'png', url } } });
+      expect((await c.getPostById(added.id))?.url, String(url)).toBe(expected);
+    }
+    for (const body of [{ post: null }, { post: { id: added.id, file: { md5: 5, ext: 'png' } } }, { post: { id: '1', file: { md5: added.md5, ext: 'png' } } }, 'null', [1]]) {
+      board.answerRaw(`/posts/${added.id}.json`, typeof body === 'string' ? JSON.stringify(null) : body);
+      expect(await c.getPostById(added.id), JSON.stringify(body)).toBeNull();
+    }
+  });
 });

@@ -45,6 +45,12 @@ export interface FakeBoard {
   failNext(status: number, count: number, options?: FailOptions): void;
   /** Delays each media response by `ms` before sending (to hold a download mid-flight). */
   setMediaDelay(ms: number): void;
+  /**
+   * Answers requests for exactly `pathAndQuery` (e.g. `/posts.json?tags=md5:<md5>`) with `body`
+   * instead of a rendered post: a string is sent as-is (HTML, broken JSON), anything else as
+   * JSON. For hostile or malformed board answers.
+   */
+  answerRaw(pathAndQuery: string, body: unknown, options?: { status?: number; contentType?: string }): void;
   close(): Promise<void>;
 }
 
@@ -69,6 +75,7 @@ export async function startFakeBoard(options: { posts?: Array<BoardPostInput & {
   const requests: FakeBoardRequest[] = [];
   const failures: Array<{ status: number; remaining: number; options: FailOptions }> = [];
   let mediaDelayMs = 0;
+  const rawAnswers = new Map<string, { body: unknown; status: number; contentType: string | undefined }>();
   const pendingTimers = new Set<NodeJS.Timeout>();
   let baseUrl = '';
 
@@ -115,6 +122,14 @@ export async function startFakeBoard(options: { posts?: Array<BoardPostInput & {
     if (failure) {
       const headers: Record<string, string> = failure.options.retryAfterSeconds !== undefined ? { 'retry-after': String(failure.options.retryAfterSeconds) } : {};
       json(res, failure.status, { success: false, reason: `injected ${failure.status}` }, headers);
+      return;
+    }
+    const rawAnswer = rawAnswers.get(rawPath);
+    if (rawAnswer) {
+      const text = typeof rawAnswer.body === 'string' ? rawAnswer.body : JSON.stringify(rawAnswer.body);
+      const contentType = rawAnswer.contentType ?? (typeof rawAnswer.body === 'string' ? 'text/html; charset=utf-8' : 'application/json; charset=utf-8');
+      res.writeHead(rawAnswer.status, { 'content-type': contentType, 'content-length': Buffer.byteLength(text) });
+      res.end(text);
       return;
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -184,6 +199,9 @@ export async function startFakeBoard(options: { posts?: Array<BoardPostInput & {
     },
     setMediaDelay(ms) {
       mediaDelayMs = ms;
+    },
+    answerRaw(pathAndQuery, body, rawOptions = {}) {
+      rawAnswers.set(pathAndQuery, { body, status: rawOptions.status ?? 200, contentType: rawOptions.contentType });
     },
     close: () => new Promise<void>((resolve) => {
       for (const timer of pendingTimers) clearTimeout(timer);

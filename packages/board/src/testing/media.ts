@@ -40,9 +40,10 @@ async function renderToBuffer(extension: string, args: (file: string) => string[
   }
 }
 
+// testsrc2 refuses tiny sizes, so the pattern is drawn at ≥ 32×32 and scaled (down to 1×1).
 const source = (seconds: number, width: number, height: number, fps: number): string[] => [
-  '-f', 'lavfi', '-i', `testsrc2=size=${width}x${height}:rate=${fps}:duration=${seconds}`,
-  '-vf', `hue=h=${randomInt(0, 360)}`,
+  '-f', 'lavfi', '-i', `testsrc2=size=${Math.max(32, width)}x${Math.max(32, height)}:rate=${fps}:duration=${seconds}`,
+  '-vf', `hue=h=${randomInt(0, 360)},scale=${width}:${height}`,
   '-metadata', `comment=pawlink-${randomBytes(8).toString('hex')}`,
 ];
 
@@ -61,6 +62,15 @@ export function makeMp4(seconds: number, width: number, height: number, options:
   return renderToBuffer('mp4', (file) => [
     ...source(seconds, width, height, fps),
     '-c:v', 'libx264', '-preset', 'ultrafast', '-b:v', options.bitrate ?? '1M', '-pix_fmt', 'yuv420p', '-movflags', '+faststart', '-an', '-f', 'mp4', '-y', file,
+  ], options.ffmpegPath);
+}
+
+/** An MP4 with an AAC audio track and no video stream at all. */
+export function makeAudioOnlyMp4(seconds: number, options: { ffmpegPath?: string } = {}): Promise<Buffer> {
+  return renderToBuffer('mp4', (file) => [
+    '-f', 'lavfi', '-i', `sine=frequency=${randomInt(200, 2000)}:duration=${seconds}`,
+    '-metadata', `comment=pawlink-${randomBytes(8).toString('hex')}`,
+    '-c:a', 'aac', '-b:a', '32k', '-vn', '-f', 'mp4', '-y', file,
   ], options.ffmpegPath);
 }
 

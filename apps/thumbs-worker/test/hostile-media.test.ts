@@ -1,0 +1,177 @@
+import { createHash } from 'node:crypto';
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { makeAnimatedGif, makeAudioOnlyMp4, makePng, makeWebm, startFakeBoard, type FakeBoard } from '@pawlink/board/testing';
+import { isThumbnailTimeout, thumbnailJobId, type ThumbnailType } from '@pawlink/contracts';
+import { createLogger, createRedis } from '@pawlink/service-kit';
+import { createTestContext, type TestContext } from '@pawlink/test-kit';
+import type { Redis } from 'ioredis';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createThumbnailWorker, type ThumbnailWorker } from '../src/index.js';
+import { createQueue, enqueue, waitForJob, workerConfig } from './helpers.js';
+
+/*
+ * Hostile or broken input from the board. Every case must end as a readable, unrecoverable
+ * failure (one attempt, not a timeout: the API answers 500 1060) or as a correct thumbnail —
+ * never a crashed worker, a hung job or a partial file. Default render limits apply.
+ */
+
+let ctx: TestContext;
+let board: FakeBoard;
+let queueHandle: ReturnType<typeof createQueue>;
+let worker: ThumbnailWorker;
+let workerConnection: Redis;
+let thumbsDir: string;
+let nextId = 1;
+
+beforeAll(async () => {
+  ctx = await createTestContext('thumbshostile');
+  board = await startFakeBoard();
+  const config = workerConfig(ctx, board, { WORKER_CONCURRENCY: '2', THUMBS_JOB_TIMEOUT_MS: '30000', BOARD_REQUESTS_PER_SECOND: '50' });
+  thumbsDir = config.thumbsDir;
+  queueHandle = createQueue(ctx);
+  workerConnection = createRedis(config.base.redis, { forQueue: true });
+  worker = createThumbnailWorker(config, workerConnection, createLogger('thumbs-worker', 'error', { silent: true }));
+});
+
+afterAll(async () => {
+  await worker?.close();
+  workerConnection?.disconnect();
+  await queueHandle?.queue.close();
+  queueHandle?.connection.disconnect();
+  await board?.close();
+  await ctx?.cleanup();
+});
+
+const md5Of = (bytes: Buffer): string => createHash('md5').update(bytes).digest('hex');
+
+async function run(md5: string, type: ThumbnailType = 'gif') {
+  await enqueue(queueHandle.queue, md5, type);
+  return waitForJob(queueHandle.queue, thumbnailJobId(md5, type));
+}
+
+async function outputsOf(md5: string): Promise<string[]> {
+  return (await readdir(thumbsDir).catch(() => [] as string[])).filter((name) => name.includes(md5));
+}
+
+/** Failed once and for good, for a reason a person can read, with nothing written. */
+async function expectUnrecoverable(md5: string, reason: RegExp, type: ThumbnailType = 'gif'): Promise<void> {
+  const job = await run(md5, type);
+  expect(await job.getState()).toBe('failed');
+  expect(job.attemptsMade).toBe(1);
+  expect(job.failedReason).toMatch(reason);
+  expect(isThumbnailTimeout(job.failedReason)).toBe(false);
+  expect(await outputsOf(md5)).toEqual([]);
+}
+
+/** A PNG whose header claims `width`×`height`; its few bytes of image data decode to nothing like that. */
+async function pngClaiming(width: number, height: number): Promise<Buffer> {
+  const png = Buffer.from(await makePng(8, 8));
+  // IHDR data starts at byte 16 (8 signature + 4 length + 4 type); its CRC covers type + data.
+  png.writeUInt32BE(width, 16);
+  png.writeUInt32BE(height, 20);
+  const { crc32 } = await import('node:zlib');
+  png.writeUInt32BE(crc32(png.subarray(12, 29)), 29);
+  return png;
+}
+
+describe('hostile media files', () => {
+  it('a zero-byte file fails as unrecoverable', async () => {
+    const post = board.addPost({ id: nextId++, ext: 'webm' }, Buffer.alloc(0));
+    await expectUnrecoverable(post.md5, /not a readable video|empty/);
+  });
+
+  it('HTML served as an image or a video fails as unrecoverable', async () => {
+    const html = (tag: string) => Buffer.from(`<!DOCTYPE html><html><body>Access denied ${tag}</body></html>\n`);
+    const asPng = board.addPost({ id: nextId++, ext: 'png' }, html('png'));
+    const asMp4 = board.addPost({ id: nextId++, ext: 'mp4' }, html('mp4'));
+    await Promise.all([
+      expectUnrecoverable(asPng.md5, /^not a readable image/),
+      expectUnrecoverable(asMp4.md5, /^not a readable video/),
+    ]);
+  });
+
+  it('a PNG claiming 20000×20000 is refused by the pixel limit before anything is decoded', async () => {
+    const post = board.addPost({ id: nextId++, ext: 'png' }, await pngClaiming(20_000, 20_000));
+    await expectUnrecoverable(post.md5, /20000×20000, over the 100000000 pixel limit/);
+  });
+
+  it('a GIF with thousands of frames becomes a short GIF within the frame limit', async () => {
+    const post = board.addPost({ id: nextId++, ext: 'gif' }, await makeAnimatedGif(3000, 16, 16));
+    const job = await run(post.md5);
+    expect(job.failedReason ?? '').toBe('');
+    expect(await job.getState()).toBe('completed');
+    const meta = await sharp(path.join(thumbsDir, `${post.md5}.gif`), { animated: true }).metadata();
+    expect(meta.pages).toBeGreaterThan(1);
+    expect(meta.pages).toBeLessThanOrEqual(60);
+  });
+
+  it('a 1×1 webm becomes a 1×1 thumbnail', async () => {
+    const post = board.addPost({ id: nextId++, ext: 'webm' }, await makeWebm(1, 1, 1));
+    const job = await run(post.md5);
+    expect(job.failedReason ?? '').toBe('');
+    expect(job.returnvalue).toMatchObject({ width: 1, height: 1 });
+    const png = await sharp(path.join(thumbsDir, `${post.md5}.png`)).metadata();
+    expect([png.width, png.height]).toEqual([1, 1]);
+  });
+
+  it('an mp4 with audio only fails as unrecoverable', async () => {
+    const post = board.addPost({ id: nextId++, ext: 'mp4' }, await makeAudioOnlyMp4(1));
+    await expectUnrecoverable(post.md5, /no video stream/);
+  });
+});
+
+describe('malformed post JSON from the board', () => {
+  it('a post without a usable file (missing, null, wrong types) fails as unrecoverable', async () => {
+    const md5s: string[] = [];
+    const answers = (md5: string): unknown[] => [
+      { posts: [{ id: 1 }] },
+      { posts: [{ id: 1, file: null, duration: null }] },
+      { posts: [{ id: 1, file: { md5: 12345, ext: 'png', url: null } }] },
+      { posts: [{ id: 1, file: { md5, ext: ['png'] } }] },
+      { posts: [{ id: null, file: { md5, ext: 'png' } }] },
+      { posts: [null, 5, 'post'] },
+      { posts: { 0: { id: 1 } } },
+      { posts: null },
+      { post: { id: 1, file: { md5, ext: 'png' } } },
+      null,
+      [],
+      JSON.stringify('a string'),
+    ];
+    for (const [i] of answers('').entries()) {
+      const md5 = md5Of(Buffer.from(`malformed post ${i} ${Math.random()}`));
+      board.answerRaw(`/posts.json?tags=md5:${md5}`, answers(md5)[i]);
+      md5s.push(md5);
+    }
+    await Promise.all(md5s.map((md5) => expectUnrecoverable(md5, /^post not found on the board$/)));
+  });
+
+  it('wrong types in fields the worker does not need still give a correct thumbnail', async () => {
+    const post = board.addPost({ id: nextId++, ext: 'png' }, await makePng(64, 48));
+    board.answerRaw(`/posts.json?tags=md5:${post.md5}`, {
+      posts: [{ id: post.id, duration: 'long', file: { md5: post.md5.toUpperCase(), ext: 'PNG', url: 12_345, width: 'wide', height: null, size: -1 } }],
+    });
+    const job = await run(post.md5);
+    expect(job.failedReason ?? '').toBe('');
+    expect(job.returnvalue).toMatchObject({ width: 64, height: 48 });
+  });
+
+  it('a file.url that is not an http(s) URL falls back to the static layout instead of being fetched', async () => {
+    const urls = ['file:///etc/passwd', 'javascript:alert(1)', 'not a url', '//evil.invalid/x.png', 'ftp://example.com/x.png'];
+    const posts = await Promise.all(urls.map(async (url) => {
+      const post = board.addPost({ id: nextId++, ext: 'png' }, await makePng(32, 32));
+      board.answerRaw(`/posts.json?tags=md5:${post.md5}`, { posts: [{ id: post.id, file: { md5: post.md5, ext: 'png', url } }] });
+      return post;
+    }));
+    const jobs = await Promise.all(posts.map((post) => run(post.md5, 'png')));
+    for (const job of jobs) {
+      expect(job.failedReason ?? '').toBe('');
+      expect(job.attemptsMade).toBe(1);
+    }
+  });
+
+  it('left no temp files in the thumbnail directory', async () => {
+    expect((await readdir(thumbsDir)).filter((name) => name.startsWith('.'))).toEqual([]);
+  });
+});
