@@ -127,6 +127,8 @@ export class ShortUrlService {
     if (credit !== undefined && credit !== entry.credit) changes.credit = credit;
     if (changes.url === undefined && changes.credit === undefined) throw new ApiError('NO_CHANGES');
 
+    // Not the uniqueness check (the index is, see the outcome below): it answers the common case
+    // without a failed write.
     if (changes.url !== undefined) {
       const holder = await this.deps.repository.findByUrl(changes.url);
       if (holder && holder.pos !== entry.pos) throw new ApiError('URL_IN_USE');
