@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { readdir } from 'node:fs/promises';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { makeAnimatedGif, makeAudioOnlyMp4, makePng, makeWebm, startFakeBoard, type FakeBoard } from '@pawlink/board/testing';
+import { makeAnimatedGif, makeAudioOnlyMp4, makeMp4, makePng, makeWebm, startFakeBoard, type FakeBoard } from '@pawlink/board/testing';
 import { isThumbnailTimeout, thumbnailJobId, type ThumbnailType } from '@pawlink/contracts';
 import { createLogger, createRedis } from '@pawlink/service-kit';
 import { createTestContext, type TestContext } from '@pawlink/test-kit';
@@ -114,6 +114,21 @@ describe('hostile media files', () => {
     expect(job.returnvalue).toMatchObject({ width: 1, height: 1 });
     const png = await sharp(path.join(thumbsDir, `${post.md5}.png`)).metadata();
     expect([png.width, png.height]).toEqual([1, 1]);
+  });
+
+  it('a playlist or concat script posing as a video never makes ffmpeg open other local files', async () => {
+    const privateDir = path.join(ctx.mediaDir, 'private');
+    await mkdir(privateDir, { recursive: true });
+    const secret = path.join(privateDir, 'secret.mp4');
+    await writeFile(secret, await makeMp4(1, 64, 64));
+    const playlist = board.addPost({ id: nextId++, ext: 'webm' }, Buffer.from(
+      `#EXTM3U\n#EXT-X-MEDIA-SEQUENCE:0\n#EXT-X-TARGETDURATION:1\n#EXTINF:1.0,\n${secret}\n#EXT-X-ENDLIST\n`,
+    ));
+    const concat = board.addPost({ id: nextId++, ext: 'mp4' }, Buffer.from(`ffconcat version 1.0\nfile secret.mp4\n# ${Math.random()}\n`));
+    await Promise.all([
+      expectUnrecoverable(playlist.md5, /^not a readable video/),
+      expectUnrecoverable(concat.md5, /^not a readable video/),
+    ]);
   });
 
   it('an mp4 with audio only fails as unrecoverable', async () => {

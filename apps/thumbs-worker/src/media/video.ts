@@ -54,6 +54,15 @@ function run(command: string, args: string[], signal: AbortSignal | undefined, m
   });
 }
 
+/*
+ * Input options for ffprobe and ffmpeg. Left to itself, ffmpeg picks the demuxer from the bytes,
+ * so a "webm" that is really an HLS playlist or an ffconcat script would make it open other
+ * files on this host (another job's download, anything with a media extension) and we would
+ * publish their thumbnail. Only the container demuxers of the board's video types are allowed,
+ * and only the local file protocol.
+ */
+const SAFE_INPUT = ['-protocol_whitelist', 'file', '-format_whitelist', 'matroska,webm,mov,mp4,m4a,3gp,3g2,mj2'];
+
 const lastLine = (text: string): string => text.trim().split('\n').filter(Boolean).pop() ?? 'no details';
 
 const rate = (value: unknown): number => {
@@ -65,7 +74,7 @@ const rate = (value: unknown): number => {
 /** Reads the first video stream's geometry, length and frame rate with ffprobe. */
 export async function probeVideo(file: string, tools: FfmpegTools): Promise<VideoProbe> {
   const result = await run(tools.ffprobePath, [
-    '-v', 'error', '-select_streams', 'v:0',
+    '-v', 'error', ...SAFE_INPUT, '-select_streams', 'v:0',
     '-show_entries', 'stream=width,height,avg_frame_rate,r_frame_rate,duration,sample_aspect_ratio:stream_tags=rotate:stream_side_data=rotation:format=duration',
     '-of', 'json', file,
   ], tools.signal, 1024 * 1024);
@@ -113,6 +122,7 @@ export async function readVideoClip(file: string, probe: VideoProbe, options: Vi
   const decode = async (start: number): Promise<Run> => run(options.ffmpegPath, [
     '-hide_banner', '-loglevel', 'error', '-nostdin',
     ...(start > 0 ? ['-ss', start.toFixed(3)] : []),
+    ...SAFE_INPUT,
     '-i', file,
     '-t', String(options.clipSeconds),
     '-map', '0:v:0', '-an', '-sn', '-dn',
