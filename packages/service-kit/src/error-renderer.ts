@@ -27,8 +27,10 @@ function clientError(error: unknown): ApiError | undefined {
     default:
       break;
   }
-  // Express answers undecodable percent-escapes in a path with a 400 URIError.
-  if (error instanceof URIError || (status ?? statusCode) === 400) return new ApiError('UNKNOWN_ROUTE');
+  // Express answers undecodable percent-escapes in a path with a URIError: no route has that path.
+  if (error instanceof URIError) return new ApiError('UNKNOWN_ROUTE');
+  // Any other 400 from the body parser (a corrupt compressed body, say) is a malformed body.
+  if ((status ?? statusCode) === 400) return new ApiError('MALFORMED_BODY');
   return undefined;
 }
 

@@ -84,6 +84,14 @@ describe('common errors', () => {
     expect(form.body).toEqual({ success: true, body: { a: '1' } });
   });
 
+  it('1026 for a corrupt compressed body', async () => {
+    for (const encoding of ['gzip', 'deflate', 'br']) {
+      const res = await request(`${kit.url}/echo`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': encoding }, body: 'garbage' });
+      expect(res.status, encoding).toBe(400);
+      expect(res.body.code, encoding).toBe(1026);
+    }
+  });
+
   it('1027 for a body over the limit', async () => {
     const res = await request(`${kit.url}/echo`, jsonInit('POST', { big: 'x'.repeat(5000) }));
     expect(res.status).toBe(413);
