@@ -92,6 +92,17 @@ describe('hostile media files', () => {
     ]);
   });
 
+  it('an SVG or a TIFF served as an image type of the board is not decoded', async () => {
+    const svg = board.addPost({ id: nextId++, ext: 'png' }, Buffer.from(
+      `<svg xmlns="http://www.w3.org/2000/svg" width="100" height="80"><!-- ${Math.random()} --><rect width="100" height="80" fill="red"/></svg>`,
+    ));
+    const tiff = board.addPost({ id: nextId++, ext: 'jpg' }, await sharp(await makePng(16, 16)).tiff().toBuffer());
+    await Promise.all([
+      expectUnrecoverable(svg.md5, /^unsupported image format "svg"$/),
+      expectUnrecoverable(tiff.md5, /^unsupported image format "tiff"$/),
+    ]);
+  });
+
   it('a PNG claiming 20000×20000 is refused by the pixel limit before anything is decoded', async () => {
     const post = board.addPost({ id: nextId++, ext: 'png' }, await pngClaiming(20_000, 20_000));
     await expectUnrecoverable(post.md5, /20000×20000, over the 100000000 pixel limit/);

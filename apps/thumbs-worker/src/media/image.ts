@@ -10,6 +10,13 @@ export interface ImageClipOptions {
   maxInputPixels: number;
 }
 
+/*
+ * libvips picks its loader from the bytes, not the board's extension, and can load far more than
+ * the board serves (SVG through librsvg, TIFF, …). Only the formats of the board's image types
+ * are decoded; `heif` is how sharp reports AVIF.
+ */
+const DECODABLE_FORMATS = new Set(['png', 'jpeg', 'gif', 'webp', 'heif']);
+
 /** Browsers show frames with a tiny or zero delay at 100 ms; so do we. */
 const effectiveDelay = (ms: number | undefined): number => (ms === undefined || ms < 20 ? 100 : ms);
 
@@ -64,6 +71,7 @@ export async function readImageClip(file: string, options: ImageClipOptions): Pr
   } catch (error) {
     throw new UnsupportedMediaError(`not a readable image: ${(error as Error).message}`, { cause: error });
   }
+  if (!DECODABLE_FORMATS.has(meta.format ?? '')) throw new UnsupportedMediaError(`unsupported image format "${meta.format ?? 'unknown'}"`);
   const pageHeight = meta.pageHeight ?? meta.height;
   if (!meta.width || !pageHeight) throw new UnsupportedMediaError('image has no size');
   if (meta.width * pageHeight > options.maxInputPixels) {
