@@ -117,9 +117,18 @@ describe('POST /bulk', () => {
     expect(defaultLimit.body.error).toContain('101');
   });
 
-  it('answers 405 for GET /bulk', async () => {
-    const res = await request(`${h.url}/bulk`);
-    expect(res.status).toBe(405);
-    expect(res.body.code).toBe(1025);
+  it('answers 405 for GET /bulk with an Allow header naming only POST (and OPTIONS)', async () => {
+    for (const method of ['GET', 'PUT', 'DELETE']) {
+      const res = await request(`${h.url}/bulk`, { method });
+      expect(res.status).toBe(405);
+      expect(res.body.code).toBe(1025);
+      expect(res.headers.get('allow')).toBe('OPTIONS, POST');
+    }
+    const head = await fetch(`${h.url}/bulk`, { method: 'HEAD' });
+    expect(head.status).toBe(405);
+    expect(head.headers.get('allow')).toBe('OPTIONS, POST');
+    const options = await fetch(`${h.url}/bulk`, { method: 'OPTIONS' });
+    expect(options.status).toBe(204);
+    expect(options.headers.get('allow')).toBe('OPTIONS, POST');
   });
 });

@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { rename } from 'node:fs/promises';
+import path from 'node:path';
 import { request } from '@pawlink/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './support.js';
@@ -51,6 +53,25 @@ describe('GET /:category with Accept: image/*', () => {
     expect(bad.body.code).toBe(1057);
     const unknown = await request(`${h.url}/furry.none`, { headers: { accept: 'image/*' } });
     expect(unknown.body.code).toBe(1030);
+  });
+
+  it('answers a missing media file with code 0 and no image headers, and keeps serving', async () => {
+    await h.addCategory('furry.lonely');
+    const lonely = await h.addImage('furry.lonely', 11);
+    const file = path.join(h.config.mediaDir, 'images', `${lonely.id}.${lonely.ext}`);
+    await rename(file, `${file}.away`);
+    try {
+      const res = await request(`${h.url}/furry.lonely`, { headers: { accept: 'image/*' } });
+      expect(res.status).toBe(500);
+      expect(res.body).toEqual({ success: false, error: 'There was an internal error while attempting to perform that action.', code: 0 });
+      expect(res.headers.get('content-type')).toContain('application/json');
+      expect([...res.headers.keys()].filter((name) => name.startsWith('x-yiffy'))).toEqual([]);
+    } finally {
+      await rename(`${file}.away`, file);
+    }
+    const back = await fetch(`${h.url}/furry.lonely`, { headers: { accept: 'image/*' } });
+    expect(back.status).toBe(200);
+    expect(md5(await back.arrayBuffer())).toBe(lonely.id);
   });
 
   it.each([['*/*'], ['application/json'], ['text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8']])('stays JSON for Accept %j', async (accept) => {

@@ -168,5 +168,16 @@ describe('GET /:category', () => {
     const res = await request(`${h.url}/furry.yiff.gay`, { method: 'POST' });
     expect(res.status).toBe(405);
     expect(res.body.code).toBe(1025);
+    expect(res.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+  });
+
+  it('takes a slashed category path with a trailing slash like the dotted one', async () => {
+    for (const path of ['/furry/yiff/gay/', '/furry.yiff.gay/']) {
+      const res = await request(`${h.url}${path}`);
+      expect(res.status).toBe(200);
+      expect(res.body.images).toHaveLength(1);
+    }
+    const empty = await request(`${h.url}/furry//yiff/gay`);
+    expect(empty.body.code).toBe(1030);
   });
 });

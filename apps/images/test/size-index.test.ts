@@ -1,4 +1,7 @@
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { request } from '@pawlink/test-kit';
+import { placeholderImage } from '../src/cli/placeholder-image.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './support.js';
 
@@ -68,5 +71,24 @@ describe('the Redis size index behind random selection', () => {
     expect(await h.deps.sizeIndex.rebuild('furry.hug', h.deps.images.idsAndSizes('furry.hug', 2))).toBe(5);
     expect(await h.redis.zcard(key())).toBe(5);
     expect(await h.redis.keys(`${key()}:rebuild:*`)).toEqual([]);
+  });
+
+  it('is rebuilt, not started over, when an import meets a lost index (the other images stay pickable)', async () => {
+    await h.redis.del(key());
+    const added = await h.addImage('furry.hug', 5);
+    ids.set(added.id, added.size);
+    expect(new Set(await h.redis.zrange(key(), 0, -1))).toEqual(new Set(ids.keys()));
+    const res = await request(`${h.url}/furry.hug?amount=5`);
+    expect(res.body.images).toHaveLength(5);
+  });
+
+  it('heals a missing member when the same file is imported again', async () => {
+    const [id] = [...ids.keys()];
+    await h.redis.zrem(key(), id!);
+    const { bytes, ext } = await placeholderImage(0);
+    const file = path.join(h.ctx.mediaDir, `again.${ext}`);
+    await writeFile(file, bytes);
+    expect((await h.cli(['images', 'import', '--category', 'furry.hug', file])).code).toBe(0);
+    expect(await h.redis.zscore(key(), id!)).toBe(String(ids.get(id!)));
   });
 });

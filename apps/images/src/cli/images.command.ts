@@ -11,7 +11,7 @@ import { RecordCache } from '../repositories/record-cache.js';
 import { SizeIndex } from '../repositories/size-index.js';
 import { ImagesCommandFailure, type ImagesCliContext } from './cli-context.js';
 import { DEMO_ARTIST, DEMO_CATEGORIES, DEMO_SOURCE } from './demo-categories.js';
-import { expandPaths, importFiles, parseSidecar, type ImportDeps, type ImportOutcome, type Sidecar } from './import-images.js';
+import { expandPaths, importFiles, parseSidecar, type Candidate, type ImportDeps, type ImportOutcome, type Sidecar } from './import-images.js';
 import { categoryKey, collect, imageId, sourceUrl, text } from './options.js';
 import { placeholderImage } from './placeholder-image.js';
 
@@ -63,18 +63,18 @@ export function registerImageCommands(program: Command, context: () => ImagesCli
       const deps = await importDeps(ctx);
       const category = await deps.categories.find(options.category);
       if (!category) throw new ImagesCommandFailure(`No category ${options.category}; create it with: category add ${options.category} --name "<Group > Name>"`);
-      let files: string[];
+      let candidates: Candidate[];
       try {
-        files = await expandPaths(paths, options.meta === undefined ? [] : [options.meta]);
+        candidates = await expandPaths(paths, options.meta === undefined ? [] : [options.meta]);
       } catch (error) {
         throw new ImagesCommandFailure(`Cannot read the input: ${(error as Error).message}`);
       }
 
       const tty = process.stdout.isTTY === true;
       const bar = tty ? new cliProgress.SingleBar({ format: 'importing [{bar}] {value}/{total} {file}', hideCursor: true }, cliProgress.Presets.shades_classic) : undefined;
-      bar?.start(files.length, 0, { file: '' });
+      bar?.start(candidates.length, 0, { file: '' });
       const problems: string[] = [];
-      const outcomes = await importFiles(deps, { category: options.category, artists: options.artist ?? [], sources: options.source ?? [], sidecar }, files, (outcome) => {
+      const outcomes = await importFiles(deps, { category: options.category, artists: options.artist ?? [], sources: options.source ?? [], sidecar }, candidates, (outcome) => {
         if (bar) {
           bar.increment({ file: path.basename(outcome.file) });
           if (outcome.status !== 'imported') problems.push(describe(outcome));
@@ -141,12 +141,12 @@ export function registerImageCommands(program: Command, context: () => ImagesCli
         let seed = 0;
         for (const demo of DEMO_CATEGORIES) {
           await deps.categories.create(demo.db, demo.name);
-          const files: string[] = [];
+          const files: Candidate[] = [];
           for (let i = 0; i < demo.images; i++) {
             const { bytes, ext } = await placeholderImage(seed++);
             const file = path.join(workDir, `${demo.db}-${i}.${ext}`);
             await writeFile(file, bytes);
-            files.push(file);
+            files.push({ file });
           }
           const outcomes = await importFiles(deps, { category: demo.db, artists: [DEMO_ARTIST], sources: [DEMO_SOURCE] }, files, () => undefined);
           const failed = outcomes.filter((o) => o.status === 'failed');

@@ -11,11 +11,43 @@ export function categoryKey(value: string): string {
   return key;
 }
 
+/**
+ * Control characters (terminal escapes, NUL, line breaks) and lone surrogates: they would end up
+ * in JSON answers, HTTP headers and `category list`, and MySQL's utf8mb4 refuses lone surrogates.
+ */
+const UNPRINTABLE = /[\p{Cc}\uD800-\uDFFF]/u;
+
+/** Why `value` is not acceptable free text of at most `max` characters, or undefined when it is. */
+export function textProblem(value: string, max: number): string | undefined {
+  if (value.trim() === '') return 'must not be empty.';
+  if (value.length > max) return `must be at most ${max} characters.`;
+  if (UNPRINTABLE.test(value)) return 'must not contain control characters.';
+  return undefined;
+}
+
+/** Why `value` is not an absolute http(s) URL that fits the 2048-character columns, or undefined. */
+export function urlProblem(value: string): string | undefined {
+  if (value.length > 2048) return 'must be at most 2048 characters.';
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return 'expected an absolute http(s) URL.';
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'expected an absolute http(s) URL.';
+  if (UNPRINTABLE.test(value)) return 'must not contain control characters.';
+  return undefined;
+}
+
+function check(problem: string | undefined): void {
+  if (problem !== undefined) throw new InvalidArgumentError(problem);
+}
+
 export function categoryName(value: string): string {
   const parts = value.split('>').map((part) => part.trim());
   if (parts.length < 2 || parts.some((part) => part === '')) throw new InvalidArgumentError('expected a name like "Furry > Hug" (groups joined by " > ").');
   const name = parts.join(' > ');
-  if (name.length > 200) throw new InvalidArgumentError('must be at most 200 characters.');
+  check(textProblem(name, 200));
   return name;
 }
 
@@ -28,8 +60,7 @@ export function imageId(value: string): string {
 export function text(max: number) {
   return (value: string): string => {
     const trimmed = value.trim();
-    if (trimmed === '') throw new InvalidArgumentError('must not be empty.');
-    if (trimmed.length > max) throw new InvalidArgumentError(`must be at most ${max} characters.`);
+    check(textProblem(trimmed, max));
     return trimmed;
   };
 }
@@ -41,13 +72,6 @@ export function collect(parse: (value: string) => string) {
 
 export function sourceUrl(value: string): string {
   const trimmed = value.trim();
-  let url: URL;
-  try {
-    url = new URL(trimmed);
-  } catch {
-    throw new InvalidArgumentError('expected an absolute http(s) URL.');
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InvalidArgumentError('expected an absolute http(s) URL.');
-  if (trimmed.length > 2048) throw new InvalidArgumentError('must be at most 2048 characters.');
+  check(urlProblem(trimmed));
   return trimmed;
 }

@@ -34,6 +34,13 @@ return result
 
 const PICK_SHA = createHash('sha1').update(PICK_SCRIPT).digest('hex');
 
+/** ZADD only into an existing set: a missing set means a lost index, which must be rebuilt whole. */
+const ADD_IF_INDEXED_SCRIPT = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('ZADD', KEYS[1], ARGV[1], ARGV[2])
+return 1
+`;
+
 export interface Pick {
   /** Images in the category's index. */
   total: number;
@@ -65,8 +72,13 @@ export class SizeIndex {
     return `${this.redisPrefix}images:bysize:${db}`;
   }
 
-  async add(db: string, id: string, size: number): Promise<void> {
-    await this.redis.zadd(this.key(db), size, id);
+  /**
+   * Adds the member only when the category's set exists; false when it does not. A plain ZADD
+   * on a lost index would create a set holding just this image, which nothing would ever rebuild
+   * (the set exists, so it looks healthy) and the category's other images would never be picked.
+   */
+  async addIfIndexed(db: string, id: string, size: number): Promise<boolean> {
+    return (await this.redis.eval(ADD_IF_INDEXED_SCRIPT, 1, this.key(db), size, id)) === 1;
   }
 
   async remove(db: string, id: string): Promise<void> {

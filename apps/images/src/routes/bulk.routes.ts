@@ -35,4 +35,16 @@ export function registerBulkRoutes(router: Express, { service, requireApiKey, ra
     next(error);
   };
   router.use('/bulk', wrongJsonShape);
+
+  // Answered here because `GET /:category` also matches `/bulk`: the shared 405 handler would
+  // read that route and list GET in `Allow`.
+  const allow = 'OPTIONS, POST';
+  router.all('/bulk', (req, res) => {
+    res.setHeader('Allow', allow);
+    if (req.method === 'OPTIONS') {
+      res.status(204).end();
+      return;
+    }
+    throw new ApiError('METHOD_NOT_ALLOWED');
+  });
 }

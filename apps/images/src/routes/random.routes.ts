@@ -1,5 +1,5 @@
 import type { ImageBytesHeader } from '@pawlink/contracts';
-import type { Express, NextFunction, Request, Response } from 'express';
+import type { Express, Request, Response } from 'express';
 import { prefersImage } from '../domain/accept.js';
 import { headerValue } from '../domain/header-value.js';
 import { imageFilePath } from '../domain/media-path.js';
@@ -7,19 +7,12 @@ import { notesDisabled, parseAmount, parseSizeLimit } from '../domain/query-valu
 import { NOTES } from '../notes.js';
 import type { RouteContext } from './route-context.js';
 
-/** Paths that belong to other routes; their other methods must still answer 405, not 1030. */
-const OTHER_ROUTES = new Set(['bulk']);
-
 /**
  * GET /:category (dotted) and GET /a/b/c (slashed): random images as JSON, or the bytes of one
  * image when the client prefers an image type over JSON.
  */
 export function registerRandomRoutes(router: Express, { service, config, optionalApiKey, rateLimit }: RouteContext): void {
-  const handle = async (db: string, req: Request, res: Response, next: NextFunction): Promise<void> => {
-    if (OTHER_ROUTES.has(db)) {
-      next();
-      return;
-    }
+  const handle = async (db: string, req: Request, res: Response): Promise<void> => {
     const amount = parseAmount(req.query.amount);
     const sizeLimit = parseSizeLimit(req.query.sizeLimit);
     res.setHeader('Cache-Control', 'no-store');
@@ -40,10 +33,11 @@ export function registerRandomRoutes(router: Express, { service, config, optiona
         'X-Yiffy-Short-URL': headerValue(image.shortURL ?? ''),
         'X-Yiffy-Report-URL': headerValue(image.reportURL ?? ''),
       } satisfies Record<ImageBytesHeader, string>;
-      res.setHeader('Content-Type', image.type);
-      for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+      // Through sendFile's `headers`, applied only once the file is found: a missing file then
+      // fails as plain JSON code 0, without image headers describing bytes that never come.
+      const options = { dotfiles: 'deny', cacheControl: false, lastModified: false, headers: { 'Content-Type': image.type, ...headers } } as const;
       await new Promise<void>((resolve, reject) => {
-        res.sendFile(imageFilePath(config.mediaDir, image.id, image.ext), { dotfiles: 'deny', cacheControl: false, lastModified: false }, (error) => {
+        res.sendFile(imageFilePath(config.mediaDir, image.id, image.ext), options, (error) => {
           if (error) reject(error);
           else resolve();
         });
@@ -54,6 +48,11 @@ export function registerRandomRoutes(router: Express, { service, config, optiona
     res.json({ success: true, images: records, notes: notesDisabled(req.query.notes) ? [] : NOTES });
   };
 
-  router.get('/:category', optionalApiKey(), rateLimit('images.random'), (req, res, next) => handle(req.params.category as string, req, res, next));
-  router.get('/*splat', optionalApiKey(), rateLimit('images.random'), (req, res, next) => handle((req.params as { splat: string[] }).splat.join('.'), req, res, next));
+  router.get('/:category', optionalApiKey(), rateLimit('images.random'), (req, res) => handle(req.params.category as string, req, res));
+  router.get('/*splat', optionalApiKey(), rateLimit('images.random'), (req, res) => {
+    const segments = (req.params as { splat: string[] }).splat;
+    // A trailing slash is tolerated as it is on the dotted form (non-strict routing); other empty segments are not.
+    if (segments.length > 1 && segments[segments.length - 1] === '') segments.pop();
+    return handle(segments.join('.'), req, res);
+  });
 }

@@ -1,0 +1,170 @@
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdir, readdir, symlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { importFile } from '../src/cli/import-images.js';
+import { placeholderImage } from '../src/cli/placeholder-image.js';
+import { startHarness, type Harness } from './support.js';
+
+const md5 = (bytes: Buffer): string => createHash('md5').update(bytes).digest('hex');
+
+/** bin/admin category/images with hostile arguments and files: a clear report, exit 1 or 2, nothing half-written. */
+describe('bin/admin category and images with hostile input', () => {
+  let h: Harness;
+  let inbox: string;
+  let n = 0;
+  const rows = async (): Promise<number> => Number((await h.images.query<Array<{ n: string }>>('SELECT COUNT(*) AS n FROM images'))[0]!.n);
+  const mediaFiles = async (): Promise<string[]> => (await readdir(path.join(h.config.mediaDir, 'images')).catch(() => [] as string[])).sort();
+  /** A fresh folder per test, so expectations do not depend on earlier tests. */
+  const folder = async (): Promise<string> => {
+    const dir = path.join(inbox, `case-${n++}`);
+    await mkdir(dir, { recursive: true });
+    return dir;
+  };
+  const importInto = (...args: string[]) => h.cli(['images', 'import', '--category', 'furry.hug', ...args]);
+  const expectClean = (result: { stderr: string }): void => {
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  };
+
+  beforeAll(async () => {
+    h = await startHarness('img-cli-hostile');
+    inbox = path.join(h.ctx.mediaDir, 'inbox');
+    await mkdir(inbox, { recursive: true });
+    await h.addCategory('furry.hug');
+  });
+  afterAll(async () => h.close());
+
+  let before: { rows: number; files: string[] };
+  beforeEach(async () => {
+    before = { rows: await rows(), files: await mediaFiles() };
+  });
+  const expectNothingWritten = async (): Promise<void> => {
+    expect(await rows()).toBe(before.rows);
+    expect(await mediaFiles()).toEqual(before.files);
+  };
+
+  it('rejects truncated PNG, JPEG and GIF files and empty files as not images (exit 1), importing the rest', async () => {
+    const dir = await folder();
+    for (const seed of [0, 1, 2]) {
+      const { bytes, ext } = await placeholderImage(seed);
+      await writeFile(path.join(dir, `cut-${seed}.${ext}`), bytes.subarray(0, Math.floor(bytes.length * 0.6)));
+    }
+    await writeFile(path.join(dir, 'empty.png'), Buffer.alloc(0));
+    const good = await placeholderImage(3);
+    await writeFile(path.join(dir, `good.${good.ext}`), good.bytes);
+    const result = await importInto(dir);
+    expectClean(result);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(`failed ${path.join(dir, 'cut-0.png')}: not an image or truncated`);
+    expect(result.stdout).toContain(`failed ${path.join(dir, 'cut-1.jpg')}: not an image or truncated`);
+    expect(result.stdout).toContain(`failed ${path.join(dir, 'cut-2.gif')}: not an image or truncated`);
+    expect(result.stdout).toContain(`failed ${path.join(dir, 'empty.png')}: empty file`);
+    expect(result.stdout).toContain('Imported 1, skipped 0 duplicate(s), 4 failed');
+    expect(await rows()).toBe(before.rows + 1);
+    expect(await mediaFiles()).toEqual([...before.files, `${md5(good.bytes)}.${good.ext}`].sort());
+  });
+
+  it('reports a directory named like an image that holds no files, and a path that does not exist (exit 1)', async () => {
+    const dir = await folder();
+    await mkdir(path.join(dir, 'photo.png'));
+    const empty = await importInto(path.join(dir, 'photo.png'));
+    expectClean(empty);
+    expect(empty.code).toBe(1);
+    expect(empty.stdout).toContain(`failed ${path.join(dir, 'photo.png')}: no files in this folder`);
+    const missing = await importInto(path.join(dir, 'nope.png'));
+    expectClean(missing);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain(`${path.join(dir, 'nope.png')} does not exist`);
+    await expectNothingWritten();
+  });
+
+  it('follows a symlink to a file, reports broken symlinks and special files, and survives a symlink loop', async () => {
+    const dir = await folder();
+    const real = await placeholderImage(4);
+    const outside = path.join(inbox, `outside.${real.ext}`);
+    await writeFile(outside, real.bytes);
+    await symlink(outside, path.join(dir, `a-link.${real.ext}`));
+    await symlink(path.join(dir, 'gone.png'), path.join(dir, 'b-broken.png'));
+    await symlink('..', path.join(dir, 'c-loop'));
+    execFileSync('mkfifo', [path.join(dir, 'd-fifo.png')]);
+    const result = await importInto(dir);
+    expectClean(result);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(`imported ${path.join(dir, `a-link.${real.ext}`)} → ${md5(real.bytes)}`);
+    expect(result.stdout).toContain(`failed ${path.join(dir, 'b-broken.png')}: cannot read (ENOENT)`);
+    expect(result.stdout).toContain(`failed ${path.join(dir, 'd-fifo.png')}: not a regular file`);
+    const named = await importInto(path.join(dir, 'd-fifo.png'));
+    expect(named.code).toBe(1);
+    expect(named.stdout).toContain('not a regular file');
+    expect(await rows()).toBe(before.rows + 1);
+  });
+
+  it.each([
+    ['not JSON', 'not json'],
+    ['an array', '[1, 2]'],
+    ['artists of the wrong type', JSON.stringify({ 'x.png': { artists: [1] } })],
+    ['an empty artist', JSON.stringify({ 'x.png': { artists: [' '] } })],
+    ['a source that is not a URL', JSON.stringify({ 'x.png': { sources: ['javascript:alert(1)'] } })],
+    ['a reportURL of the wrong type', JSON.stringify({ 'x.png': { reportURL: 5 } })],
+    ['a reportURL too long for the column', JSON.stringify({ 'x.png': { reportURL: `https://example.com/${'a'.repeat(3000)}` } })],
+    ['a shortURL that is not a URL', JSON.stringify({ 'x.png': { shortURL: 'nope' } })],
+    ['a control character in an artist', JSON.stringify({ 'x.png': { artists: ['bad\u001b[31m'] } })],
+    ['a lone surrogate in an artist', '{"x.png": {"artists": ["\\ud800"]}}'],
+  ])('refuses a sidecar with %s before importing anything (exit 1)', async (_label, content) => {
+    const dir = await folder();
+    const image = await placeholderImage(5);
+    await writeFile(path.join(dir, 'x.png'), image.bytes);
+    const sidecar = path.join(inbox, `sidecar-${n}.json`);
+    await writeFile(sidecar, content);
+    const result = await importInto('--meta', sidecar, dir);
+    expectClean(result);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`Cannot use the sidecar ${sidecar}`);
+    await expectNothingWritten();
+  });
+
+  it('refuses a sidecar that is a directory, missing or empty (exit 1)', async () => {
+    const dir = await folder();
+    await writeFile(path.join(dir, 'empty.json'), '');
+    for (const sidecar of [dir, path.join(dir, 'missing.json'), path.join(dir, 'empty.json')]) {
+      const result = await importInto('--meta', sidecar, dir);
+      expectClean(result);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain('Cannot use the sidecar');
+    }
+    await expectNothingWritten();
+  });
+
+  it.each([
+    [['category', 'add', 'furry.x', '--name', 'Furry > X\u001b[31m']],
+    [['category', 'add', 'furry.x', '--name', 'Furry > \u0000']],
+    [['category', 'add', 'furry.x', '--name', ' > ']],
+    [['category', 'add', 'furry.x', '--name', `Furry > ${'x'.repeat(300)}`]],
+    [['category', 'add', '../etc.passwd', '--name', 'A > B']],
+    [['category', 'add', 'furry.x', '--name', 'A > B', 'extra']],
+    [['category', 'disable', 'furry.hug', '--comment', 'line\nbreak']],
+    [['category', 'disable', 'furry.hug', '--comment', 'x'.repeat(501)]],
+    [['category', 'enable']],
+    [['images', 'import', '--category', 'furry.hug', '--artist', 'Bell\u0007', 'x.png']],
+    [['images', 'import', '--category', 'furry.hug', '--source', 'ftp://example.com/x', 'x.png']],
+    [['images', 'import', '--category', 'furry.hug']],
+    [['images', 'remove', '../../etc/passwd']],
+    [['images', 'reindex', 'Not A Key']],
+  ])('answers %j with a usage error (exit 2)', async (args) => {
+    const result = await h.cli(args);
+    expectClean(result);
+    expect(result.code).toBe(2);
+    await expectNothingWritten();
+    expect((await h.deps.categories.find('furry.x'))).toBeNull();
+  });
+
+  it('removes the placed file when the row cannot be inserted', async () => {
+    const image = await placeholderImage(7);
+    const file = path.join(inbox, `orphan.${image.ext}`);
+    await writeFile(file, image.bytes);
+    // No such category: the foreign key refuses the row after the file was placed.
+    await expect(importFile(h.deps, { category: 'furry.gone', artists: [], sources: [] }, file)).rejects.toThrow();
+    await expectNothingWritten();
+  });
+});
