@@ -44,13 +44,14 @@ describe('bin/admin category and images with hostile input', () => {
     expect(await mediaFiles()).toEqual(before.files);
   };
 
-  it('rejects truncated PNG, JPEG and GIF files and empty files as not images (exit 1), importing the rest', async () => {
+  it('rejects truncated PNG, JPEG and GIF files, empty files and SVG under an image name (exit 1), importing the rest', async () => {
     const dir = await folder();
     for (const seed of [0, 1, 2]) {
       const { bytes, ext } = await placeholderImage(seed);
       await writeFile(path.join(dir, `cut-${seed}.${ext}`), bytes.subarray(0, Math.floor(bytes.length * 0.6)));
     }
     await writeFile(path.join(dir, 'empty.png'), Buffer.alloc(0));
+    await writeFile(path.join(dir, 'vector.png'), '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>');
     const good = await placeholderImage(3);
     await writeFile(path.join(dir, `good.${good.ext}`), good.bytes);
     const result = await importInto(dir);
@@ -60,7 +61,8 @@ describe('bin/admin category and images with hostile input', () => {
     expect(result.stdout).toContain(`failed ${path.join(dir, 'cut-1.jpg')}: not an image or truncated`);
     expect(result.stdout).toContain(`failed ${path.join(dir, 'cut-2.gif')}: not an image or truncated`);
     expect(result.stdout).toContain(`failed ${path.join(dir, 'empty.png')}: empty file`);
-    expect(result.stdout).toContain('Imported 1, skipped 0 duplicate(s), 4 failed');
+    expect(result.stdout).toContain(`failed ${path.join(dir, 'vector.png')}: unsupported image format svg`);
+    expect(result.stdout).toContain('Imported 1, skipped 0 duplicate(s), 5 failed');
     expect(await rows()).toBe(before.rows + 1);
     expect(await mediaFiles()).toEqual([...before.files, `${md5(good.bytes)}.${good.ext}`].sort());
   });

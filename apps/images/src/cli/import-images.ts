@@ -158,15 +158,14 @@ export async function importFile(deps: ImportDeps, options: ImportOptions, file:
     return { file, status: 'failed', reason: `cannot read: ${(error as Error).message}` };
   }
   if (bytes.length === 0) return { file, status: 'failed', reason: 'empty file' };
+  // sharp's first line says what is wrong (unsupported format, premature end, pixel limit…).
+  const failure = (error: unknown): ImportOutcome => ({ file, status: 'failed', reason: `not an image or truncated (${String((error as Error).message).split('\n')[0]!.slice(0, 200)})` });
+  const image = sharp(bytes, { animated: true, limitInputPixels: 268_402_689, failOn: 'truncated' });
   let metadata: Metadata;
   try {
-    const image = sharp(bytes, { animated: true, limitInputPixels: 268_402_689, failOn: 'truncated' });
     metadata = await image.metadata();
-    // metadata() reads only the header; decoding every pixel is what finds a truncated or
-    // corrupt body, which would otherwise be served as a broken image forever.
-    await image.stats();
-  } catch {
-    return { file, status: 'failed', reason: 'not an image or truncated' };
+  } catch (error) {
+    return failure(error);
   }
   const format = metadata.format ? IMAGE_FORMATS[metadata.format] : undefined;
   if (!format) return { file, status: 'failed', reason: `unsupported image format ${metadata.format ?? 'unknown'} (accepted: ${Object.keys(IMAGE_FORMATS).join(', ')})` };
@@ -174,6 +173,13 @@ export async function importFile(deps: ImportDeps, options: ImportOptions, file:
   // For animations sharp reports the height of all frames stacked; one frame is pageHeight.
   const height = metadata.pageHeight ?? metadata.height;
   if (!width || !height) return { file, status: 'failed', reason: 'image has no dimensions' };
+  try {
+    // metadata() reads only the header; decoding every pixel is what finds a truncated or
+    // corrupt body, which would otherwise be served as a broken image forever.
+    await image.stats();
+  } catch (error) {
+    return failure(error);
+  }
 
   const id = createHash('md5').update(bytes).digest('hex');
   const existing = await deps.images.findById(id);
