@@ -26,15 +26,22 @@ interface Window {
   delaysMs: number[];
 }
 
-/** Pages covering up to `clipSeconds` from about a third into the animation. */
-function chooseWindow(delays: number[], options: ImageClipOptions): Window {
+/*
+ * Pages decoded for one animation, in input pixels, as a multiple of the one-page limit. The page
+ * limit alone would let 600 pages of 100 MP each through (minutes of CPU that the job timeout
+ * cannot stop, since libvips keeps decoding); ×4 still covers 3 s of a 50 fps 1080p GIF.
+ */
+const ANIMATION_PIXEL_BUDGET = 4;
+
+/** Pages covering up to `clipSeconds` (and at most `maxPages`) from about a third into the animation. */
+function chooseWindow(delays: number[], options: ImageClipOptions, maxPages: number): Window {
   const total = delays.reduce((sum, d) => sum + d, 0);
   const startMs = representativeStart(total / 1000, options.clipSeconds) * 1000;
   let start = 0;
   for (let elapsed = 0; start < delays.length - 1 && elapsed + delays[start]! <= startMs; start++) elapsed += delays[start]!;
   const windowDelays: number[] = [];
   let span = 0;
-  for (let page = start; page < delays.length && span < options.clipSeconds * 1000 && windowDelays.length < options.maxFrames * 10; page++) {
+  for (let page = start; page < delays.length && span < options.clipSeconds * 1000 && windowDelays.length < maxPages; page++) {
     windowDelays.push(delays[page]!);
     span += delays[page]!;
   }
@@ -79,7 +86,8 @@ export async function readImageClip(file: string, options: ImageClipOptions): Pr
   }
   const pages = Math.max(1, meta.pages ?? 1);
   const delays = Array.from({ length: pages }, (_, i) => effectiveDelay(meta.delay?.[i]));
-  const window = pages > 1 ? chooseWindow(delays, options) : { start: 0, count: 1, delaysMs: [100] };
+  const affordablePages = Math.max(1, Math.floor((options.maxInputPixels * ANIMATION_PIXEL_BUDGET) / (meta.width * pageHeight)));
+  const window = pages > 1 ? chooseWindow(delays, options, Math.min(options.maxFrames * 10, affordablePages)) : { start: 0, count: 1, delaysMs: [100] };
   const size = fitInside(meta.width, pageHeight, options.box);
 
   let data: Buffer;

@@ -82,6 +82,19 @@ export function makeAnimatedGif(frames: number, width: number, height: number, o
   ], options.ffmpegPath);
 }
 
+/**
+ * An animated GIF of solid frames, each a different colour, at 10 fps: a few hundred bytes per
+ * frame whatever the size, for tests that need big pages under a small download cap.
+ */
+export function makeSolidAnimatedGif(frames: number, width: number, height: number): Promise<Buffer> {
+  const pixels = Buffer.alloc(width * height * frames * 3);
+  const hue = randomInt(0, 256);
+  for (let frame = 0; frame < frames; frame++) {
+    pixels.fill(Buffer.from([(hue + frame * 37) & 0xff, (frame * 11) & 0xff, 255 - ((frame * 23) & 0xff)]), frame * width * height * 3, (frame + 1) * width * height * 3);
+  }
+  return sharp(pixels, { raw: { width, height: height * frames, channels: 3, pageHeight: height } }).gif({ delay: Array.from({ length: frames }, () => 100), loop: 0 }).toBuffer();
+}
+
 /** An animated WebP with `frames` frames (converted from an animated GIF by sharp). */
 export async function makeAnimatedWebp(frames: number, width: number, height: number): Promise<Buffer> {
   const gif = await makeAnimatedGif(frames, width, height);
