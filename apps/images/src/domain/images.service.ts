@@ -95,22 +95,22 @@ export class ImagesService {
    * Up to `amount` distinct random images of an enabled category with content. Unknown,
    * disabled or empty → 1030; nothing at or under `sizeLimit` → 1041.
    */
-  async random(db: string, amount: number, sizeLimit?: number): Promise<{ records: ImageRecord[]; rows: ImageRow[] }> {
+  async random(db: string, amount: number, sizeLimit?: number): Promise<ImageRecord[]> {
     const row = await this.category(db);
     if (!row || row.disabled) throw new ApiError('CATEGORY_NOT_FOUND');
     const rows = await this.pickRows(db, amount, sizeLimit);
     if (rows === 'empty') throw new ApiError('CATEGORY_NOT_FOUND');
     if (rows.length === 0) throw new ApiError('NO_RESULTS');
-    return { records: rows.map((r) => toImageRecord(r, this.deps.imagesMediaUrl)), rows };
+    return rows.map((r) => toImageRecord(r, this.deps.imagesMediaUrl));
   }
 
   /** Bulk: every category must be enabled with content (1055 names the first that is not). */
   async bulk(requests: readonly BulkRequest[], sizeLimit?: number): Promise<Record<string, ImageRecord[]>> {
-    for (const { db } of requests) {
-      const row = await this.category(db);
-      if (!row || row.disabled) {
-        throw new ApiError('BULK_INVALID_CATEGORY', { message: `Invalid category in bulk request: "${db.slice(0, 100)}" does not exist or is disabled.` });
-      }
+    // Looked up together (up to 100 keys), checked in body order so 1055 names the first bad one.
+    const rows = await Promise.all(requests.map(({ db }) => this.category(db)));
+    const invalid = requests.find((_, i) => !rows[i] || rows[i].disabled);
+    if (invalid) {
+      throw new ApiError('BULK_INVALID_CATEGORY', { message: `Invalid category in bulk request: "${invalid.db.slice(0, 100)}" does not exist or is disabled.` });
     }
     const picked = await Promise.all(requests.map(async ({ db, count }) => [db, await this.pickRows(db, count, sizeLimit)] as const));
     const data: Record<string, ImageRecord[]> = {};

@@ -89,10 +89,6 @@ export class SizeIndex {
     return (await this.redis.exists(this.key(db))) === 1;
   }
 
-  async count(db: string): Promise<number> {
-    return this.redis.zcard(this.key(db));
-  }
-
   /** Up to `amount` distinct random ids, only among images of at most `sizeLimit` bytes when given. */
   async pick(db: string, amount: number, sizeLimit?: number): Promise<Pick> {
     const randoms = Array.from({ length: amount }, () => String(Math.random()));

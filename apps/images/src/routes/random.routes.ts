@@ -1,4 +1,4 @@
-import type { ImageBytesHeader } from '@pawlink/contracts';
+import type { ImageBytesHeader, ImageRecord } from '@pawlink/contracts';
 import type { Express, Request, Response } from 'express';
 import { prefersImage } from '../domain/accept.js';
 import { headerValue } from '../domain/header-value.js';
@@ -18,8 +18,7 @@ export function registerRandomRoutes(router: Express, { service, config, optiona
     res.setHeader('Cache-Control', 'no-store');
     res.setHeader('Vary', 'Accept');
     if (prefersImage(req.headers.accept)) {
-      const { records } = await service.random(db, 1, sizeLimit);
-      const image = records[0]!;
+      const [image] = (await service.random(db, 1, sizeLimit)) as [ImageRecord];
       const headers = {
         'X-Yiffy-Artist': headerValue(image.artists),
         'X-Yiffy-Source': headerValue(image.sources),
@@ -44,8 +43,8 @@ export function registerRandomRoutes(router: Express, { service, config, optiona
       });
       return;
     }
-    const { records } = await service.random(db, amount, sizeLimit);
-    res.json({ success: true, images: records, notes: notesDisabled(req.query.notes) ? [] : NOTES });
+    const images = await service.random(db, amount, sizeLimit);
+    res.json({ success: true, images, notes: notesDisabled(req.query.notes) ? [] : NOTES });
   };
 
   router.get('/:category', optionalApiKey(), rateLimit('images.random'), (req, res) => handle(req.params.category as string, req, res));
