@@ -17,6 +17,10 @@ export interface ImageClipOptions {
  */
 const DECODABLE_FORMATS = new Set(['png', 'jpeg', 'gif', 'webp', 'heif']);
 
+/** The failure becomes the reason API clients see (500 1060): one line, our temp path as "input". */
+const libvipsReason = (error: unknown, file: string): string =>
+  ((error as Error).message.trim().split('\n')[0] ?? '').replaceAll(file, 'input');
+
 /** Browsers show frames with a tiny or zero delay at 100 ms; so do we. */
 const effectiveDelay = (ms: number | undefined): number => (ms === undefined || ms < 20 ? 100 : ms);
 
@@ -76,7 +80,7 @@ export async function readImageClip(file: string, options: ImageClipOptions): Pr
   try {
     meta = await sharp(file, { animated: true, limitInputPixels: false }).metadata();
   } catch (error) {
-    throw new UnsupportedMediaError(`not a readable image: ${(error as Error).message}`, { cause: error });
+    throw new UnsupportedMediaError(`not a readable image: ${libvipsReason(error, file)}`, { cause: error });
   }
   if (!DECODABLE_FORMATS.has(meta.format ?? '')) throw new UnsupportedMediaError(`unsupported image format "${meta.format ?? 'unknown'}"`);
   const pageHeight = meta.pageHeight ?? meta.height;
@@ -102,7 +106,7 @@ export async function readImageClip(file: string, options: ImageClipOptions): Pr
       .raw()
       .toBuffer({ resolveWithObject: true }));
   } catch (error) {
-    throw new UnsupportedMediaError(`image could not be decoded: ${(error as Error).message}`, { cause: error });
+    throw new UnsupportedMediaError(`image could not be decoded: ${libvipsReason(error, file)}`, { cause: error });
   }
   const frameHeight = pages > 1 ? (info.pageHeight ?? Math.floor(info.height / window.count)) : info.height;
   const frameBytes = info.width * frameHeight * 4;

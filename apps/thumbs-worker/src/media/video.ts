@@ -63,7 +63,11 @@ function run(command: string, args: string[], signal: AbortSignal | undefined, m
  */
 const SAFE_INPUT = ['-protocol_whitelist', 'file', '-format_whitelist', 'matroska,webm,mov,mp4,m4a,3gp,3g2,mj2'];
 
-const lastLine = (text: string): string => text.trim().split('\n').filter(Boolean).pop() ?? 'no details';
+/**
+ * ffmpeg's last stderr line, the one that says what went wrong. It becomes the job's failure
+ * reason, which the API shows to clients, so our temp path in it is replaced by "input".
+ */
+const lastLine = (text: string, file: string): string => (text.trim().split('\n').filter(Boolean).pop() ?? 'no details').replaceAll(file, 'input');
 
 const rate = (value: unknown): number => {
   if (typeof value !== 'string') return Number.NaN;
@@ -82,10 +86,10 @@ export async function probeVideo(file: string, tools: FfmpegTools): Promise<Vide
   try {
     parsed = JSON.parse(result.stdout.toString()) as typeof parsed;
   } catch {
-    throw new UnsupportedMediaError(`not a readable video: ${lastLine(result.stderr)}`);
+    throw new UnsupportedMediaError(`not a readable video: ${lastLine(result.stderr, file)}`);
   }
   const stream = parsed.streams?.[0];
-  if (result.code !== 0 || !stream) throw new UnsupportedMediaError(`not a readable video: ${result.code !== 0 ? lastLine(result.stderr) : 'no video stream'}`);
+  if (result.code !== 0 || !stream) throw new UnsupportedMediaError(`not a readable video: ${result.code !== 0 ? lastLine(result.stderr, file) : 'no video stream'}`);
   let width = Number(stream.width);
   let height = Number(stream.height);
   if (!(width > 0 && height > 0)) throw new UnsupportedMediaError('video has no frame size');
@@ -136,7 +140,7 @@ export async function readVideoClip(file: string, probe: VideoProbe, options: Vi
   // A container that misreports its length can leave nothing after the seek point.
   if (result.stdout.length < frameBytes && start > 0) result = await decode(0);
   const count = Math.floor(result.stdout.length / frameBytes);
-  if (count === 0) throw new UnsupportedMediaError(`no video frames could be decoded: ${lastLine(result.stderr)}`);
+  if (count === 0) throw new UnsupportedMediaError(`no video frames could be decoded: ${lastLine(result.stderr, file)}`);
   const frames: Buffer[] = [];
   for (let i = 0; i < count; i++) frames.push(result.stdout.subarray(i * frameBytes, (i + 1) * frameBytes));
   return { width, height, frames, delaysMs: frames.map(() => Math.round(1000 / fps)) };
