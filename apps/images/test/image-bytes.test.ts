@@ -74,6 +74,23 @@ describe('GET /:category with Accept: image/*', () => {
     expect(md5(await back.arrayBuffer())).toBe(lonely.id);
   });
 
+  it.each([
+    ['range', 'bytes=0-3'],
+    ['range', 'bytes=999999999-'],
+    ['range', 'bytes=garbage'],
+    ['if-match', '"x"'],
+    ['if-match', '*'],
+    ['if-none-match', '*'],
+    ['if-unmodified-since', 'Mon, 01 Jan 1990 00:00:00 GMT'],
+    ['if-modified-since', 'Mon, 01 Jan 2090 00:00:00 GMT'],
+  ])('ignores %s: %j (a random pick is always sent whole)', async (name, value) => {
+    const res = await fetch(`${h.url}/furry/hug`, { headers: { accept: 'image/*', [name]: value } });
+    expect(res.status).toBe(200);
+    expect(md5(await res.arrayBuffer())).toBe(image.id);
+    expect(res.headers.get('accept-ranges')).toBeNull();
+    expect(res.headers.get('etag')).toBeNull();
+  });
+
   it.each([['*/*'], ['application/json'], ['text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8']])('stays JSON for Accept %j', async (accept) => {
     const res = await request(`${h.url}/furry.hug`, { headers: { accept } });
     expect(res.status).toBe(200);

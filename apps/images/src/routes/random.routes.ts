@@ -7,6 +7,8 @@ import { notesDisabled, parseAmount, parseSizeLimit } from '../domain/query-valu
 import { NOTES } from '../notes.js';
 import type { RouteContext } from './route-context.js';
 
+const CONDITIONAL_HEADERS = ['range', 'if-range', 'if-match', 'if-none-match', 'if-modified-since', 'if-unmodified-since'] as const;
+
 /**
  * GET /:category (dotted) and GET /a/b/c (slashed): random images as JSON, or the bytes of one
  * image when the client prefers an image type over JSON.
@@ -34,10 +36,16 @@ export function registerRandomRoutes(router: Express, { service, config, optiona
       } satisfies Record<ImageBytesHeader, string>;
       // Through sendFile's `headers`, applied only once the file is found: a missing file then
       // fails as plain JSON code 0, without image headers describing bytes that never come.
-      const options = { dotfiles: 'deny', cacheControl: false, lastModified: false, headers: { 'Content-Type': image.type, ...headers } } as const;
+      // No ranges or validators: each request is a new random pick, so Range, If-Match or
+      // If-None-Match would refer to bytes the client has never seen (send would answer 206,
+      // 304, or fail with 412/416 after setting the image headers).
+      for (const name of CONDITIONAL_HEADERS) delete req.headers[name];
+      const options = { dotfiles: 'deny', cacheControl: false, lastModified: false, etag: false, acceptRanges: false, headers: { 'Content-Type': image.type, ...headers } } as const;
       await new Promise<void>((resolve, reject) => {
         res.sendFile(imageFilePath(config.mediaDir, image.id, image.ext), options, (error) => {
-          if (error) reject(error);
+          // Once the bytes are flowing a failure (usually the client going away) has no one to
+          // be reported to; only a failure before them is an error response.
+          if (error && !res.headersSent) reject(error);
           else resolve();
         });
       });
