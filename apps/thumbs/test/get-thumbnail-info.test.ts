@@ -69,6 +69,36 @@ describe('GET /:id', () => {
     }
   });
 
+  it('answers 404 1062 when the board answers a post without a usable file (missing, null, wrong types)', async () => {
+    const bodies: unknown[] = [
+      { post: null },
+      { post: { id: 7001 } },
+      { post: { id: 7001, file: null } },
+      { post: { id: 7001, file: { md5: 12345, ext: 'png' } } },
+      { post: { id: 7001, file: { md5: 'not-an-md5', ext: 'png' } } },
+      { post: { id: '7001', file: { md5: md5For('typed'), ext: 'png' } } },
+      { post: { id: 7001, file: { md5: md5For('ext'), ext: null } } },
+      { posts: [] },
+      [],
+      null,
+    ];
+    for (const body of bodies) {
+      h.board.answerRaw('/posts/7001.json', body);
+      await h.redis.del(`${h.config.redis.prefix}board:id:7001`);
+      const res = await get('7001');
+      expect(res.status, JSON.stringify(body)).toBe(404);
+      expect(res.body, JSON.stringify(body)).toMatchObject({ success: false, code: 1062 });
+    }
+  });
+
+  it('answers 1063 for NUL bytes, unicode and very long ids', async () => {
+    for (const id of ['%00', 'd41d8cd98f00b204e9800998ecf8427%00', '%C3%A9t%C3%A9', 'a'.repeat(4000), '%20d41d8cd98f00b204e9800998ecf8427e']) {
+      const res = await get(id);
+      expect(res.status, id.slice(0, 40)).toBe(404);
+      expect(res.body, id.slice(0, 40)).toMatchObject({ success: false, code: 1063 });
+    }
+  });
+
   it('answers 503 (code 0, Retry-After) when the board cannot be reached to resolve a post id', async () => {
     h.board.failNext(503, 1);
     const res = await get('5151');
