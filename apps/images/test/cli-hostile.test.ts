@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { importFile } from '../src/cli/import-images.js';
@@ -159,6 +159,19 @@ describe('bin/admin category and images with hostile input', () => {
     expect(result.code).toBe(2);
     await expectNothingWritten();
     expect((await h.deps.categories.find('furry.x'))).toBeNull();
+  });
+
+  it('puts a lost media file back when the same file is imported again', async () => {
+    const image = await placeholderImage(8);
+    const file = path.join(inbox, `restore.${image.ext}`);
+    await writeFile(file, image.bytes);
+    expect((await importInto(file)).code).toBe(0);
+    const placed = path.join(h.config.mediaDir, 'images', `${md5(image.bytes)}.${image.ext}`);
+    await rm(placed);
+    const again = await importInto(file);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain('duplicate of');
+    expect(md5(await readFile(placed))).toBe(md5(image.bytes));
   });
 
   it('removes the placed file when the row cannot be inserted', async () => {

@@ -184,8 +184,18 @@ export async function importFile(deps: ImportDeps, options: ImportOptions, file:
   const id = createHash('md5').update(bytes).digest('hex');
   const existing = await deps.images.findById(id);
   if (existing) {
-    // Re-importing is also how an operator retries after a Redis failure: make sure it is indexed.
+    // Re-importing is also how an operator repairs an image: after a Redis failure (index it
+    // again) or a lost media file (put the same bytes back).
     await indexImage(deps, existing.category, id, existing.size);
+    const placed = imageFilePath(deps.mediaDir, id, existing.ext);
+    if (!(await stat(placed).then((info) => info.isFile(), () => false))) {
+      try {
+        await mkdir(imagesDir(deps.mediaDir), { recursive: true });
+        await placeAtomically(placed, bytes);
+      } catch (error) {
+        return { file, status: 'failed', reason: `cannot write the media file: ${(error as Error).message}` };
+      }
+    }
     return { file, status: 'duplicate', id, category: existing.category };
   }
 
