@@ -29,6 +29,8 @@ export interface BoardClientOptions {
   retryBaseMs?: number;
   /** A Retry-After longer than this makes the client give up instead of waiting. Default 30 000. */
   maxRetryAfterMs?: number;
+  /** Largest JSON answer read; a bigger one is refused without retries. Default 1 MiB (a post is a few KB). */
+  maxBodyBytes?: number;
   /** How long an id→md5 answer stays cached. Default 86 400. */
   cacheTtlSeconds?: number;
   /** How long "no such post id" stays cached, so unknown ids do not spend the board budget. Default 60; 0 disables. */
@@ -62,6 +64,39 @@ export function parseRetryAfter(value: string | null, now = Date.now()): number 
   return Number.isNaN(date) ? null : Math.max(0, date - now);
 }
 
+/**
+ * The body as text, refusing more than `maxBytes` (by Content-Length up front, and while reading,
+ * since the header may be missing or lie): a broken or hostile board must not fill our memory.
+ */
+async function readCapped(response: Response, maxBytes: number, url: string): Promise<string> {
+  const tooBig = (): BoardUnavailableError => new BoardUnavailableError(`board answer for ${url} is over ${maxBytes} bytes`, response.status);
+  const declared = Number(response.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await response.body?.cancel();
+    throw tooBig();
+  }
+  if (!response.body) return '';
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  for (;;) {
+    let chunk: Awaited<ReturnType<typeof reader.read>>;
+    try {
+      chunk = await reader.read();
+    } catch (error) {
+      throw new Retryable(`board answer broke off: ${(error as Error).message}`, response.status, null, { cause: error });
+    }
+    if (chunk.done) break;
+    total += chunk.value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel();
+      throw tooBig();
+    }
+    chunks.push(chunk.value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 class Retryable extends Error {
   constructor(message: string, readonly status: number | null, readonly retryAfterMs: number | null, options?: { cause?: unknown }) {
     super(message, options);
@@ -77,6 +112,7 @@ export function createBoardClient(options: BoardClientOptions): BoardClient {
   const maxRetryAfterMs = options.maxRetryAfterMs ?? 30_000;
   const cacheTtlSeconds = options.cacheTtlSeconds ?? 86_400;
   const negativeCacheTtlSeconds = options.negativeCacheTtlSeconds ?? 60;
+  const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
   const doFetch = options.fetch ?? fetch;
   const { redis, redisPrefix, logger } = options;
   const limiter = new BoardRateLimiter(redis, `${redisPrefix}board:ratelimit`, options.requestsPerSecond ?? 2);
@@ -106,8 +142,9 @@ export function createBoardClient(options: BoardClientOptions): BoardClient {
       await response.body?.cancel();
       throw new BoardUnavailableError(`board answered ${response.status} for ${url}`, response.status);
     }
+    const text = await readCapped(response, maxBodyBytes, url);
     try {
-      return await response.json();
+      return JSON.parse(text) as unknown;
     } catch (error) {
       throw new Retryable(`board sent an unreadable body: ${(error as Error).message}`, response.status, null, { cause: error });
     }

@@ -148,6 +148,32 @@ describe('board client', () => {
     expect(createHash('md5').update(bytes).digest('hex')).toBe(added.md5);
   });
 
+  it('refuses an oversized answer without retrying, with or without Content-Length', async () => {
+    const c = client({ maxBodyBytes: 2000 });
+    const big = { post: { id: 31337, file: { md5: 'a'.repeat(32), ext: 'png' }, padding: 'x'.repeat(5000) } };
+    board.answerRaw('/posts/31337.json', big);
+    let start = board.requests.length;
+    await expect(c.getPostById(31337)).rejects.toThrow(/over 2000 bytes/);
+    expect(requestsSince(start)).toHaveLength(1);
+    const chunked = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"post":{"pad":"');
+      res.end(`${'y'.repeat(5000)}"}}`);
+    });
+    await new Promise<void>((resolve) => chunked.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(chunked.address() as AddressInfo).port}`;
+      await expect(client({ baseUrl: url, maxBodyBytes: 2000 }).getPostById(1)).rejects.toThrow(/over 2000 bytes/);
+      expect(await client({ baseUrl: url }).getPostById(1)).toBeNull();
+    } finally {
+      chunked.closeAllConnections();
+      await new Promise<void>((resolve) => chunked.close(() => resolve()));
+    }
+    start = board.requests.length;
+    expect(await client().getPostById(31337)).toMatchObject({ id: 31337, md5: 'a'.repeat(32) });
+    expect(requestsSince(start)).toHaveLength(1);
+  });
+
   it('uses the static URL instead of a file.url that is not absolute http(s), and reads malformed posts as absent', async () => {
     const added = board.addPost({ id: nextId++, ext: 'png' }, png);
     const expected = `${board.staticUrl}/data/${added.md5.slice(0, 2)}/${added.md5.slice(2, 4)}/${added.md5}.png`;
