@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, readFile, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { importFile } from '../src/cli/import-images.js';
@@ -172,6 +173,26 @@ describe('bin/admin category and images with hostile input', () => {
     expect(again.code).toBe(0);
     expect(again.stdout).toContain('duplicate of');
     expect(md5(await readFile(placed))).toBe(md5(image.bytes));
+  });
+
+  it('sweeps temporary files an interrupted import left behind, but not young ones', async () => {
+    const dir = path.join(h.config.mediaDir, 'images');
+    await mkdir(dir, { recursive: true });
+    const stale = path.join(dir, '.tmp-0123456789abcdef');
+    const young = path.join(dir, '.tmp-fedcba9876543210');
+    await writeFile(stale, 'half a file');
+    await writeFile(young, 'being written');
+    const twoHoursAgo = new Date(Date.now() - 2 * 3600_000);
+    await utimes(stale, twoHoursAgo, twoHoursAgo);
+    const image = await placeholderImage(9);
+    const file = path.join(inbox, `sweep.${image.ext}`);
+    await writeFile(file, image.bytes);
+    const result = await importInto(file);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Removed 1 temporary file(s) left by an interrupted import.');
+    expect(existsSync(stale)).toBe(false);
+    expect(existsSync(young)).toBe(true);
+    await rm(young);
   });
 
   it('removes the placed file when the row cannot be inserted', async () => {

@@ -11,7 +11,7 @@ import { RecordCache } from '../repositories/record-cache.js';
 import { SizeIndex } from '../repositories/size-index.js';
 import { ImagesCommandFailure, type ImagesCliContext } from './cli-context.js';
 import { DEMO_ARTIST, DEMO_CATEGORIES, DEMO_SOURCE } from './demo-categories.js';
-import { expandPaths, importFiles, parseSidecar, type Candidate, type ImportDeps, type ImportOutcome, type Sidecar } from './import-images.js';
+import { expandPaths, importFiles, parseSidecar, sweepStaleTemps, type Candidate, type ImportDeps, type ImportOutcome, type Sidecar } from './import-images.js';
 import { categoryKey, collect, imageId, sourceUrl, text } from './options.js';
 import { placeholderImage } from './placeholder-image.js';
 
@@ -61,6 +61,8 @@ export function registerImageCommands(program: Command, context: () => ImagesCli
       const ctx = context();
       const sidecar = options.meta === undefined ? undefined : await readSidecar(options.meta);
       const deps = await importDeps(ctx);
+      const swept = await sweepStaleTemps(deps.mediaDir);
+      if (swept > 0) process.stdout.write(`Removed ${swept} temporary file(s) left by an interrupted import.\n`);
       const category = await deps.categories.find(options.category);
       if (!category) throw new ImagesCommandFailure(`No category ${options.category}; create it with: category add ${options.category} --name "<Group > Name>"`);
       let candidates: Candidate[];

@@ -134,9 +134,11 @@ function sidecarEntry(sidecar: Sidecar | undefined, file: string): SidecarEntry 
   return undefined;
 }
 
+const TEMP_PREFIX = '.tmp-';
+
 /** Writes under a temporary name in the same directory, then renames: nginx never serves half a file. */
 async function placeAtomically(target: string, bytes: Buffer): Promise<void> {
-  const temp = path.join(path.dirname(target), `.tmp-${randomBytes(8).toString('hex')}`);
+  const temp = path.join(path.dirname(target), `${TEMP_PREFIX}${randomBytes(8).toString('hex')}`);
   try {
     await writeFile(temp, bytes, { flag: 'wx' });
     await rename(temp, target);
@@ -144,6 +146,25 @@ async function placeAtomically(target: string, bytes: Buffer): Promise<void> {
     await rm(temp, { force: true });
     throw error;
   }
+}
+
+/**
+ * Removes temporary files that an interrupted import (Ctrl-C, a crash) left in MEDIA_DIR/images.
+ * Only old ones: a younger one may belong to an import running right now. Returns how many.
+ */
+export async function sweepStaleTemps(mediaDir: string, maxAgeMs = 60 * 60 * 1000, now = Date.now()): Promise<number> {
+  const dir = imagesDir(mediaDir);
+  const entries = await readdir(dir).catch(() => [] as string[]);
+  let removed = 0;
+  for (const entry of entries.filter((name) => name.startsWith(TEMP_PREFIX))) {
+    const file = path.join(dir, entry);
+    const info = await stat(file).catch(() => undefined);
+    if (info?.isFile() && now - info.mtimeMs > maxAgeMs) {
+      await rm(file, { force: true });
+      removed++;
+    }
+  }
+  return removed;
 }
 
 /**
