@@ -141,9 +141,14 @@ describe('hostile media files', () => {
     ));
     const concat = board.addPost({ id: nextId++, ext: 'mp4' }, Buffer.from(`ffconcat version 1.0\nfile secret.mp4\n# ${Math.random()}\n`));
     await Promise.all([
-      expectUnrecoverable(playlist.md5, /^not a readable video/),
+      expectUnrecoverable(playlist.md5, /^not a readable video: the file is hls, not a WebM or MP4 container$/),
       expectUnrecoverable(concat.md5, /^not a readable video/),
     ]);
+  });
+
+  it('an image under a video extension is refused with a reason that names what it is', async () => {
+    const post = board.addPost({ id: nextId++, ext: 'webm' }, await makeAnimatedGif(3, 16, 16));
+    await expectUnrecoverable(post.md5, /^not a readable video: the file is gif, not a WebM or MP4 container$/);
   });
 
   it('an mp4 with audio only fails as unrecoverable', async () => {

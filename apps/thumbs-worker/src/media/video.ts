@@ -88,6 +88,8 @@ export async function probeVideo(file: string, tools: FfmpegTools): Promise<Vide
   } catch {
     throw new UnsupportedMediaError(`not a readable video: ${lastLine(result.stderr, file)}`);
   }
+  const refused = /\[([^\]@]+?) @ [^\]]*\] Format not on whitelist/.exec(result.stderr);
+  if (refused) throw new UnsupportedMediaError(`not a readable video: the file is ${refused[1]!.trim()}, not a WebM or MP4 container`);
   const stream = parsed.streams?.[0];
   if (result.code !== 0 || !stream) throw new UnsupportedMediaError(`not a readable video: ${result.code !== 0 ? lastLine(result.stderr, file) : 'no video stream'}`);
   let width = Number(stream.width);
