@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { createRedis } from '@pawlink/service-kit';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { importFile } from '../src/cli/import-images.js';
 import { placeholderImage } from '../src/cli/placeholder-image.js';
@@ -193,6 +194,24 @@ describe('bin/admin category and images with hostile input', () => {
     expect(existsSync(stale)).toBe(false);
     expect(existsSync(young)).toBe(true);
     await rm(young);
+  });
+
+  it('stops before importing anything when Redis is unreachable (exit 1, one clear line)', async () => {
+    const image = await placeholderImage(10);
+    const file = path.join(inbox, `redis-down.${image.ext}`);
+    await writeFile(file, image.bytes);
+    const down = createRedis({ url: 'redis://127.0.0.1:1', prefix: h.config.redis.prefix }, { name: 'down' });
+    try {
+      for (const args of [['images', 'import', '--category', 'furry.hug', file], ['images', 'remove', md5(image.bytes)], ['images', 'reindex']]) {
+        const result = await h.cli(args, { redis: down });
+        expectClean(result);
+        expect(result.code).toBe(1);
+        expect(result.stderr).toContain('Redis (REDIS_URL) is unreachable');
+      }
+    } finally {
+      down.disconnect();
+    }
+    await expectNothingWritten();
   });
 
   it('removes the placed file when the row cannot be inserted', async () => {

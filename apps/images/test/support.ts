@@ -37,7 +37,7 @@ export interface Harness {
   addImage(db: string, seed: number, extra?: { artists?: string[]; sources?: string[] }): Promise<{ id: string; size: number; ext: string; bytes: Buffer }>;
   key(flags: ApiKeyFlag[], bulkLimit?: number): Promise<string>;
   /** Runs `bin/admin <args>` with the images commands in process; exit codes as bin/admin maps them. */
-  cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }>;
+  cli(args: string[], context?: Partial<ImagesCliContext>): Promise<{ code: number; stdout: string; stderr: string }>;
   close(): Promise<void>;
 }
 
@@ -86,13 +86,14 @@ export async function startHarness(label: string, overrides: Record<string, stri
       const { key } = await new ApiKeyRepository(auth).create({ name: 'test', contact: 'test@example.com', flags, bulkLimit, rateLimitRoute: 0, rateLimitGlobal: 0 });
       return key;
     },
-    async cli(args) {
+    async cli(args, context) {
+      const commandContext = { ...cliContext, ...context };
       let stdout = '';
       let stderr = '';
       const program = new Command('admin').exitOverride();
       program.configureOutput({ writeOut: (s) => (stdout += s), writeErr: (s) => (stderr += s) });
-      registerCategoryCommands(program, () => cliContext);
-      registerImageCommands(program, () => cliContext);
+      registerCategoryCommands(program, () => commandContext);
+      registerImageCommands(program, () => commandContext);
       const strict = (command: Command): void => {
         command.exitOverride().allowExcessArguments(false).allowUnknownOption(false);
         command.configureOutput({ writeOut: (s) => (stdout += s), writeErr: (s) => (stderr += s) });

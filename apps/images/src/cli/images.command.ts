@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
+import type { Redis } from 'ioredis';
 import { imagesDatabase } from '../db/images.database.js';
 import { imageFilePath } from '../domain/media-path.js';
 import { CategoryRepository } from '../repositories/category.repository.js';
@@ -15,7 +16,24 @@ import { expandPaths, importFiles, parseSidecar, sweepStaleTemps, type Candidate
 import { categoryKey, collect, imageId, sourceUrl, text } from './options.js';
 import { placeholderImage } from './placeholder-image.js';
 
+/**
+ * Every images command writes Redis (size index, record cache) as well as MySQL and the media
+ * directory: check Redis answers before touching anything, so an outage stops the command with
+ * one clear line instead of leaving rows that the random index does not know.
+ */
+async function requireRedis(redis: Redis): Promise<void> {
+  // bin/admin's client has no 'error' listener, so ioredis would print every failed connection
+  // attempt with a stack trace; the failure is reported below instead.
+  if (redis.listenerCount('error') === 0) redis.on('error', () => undefined);
+  try {
+    await redis.ping();
+  } catch (error) {
+    throw new ImagesCommandFailure(`Redis (REDIS_URL) is unreachable: ${(error as Error).message}`);
+  }
+}
+
 async function importDeps(context: ImagesCliContext): Promise<ImportDeps> {
+  await requireRedis(context.redis);
   const dataSource = await context.dataSource(imagesDatabase);
   return {
     categories: new CategoryRepository(dataSource),
