@@ -15,14 +15,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiKeyRepository, authDatabase } from '@pawlink/auth';
-import { createDataSource, createRedis, dropDatabase, migrateDatabase } from '@pawlink/service-kit';
+import { createDataSource, createRedis, databaseName, dropDatabase, migrateDatabase } from '@pawlink/service-kit';
 import autocannon from 'autocannon';
 import mysql from 'mysql2/promise';
 import { loadImagesConfig } from '../config.js';
 import type { ImageRow } from '../db/image.entity.js';
 import { imagesDatabase } from '../db/images.database.js';
 import { RecordCache } from '../repositories/record-cache.js';
-import { databaseName } from '@pawlink/service-kit';
 
 const SMALL = 1_000;
 const LARGE = Number(process.env.BENCH_ROWS ?? 1_000_000);
