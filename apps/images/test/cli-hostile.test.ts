@@ -128,10 +128,11 @@ describe('bin/admin category and images with hostile input', () => {
     await expectNothingWritten();
   });
 
-  it('refuses a sidecar that is a directory, missing or empty (exit 1)', async () => {
+  it('refuses a sidecar that is a directory, missing, empty, a FIFO or a device (exit 1, without hanging)', async () => {
     const dir = await folder();
     await writeFile(path.join(dir, 'empty.json'), '');
-    for (const sidecar of [dir, path.join(dir, 'missing.json'), path.join(dir, 'empty.json')]) {
+    execFileSync('mkfifo', [path.join(dir, 'fifo.json')]);
+    for (const sidecar of [dir, path.join(dir, 'missing.json'), path.join(dir, 'empty.json'), path.join(dir, 'fifo.json'), '/dev/zero']) {
       const result = await importInto('--meta', sidecar, dir);
       expectClean(result);
       expect(result.code).toBe(1);

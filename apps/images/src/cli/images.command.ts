@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import cliProgress from 'cli-progress';
@@ -55,8 +55,14 @@ function describe(outcome: ImportOutcome): string {
   }
 }
 
+const SIDECAR_MAX_BYTES = 64 * 1024 * 1024;
+
 async function readSidecar(file: string): Promise<Sidecar> {
   try {
+    // A FIFO or a device (/dev/stdin, /dev/zero) would block or never end.
+    const info = await stat(file);
+    if (!info.isFile()) throw new Error('not a regular file.');
+    if (info.size > SIDECAR_MAX_BYTES) throw new Error(`larger than ${SIDECAR_MAX_BYTES / 1024 / 1024} MiB.`);
     return parseSidecar(JSON.parse(await readFile(file, 'utf8')));
   } catch (error) {
     throw new ImagesCommandFailure(`Cannot use the sidecar ${file}: ${(error as Error).message}`);
