@@ -90,7 +90,9 @@ describe('bin/admin category and images with hostile input', () => {
     await writeFile(outside, real.bytes);
     await symlink(outside, path.join(dir, `a-link.${real.ext}`));
     await symlink(path.join(dir, 'gone.png'), path.join(dir, 'b-broken.png'));
-    await symlink('..', path.join(dir, 'c-loop'));
+    // c-loop/up is the case folder itself: a loop that must end, not import anything twice.
+    await mkdir(path.join(dir, 'c-loop'));
+    await symlink('..', path.join(dir, 'c-loop', 'up'));
     execFileSync('mkfifo', [path.join(dir, 'd-fifo.png')]);
     const result = await importInto(dir);
     expectClean(result);
@@ -98,6 +100,7 @@ describe('bin/admin category and images with hostile input', () => {
     expect(result.stdout).toContain(`imported ${path.join(dir, `a-link.${real.ext}`)} → ${md5(real.bytes)}`);
     expect(result.stdout).toContain(`failed ${path.join(dir, 'b-broken.png')}: cannot read (ENOENT)`);
     expect(result.stdout).toContain(`failed ${path.join(dir, 'd-fifo.png')}: not a regular file`);
+    expect(result.stdout).not.toContain('duplicate of');
     const named = await importInto(path.join(dir, 'd-fifo.png'));
     expect(named.code).toBe(1);
     expect(named.stdout).toContain('not a regular file');
