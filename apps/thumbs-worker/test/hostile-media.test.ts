@@ -84,6 +84,9 @@ describe('hostile media files', () => {
   it('a zero-byte file fails as unrecoverable', async () => {
     const post = board.addPost({ id: nextId++, ext: 'webm' }, Buffer.alloc(0));
     await expectUnrecoverable(post.md5, /^not a readable video: input: Invalid data found/);
+    // the same (empty) md5 re-registered as an image, asked for as a PNG: a job id of its own
+    board.addPost({ id: nextId++, ext: 'png' }, Buffer.alloc(0));
+    await expectUnrecoverable(post.md5, /^not a readable image/, 'png');
   });
 
   it('HTML served as an image or a video fails as unrecoverable', async () => {
