@@ -35,11 +35,14 @@ export interface ThumbsHarness {
   setReadOnly(on: boolean): Promise<void>;
   /** A BullMQ worker on this harness's queue, as the real worker would run (not the real worker). */
   startWorker(processor: (job: Job<ThumbnailJobPayload>) => Promise<unknown>): Worker<ThumbnailJobPayload>;
-  startAnotherInstance(): Promise<string>;
+  /** `makeQueue` lets a test wrap the instance's BullMQ queue (e.g. to widen a race window). */
+  startAnotherInstance(makeQueue?: MakeQueue): Promise<string>;
   /** Moves the clock the app sees forward. */
   advanceClock(ms: number): void;
   close(): Promise<void>;
 }
+
+export type MakeQueue = (connection: Redis, prefix: string) => Queue<ThumbnailJobPayload>;
 
 /** The thumbs API against real Redis/MariaDB, a fake board and a temp MEDIA_DIR. */
 export async function startThumbs(env: Record<string, string> = {}): Promise<ThumbsHarness> {
@@ -93,10 +96,10 @@ export async function startThumbs(env: Record<string, string> = {}): Promise<Thu
   const extraInstances: Array<() => Promise<void>> = [];
 
   /** Another API instance: its own Redis connections, queue object and HTTP server, same Redis. */
-  async function startAnotherInstance(): Promise<string> {
+  async function startAnotherInstance(makeQueue?: MakeQueue): Promise<string> {
     const otherRedis = createRedis(config.redis);
     const otherConnection = createRedis(config.redis, { forQueue: true });
-    const otherQueue = new Queue<ThumbnailJobPayload>(THUMBNAIL_QUEUE, { connection: otherConnection, prefix });
+    const otherQueue = makeQueue ? makeQueue(otherConnection, prefix) : new Queue<ThumbnailJobPayload>(THUMBNAIL_QUEUE, { connection: otherConnection, prefix });
     const otherReadOnly = new ReadOnlySwitch(otherRedis, config.redis.prefix, 'thumbs', false);
     await otherReadOnly.refresh();
     const other = await serveForTest(

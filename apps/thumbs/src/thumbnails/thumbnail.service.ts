@@ -2,7 +2,7 @@ import { isThumbnailTimeout, THUMBNAIL_TYPES, type ThumbnailType } from '@pawlin
 import type { JobDurationRepository } from './job-duration.repository.js';
 import type { ThumbnailFileRepository } from './thumbnail-file.repository.js';
 import type { JobSnapshot, ThumbnailQueueRepository } from './thumbnail-queue.repository.js';
-import { estimateWaitMs } from './wait-estimate.js';
+import { estimateWaitMs, MIN_WAIT_MS } from './wait-estimate.js';
 
 export interface ThumbnailUrls {
   /** MEDIA_URL: where nginx serves `<md5>.<type>`. */
@@ -57,9 +57,11 @@ export class ThumbnailService {
     const payload = { md5, type, requestedAt: this.deps.clock(), ...(postId !== undefined ? { postId } : {}) };
     let job = await this.deps.queue.find(md5, type);
     if (job && job.phase === 'completed' && (await this.deps.files.exists(md5, type))) return { status: 'done', url: this.urlOf(md5, type) };
-    if (job && this.isStale(job)) job = await this.deps.queue.replace(job, payload);
-    else if (!job) job = await this.deps.queue.enqueue(payload);
-    return this.describe(md5, type, job);
+    if (job && !this.isStale(job)) return this.describe(md5, type, job);
+    job = job ? await this.deps.queue.replace(job, payload) : await this.deps.queue.enqueue(payload);
+    // Queued now (by us or a racing request): API.md answers 202 even when a fast worker has
+    // already failed the job; the client's check reports the failure.
+    return this.describe(md5, type, job, { queuedNow: true });
   }
 
   /** GET /check: like PUT but never starts anything; an unknown or expired job is missing. */
@@ -82,7 +84,11 @@ export class ThumbnailService {
     return job.finishedOn === null || job.finishedOn + this.deps.failedTtlMs <= this.deps.clock();
   }
 
-  private async describe(md5: string, type: ThumbnailType, job: JobSnapshot): Promise<Exclude<ThumbnailState, { status: 'missing' }>> {
+  private async describe(md5: string, type: ThumbnailType, job: JobSnapshot, options: { queuedNow?: boolean } = {}): Promise<Exclude<ThumbnailState, { status: 'missing' }>> {
+    if (job.phase === 'failed' && options.queuedNow) {
+      const now = this.deps.clock();
+      return { status: 'processing', md5, checkURL: this.checkUrlOf(md5, type), checkAt: now + MIN_WAIT_MS, time: MIN_WAIT_MS, startedAt: job.processedOn, progress: job.progress ?? 0 };
+    }
     if (job.phase === 'failed') {
       const reason = readableReason(job.failedReason);
       return { status: 'failed', timedOut: isThumbnailTimeout(reason), reason };
