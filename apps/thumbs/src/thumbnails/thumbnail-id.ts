@@ -8,16 +8,17 @@ export type IdProblem = 'invalid-post-id' | 'invalid-md5';
 const DIGITS = /^[0-9]+$/;
 
 /**
- * All-digit strings are post ids (a decimal id that does not fit a safe integer, or 0, is an
- * invalid post id); 32 hex digits are an MD5; anything else is reported as an invalid MD5,
- * since it cannot be a post id and the MD5 is the thing a client most often mistypes.
+ * 32 hex digits are an MD5, even when every digit is decimal (no post id is that long); other
+ * all-digit strings are post ids (one that does not fit a safe integer, or 0, is an invalid post
+ * id); anything else is reported as an invalid MD5, since it cannot be a post id and the MD5 is
+ * the thing a client most often mistypes.
  */
 export function parseThumbnailId(raw: string): ThumbnailTarget | IdProblem {
+  if (MD5_PATTERN.test(raw)) return { kind: 'md5', md5: raw.toLowerCase() };
   if (DIGITS.test(raw)) {
     const postId = Number(raw);
     return Number.isSafeInteger(postId) && postId > 0 ? { kind: 'post', postId } : 'invalid-post-id';
   }
-  if (MD5_PATTERN.test(raw)) return { kind: 'md5', md5: raw.toLowerCase() };
   return 'invalid-md5';
 }
 
