@@ -129,10 +129,10 @@ describe('PUT /:id/:type', () => {
     expect(second.body.time).toBeGreaterThan(first.body.time);
   });
 
-  it('answers 503 (code 0, Retry-After) when the board cannot resolve a post id, without queueing', async () => {
+  it('answers 500 (code 0, Retry-After) when the board cannot resolve a post id, without queueing', async () => {
     h.board.failNext(502, 1);
     const res = await put('8080', 'png');
-    expect(res.status).toBe(503);
+    expect(res.status).toBe(500);
     expect(res.body).toMatchObject({ success: false, code: 0 });
     expect(res.headers.get('retry-after')).toBe('5');
   });
