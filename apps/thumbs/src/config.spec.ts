@@ -9,12 +9,13 @@ describe('loadThumbsConfig', () => {
     expect(config.mediaDir).toBe('/srv/data/media');
     expect(config.board).toMatchObject({ baseUrl: 'https://e621.net', staticUrl: 'https://static1.e621.net', requestsPerSecond: 2 });
     expect(config.board.userAgent).toMatch(/^Pawlink\/\S+ \(thumbnails\)$/);
-    expect(config.thumbs).toMatchObject({ failedTtlSeconds: 3600, completedTtlSeconds: 3600, jobAttempts: 3, defaultJobMs: 5000 });
+    expect(config.thumbs).toMatchObject({ failedTtlSeconds: 3600, completedTtlSeconds: 3600, jobAttempts: 3, defaultJobMs: 5000, boardMaxWaitMs: 3000 });
   });
 
   it('names the variable when a value is bad', () => {
     expect(() => loadThumbsConfig({ THUMBS_FAILED_TTL_SECONDS: 'soon' })).toThrow(ConfigError);
     expect(() => loadThumbsConfig({ THUMBS_FAILED_TTL_SECONDS: 'soon' })).toThrow(/THUMBS_FAILED_TTL_SECONDS/);
     expect(() => loadThumbsConfig({ BOARD_STATIC_URL: 'ftp://x' })).toThrow(/BOARD_STATIC_URL/);
+    expect(() => loadThumbsConfig({ THUMBS_BOARD_MAX_WAIT_MS: '-1' })).toThrow(/THUMBS_BOARD_MAX_WAIT_MS/);
   });
 });

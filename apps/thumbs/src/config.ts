@@ -12,6 +12,8 @@ export interface ThumbsSettings {
   defaultJobMs: number;
   /** Recent job durations kept for the estimate. */
   durationSamples: number;
+  /** Longest a request waits for a board rate-limit slot to resolve a post id before answering 500. */
+  boardMaxWaitMs: number;
 }
 
 export interface ThumbsConfig extends BaseConfig {
@@ -31,6 +33,7 @@ export function loadThumbsConfig(env: Env, cwd = process.cwd()): ThumbsConfig {
       jobAttempts: readInt(env, 'THUMBS_JOB_ATTEMPTS', 3, { min: 1, max: 20 }),
       defaultJobMs: readInt(env, 'THUMBS_DEFAULT_JOB_MS', 5000, { min: 100, max: 3_600_000 }),
       durationSamples: readInt(env, 'THUMBS_DURATION_SAMPLES', 20, { min: 1, max: 1000 }),
+      boardMaxWaitMs: readInt(env, 'THUMBS_BOARD_MAX_WAIT_MS', 3000, { min: 0, max: 60_000 }),
     },
   };
 }

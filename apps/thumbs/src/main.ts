@@ -39,6 +39,7 @@ const board = createBoardClient({
   ...config.board,
   redis,
   redisPrefix: config.redis.prefix,
+  maxSlotWaitMs: config.thumbs.boardMaxWaitMs,
   logger,
 });
 

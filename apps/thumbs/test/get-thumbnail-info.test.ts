@@ -99,13 +99,32 @@ describe('GET /:id', () => {
     }
   });
 
-  it('answers 503 (code 0, Retry-After) when the board cannot be reached to resolve a post id', async () => {
+  it('answers 500 (code 0, Retry-After) when the board cannot be reached to resolve a post id', async () => {
     h.board.failNext(503, 1);
     const res = await get('5151');
-    expect(res.status).toBe(503);
+    expect(res.status).toBe(500);
     expect(res.body).toMatchObject({ success: false, code: 0 });
     expect(res.headers.get('retry-after')).toBe('5');
     expect(res.text).not.toMatch(/stack|Error:/);
+  });
+
+  it('answers 500 code 0 at once, without spending board budget, when the board budget is booked past THUMBS_BOARD_MAX_WAIT_MS', async () => {
+    const key = `${h.config.redis.prefix}board:ratelimit`;
+    const [seconds] = await h.redis.time();
+    // The shared limiter's next free slot, a minute ahead: as if a burst had booked 120 lookups.
+    await h.redis.set(key, String(Number(seconds) * 1000 + 60_000), 'PX', 65_000);
+    const before = h.board.requests.length;
+    try {
+      const res = await get('6161');
+      expect(res.status).toBe(500);
+      expect(res.body).toMatchObject({ success: false, code: 0 });
+      expect(res.headers.get('retry-after')).toBe('5');
+      expect(h.board.requests.length).toBe(before);
+      // Refusing reserved nothing: the booking is where the burst left it.
+      expect(Number(await h.redis.get(key))).toBe(Number(seconds) * 1000 + 60_000);
+    } finally {
+      await h.redis.del(key);
+    }
   });
 
   it('is not affected by read-only mode', async () => {

@@ -79,6 +79,7 @@ export async function startThumbs(env: Record<string, string> = {}): Promise<Thu
     ...config.board,
     redis,
     redisPrefix: config.redis.prefix,
+    maxSlotWaitMs: config.thumbs.boardMaxWaitMs,
   });
   let clockOffset = 0;
   const app = createApp({

@@ -27,6 +27,12 @@ export interface BoardClientOptions {
   retries?: number;
   /** First backoff step; doubles per attempt, with jitter. Default 500. */
   retryBaseMs?: number;
+  /**
+   * Longest wait for a rate-limit slot; when the shared budget is booked further ahead than this,
+   * the call fails at once with BoardUnavailableError. Default: wait as long as it takes (workers);
+   * the thumbs API sets it so a burst of post ids cannot hold HTTP requests for minutes.
+   */
+  maxSlotWaitMs?: number;
   /** A Retry-After longer than this makes the client give up instead of waiting. Default 30 000. */
   maxRetryAfterMs?: number;
   /** Largest JSON answer read; a bigger one is refused without retries. Default 1 MiB (a post is a few KB). */
@@ -118,8 +124,12 @@ export function createBoardClient(options: BoardClientOptions): BoardClient {
   const limiter = new BoardRateLimiter(redis, `${redisPrefix}board:ratelimit`, options.requestsPerSecond ?? 2);
   const idKey = (id: number): string => `${redisPrefix}board:id:${id}`;
 
+  const maxSlotWaitMs = options.maxSlotWaitMs ?? Infinity;
+
   async function attempt(url: string): Promise<unknown> {
-    await limiter.acquire();
+    if (!(await limiter.acquire(maxSlotWaitMs))) {
+      throw new BoardUnavailableError(`board request budget is booked for more than ${maxSlotWaitMs} ms ahead`);
+    }
     let response: Response;
     try {
       response = await doFetch(url, {
