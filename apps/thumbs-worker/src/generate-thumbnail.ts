@@ -11,6 +11,7 @@ import { encodeGif, encodePng } from './media/encode.js';
 import { readImageClip } from './media/image.js';
 import { UnsupportedMediaError } from './media/media.errors.js';
 import { probeVideo, readVideoClip } from './media/video.js';
+import { DOWNLOAD_DIR_PREFIX } from './stale-temp-files.js';
 
 const VIDEO_EXTENSIONS = new Set(['webm', 'mp4', 'm4v', 'mov']);
 const IMAGE_EXTENSIONS = new Set(['gif', 'png', 'jpg', 'jpeg', 'webp', 'avif']);
@@ -54,7 +55,7 @@ export async function generateThumbnail(payload: ThumbnailJobPayload, deps: Gene
   if (!VIDEO_EXTENSIONS.has(ext) && !IMAGE_EXTENSIONS.has(ext)) throw new UnsupportedMediaError(`unsupported file type "${ext}"`);
   await report(THUMBNAIL_PROGRESS.resolved);
 
-  const workDir = await mkdtemp(path.join(config.tmpDir, 'pawlink-thumb-'));
+  const workDir = await mkdtemp(path.join(config.tmpDir, DOWNLOAD_DIR_PREFIX));
   try {
     const input = path.join(workDir, `input.${ext}`);
     const downloaded = await downloadToFile(board.fileUrl(post), input, {
@@ -70,8 +71,10 @@ export async function generateThumbnail(payload: ThumbnailJobPayload, deps: Gene
     const gif = payload.type === 'gif' ? encodeGif(clip, signal) : undefined;
     await report(THUMBNAIL_PROGRESS.encoded);
 
+    // A job already failed as timeout must not publish anything afterwards.
     signal.throwIfAborted();
     await writeFileAtomically(config.thumbsDir, thumbnailFileName(md5, 'png'), png);
+    signal.throwIfAborted();
     if (gif) await writeFileAtomically(config.thumbsDir, thumbnailFileName(md5, 'gif'), gif);
     await report(THUMBNAIL_PROGRESS.done);
 

@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { createLogger, createRedis, exitOnConfigError, installGracefulShutdown } from '@pawlink/service-kit';
 import { loadWorkerConfig, type WorkerConfig } from './config.js';
-import { removeStaleTempFiles } from './stale-temp-files.js';
+import { removeStaleDownloadDirs, removeStaleTempFiles } from './stale-temp-files.js';
 import { createThumbnailWorker } from './thumbnail.worker.js';
 
 let config: WorkerConfig;
@@ -14,6 +14,7 @@ try {
 const logger = createLogger('thumbs-worker', config.base.logLevel);
 await mkdir(config.thumbsDir, { recursive: true });
 const swept = await removeStaleTempFiles(config.thumbsDir, 2 * config.jobTimeoutMs);
+const sweptDownloads = await removeStaleDownloadDirs(config.tmpDir, 2 * config.jobTimeoutMs);
 const connection = createRedis(config.base.redis, { forQueue: true, name: 'thumbs-worker' });
 const worker = createThumbnailWorker(config, connection, logger);
 
@@ -26,4 +27,4 @@ installGracefulShutdown({
 });
 
 await worker.waitUntilReady();
-logger.info('thumbs worker started', { concurrency: config.concurrency, thumbsDir: config.thumbsDir, sweptTempFiles: swept, pid: process.pid });
+logger.info('thumbs worker started', { concurrency: config.concurrency, thumbsDir: config.thumbsDir, sweptTempFiles: swept, sweptDownloadDirs: sweptDownloads, pid: process.pid });
