@@ -22,14 +22,24 @@ interface LocalEntry {
   expires: number;
 }
 
-/** Marks a deleted code in Redis so a reader that loaded it just before the delete cannot put it back. */
+/**
+ * Marks an edited or deleted code in Redis as "ask MySQL": a reader that loaded the old url just
+ * before the change cannot put it back (fills are SET NX), and neither can a late edit's write land
+ * over a delete's, since both write the same marker and MySQL then answers for both.
+ */
 const TOMBSTONE = '';
-const TOMBSTONE_TTL_SECONDS = 3600;
+const TOMBSTONE_TTL_SECONDS: Record<CacheChange, number> = {
+  deleted: 3600,
+  // Only needs to outlive the reads that were in flight during the edit; then the url is cached again.
+  edited: 60,
+};
+
+export type CacheChange = 'edited' | 'deleted';
 
 /**
  * code → target url for redirects, in two layers: a bounded LRU in process (read synchronously by
- * the fast path) and a shared Redis cache in front of MySQL. Edits and deletes overwrite the Redis
- * entry and are announced on `<prefix>shortener:invalidate`, so every instance drops its copy.
+ * the fast path) and a shared Redis cache in front of MySQL. Edits and deletes mark the Redis entry
+ * and are announced on `<prefix>shortener:invalidate`, so every instance drops its copy.
  *
  * Emits `invalidated` (code) after a peer's announcement has been applied here.
  */
@@ -129,12 +139,11 @@ export class RedirectCache extends EventEmitter {
     });
   }
 
-  /** After an edit (new url) or a delete (null): fix the shared entry, then tell every instance. */
-  async invalidate(code: string, url: string | null): Promise<void> {
+  /** After an edit or a delete: mark the shared entry "ask MySQL", then tell every instance. */
+  async invalidate(code: string, change: CacheChange): Promise<void> {
     this.evict(code);
     try {
-      if (url === null) await this.options.redis.set(this.key(code), TOMBSTONE, 'EX', TOMBSTONE_TTL_SECONDS);
-      else await this.options.redis.set(this.key(code), url, 'EX', this.options.redisTtlSeconds);
+      await this.options.redis.set(this.key(code), TOMBSTONE, 'EX', TOMBSTONE_TTL_SECONDS[change]);
       await this.options.redis.publish(this.channel, code);
     } catch (error) {
       // The database change stands; peers catch up when their local entries expire.

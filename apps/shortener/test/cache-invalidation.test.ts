@@ -68,6 +68,31 @@ describe('redirect caches across instances sharing one Redis', () => {
     }
   });
 
+  it('keeps a deleted code deleted when an edit that raced the delete writes the cache last', async () => {
+    const entry = await editable();
+    expect(await locationAt(h.url, entry.code)).toBe(entry.url);
+    const del = await request(`${h.url}/${entry.code}`, jsonInit('DELETE', { managementCode: entry.managementCode }, { authorization: h.key }));
+    expect(del.status).toBe(204);
+    // The PATCH updated the row just before the DELETE removed it, and reaches the cache after it.
+    await h.cache.invalidate(entry.code, 'edited');
+    for (const base of [h.url, second.url]) {
+      for (let i = 0; i < 2; i++) expect((await request(`${base}/${entry.code}`)).status).toBe(404);
+    }
+  });
+
+  it('an edit leaves no url in Redis that a reader who loaded the old one could keep', async () => {
+    const entry = await editable();
+    const key = `${h.config.redis.prefix}shortener:url:${entry.code}`;
+    expect(await h.redis.get(key)).toBe(entry.url);
+    const next = uniqueUrl('marked');
+    const patch = await request(`${h.url}/${entry.code}`, jsonInit('PATCH', { managementCode: entry.managementCode, url: next }, { authorization: h.key }));
+    expect(patch.status).toBe(200);
+    // A reader that loaded the old url before the edit fills with SET NX: the marker makes that a no-op.
+    expect(await h.redis.set(key, entry.url, 'EX', 60, 'NX')).toBeNull();
+    second.cache.clear();
+    expect(await locationAt(second.url, entry.code)).toBe(next);
+  });
+
   it('does not remember a value loaded before an invalidation arrived', async () => {
     const entry = await editable();
     second.cache.clear();

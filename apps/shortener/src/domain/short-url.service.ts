@@ -137,7 +137,7 @@ export class ShortUrlService {
     const outcome = await this.deps.repository.update(entry.pos, { ...changes, modifiedAt });
     if (!outcome.ok) throw new ApiError('URL_IN_USE');
     if (!outcome.value) throw new ApiError('SHORT_URL_NOT_FOUND');
-    if (changes.url !== undefined) await this.deps.cache.invalidate(entry.code, changes.url);
+    if (changes.url !== undefined) await this.deps.cache.invalidate(entry.code, 'edited');
     return this.toRecord({ ...entry, ...changes, modifiedAt });
   }
 
@@ -145,6 +145,6 @@ export class ShortUrlService {
     const entry = await this.authorise(code, managementCode);
     const deleted = await this.deps.repository.delete(entry.pos);
     if (!deleted) throw new ApiError('SHORT_URL_NOT_FOUND');
-    await this.deps.cache.invalidate(entry.code, null);
+    await this.deps.cache.invalidate(entry.code, 'deleted');
   }
 }
