@@ -1,15 +1,19 @@
 #!/usr/bin/env node
 // Prints the one-line test count CI reads: `N passed, M failed[, K skipped]`.
 // A missing or unreadable report counts as one failure, so a run that never reported can't pass.
+// The optional second argument is how many other checks failed (bootstrap, lint, typecheck):
+// each counts as one failure, so the line never reads all-green when the run was not.
 import { readFileSync } from 'node:fs';
 
 const file = process.argv[2] ?? 'test-results/vitest.json';
+const failedChecks = Number.parseInt(process.argv[3] ?? '0', 10);
 
 function count(value) {
   return Number.isInteger(value) && value > 0 ? value : 0;
 }
 
-let line = '0 passed, 1 failed';
+const otherFailures = Number.isInteger(failedChecks) && failedChecks > 0 ? failedChecks : 0;
+let line = `0 passed, ${1 + otherFailures} failed`;
 try {
   const report = JSON.parse(readFileSync(file, 'utf8'));
   const passed = count(report.numPassedTests);
@@ -20,7 +24,7 @@ try {
   const brokenFiles = (Array.isArray(report.testResults) ? report.testResults : []).filter(
     (r) => r?.status === 'failed' && !(r.assertionResults ?? []).some((a) => a?.status === 'failed'),
   ).length;
-  failed += brokenFiles;
+  failed += brokenFiles + otherFailures;
   if (failed === 0 && report.success === false) failed = 1;
   line = `${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}`;
 } catch {

@@ -34,6 +34,8 @@ fi
 if ((${#failed[@]})); then
   echo "FAILED: ${failed[*]}" >&2
 fi
+failed_checks=0
+for step in "${failed[@]}"; do [[ "$step" == vitest ]] || failed_checks=$((failed_checks + 1)); done
 # Nothing may print after this line.
-node scripts/summarize-tests.mjs "$REPORT"
+node scripts/summarize-tests.mjs "$REPORT" "$failed_checks"
 ((${#failed[@]} == 0))
