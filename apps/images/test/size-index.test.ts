@@ -32,6 +32,32 @@ describe('the Redis size index behind random selection', () => {
     expect(await h.redis.zcard(key())).toBe(5);
   });
 
+  it('is rebuilt at start when it holds another number of images than MySQL (an old snapshot)', async () => {
+    await h.redis.zrem(key(), [...ids.keys()][1]!);
+    await h.service.ensureIndexes();
+    expect(new Set(await h.redis.zrange(key(), 0, -1))).toEqual(new Set(ids.keys()));
+  });
+
+  it('drops ids whose rows are gone when it picks them, and answers from the images that exist', async () => {
+    const ghosts = ['0'.repeat(32), '1'.repeat(32), '2'.repeat(32)];
+    for (const ghost of ghosts) await h.redis.zadd(key(), 1, ghost);
+    try {
+      // sizeLimit=1 leaves only the ghosts eligible: once they are dropped nothing fits (1041, not a 500).
+      const none = await request(`${h.url}/furry.hug?amount=5&sizeLimit=1`);
+      expect(none.status).toBe(404);
+      expect(none.body.code).toBe(1041);
+      expect(await h.redis.zmscore(key(), ...ghosts)).toEqual([null, null, null]);
+      for (const ghost of ghosts) await h.redis.zadd(key(), 1, ghost);
+      const res = await request(`${h.url}/furry.hug?amount=5`);
+      expect(res.status).toBe(200);
+      expect(res.body.images).toHaveLength(5);
+      for (const image of res.body.images) expect(ids.has(image.id)).toBe(true);
+      expect(await h.redis.zcard(key())).toBe(ids.size);
+    } finally {
+      await h.redis.zrem(key(), ...ghosts);
+    }
+  });
+
   it('is rebuilt on demand when lost while running', async () => {
     await h.redis.del(key());
     const res = await request(`${h.url}/furry.hug?amount=5`);

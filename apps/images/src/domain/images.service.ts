@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import type { Category, CategoryInfoResponse, ImageRecord, ImageWithCategory } from '@pawlink/contracts';
 import { NEVER_HAD_CONTENT_COMMENT } from '@pawlink/contracts';
 import { ApiError, type Logger } from '@pawlink/service-kit';
@@ -25,6 +26,20 @@ export interface ImagesServiceDeps {
 const MEBIBYTE = 1024 * 1024;
 const round3 = (value: number): number => Math.round(value * 1000) / 1000;
 const DB_KEY = /^[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*$/;
+/** Picks retried after finding ids whose rows are gone; each retry has already removed them. */
+const MAX_PICK_ATTEMPTS = 3;
+
+/** `rows` in random order, topped up to `amount` with random repeats when there are fewer (none when empty). */
+function withRepeats(rows: ImageRow[], amount: number): ImageRow[] {
+  if (rows.length === 0 || rows.length >= amount) return rows;
+  const filled = [...rows];
+  while (filled.length < amount) filled.push(rows[randomInt(rows.length)]!);
+  for (let i = filled.length - 1; i > 0; i--) {
+    const j = randomInt(i + 1);
+    [filled[i], filled[j]] = [filled[j]!, filled[i]!];
+  }
+  return filled;
+}
 
 /** Rules of the images API: categories, lookups and random picks through the size index. */
 export class ImagesService {
@@ -92,8 +107,8 @@ export class ImagesService {
   }
 
   /**
-   * Up to `amount` distinct random images of an enabled category with content. Unknown,
-   * disabled or empty → 1030; nothing at or under `sizeLimit` → 1041.
+   * `amount` random images of an enabled category with content, distinct when it has enough.
+   * Unknown, disabled or empty → 1030; nothing at or under `sizeLimit` → 1041.
    */
   async random(db: string, amount: number, sizeLimit?: number): Promise<ImageRecord[]> {
     const row = await this.category(db);
@@ -123,21 +138,35 @@ export class ImagesService {
     return data;
   }
 
-  /** 'empty' when the category has no images at all; [] when none fits the limit. */
+  /**
+   * `amount` random rows: distinct while the category (under the limit) has enough, topped up
+   * with repeats when it has fewer. 'empty' when the category has no images at all; [] when none
+   * fits the limit.
+   */
   private async pickRows(db: string, amount: number, sizeLimit?: number): Promise<ImageRow[] | 'empty'> {
-    let pick = await this.deps.sizeIndex.pick(db, amount, sizeLimit);
-    if (pick.total === 0) {
-      // An empty set is also what a lost index looks like: ask MySQL (cheap, one index probe) and rebuild.
-      if (!(await this.deps.categories.hasContent(db))) return 'empty';
-      await this.rebuildIndex(db);
-      pick = await this.deps.sizeIndex.pick(db, amount, sizeLimit);
-      if (pick.total === 0) return 'empty';
+    let rows: ImageRow[] = [];
+    for (let attempt = 0; attempt < MAX_PICK_ATTEMPTS; attempt++) {
+      let pick = await this.deps.sizeIndex.pick(db, amount, sizeLimit);
+      if (pick.total === 0) {
+        // An empty set is also what a lost index looks like: ask MySQL (cheap, one index probe) and rebuild.
+        if (!(await this.deps.categories.hasContent(db))) return 'empty';
+        await this.rebuildIndex(db);
+        pick = await this.deps.sizeIndex.pick(db, amount, sizeLimit);
+        if (pick.total === 0) return 'empty';
+      }
+      const { found, stale } = await this.loadRows(pick.ids);
+      rows = found;
+      if (stale.length === 0) break;
+      // Ids whose rows are gone (a removal the index missed, an index restored from an old
+      // snapshot): drop them so they are never picked again, and pick anew.
+      await Promise.all(stale.map((id) => this.deps.sizeIndex.remove(db, id)));
+      this.deps.logger.warn('removed stale ids from the size index', { category: db, ids: stale });
     }
-    return this.loadRows(pick.ids);
+    return withRepeats(rows, amount);
   }
 
-  /** Rows by id in the given order: from the Redis record cache, misses from MySQL (then cached). */
-  private async loadRows(ids: readonly string[]): Promise<ImageRow[]> {
+  /** Rows by id in the given order (from the Redis record cache, misses from MySQL, then cached), and the ids MySQL no longer has. */
+  private async loadRows(ids: readonly string[]): Promise<{ found: ImageRow[]; stale: string[] }> {
     const cached = await this.deps.records.getMany(ids);
     const missing = ids.filter((id) => !cached.has(id));
     if (missing.length > 0) {
@@ -145,10 +174,14 @@ export class ImagesService {
       for (const row of loaded) cached.set(row.id, row);
       await this.deps.records.setMany(loaded);
     }
-    return ids.flatMap((id) => {
+    const found: ImageRow[] = [];
+    const stale: string[] = [];
+    for (const id of ids) {
       const row = cached.get(id);
-      return row ? [row] : [];
-    });
+      if (row) found.push(row);
+      else stale.push(id);
+    }
+    return { found, stale };
   }
 
   /** Rebuilds one category's size index from MySQL; concurrent callers share one rebuild. */
@@ -162,10 +195,16 @@ export class ImagesService {
     return count;
   }
 
-  /** At start: rebuilds the index of every category whose sorted set is missing. */
+  /**
+   * At start: rebuilds the index of every category whose sorted set is missing or holds another
+   * number of images than MySQL (e.g. a Redis restored from an older snapshot).
+   */
   async ensureIndexes(): Promise<void> {
     for (const row of await this.deps.categories.listWithContent()) {
-      if (row.hasContent && !(await this.deps.sizeIndex.exists(row.db))) await this.rebuildIndex(row.db);
+      if (!row.hasContent) continue;
+      const indexed = await this.deps.sizeIndex.size(row.db);
+      const stored = indexed === 0 ? 1 : (await this.deps.categories.typeStats(row.db)).reduce((sum, s) => sum + s.count, 0);
+      if (indexed !== stored) await this.rebuildIndex(row.db);
     }
   }
 }

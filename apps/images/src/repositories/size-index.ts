@@ -85,8 +85,9 @@ export class SizeIndex {
     await this.redis.zrem(this.key(db), id);
   }
 
-  async exists(db: string): Promise<boolean> {
-    return (await this.redis.exists(this.key(db))) === 1;
+  /** Members of the category's set (0 when the set is missing). */
+  size(db: string): Promise<number> {
+    return this.redis.zcard(this.key(db));
   }
 
   /** Up to `amount` distinct random ids, only among images of at most `sizeLimit` bytes when given. */
