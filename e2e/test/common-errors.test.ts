@@ -107,14 +107,20 @@ describe.each(Object.keys(PROBES) as Array<keyof typeof PROBES>)('%s: common rul
     expect(res.headers.get('allow')).toContain(allow);
   });
 
-  it('1026 for a malformed body and 1027 for one too large', async () => {
+  it('1026 for a malformed body and 1027 for one too large, after the key check', async () => {
     const [method, path] = probe.bodyRoute;
-    const malformed = await request(url(name, path), { method, headers: { 'content-type': 'application/json' }, body: '{"url":' });
+    const key = await createKey(ctx.env, probe.flag, ['--rate-limit-route', '0', '--rate-limit-global', '0']);
+    const headers = { 'content-type': 'application/json', authorization: key };
+    const malformed = await request(url(name, path), { method, headers, body: '{"url":' });
     expect(malformed.status).toBe(400);
     expect(malformed.body.code).toBe(1026);
-    const large = await request(url(name, path), jsonInit(method, { padding: 'x'.repeat(200 * 1024) }));
+    const large = await request(url(name, path), jsonInit(method, { padding: 'x'.repeat(200 * 1024) }, { authorization: key }));
     expect(large.status).toBe(413);
     expect(large.body.code).toBe(1027);
+    // Auth → rate limit → read-only → body: without a key, what it sent does not matter.
+    const anonymous = await request(url(name, path), { method, headers: { 'content-type': 'application/json' }, body: '{"url":' });
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.body.code).toBe(1013);
   });
 
   it('1013 without a key, 1010 for an unknown one', async () => {

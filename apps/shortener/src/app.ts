@@ -1,5 +1,5 @@
 import { ApiKeyRepository, createApiKeyAuth, createRateLimit } from '@pawlink/auth';
-import { createServiceApp, HttpMetrics, requireWritable, type Logger, type ReadOnlySwitch } from '@pawlink/service-kit';
+import { createServiceApp, HttpMetrics, requireParsedBody, requireWritable, type Logger, type ReadOnlySwitch } from '@pawlink/service-kit';
 import type { Express } from 'express';
 import type { Redis } from 'ioredis';
 import type { RequestListener } from 'node:http';
@@ -78,13 +78,13 @@ export function createApp(deps: ShortenerDeps): Express {
   });
   const { app } = base;
   // Fixed words before the `/:code` patterns; the reserved-code policy keeps them out of use.
-  app.post('/create', key, rateLimit('shortener.create'), writable, createShortUrlHandler(service));
-  app.post('/delete', key, rateLimit('shortener.manage'), writable, deleteShortUrlAliasHandler(service));
+  app.post('/create', key, rateLimit('shortener.create'), writable, requireParsedBody, createShortUrlHandler(service));
+  app.post('/delete', key, rateLimit('shortener.manage'), writable, requireParsedBody, deleteShortUrlAliasHandler(service));
   app.get('/:code.json', key, rateLimit('shortener.read'), getShortUrlHandler(service));
   app.get('/:code\\+', previewHandler(service));
   app.get('/:code', redirectHandler(service, redirectCacheControl(config.shortener.redirectMaxAgeSeconds)));
-  app.patch('/:code', key, rateLimit('shortener.manage'), writable, updateShortUrlHandler(service));
-  app.delete('/:code', key, rateLimit('shortener.manage'), writable, deleteShortUrlHandler(service));
+  app.patch('/:code', key, rateLimit('shortener.manage'), writable, requireParsedBody, updateShortUrlHandler(service));
+  app.delete('/:code', key, rateLimit('shortener.manage'), writable, requireParsedBody, deleteShortUrlHandler(service));
   app.use(undecodableCodeHandler);
   return base.finalize();
 }

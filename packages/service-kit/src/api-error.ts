@@ -8,6 +8,8 @@ export interface ApiErrorOptions {
   headers?: Record<string, string>;
   /** Overrides the registry's HTTP status (only where API.md allows it). */
   httpStatus?: number;
+  /** The underlying failure, for code that needs to look closer (never rendered). */
+  cause?: unknown;
 }
 
 /** A failure with a registry code; the error renderer turns it into `{success:false, error, code}`. */
@@ -21,7 +23,7 @@ export class ApiError extends Error {
 
   constructor(readonly errorName: ErrorName, options: ApiErrorOptions = {}) {
     const definition = Errors[errorName];
-    super(options.message ?? definition.message);
+    super(options.message ?? definition.message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'ApiError';
     this.code = definition.code;
     this.httpStatus = options.httpStatus ?? definition.status;

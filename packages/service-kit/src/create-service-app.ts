@@ -1,7 +1,7 @@
 import type { ServiceName } from '@pawlink/contracts';
-import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import express, { type ErrorRequestHandler, type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { ApiError } from './api-error.js';
-import { errorRenderer, unknownRouteHandler } from './error-renderer.js';
+import { bodyParserError, errorRenderer, unknownRouteHandler } from './error-renderer.js';
 import type { Logger } from './logger.js';
 import { HttpMetrics } from './metrics.js';
 import type { ReadOnlySwitch } from './read-only.js';
@@ -32,14 +32,46 @@ function hasBody(req: Request): boolean {
   return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
 }
 
-/** A body we cannot parse as JSON or a form is malformed (1026), not silently ignored. */
-const rejectUnparsableBody: RequestHandler = (req, _res, next) => {
-  if (BODY_METHODS.has(req.method) && hasBody(req) && !req.is(['application/json', 'application/*+json', 'application/x-www-form-urlencoded'])) {
-    next(new ApiError('MALFORMED_BODY', { message: 'Malformed request body: send JSON (Content-Type: application/json).' }));
+/*
+ * A body that cannot be read (malformed 1026, too large 1027) is not answered at once: the route's
+ * own guards come first (API key → rate limit → read-only), and `requireParsedBody` then raises it.
+ * A client without a key learns it needs one, whatever it sent; an unknown route stays 1024.
+ */
+function deferBodyError(req: Request, res: Response, error: ApiError): void {
+  req.body = undefined;
+  (res.locals as { bodyError?: ApiError }).bodyError ??= error;
+}
+
+const deferBodyParserErrors: ErrorRequestHandler = (error: unknown, req, res, next) => {
+  const bodyError = bodyParserError(error);
+  if (!bodyError) {
+    next(error);
     return;
+  }
+  deferBodyError(req, res, bodyError);
+  next();
+};
+
+/** A body we cannot parse as JSON or a form is malformed (1026), not silently ignored. */
+const deferUnparsableBody: RequestHandler = (req, res, next) => {
+  if (BODY_METHODS.has(req.method) && hasBody(req) && !req.is(['application/json', 'application/*+json', 'application/x-www-form-urlencoded'])) {
+    deferBodyError(req, res, new ApiError('MALFORMED_BODY', { message: 'Malformed request body: send JSON (Content-Type: application/json).' }));
   }
   next();
 };
+
+/**
+ * Route guard for endpoints that read a body, placed after auth, rate limit and read-only:
+ * 400 code 1026 when the body was malformed, 413 code 1027 when it was too large.
+ */
+export const requireParsedBody: RequestHandler = (_req, res, next) => {
+  next(deferredBodyError(res));
+};
+
+/** The failure `requireParsedBody` would raise (its `cause` is the body parser's error), for routes that refine it. */
+export function deferredBodyError(res: Response): ApiError | undefined {
+  return (res.locals as { bodyError?: ApiError }).bodyError;
+}
 
 function routeLabel(req: Request): string {
   const route = (req as unknown as { route?: { path?: unknown } }).route;
@@ -71,7 +103,8 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   });
   app.use(express.json({ limit: options.bodyLimitBytes, type: ['application/json', 'application/*+json'] }));
   app.use(express.urlencoded({ limit: options.bodyLimitBytes, extended: false, parameterLimit: 100 }));
-  app.use(rejectUnparsableBody);
+  app.use(deferBodyParserErrors);
+  app.use(deferUnparsableBody);
 
   app.get('/online', (_req, res) => {
     res.json({ success: true, uptime: Math.floor((Date.now() - startedAt) / 1000), readOnly: options.readOnly.enabled });

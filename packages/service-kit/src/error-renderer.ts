@@ -10,28 +10,33 @@ interface HttpishError {
   statusCode?: number;
 }
 
-/** Body-parser and router failures that are the client's fault, mapped to registry codes. */
-function clientError(error: unknown): ApiError | undefined {
-  if (typeof error !== 'object' || error === null) return undefined;
+/** A body parser's failure (unreadable, too large, bad encoding) as its registry error; undefined for anything else. */
+export function bodyParserError(error: unknown): ApiError | undefined {
+  if (typeof error !== 'object' || error === null || error instanceof URIError) return undefined;
   const { type, status, statusCode } = error as HttpishError;
   switch (type) {
     case 'entity.too.large':
-      return new ApiError('BODY_TOO_LARGE');
+      return new ApiError('BODY_TOO_LARGE', { cause: error });
     case 'entity.parse.failed':
     case 'encoding.unsupported':
     case 'charset.unsupported':
     case 'entity.verify.failed':
     case 'request.size.invalid':
     case 'parameters.too.many':
-      return new ApiError('MALFORMED_BODY');
+      return new ApiError('MALFORMED_BODY', { cause: error });
     default:
       break;
   }
+  // Any other 400 from the body parser (a corrupt compressed body, say) is a malformed body.
+  if ((status ?? statusCode) === 400) return new ApiError('MALFORMED_BODY', { cause: error });
+  return undefined;
+}
+
+/** Body-parser and router failures that are the client's fault, mapped to registry codes. */
+function clientError(error: unknown): ApiError | undefined {
   // Express answers undecodable percent-escapes in a path with a URIError: no route has that path.
   if (error instanceof URIError) return new ApiError('UNKNOWN_ROUTE');
-  // Any other 400 from the body parser (a corrupt compressed body, say) is a malformed body.
-  if ((status ?? statusCode) === 400) return new ApiError('MALFORMED_BODY');
-  return undefined;
+  return bodyParserError(error);
 }
 
 /** Unknown route (1024) or, when another method would match, 405 (1025) with `Allow`. */

@@ -1,4 +1,4 @@
-import { createLogger, createRedis, createServiceApp, loadBaseConfig, ReadOnlySwitch, requireWritable, ApiError } from '../src/index.js';
+import { createLogger, createRedis, createServiceApp, loadBaseConfig, ReadOnlySwitch, requireParsedBody, requireWritable, ApiError } from '../src/index.js';
 import { serveForTest, type TestContext } from '@pawlink/test-kit';
 
 /** A small service built on the kit with one route of each kind the kit must handle. */
@@ -9,7 +9,7 @@ export async function startKitApp(ctx: TestContext) {
   const readOnly = new ReadOnlySwitch(redis, config.redis.prefix, 'shortener', false);
   await readOnly.start();
   const { app, finalize } = createServiceApp({ service: 'shortener', logger, readOnly, bodyLimitBytes: 1024 });
-  app.post('/echo', (req, res) => {
+  app.post('/echo', requireParsedBody, (req, res) => {
     res.json({ success: true, body: req.body as unknown });
   });
   app.get('/things/:id', (req, res) => {
@@ -18,7 +18,7 @@ export async function startKitApp(ctx: TestContext) {
   app.delete('/things/:id', (_req, res) => {
     res.status(204).end();
   });
-  app.post('/write', requireWritable(readOnly), (_req, res) => {
+  app.post('/write', requireWritable(readOnly), requireParsedBody, (_req, res) => {
     res.status(201).json({ success: true });
   });
   app.get('/boom', () => {

@@ -92,6 +92,27 @@ describe('common errors', () => {
     }
   });
 
+  it('lets the route\'s guards answer before an unreadable body: read-only 503, unknown route 1024', async () => {
+    await setReadOnly(kit.redis, kit.config.redis.prefix, ['shortener'], true);
+    await kit.readOnly.refresh();
+    try {
+      const res = await request(`${kit.url}/write`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":' });
+      expect(res.status).toBe(503);
+      expect(res.body.code).toBe(1003);
+    } finally {
+      await setReadOnly(kit.redis, kit.config.redis.prefix, ['shortener'], false);
+      await kit.readOnly.refresh();
+    }
+    const malformed = await request(`${kit.url}/write`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":' });
+    expect(malformed.body.code).toBe(1026);
+    const large = await request(`${kit.url}/write`, jsonInit('POST', { big: 'x'.repeat(5000) }));
+    expect(large.status).toBe(413);
+    expect(large.body.code).toBe(1027);
+    const unknown = await request(`${kit.url}/no/such/route`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x' });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.code).toBe(1024);
+  });
+
   it('1027 for a body over the limit', async () => {
     const res = await request(`${kit.url}/echo`, jsonInit('POST', { big: 'x'.repeat(5000) }));
     expect(res.status).toBe(413);

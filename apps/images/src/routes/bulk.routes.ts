@@ -1,13 +1,32 @@
 import { apiKeyOf } from '@pawlink/auth';
-import { ApiError } from '@pawlink/service-kit';
-import type { ErrorRequestHandler, Express } from 'express';
+import { ApiError, deferredBodyError } from '@pawlink/service-kit';
+import type { Express, RequestHandler } from 'express';
 import { bulkTotal, parseBulkBody } from '../domain/bulk-body.js';
 import { parseSizeLimit } from '../domain/query-values.js';
 import type { RouteContext } from './route-context.js';
 
+/**
+ * requireParsedBody, except that the shared JSON parser is strict (objects and arrays only): a body
+ * that is valid JSON but a bare string or number is a wrong bulk body (1054), not malformed JSON (1026).
+ */
+const requireBulkBody: RequestHandler = (_req, res, next) => {
+  const bodyError = deferredBodyError(res);
+  const { type, body } = (bodyError?.cause ?? {}) as { type?: string; body?: unknown };
+  if (type === 'entity.parse.failed' && typeof body === 'string') {
+    try {
+      JSON.parse(body);
+      next(new ApiError('BULK_INVALID_BODY'));
+      return;
+    } catch {
+      // really malformed: 1026
+    }
+  }
+  next(bodyError);
+};
+
 /** POST /bulk — many categories at once, for keys with `images_bulk`, up to the key's bulk limit. */
 export function registerBulkRoutes(router: Express, { service, requireApiKey, rateLimit }: RouteContext): void {
-  router.post('/bulk', requireApiKey('images_bulk'), rateLimit('images.bulk'), async (req, res) => {
+  router.post('/bulk', requireApiKey('images_bulk'), rateLimit('images.bulk'), requireBulkBody, async (req, res) => {
     const sizeLimit = parseSizeLimit(req.query.sizeLimit);
     const requests = parseBulkBody(req.body);
     const total = bulkTotal(requests);
@@ -18,23 +37,6 @@ export function registerBulkRoutes(router: Express, { service, requireApiKey, ra
     res.setHeader('Cache-Control', 'no-store');
     res.json({ success: true, data: await service.bulk(requests, sizeLimit) });
   });
-
-  // The shared JSON parser is strict (objects and arrays only); a body that is valid JSON but a
-  // bare string or number is a wrong bulk body (1054), not malformed JSON (1026).
-  const wrongJsonShape: ErrorRequestHandler = (error: unknown, _req, _res, next) => {
-    const { type, body } = (error ?? {}) as { type?: string; body?: unknown };
-    if (type === 'entity.parse.failed' && typeof body === 'string') {
-      try {
-        JSON.parse(body);
-        next(new ApiError('BULK_INVALID_BODY'));
-        return;
-      } catch {
-        // really malformed: fall through to 1026
-      }
-    }
-    next(error);
-  };
-  router.use('/bulk', wrongJsonShape);
 
   // Answered here because `GET /:category` also matches `/bulk`: the shared 405 handler would
   // read that route and list GET in `Allow`.

@@ -1,5 +1,5 @@
 import type { ApiKeyAuth, RateLimit } from '@pawlink/auth';
-import { requireWritable, type ReadOnlySwitch } from '@pawlink/service-kit';
+import { requireParsedBody, requireWritable, type ReadOnlySwitch } from '@pawlink/service-kit';
 import type { Express } from 'express';
 import type { PostResolver } from '../thumbnails/post-resolver.js';
 import type { ThumbnailService } from '../thumbnails/thumbnail.service.js';
@@ -22,5 +22,6 @@ export function registerThumbsRoutes(app: Express, deps: ThumbsRouteDeps): void 
   // /check/... is registered first so its three segments never reach the /:id routes.
   app.get('/check/:first/:second', key, deps.rateLimit('thumbs.check'), writable, checkThumbnailHandler(deps.thumbnails));
   app.get('/:id', key, deps.rateLimit('thumbs.info'), getThumbnailInfoHandler(deps.thumbnails, deps.posts));
-  app.put('/:id/:type', key, deps.rateLimit('thumbs.create'), writable, createThumbnailHandler(deps.thumbnails, deps.posts));
+  // PUT takes no body, but one that cannot be read is still refused (1026/1027), not ignored.
+  app.put('/:id/:type', key, deps.rateLimit('thumbs.create'), writable, requireParsedBody, createThumbnailHandler(deps.thumbnails, deps.posts));
 }
