@@ -1,4 +1,4 @@
-import { ApiKeyRepository, createApiKeyAuth, createRateLimit } from '@pawlink/auth';
+import { ApiKeyRepository, createApiKeyAuth, createInvalidKeyLimit, createRateLimit } from '@pawlink/auth';
 import { createServiceApp, type Logger, type ReadOnlySwitch } from '@pawlink/service-kit';
 import type { Express } from 'express';
 import type { Redis } from 'ioredis';
@@ -46,7 +46,16 @@ export function createApp(deps: ImagesAppDeps): Express {
     bodyLimitBytes: deps.config.bodyLimitBytes,
     trustProxy: deps.config.trustProxy,
   });
-  const auth = createApiKeyAuth({ repository: new ApiKeyRepository(deps.dataSources.auth), logger: deps.logger });
+  const auth = createApiKeyAuth({
+    repository: new ApiKeyRepository(deps.dataSources.auth),
+    logger: deps.logger,
+    invalidKeyLimit: createInvalidKeyLimit({
+      redis: deps.redis,
+      redisPrefix: deps.config.redis.prefix,
+      service: 'images',
+      onRedisError: (error) => deps.logger.warn('invalid-key limit unavailable; letting the request through', { error }),
+    }),
+  });
   const context = {
     service: deps.service ?? createImagesService(deps),
     config: deps.config,

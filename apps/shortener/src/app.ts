@@ -1,4 +1,4 @@
-import { ApiKeyRepository, createApiKeyAuth, createRateLimit } from '@pawlink/auth';
+import { ApiKeyRepository, createApiKeyAuth, createInvalidKeyLimit, createRateLimit } from '@pawlink/auth';
 import { createServiceApp, HttpMetrics, requireParsedBody, requireWritable, type Logger, type ReadOnlySwitch } from '@pawlink/service-kit';
 import type { Express } from 'express';
 import type { Redis } from 'ioredis';
@@ -62,7 +62,16 @@ export function createApp(deps: ShortenerDeps): Express {
     clock: deps.clock ?? (() => new Date()),
     ...(deps.generateCode ? { generateCode: deps.generateCode } : {}),
   });
-  const auth = createApiKeyAuth({ repository: new ApiKeyRepository(deps.authDataSource), logger });
+  const auth = createApiKeyAuth({
+    repository: new ApiKeyRepository(deps.authDataSource),
+    logger,
+    invalidKeyLimit: createInvalidKeyLimit({
+      redis: deps.redis,
+      redisPrefix: config.redis.prefix,
+      service: 'shortener',
+      onRedisError: (error) => logger.warn('invalid-key limit unavailable; letting the request through', { error }),
+    }),
+  });
   const rateLimit = createRateLimit({ redis: deps.redis, redisPrefix: config.redis.prefix, service: 'shortener' });
   const writable = requireWritable(readOnly);
   const key = auth.requireApiKey('shortener');

@@ -1,4 +1,4 @@
-import { createApiKeyAuth, createRateLimit, type ApiKeyRepository } from '@pawlink/auth';
+import { createApiKeyAuth, createInvalidKeyLimit, createRateLimit, type ApiKeyRepository } from '@pawlink/auth';
 import { createServiceApp, type HttpMetrics, type Logger, type ReadOnlySwitch } from '@pawlink/service-kit';
 import type { Express } from 'express';
 import type { Redis } from 'ioredis';
@@ -54,7 +54,16 @@ export function createApp(deps: ThumbsAppDeps): Express {
     clock,
   });
   registerThumbsRoutes(service.app, {
-    auth: createApiKeyAuth({ repository: deps.apiKeys, logger: deps.logger }),
+    auth: createApiKeyAuth({
+      repository: deps.apiKeys,
+      logger: deps.logger,
+      invalidKeyLimit: createInvalidKeyLimit({
+        redis: deps.redis,
+        redisPrefix: config.redis.prefix,
+        service: 'thumbs',
+        onRedisError: (error) => deps.logger.warn('invalid-key limit unavailable; letting the request through', { error }),
+      }),
+    }),
     rateLimit: createRateLimit({ redis: deps.redis, redisPrefix: config.redis.prefix, service: 'thumbs' }),
     readOnly: deps.readOnly,
     thumbnails,

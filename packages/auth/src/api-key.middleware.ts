@@ -3,6 +3,7 @@ import { ApiError, type Logger } from '@pawlink/service-kit';
 import type { Request, RequestHandler, Response } from 'express';
 import type { ApiKey } from './api-key.entity.js';
 import type { ApiKeyRepository } from './api-key.repository.js';
+import type { InvalidKeyLimit } from './rate-limit.middleware.js';
 import { hashApiKey } from './secrets.js';
 
 const KEY_SYNTAX = /^[\x21-\x7e]{1,200}$/;
@@ -25,6 +26,8 @@ export interface ApiKeyAuthOptions {
   logger?: Logger;
   /** How long a looked-up key is trusted before asking the database again. */
   cacheTtlMs?: number;
+  /** Limits invalid keys per client IP; without it, invalid keys are only answered 1010. */
+  invalidKeyLimit?: InvalidKeyLimit;
 }
 
 /**
@@ -36,10 +39,13 @@ export function createApiKeyAuth(options: ApiKeyAuthOptions) {
   const cache = new Map<string, { key: ApiKey | null; expires: number }>();
   const lastTouched = new Map<number, number>();
 
-  async function lookup(key: string): Promise<ApiKey | null> {
+  async function lookup(key: string, req: Request, res: Response): Promise<ApiKey | null> {
     const hash = hashApiKey(key);
     const now = Date.now();
     const hit = cache.get(hash);
+    if (hit?.key && hit.expires > now) return hit.key;
+    // A key we do not already trust: an address that keeps presenting bad ones is stopped here.
+    await options.invalidKeyLimit?.check(req, res);
     if (hit && hit.expires > now) return hit.key;
     const found = await options.repository.findByKey(key);
     if (cache.size > 10_000) cache.clear();
@@ -60,8 +66,13 @@ export function createApiKeyAuth(options: ApiKeyAuthOptions) {
       if (required) throw new ApiError('API_KEY_REQUIRED');
       return;
     }
-    const key = KEY_SYNTAX.test(presented) ? await lookup(presented) : null;
-    if (!key) throw new ApiError('INVALID_API_KEY');
+    let key: ApiKey | null = null;
+    if (KEY_SYNTAX.test(presented)) key = await lookup(presented, req, res);
+    else await options.invalidKeyLimit?.check(req, res);
+    if (!key) {
+      await options.invalidKeyLimit?.record(req);
+      throw new ApiError('INVALID_API_KEY');
+    }
     if (!key.active) throw new ApiError('INACTIVE_API_KEY');
     if (key.disabled) throw new ApiError('DISABLED_API_KEY', { extra: { reason: key.disabledReason ?? 'No reason was given.' } });
     if (flag && !key.flags.includes(flag)) throw new ApiError('MISSING_FLAG');

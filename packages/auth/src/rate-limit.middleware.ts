@@ -1,7 +1,7 @@
 import type { ServiceName } from '@pawlink/contracts';
 import { ApiError } from '@pawlink/service-kit';
 import type { Redis } from 'ioredis';
-import type { RequestHandler, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { apiKeyOf } from './api-key.middleware.js';
 import { GLOBAL_RATE_LIMIT, RATE_LIMIT_BUCKETS, type RateLimitBucket, type RateLimitRule } from './rate-limit.policy.js';
 import { RateLimiter, type WindowState } from './rate-limiter.js';
@@ -41,6 +41,8 @@ function setHeaders(res: Response, info: ReturnType<typeof describe>, limited: b
   return headers;
 }
 
+const clientIp = (req: Request): string => req.ip ?? req.socket.remoteAddress ?? 'unknown';
+
 /**
  * Route and global fixed-window limits per API key (per client IP when anonymous). Runs after
  * key authentication so a key's own overrides apply; 0 in an override means unlimited.
@@ -53,7 +55,7 @@ export function createRateLimit(options: RateLimitOptions) {
     const routeDefault = options.buckets?.[bucket] ?? RATE_LIMIT_BUCKETS[bucket];
     return async (req, res, next) => {
       const key = apiKeyOf(res);
-      const identity = key ? `key:${key.id}` : `ip:${req.ip ?? req.socket.remoteAddress ?? 'unknown'}`;
+      const identity = key ? `key:${key.id}` : `ip:${clientIp(req)}`;
       const routeRule = key?.rateLimitRoute != null ? { ...routeDefault, limit: key.rateLimitRoute } : routeDefault;
       const globalRule = key?.rateLimitGlobal != null ? { ...globalDefault, limit: key.rateLimitGlobal } : globalDefault;
       if (routeRule.limit === 0 && globalRule.limit === 0) {
@@ -85,3 +87,48 @@ export function createRateLimit(options: RateLimitOptions) {
 }
 
 export type RateLimit = ReturnType<typeof createRateLimit>;
+
+export interface InvalidKeyLimitOptions {
+  redis: Redis;
+  redisPrefix: string;
+  service: ServiceName;
+  rule?: RateLimitRule;
+  /** Told when Redis cannot be asked; the guard then lets the request through (valid keys must keep working). */
+  onRedisError?: (error: unknown) => void;
+}
+
+/**
+ * How many invalid API keys one client IP may present to a service per window (bucket
+ * `auth.invalid`). Key authentication asks `check` before it looks up a key it does not already
+ * trust, so a flood of made-up keys is answered 429 (code 1000) without touching the database,
+ * and `record`s each key it found invalid.
+ */
+export function createInvalidKeyLimit(options: InvalidKeyLimitOptions) {
+  const limiter = new RateLimiter(options.redis, `${options.redisPrefix}ratelimit:`);
+  const bucket = 'auth.invalid';
+  const rule = options.rule ?? RATE_LIMIT_BUCKETS[bucket];
+  const keyOf = (req: Request): string => `${options.service}:${bucket}:ip:${clientIp(req)}`;
+
+  return {
+    async check(req: Request, res: Response): Promise<void> {
+      if (rule.limit === 0) return;
+      let state: WindowState;
+      try {
+        state = await limiter.peek(keyOf(req));
+      } catch (error) {
+        options.onRedisError?.(error);
+        return;
+      }
+      if (state.count < rule.limit) return;
+      const info = describe(bucket, rule, state, Date.now());
+      const headers = setHeaders(res, info, true);
+      throw new ApiError('RATE_LIMITED_ROUTE', { message: 'Too many invalid API keys from this address; try again later.', info: { ...info, global: false }, headers });
+    },
+    async record(req: Request): Promise<void> {
+      if (rule.limit === 0) return;
+      await limiter.hitOne(keyOf(req), rule.windowMs).catch((error: unknown) => options.onRedisError?.(error));
+    },
+  };
+}
+
+export type InvalidKeyLimit = ReturnType<typeof createInvalidKeyLimit>;

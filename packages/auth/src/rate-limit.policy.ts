@@ -19,6 +19,8 @@ export const RATE_LIMIT_BUCKETS = {
   'thumbs.create': { limit: 60, windowMs: 60_000 },
   'thumbs.check': { limit: 300, windowMs: 60_000 },
   probe: { limit: 5, windowMs: 60_000 },
+  /** Invalid API keys one client IP may present to a service; past it, 429 before any key lookup. */
+  'auth.invalid': { limit: 30, windowMs: 60_000 },
 } satisfies Record<string, RateLimitRule>;
 
 export type RateLimitBucket = keyof typeof RATE_LIMIT_BUCKETS;

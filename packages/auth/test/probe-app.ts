@@ -1,6 +1,6 @@
 import { createDataSource, createLogger, createRedis, createServiceApp, loadBaseConfig, migrateDatabase, ReadOnlySwitch } from '@pawlink/service-kit';
 import { serveForTest, type TestContext } from '@pawlink/test-kit';
-import { ApiKeyRepository, authDatabase, createApiKeyAuth, createRateLimit, apiKeyOf, type RateLimitRule } from '../src/index.js';
+import { ApiKeyRepository, authDatabase, createApiKeyAuth, createInvalidKeyLimit, createRateLimit, apiKeyOf, type RateLimitRule } from '../src/index.js';
 
 export async function migrateAuth(ctx: TestContext) {
   const config = loadBaseConfig(ctx.env);
@@ -11,12 +11,16 @@ export async function migrateAuth(ctx: TestContext) {
 }
 
 /** A key-protected probe service: the kit, key auth and rate limits wired as services do. */
-export async function startProbeApp(ctx: TestContext, limits: { probe?: RateLimitRule; global?: RateLimitRule } = {}) {
+export async function startProbeApp(ctx: TestContext, limits: { probe?: RateLimitRule; global?: RateLimitRule; invalidKeys?: RateLimitRule; keyCacheMs?: number } = {}) {
   const { config, dataSource, keys } = await migrateAuth(ctx);
   const logger = createLogger('thumbs', 'error', { silent: true });
   const redis = createRedis(config.redis);
   const readOnly = new ReadOnlySwitch(redis, config.redis.prefix, 'thumbs', false);
-  const auth = createApiKeyAuth({ repository: keys, cacheTtlMs: 0 });
+  const auth = createApiKeyAuth({
+    repository: keys,
+    cacheTtlMs: limits.keyCacheMs ?? 0,
+    invalidKeyLimit: createInvalidKeyLimit({ redis, redisPrefix: config.redis.prefix, service: 'thumbs', rule: limits.invalidKeys ?? { limit: 0, windowMs: 60_000 } }),
+  });
   const rateLimit = createRateLimit({ redis, redisPrefix: config.redis.prefix, service: 'thumbs', buckets: limits.probe ? { probe: limits.probe } : {}, global: limits.global });
   const { app, finalize } = createServiceApp({ service: 'thumbs', logger, readOnly, bodyLimitBytes: config.bodyLimitBytes });
   app.get('/probe', auth.requireApiKey('thumbs'), rateLimit('probe'), (_req, res) => {

@@ -67,3 +67,46 @@ describe('rate limits', () => {
     expect(statuses[3]).toBe(429);
   });
 });
+
+describe('invalid API keys per client IP (bucket auth.invalid)', () => {
+  let guarded: Awaited<ReturnType<typeof startProbeApp>>;
+  let guardedToo: Awaited<ReturnType<typeof startProbeApp>>;
+  let lookups = 0;
+  beforeAll(async () => {
+    const limits = { invalidKeys: { limit: 3, windowMs: 60_000 }, keyCacheMs: 60_000 };
+    guarded = await startProbeApp(ctx, limits);
+    guardedToo = await startProbeApp(ctx, limits);
+    const findByKey = guarded.keys.findByKey.bind(guarded.keys);
+    guarded.keys.findByKey = (key: string) => {
+      lookups++;
+      return findByKey(key);
+    };
+  });
+  afterAll(async () => {
+    await guarded.close();
+    await guardedToo.close();
+  });
+
+  it('answers 1010 up to the limit, then 429 1000 without looking keys up, on every instance; trusted keys still pass', async () => {
+    const { key } = await guarded.keys.create({ name: 'good', contact: 'c', flags: ['thumbs'], rateLimitRoute: 0, rateLimitGlobal: 0 });
+    // Trusted before the flood: a key found valid is answered from the instance's cache.
+    expect((await call(guarded.url, key)).status).toBe(200);
+    for (const bad of ['pl_guess1', 'pl_guess2', 'x'.repeat(300)]) {
+      const res = await call(guarded.url, bad);
+      expect(res.status).toBe(401);
+      expect(res.body.code).toBe(1010);
+    }
+    const lookupsBefore = lookups;
+    for (const base of [guarded.url, guardedToo.url]) {
+      const res = await call(base, 'pl_guess4');
+      expect(res.status).toBe(429);
+      expect(res.body).toMatchObject({ success: false, code: 1000, info: { bucket: 'auth.invalid', limit: 3, remaining: 0 } });
+      expect(res.headers.get('x-ratelimit-bucket')).toBe('auth.invalid');
+      expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+    }
+    expect(lookups).toBe(lookupsBefore);
+    expect((await call(guarded.url, key)).status).toBe(200);
+    const noKey = await request(`${guarded.url}/probe`);
+    expect(noKey.body.code).toBe(1013);
+  });
+});
