@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiKeyRepository, authDatabase } from '@pawlink/auth';
@@ -13,6 +14,7 @@ let board: FakeBoard;
 let nginx: StartedNginx;
 let apiUrl: string;
 let headers: Record<string, string>;
+let env: Record<string, string>;
 const procs: ServiceProcess[] = [];
 
 const posts: Record<string, { id: number; md5: string; animated: boolean }> = {};
@@ -33,6 +35,9 @@ beforeAll(async () => {
     ['mp4', 9102, 'mp4', makeMp4(2, 360, 640), true],
     ['gif', 9103, 'gif', makeAnimatedGif(12, 400, 300), true],
     ['still', 9104, 'png', makePng(800, 600), false],
+    // Bytes that are no video at all, under a video extension: the job must fail for good.
+    ['corrupt', 9105, 'webm', Promise.resolve(randomBytes(4096)), false],
+    ['slow', 9106, 'webm', makeWebm(2, 320, 240), true],
   ];
   for (const [label, id, ext, bytes, animated] of media) {
     const post = board.addPost({ id, ext }, await bytes);
@@ -41,7 +46,7 @@ beforeAll(async () => {
 
   await mkdir(`${ctx.mediaDir}/thumbs`, { recursive: true });
   nginx = await startNginx({ mediaDir: ctx.mediaDir });
-  const env: Record<string, string> = {
+  env = {
     ...ctx.env,
     LOG_LEVEL: 'warn',
     MEDIA_URL: `${nginx.baseUrl}/thumbs`,
@@ -91,6 +96,18 @@ async function makeThumbnail(id: string, type: 'gif' | 'png'): Promise<string> {
   }
 }
 
+/** Polls the check URL through 200 "processing" answers until the job ends otherwise; returns that answer. */
+async function pollUntilEnded(checkURL: string): Promise<Awaited<ReturnType<typeof request>>> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const check = await request(checkURL, { headers });
+    if (check.status !== 200) return check;
+    expect(check.body.status).toBe('processing');
+    if (Date.now() > deadline) throw new Error(`job did not end in time\n${logs()}`);
+    await sleep(200);
+  }
+}
+
 async function fetchImage(url: string): Promise<{ bytes: Buffer; contentType: string | null; cacheControl: string | null }> {
   expect(url.startsWith(`${nginx.baseUrl}/thumbs/`)).toBe(true);
   const res = await fetch(url);
@@ -134,21 +151,28 @@ describe('thumbnail flow: API → queue → two workers → files served by ngin
     const md5 = 'f'.repeat(32);
     const put = await request(`${apiUrl}/${md5}/gif`, { method: 'PUT', headers });
     expect(put.status).toBe(202);
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      const check = await request(put.body.checkURL as string, { headers });
-      if (check.status === 500) {
-        expect(check.body).toMatchObject({ success: false, status: 'error', code: 1060 });
-        expect(typeof check.body.error).toBe('string');
-        break;
-      }
-      expect(check.status, JSON.stringify(check.body)).toBe(200);
-      if (Date.now() > deadline) throw new Error(`job did not fail in time\n${logs()}`);
-      await sleep(200);
-    }
+    const check = await pollUntilEnded(put.body.checkURL as string);
+    expect(check.status, JSON.stringify(check.body)).toBe(500);
+    expect(check.body).toMatchObject({ success: false, status: 'error', code: 1060 });
+    expect(typeof check.body.error).toBe('string');
     const putAgain = await request(`${apiUrl}/${md5}/gif`, { method: 'PUT', headers });
     expect(putAgain.status).toBe(500);
     expect(putAgain.body.code).toBe(1060);
+  });
+
+  it('reports a corrupt file as a failed job (500 1060) with a readable reason, without retrying it', async () => {
+    const post = posts.corrupt!;
+    const put = await request(`${apiUrl}/${post.id}/png`, { method: 'PUT', headers });
+    expect(put.status).toBe(202);
+    expect(put.body.md5).toBe(post.md5);
+    const check = await pollUntilEnded(put.body.checkURL as string);
+    expect(check.status, JSON.stringify(check.body)).toBe(500);
+    expect(check.body).toMatchObject({ success: false, status: 'error', code: 1060 });
+    expect(check.body.error).not.toMatch(/\/tmp\/|pawlink-thumb-|\bat \w+ \(/);
+    const downloads = board.requests.filter((r) => r.path.includes(`/${post.md5}.webm`));
+    expect(downloads).toHaveLength(1);
+    const info = await request(`${apiUrl}/${post.md5}`, { headers });
+    expect(info.body).toEqual({ success: true, gifURL: null, pngURL: null });
   });
 
   it('the API process records the finished jobs\' durations for its estimates', async () => {
@@ -163,6 +187,30 @@ describe('thumbnail flow: API → queue → two workers → files served by ngin
       expect(durations.every((ms) => Number.isFinite(ms) && ms >= 0)).toBe(true);
     } finally {
       redis.disconnect();
+    }
+  });
+});
+
+describe('a job past its time budget', () => {
+  it('is reported as a timeout (408 1065) on check and PUT, and leaves no file', async () => {
+    // Only a worker with a 1.5 s budget is left, and the board holds every download for 5 s.
+    for (const proc of procs.filter((p) => p.name.startsWith('worker-'))) expect(await proc.stop()).toBe(0);
+    procs.push(startWorker('worker-hasty', { ...env, THUMBS_JOB_TIMEOUT_MS: '1500' }));
+    board.setMediaDelay(5_000);
+    try {
+      const post = posts.slow!;
+      const put = await request(`${apiUrl}/${post.md5}/gif`, { method: 'PUT', headers });
+      expect(put.status).toBe(202);
+      const check = await pollUntilEnded(put.body.checkURL as string);
+      expect(check.status, JSON.stringify(check.body)).toBe(408);
+      expect(check.body).toMatchObject({ success: false, status: 'timeout', code: 1065 });
+      const putAgain = await request(`${apiUrl}/${post.md5}/gif`, { method: 'PUT', headers });
+      expect(putAgain.status).toBe(408);
+      expect(putAgain.body.code).toBe(1065);
+      const info = await request(`${apiUrl}/${post.md5}`, { headers });
+      expect(info.body).toEqual({ success: true, gifURL: null, pngURL: null });
+    } finally {
+      board.setMediaDelay(0);
     }
   });
 });
