@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeWebm, startFakeBoard, type FakeBoard } from '@pawlink/board/testing';
@@ -7,6 +7,7 @@ import { thumbnailJobId } from '@pawlink/contracts';
 import { createTestContext, type TestContext } from '@pawlink/test-kit';
 import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { removeStaleTempFiles } from '../src/stale-temp-files.js';
 import { createQueue, enqueue, waitForJob, workerEnv } from './helpers.js';
 
 const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
@@ -106,4 +107,32 @@ it('SIGTERM lets the running job finish, then the process exits 0', async () => 
   } finally {
     board.setMediaDelay(0);
   }
+}, 60_000);
+
+it('a process SIGKILLed while writing a thumbnail leaves only a hidden temp file (swept later), never a partial one at the final path', async () => {
+  const dir = await mkdtemp(path.join(ctx.mediaDir, 'killed-write-'));
+  const atomicFile = fileURLToPath(new URL('../dist/media/atomic-file.js', import.meta.url));
+  // 512 MiB written in one go: the kill lands while the temp file is still being filled.
+  const script = `const { writeFileAtomically } = await import(${JSON.stringify(atomicFile)});
+await writeFileAtomically(process.argv[1], 'victim.gif', Buffer.alloc(512 * 1024 * 1024, 7));
+process.exit(3);`;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script, dir], { stdio: 'ignore' });
+  children.push(child);
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const temps = (await readdir(dir)).filter((name) => name.startsWith('.victim.gif.'));
+    const size = temps[0] ? (await stat(path.join(dir, temps[0])).catch(() => undefined))?.size ?? 0 : 0;
+    if (size > 0) break;
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error('the writer never started writing');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  child.kill('SIGKILL');
+  expect((await exited(child)).signal).toBe('SIGKILL');
+  const left = await readdir(dir);
+  expect(left).not.toContain('victim.gif');
+  expect(left).toHaveLength(1);
+  expect(left[0]).toMatch(/^\.victim\.gif\.[0-9a-f]{12}\.tmp$/);
+  // A worker starting later sweeps it once it is older than any running write could be.
+  expect(await removeStaleTempFiles(dir, 0, Date.now() + 1000)).toBe(1);
+  expect(await readdir(dir)).toEqual([]);
 }, 60_000);
