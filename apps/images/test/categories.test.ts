@@ -79,3 +79,23 @@ describe('GET /categories and /categories/:db', () => {
     expect(res.headers.get('allow')).toContain('GET');
   });
 });
+
+describe('GET /categories/:db under IMAGES_CATEGORY_CACHE_MS', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness('img-cat-cache', { IMAGES_CATEGORY_CACHE_MS: '60000' });
+    await h.addCategory('furry.boop', 'Furry > Boop');
+    await h.addImage('furry.boop', 0);
+  });
+  afterAll(async () => h.close());
+
+  it('remembers a category\'s aggregates for the window, while random picks see a new import at once', async () => {
+    const first = await Promise.all(Array.from({ length: 5 }, () => request(`${h.url}/categories/furry.boop`)));
+    for (const res of first) expect(res.body.data.files.list.total).toBe(1);
+    await h.addImage('furry.boop', 1);
+    // Within the window the answer is the remembered one; the random endpoint already sees both.
+    expect((await request(`${h.url}/categories/furry.boop`)).body.data.files.list.total).toBe(1);
+    expect((await request(`${h.url}/furry.boop?amount=2`)).body.images).toHaveLength(2);
+    expect(new Set((await request(`${h.url}/furry.boop?amount=2`)).body.images.map((i: { id: string }) => i.id)).size).toBe(2);
+  });
+});

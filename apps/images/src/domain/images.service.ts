@@ -4,7 +4,7 @@ import { NEVER_HAD_CONTENT_COMMENT } from '@pawlink/contracts';
 import { ApiError, type Logger } from '@pawlink/service-kit';
 import type { CategoryRow } from '../db/category.entity.js';
 import type { ImageRow } from '../db/image.entity.js';
-import type { CategoryRepository } from '../repositories/category.repository.js';
+import type { CategoryRepository, TypeStats } from '../repositories/category.repository.js';
 import type { ImageRepository } from '../repositories/image.repository.js';
 import type { RecordCache } from '../repositories/record-cache.js';
 import type { SizeIndex } from '../repositories/size-index.js';
@@ -45,6 +45,7 @@ function withRepeats(rows: ImageRow[], amount: number): ImageRow[] {
 export class ImagesService {
   private readonly cache = new Map<string, { row: CategoryRow | null; expires: number }>();
   private readonly rebuilding = new Map<string, Promise<number>>();
+  private readonly stats = new Map<string, { stats: Promise<TypeStats[]>; expires: number }>();
   private readonly now: () => number;
 
   constructor(private readonly deps: ImagesServiceDeps) {
@@ -76,9 +77,9 @@ export class ImagesService {
   }
 
   async categoryInfo(db: string): Promise<CategoryInfoResponse['data']> {
-    const row = DB_KEY.test(db) ? await this.deps.categories.find(db) : null;
+    const row = await this.category(db);
     if (!row) throw new ApiError('CATEGORY_NOT_FOUND');
-    const stats = await this.deps.categories.typeStats(db);
+    const stats = await this.typeStats(db);
     const total = stats.reduce((sum, s) => sum + s.count, 0);
     const totalSize = stats.reduce((sum, s) => sum + s.totalSize, 0);
     const average = total === 0 ? 0 : Math.round(totalSize / total);
@@ -97,6 +98,24 @@ export class ImagesService {
         },
       },
     };
+  }
+
+  /**
+   * Count and bytes per type, which MySQL aggregates over the whole category: trusted as long as a
+   * category row, and shared by concurrent requests, so a public endpoint cannot keep MySQL
+   * scanning a category of millions.
+   */
+  private typeStats(db: string): Promise<TypeStats[]> {
+    const now = this.now();
+    const hit = this.stats.get(db);
+    if (hit && hit.expires > now) return hit.stats;
+    // Only categories that exist get here, so the map stays as small as the category list.
+    const stats = this.deps.categories.typeStats(db);
+    this.stats.set(db, { stats, expires: now + this.deps.categoryCacheMs });
+    stats.catch(() => {
+      if (this.stats.get(db)?.stats === stats) this.stats.delete(db);
+    });
+    return stats;
   }
 
   async image(id: string): Promise<ImageWithCategory> {
