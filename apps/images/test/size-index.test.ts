@@ -102,6 +102,34 @@ describe('the Redis size index behind random selection', () => {
     expect(await h.redis.keys(`${key()}:rebuild:*`)).toEqual([]);
   });
 
+  it('keeps an import and a removal made while a rebuild runs (the rebuilt set replaces the live one)', async () => {
+    const [removed, kept] = [...ids.keys()];
+    let resume!: () => void;
+    let paused!: () => void;
+    const pausedAfterFirstPage = new Promise<void>((resolve) => (paused = resolve));
+    async function* pages(): AsyncGenerator<Array<{ id: string; size: number }>> {
+      yield [removed!, kept!].map((id) => ({ id, size: ids.get(id)! }));
+      paused();
+      await new Promise<void>((resolve) => (resume = resolve));
+      yield [...ids.keys()].slice(2).map((id) => ({ id, size: ids.get(id)! }));
+    }
+    const rebuild = h.deps.sizeIndex.rebuild('furry.hug', pages());
+    await pausedAfterFirstPage;
+    const importedMeanwhile = 'abcdefabcdefabcdefabcdefabcdef01';
+    expect(await h.deps.sizeIndex.addIfIndexed('furry.hug', importedMeanwhile, 123)).toBe(true);
+    await h.deps.sizeIndex.remove('furry.hug', removed!);
+    resume();
+    expect(await rebuild).toBe(ids.size);
+    const members = new Set(await h.redis.zrange(key(), 0, -1));
+    expect(members.has(importedMeanwhile)).toBe(true);
+    expect(members.has(removed!)).toBe(false);
+    expect(members.size).toBe(ids.size);
+    expect(await h.redis.exists(`${key()}:rebuilding`)).toBe(0);
+    // Put the index back as MySQL has it for the tests below.
+    await h.cli(['images', 'reindex', 'furry.hug']);
+    expect(new Set(await h.redis.zrange(key(), 0, -1))).toEqual(new Set(ids.keys()));
+  });
+
   it('is rebuilt, not started over, when an import meets a lost index (the other images stay pickable)', async () => {
     await h.redis.del(key());
     const added = await h.addImage('furry.hug', 5);

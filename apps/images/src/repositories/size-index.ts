@@ -34,12 +34,30 @@ return result
 
 const PICK_SHA = createHash('sha1').update(PICK_SCRIPT).digest('hex');
 
-/** ZADD only into an existing set: a missing set means a lost index, which must be rebuilt whole. */
+/*
+ * KEYS[2] is the set of temporary keys that rebuilds of this category are filling right now: an
+ * add or a removal goes to them too, so a rebuild that RENAMEs its key over the live one cannot
+ * drop an image imported, or bring back one removed, while it ran.
+ */
+
+/**
+ * ZADD only into an existing set (a missing set means a lost index, which must be rebuilt whole),
+ * and into every rebuild in progress. Returns 1 when the live set had it added.
+ */
 const ADD_IF_INDEXED_SCRIPT = `
+for _, temp in ipairs(redis.call('SMEMBERS', KEYS[2])) do redis.call('ZADD', temp, ARGV[1], ARGV[2]) end
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 redis.call('ZADD', KEYS[1], ARGV[1], ARGV[2])
 return 1
 `;
+
+const REMOVE_SCRIPT = `
+for _, temp in ipairs(redis.call('SMEMBERS', KEYS[2])) do redis.call('ZREM', temp, ARGV[1]) end
+return redis.call('ZREM', KEYS[1], ARGV[1])
+`;
+
+/** A rebuild that died without cleaning up stops receiving writes after this. */
+const REBUILDING_TTL_SECONDS = 3600;
 
 export interface Pick {
   /** Images in the category's index. */
@@ -78,11 +96,15 @@ export class SizeIndex {
    * (the set exists, so it looks healthy) and the category's other images would never be picked.
    */
   async addIfIndexed(db: string, id: string, size: number): Promise<boolean> {
-    return (await this.redis.eval(ADD_IF_INDEXED_SCRIPT, 1, this.key(db), size, id)) === 1;
+    return (await this.redis.eval(ADD_IF_INDEXED_SCRIPT, 2, this.key(db), this.rebuildingKey(db), size, id)) === 1;
   }
 
   async remove(db: string, id: string): Promise<void> {
-    await this.redis.zrem(this.key(db), id);
+    await this.redis.eval(REMOVE_SCRIPT, 2, this.key(db), this.rebuildingKey(db), id);
+  }
+
+  private rebuildingKey(db: string): string {
+    return `${this.key(db)}:rebuilding`;
   }
 
   /** Members of the category's set (0 when the set is missing). */
@@ -112,20 +134,24 @@ export class SizeIndex {
    */
   async rebuild(db: string, batches: AsyncIterable<IdAndSize[]>): Promise<number> {
     const temp = `${this.key(db)}:rebuild:${randomBytes(6).toString('hex')}`;
-    let count = 0;
+    const rebuilding = this.rebuildingKey(db);
+    // Registered before the first MySQL read: a row inserted earlier is read by the rebuild, one
+    // inserted later is added to `temp` by its import.
+    await this.redis.multi().sadd(rebuilding, temp).expire(rebuilding, REBUILDING_TTL_SECONDS).exec();
     try {
       for await (const batch of batches) {
         if (batch.length === 0) continue;
         const args: Array<string | number> = [];
         for (const { id, size } of batch) args.push(size, id);
         await this.redis.zadd(temp, ...args);
-        count += batch.length;
       }
-      if (count > 0) await this.redis.rename(temp, this.key(db));
+      // Counted at the end: imports during the rebuild added members too.
+      const count = await this.redis.zcard(temp);
+      if (count > 0) await this.redis.multi().srem(rebuilding, temp).rename(temp, this.key(db)).exec();
       else await this.redis.del(this.key(db));
       return count;
     } finally {
-      await this.redis.del(temp);
+      await this.redis.multi().srem(rebuilding, temp).del(temp).exec();
     }
   }
 }
