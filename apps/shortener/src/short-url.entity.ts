@@ -12,7 +12,10 @@ export interface ShortUrl {
   /** SHA-256 hex of the management code; null when the entry is not editable. */
   managementCodeHash: string | null;
   createdAt: Date;
+  /** Any edit, the credit alone included. */
   modifiedAt: Date | null;
+  /** The last edit that changed `url`; drives the preview's notice, not part of the record. */
+  urlChangedAt: Date | null;
 }
 
 export const ShortUrlEntity = new EntitySchema<ShortUrl>({
@@ -27,6 +30,7 @@ export const ShortUrlEntity = new EntitySchema<ShortUrl>({
     managementCodeHash: { name: 'management_code_hash', type: 'char', length: 64, nullable: true },
     createdAt: { name: 'created_at', type: 'datetime', precision: 3 },
     modifiedAt: { name: 'modified_at', type: 'datetime', precision: 3, nullable: true },
+    urlChangedAt: { name: 'url_changed_at', type: 'datetime', precision: 3, nullable: true },
   },
   indices: [
     { name: 'uq_short_urls_code', columns: ['code'], unique: true },

@@ -2,8 +2,9 @@ import { createHash } from 'node:crypto';
 import { QueryFailedError, type DataSource, type Repository } from 'typeorm';
 import { ShortUrlEntity, type ShortUrl } from './short-url.entity.js';
 
-export type NewShortUrl = Omit<ShortUrl, 'pos' | 'urlHash' | 'modifiedAt'>;
-export type ShortUrlChanges = Partial<Pick<ShortUrl, 'url' | 'credit'>> & { modifiedAt: Date };
+export type NewShortUrl = Omit<ShortUrl, 'pos' | 'urlHash' | 'modifiedAt' | 'urlChangedAt'>;
+/** `urlChangedAt` goes with a url change, in the same UPDATE as `modifiedAt`. */
+export type ShortUrlChanges = Partial<Pick<ShortUrl, 'url' | 'credit'>> & { modifiedAt: Date; urlChangedAt?: Date };
 
 /** Which unique index refused a write. */
 export type Conflict = 'code' | 'url';
@@ -43,7 +44,7 @@ export class ShortUrlRepository {
   }
 
   async insert(entry: NewShortUrl): Promise<WriteOutcome<ShortUrl>> {
-    const row: Omit<ShortUrl, 'pos'> = { ...entry, urlHash: urlHash(entry.url), modifiedAt: null };
+    const row: Omit<ShortUrl, 'pos'> = { ...entry, urlHash: urlHash(entry.url), modifiedAt: null, urlChangedAt: null };
     try {
       const result = await this.repo.insert(row);
       const pos = Number((result.identifiers[0] as { pos: number | string }).pos);

@@ -33,7 +33,8 @@ describe('GET /:code+', () => {
     expect(html).toContain('<dd id="credit">Otter</dd>');
     expect(html).toContain(`datetime="${body.data.createdAt}"`);
     expect(html).toContain('<dt>Modified</dt><dd>Never</dd>');
-    expect(html).not.toContain('id="modified-notice"');
+    expect(html).not.toContain('id="destination-notice"');
+    expect(html).not.toContain('destination of this link was changed');
     for (const tag of ['og:title', 'og:description', 'og:url', 'og:type']) expect(html).toContain(`property="${tag}"`);
     for (const tag of ['twitter:card', 'twitter:title', 'twitter:description']) expect(html).toContain(`name="${tag}"`);
     expect(html).toContain(`content="${SHORTENER_URL}/peek+"`);
@@ -41,26 +42,49 @@ describe('GET /:code+', () => {
     expect(html).not.toMatch(/<(link|img|iframe)\b|\bsrc=/);
   });
 
+  const notice = (html: string): string => /<p class="notice" id="destination-notice"[^>]*>(.*?)<\/p>/s.exec(html)?.[1] ?? '';
+
   it('shows a notice with the date when the destination was changed', async () => {
     const { body } = await create(h, { url: uniqueUrl() }, { editable: true });
     const patch = await request(`${h.url}/${body.data.code}`, jsonInit('PATCH', { managementCode: body.data.managementCode, url: uniqueUrl('moved') }, { authorization: h.key }));
     expect(patch.status).toBe(200);
     const html = (await request(`${h.url}/${body.data.code}+`)).text;
-    expect(html).toContain('id="modified-notice"');
-    expect(html).toContain(`datetime="${patch.body.data.modifiedAt}"`);
+    const changedAt = patch.body.data.modifiedAt as string;
+    expect(notice(html)).toContain(`The destination of this link was changed on <time datetime="${changedAt}">${new Date(changedAt).toUTCString()}</time>`);
+    expect(html).toContain(`<dt>Modified</dt><dd><time datetime="${changedAt}">`);
     expect(html).toContain(patch.body.data.url);
   });
 
-  // modifiedAt also moves on a credit-only edit, so the notice must not claim the destination changed.
-  it('words the notice as an edit, which is true whether the url or only the credit changed', async () => {
+  // modifiedAt also moves on a credit-only edit; the destination notice must not.
+  it('shows no destination notice after a credit-only edit, only the modified time', async () => {
     const { body } = await create(h, { url: uniqueUrl() }, { editable: true });
     const patch = await request(`${h.url}/${body.data.code}`, jsonInit('PATCH', { managementCode: body.data.managementCode, credit: 'Renamed' }, { authorization: h.key }));
     expect(patch.status).toBe(200);
+    expect(patch.body.data.modifiedAt).not.toBeNull();
     const html = (await request(`${h.url}/${body.data.code}+`)).text;
-    const notice = /<p class="notice" id="modified-notice"[^>]*>(.*?)<\/p>/s.exec(html)?.[1] ?? '';
-    expect(notice).toContain('this link was edited on');
-    expect(notice).toContain(`datetime="${patch.body.data.modifiedAt}"`);
-    expect(notice).not.toContain('destination of this link was changed');
+    expect(html).not.toContain('id="destination-notice"');
+    expect(html).not.toContain('destination of this link was changed');
+    expect(html).not.toContain('class="notice"');
+    expect(html).toContain('<dd id="credit">Renamed</dd>');
+    expect(html).toContain(`<dt>Modified</dt><dd><time datetime="${patch.body.data.modifiedAt}">`);
+  });
+
+  it('dates the notice by the last url change, not by a later credit-only edit', async () => {
+    const { body } = await create(h, { url: uniqueUrl() }, { editable: true });
+    const auth = { authorization: h.key };
+    const moved = await request(`${h.url}/${body.data.code}`, jsonInit('PATCH', { managementCode: body.data.managementCode, url: uniqueUrl('moved') }, auth));
+    expect(moved.status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const credited = await request(`${h.url}/${body.data.code}`, jsonInit('PATCH', { managementCode: body.data.managementCode, credit: 'Later' }, auth));
+    expect(credited.status).toBe(200);
+    expect(credited.body.data.modifiedAt).not.toBe(moved.body.data.modifiedAt);
+    const html = (await request(`${h.url}/${body.data.code}+`)).text;
+    expect(notice(html)).toContain(`datetime="${moved.body.data.modifiedAt}"`);
+    expect(notice(html)).not.toContain(`datetime="${credited.body.data.modifiedAt}"`);
+    expect(html).toContain(`<dt>Modified</dt><dd><time datetime="${credited.body.data.modifiedAt}">`);
+    // The JSON record keeps its API.md shape: no new field.
+    const json = await request(`${h.url}/${body.data.code}.json`, { headers: auth });
+    expect(Object.keys(json.body.data).sort()).toEqual(['code', 'createdAt', 'credit', 'fullURL', 'modifiedAt', 'pos', 'url']);
   });
 
   it('renders XSS payloads in url and credit inert (escaped, never raw)', async () => {

@@ -134,7 +134,8 @@ export class ShortUrlService {
       if (holder && holder.pos !== entry.pos) throw new ApiError('URL_IN_USE');
     }
     const modifiedAt = this.deps.clock();
-    const outcome = await this.deps.repository.update(entry.pos, { ...changes, modifiedAt });
+    // modifiedAt follows any edit; urlChangedAt only a new destination (the preview warns about those).
+    const outcome = await this.deps.repository.update(entry.pos, changes.url === undefined ? { ...changes, modifiedAt } : { ...changes, modifiedAt, urlChangedAt: modifiedAt });
     if (!outcome.ok) throw new ApiError('URL_IN_USE');
     if (!outcome.value) throw new ApiError('SHORT_URL_NOT_FOUND');
     if (changes.url !== undefined) await this.deps.cache.invalidate(entry.code, 'edited');

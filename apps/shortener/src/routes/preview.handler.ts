@@ -15,6 +15,6 @@ export function previewHandler(service: ShortUrlService): RequestHandler<{ code:
       sendPreviewNotFound(res);
       return;
     }
-    res.set(PREVIEW_HEADERS).status(200).send(renderPreviewPage(service.toRecord(entry)));
+    res.set(PREVIEW_HEADERS).status(200).send(renderPreviewPage(service.toRecord(entry), entry.urlChangedAt?.toISOString() ?? null));
   };
 }

@@ -73,8 +73,11 @@ function hostOf(url: string): string {
   }
 }
 
-/** The preview of one short URL; every user-supplied value goes through escape-html. */
-export function renderPreviewPage(record: ShortUrlRecord): string {
+/**
+ * The preview of one short URL; every user-supplied value goes through escape-html.
+ * `urlChangedAt` (ISO) is when an edit last changed the destination, null when none did.
+ */
+export function renderPreviewPage(record: ShortUrlRecord, urlChangedAt: string | null): string {
   const url = escapeHtml(record.url);
   const short = escapeHtml(record.fullURL);
   const credit = escapeHtml(record.credit);
@@ -92,9 +95,9 @@ export function renderPreviewPage(record: ShortUrlRecord): string {
   ]
     .map(([attribute, name, content]) => `<meta ${attribute}="${name}" content="${escapeHtml(content)}">\n`)
     .join('');
-  // modifiedAt also moves on a credit-only edit, so the notice says "edited", not "destination changed".
-  const notice = record.modifiedAt
-    ? `<p class="notice" id="modified-notice" role="status"><strong>Heads up:</strong> this link was edited on ${time(record.modifiedAt)}, after it was created, so where it leads may differ from what was first shared.</p>\n`
+  // Only a changed destination is worth a warning; a credit-only edit shows in the times below.
+  const notice = urlChangedAt
+    ? `<p class="notice" id="destination-notice" role="status"><strong>Heads up:</strong> The destination of this link was changed on ${time(urlChangedAt)}, after it was created, so where it leads may differ from what was first shared.</p>\n`
     : '';
   const body = `<h1>Short link <span class="short">${short}</span></h1>
 ${notice}<p>This link takes you to:</p>
