@@ -12,9 +12,10 @@ import { RedirectCache } from './redirect-cache.js';
 import { createShortUrlHandler } from './routes/create-short-url.handler.js';
 import { deleteShortUrlAliasHandler, deleteShortUrlHandler } from './routes/delete-short-url.handler.js';
 import { getShortUrlHandler } from './routes/get-short-url.handler.js';
+import { postOnlyHandler } from './routes/post-only.handler.js';
 import { previewHandler } from './routes/preview.handler.js';
 import { redirectHandler } from './routes/redirect.handler.js';
-import { redirectCacheControl } from './routes/send-redirect.js';
+import { REDIRECT_STATUS, redirectCacheControl } from './routes/send-redirect.js';
 import { undecodableCodeHandler } from './routes/undecodable-code.handler.js';
 import { updateShortUrlHandler } from './routes/update-short-url.handler.js';
 import { ShortUrlRepository } from './short-url.repository.js';
@@ -52,6 +53,9 @@ export function createRedirectCache(deps: { config: ShortenerConfig; redis: Redi
   });
 }
 
+/** The redirect route's pattern, which is also its `route` label in the HTTP metrics, fast path included. */
+const REDIRECT_ROUTE = '/:code';
+
 /** The shortener's Express app (API.md §2). It never listens; see createRequestHandler. */
 export function createApp(deps: ShortenerDeps): Express {
   const { config, logger, readOnly } = deps;
@@ -88,10 +92,12 @@ export function createApp(deps: ShortenerDeps): Express {
   const { app } = base;
   // Fixed words before the `/:code` patterns; the reserved-code policy keeps them out of use.
   app.post('/create', key, rateLimit('shortener.create'), writable, requireParsedBody, createShortUrlHandler(service));
+  app.all('/create', postOnlyHandler);
   app.post('/delete', key, rateLimit('shortener.manage'), writable, requireParsedBody, deleteShortUrlAliasHandler(service));
+  app.all('/delete', postOnlyHandler);
   app.get('/:code.json', key, rateLimit('shortener.read'), getShortUrlHandler(service));
   app.get('/:code\\+', previewHandler(service));
-  app.get('/:code', redirectHandler(service, redirectCacheControl(config.shortener.redirectMaxAgeSeconds)));
+  app.get(REDIRECT_ROUTE, redirectHandler(service, redirectCacheControl(config.shortener.redirectMaxAgeSeconds)));
   app.patch('/:code', key, rateLimit('shortener.manage'), writable, requireParsedBody, updateShortUrlHandler(service));
   app.delete('/:code', key, rateLimit('shortener.manage'), writable, requireParsedBody, deleteShortUrlHandler(service));
   app.use(undecodableCodeHandler);
@@ -100,7 +106,8 @@ export function createApp(deps: ShortenerDeps): Express {
 
 /**
  * What the server runs (main.ts and tests alike): warm redirects answered before Express, the
- * rest by the app.
+ * rest by the app. Warm redirects are counted in the HTTP metrics under the redirect route's label,
+ * as Express would have counted them.
  */
 export function createRequestHandler(deps: ShortenerDeps): RequestListener {
   const metrics = deps.metrics ?? new HttpMetrics('shortener');
@@ -110,7 +117,10 @@ export function createRequestHandler(deps: ShortenerDeps): RequestListener {
     help: 'Redirects answered from the in-process cache without entering Express.',
     registers: [metrics.registry],
   });
-  const tryFastRedirect = createFastRedirect(deps.cache, redirectCacheControl(deps.config.shortener.redirectMaxAgeSeconds), () => hits.inc());
+  const tryFastRedirect = createFastRedirect(deps.cache, redirectCacheControl(deps.config.shortener.redirectMaxAgeSeconds), (method, seconds) => {
+    hits.inc();
+    metrics.observe(method, REDIRECT_ROUTE, REDIRECT_STATUS, seconds);
+  });
   return (req, res) => {
     if (!tryFastRedirect(req, res)) app(req, res);
   };

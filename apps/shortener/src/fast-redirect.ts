@@ -3,26 +3,39 @@ import { assignRequestId } from '@pawlink/service-kit';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RedirectCache } from './redirect-cache.js';
 import { sendRedirect } from './routes/send-redirect.js';
+import { RESERVED_CODES } from './shortener.policy.js';
 
 const CODE_PATH = new RegExp(`^/[A-Za-z0-9-]{1,${SHORT_CODE_MAX_LENGTH}}$`);
 
 /**
+ * Reserved words name Express routes (`/create`, `/delete`, `/online`, `/metrics`, …), matched
+ * case-insensitively as Express matches them. No entry can have such a code, but whatever the cache
+ * holds, this path must never answer one of those routes with a redirect.
+ */
+const RESERVED_PATH = new RegExp(`^/(?:${[...RESERVED_CODES].join('|')})$`, 'i');
+
+/** Called after each redirect answered here, for the metrics Express would have recorded. */
+export type FastRedirectObserver = (method: string, seconds: number) => void;
+
+/**
  * Answers `GET|HEAD /<code>` straight from the in-process cache, before Express: no middleware
  * stack, no I/O. Returns false (and touches nothing) for everything else — misses, previews,
- * JSON, other methods — which Express then handles.
+ * JSON, reserved words, other methods — which Express then handles.
  */
-export function createFastRedirect(cache: RedirectCache, cacheControl: string, onHit: () => void) {
+export function createFastRedirect(cache: RedirectCache, cacheControl: string, onRedirect: FastRedirectObserver) {
   return function tryFastRedirect(req: IncomingMessage, res: ServerResponse): boolean {
-    if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+    const method = req.method;
+    if (method !== 'GET' && method !== 'HEAD') return false;
+    const start = process.hrtime.bigint();
     const raw = req.url ?? '';
     const query = raw.indexOf('?');
     const path = query === -1 ? raw : raw.slice(0, query);
     if (!CODE_PATH.test(path)) return false;
     const location = cache.peek(path.slice(1));
-    if (location === undefined) return false;
+    if (location === undefined || RESERVED_PATH.test(path)) return false;
     assignRequestId(req, res);
     sendRedirect(res, location, cacheControl);
-    onHit();
+    onRedirect(method, Number(process.hrtime.bigint() - start) / 1e9);
     return true;
   };
 }

@@ -9,11 +9,17 @@ afterAll(async () => {
   await h.close();
 });
 
-const fastHits = async (): Promise<number> => {
+/** A sample's value from GET /metrics, whatever the label order (0 when absent, as Prometheus reads it). */
+const sample = async (name: string, labels: Record<string, string> = {}): Promise<number> => {
   const metrics = await request(`${h.url}/metrics`);
-  const line = metrics.text.split('\n').find((l) => l.startsWith('shortener_fast_redirects_total'));
-  return Number(line?.split(' ').at(-1) ?? 'NaN');
+  const pairs = Object.entries(labels).map(([label, value]) => `${label}="${value}"`);
+  const line = metrics.text.split('\n').find((l) => (l.startsWith(`${name}{`) || l.startsWith(`${name} `)) && pairs.every((pair) => l.includes(pair)));
+  return line === undefined ? 0 : Number(line.split(' ').at(-1));
 };
+const fastHits = (): Promise<number> => sample('shortener_fast_redirects_total');
+const redirectLabels = (method: string) => ({ method, route: '/:code', status: '302' });
+const redirects = (method: string): Promise<number> => sample('http_requests_total', redirectLabels(method));
+const redirectDurations = (method: string): Promise<number> => sample('http_request_duration_seconds_count', redirectLabels(method));
 
 describe('GET /:code', () => {
   it('redirects with 302, Location, a short private Cache-Control and X-Robots-Tag', async () => {
@@ -59,6 +65,20 @@ describe('GET /:code', () => {
     }
     expect(warm.status).toBe(302);
     expect(warm.headers.get('x-request-id')).toBeTruthy();
+  });
+
+  it('counts warm redirects in http_requests_total and the latency histogram, under the Express route label', async () => {
+    const url = uniqueUrl();
+    const { body } = await create(h, { url });
+    h.cache.clear();
+    const [hitsBefore, getsBefore, headsBefore, durationsBefore] = [await fastHits(), await redirects('GET'), await redirects('HEAD'), await redirectDurations('GET')];
+    expect((await request(`${h.url}/${body.data.code}`)).status).toBe(302); // cold: through Express
+    for (let i = 0; i < 3; i++) expect((await request(`${h.url}/${body.data.code}`)).status).toBe(302);
+    expect((await request(`${h.url}/${body.data.code}`, { method: 'HEAD' })).status).toBe(302);
+    expect(await fastHits()).toBe(hitsBefore + 4);
+    expect(await redirects('GET')).toBe(getsBefore + 4);
+    expect(await redirects('HEAD')).toBe(headsBefore + 1);
+    expect(await redirectDurations('GET')).toBe(durationsBefore + 4);
   });
 
   it('does not touch MySQL once warm: served from process memory, then from Redis', async () => {

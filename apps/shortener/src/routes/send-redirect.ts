@@ -1,11 +1,13 @@
 import type { ServerResponse } from 'node:http';
 
+export const REDIRECT_STATUS = 302;
+
 /**
  * The one way a redirect is written, by the fast path and by Express alike: 302, a short private
  * cache lifetime so edits reach browsers soon, and no indexing of short links.
  */
 export function sendRedirect(res: ServerResponse, location: string, cacheControl: string): void {
-  res.writeHead(302, { Location: location, 'Cache-Control': cacheControl, 'X-Robots-Tag': 'noindex', 'Content-Length': '0' });
+  res.writeHead(REDIRECT_STATUS, { Location: location, 'Cache-Control': cacheControl, 'X-Robots-Tag': 'noindex', 'Content-Length': '0' });
   res.end();
 }
 
