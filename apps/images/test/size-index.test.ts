@@ -149,3 +149,28 @@ describe('the Redis size index behind random selection', () => {
     expect(await h.redis.zscore(key(), id!)).toBe(String(ids.get(id!)));
   });
 });
+
+describe('random picks from the size index', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness('img-uniform');
+  });
+  afterAll(async () => h.close());
+
+  it('draw every pair of images equally often (neighbouring sizes no more than others)', async () => {
+    const key = `${h.config.redis.prefix}images:bysize:stats.four`;
+    await h.redis.zadd(key, 1, 'a', 2, 'b', 3, 'c', 4, 'd');
+    const pairs = new Map<string, number>();
+    const draws = 6000;
+    for (let i = 0; i < draws; i++) {
+      const { ids } = await h.deps.sizeIndex.pick('stats.four', 2);
+      expect(new Set(ids).size).toBe(2);
+      const pair = [...ids].sort().join('');
+      pairs.set(pair, (pairs.get(pair) ?? 0) + 1);
+    }
+    // Six pairs, 1000 draws each expected (σ ≈ 29); stepping to the next free rank gave the two
+    // non-neighbouring pairs (ac, bd) 750 each. ±130 is 4.5σ.
+    expect([...pairs.keys()].sort()).toEqual(['ab', 'ac', 'ad', 'bc', 'bd', 'cd']);
+    for (const [pair, count] of pairs) expect(Math.abs(count - draws / 6), pair).toBeLessThan(130);
+  });
+});

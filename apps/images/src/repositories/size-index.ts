@@ -5,8 +5,10 @@ import type { IdAndSize } from './image.repository.js';
 /**
  * Picks up to k distinct members among the n smallest-or-equal to the limit (or among all),
  * by rank: ZCOUNT/ZCARD and ZRANGE <rank> <rank> are O(log N), so the cost does not grow with
- * the category. Random numbers come from the caller so the script stays deterministic.
- * Returns {card, eligible, ...ids}.
+ * the category. The ranks are a uniform k-subset of 0..n-1 by Floyd's algorithm: exactly k
+ * draws, no retry loop, and every subset equally likely (stepping to the next free rank on a
+ * collision made neighbouring ranks come out together too often). Random numbers come from the
+ * caller so the script stays deterministic. Returns {card, eligible, ...ids}.
  */
 const PICK_SCRIPT = `
 local card = redis.call('ZCARD', KEYS[1])
@@ -22,9 +24,10 @@ if n <= k then
 end
 local taken = {}
 for i = 1, k do
-  local r = math.floor(tonumber(ARGV[2 + i]) * n)
-  if r >= n then r = n - 1 end
-  while taken[r] do r = (r + 1) % n end
+  local j = n - k + i - 1
+  local r = math.floor(tonumber(ARGV[2 + i]) * (j + 1))
+  if r > j then r = j end
+  if taken[r] then r = j end
   taken[r] = true
   local m = redis.call('ZRANGE', KEYS[1], r, r)
   if m[1] then result[#result + 1] = m[1] end
