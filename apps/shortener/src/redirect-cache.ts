@@ -37,6 +37,14 @@ const TOMBSTONE_TTL_SECONDS: Record<CacheChange, number> = {
 export type CacheChange = 'edited' | 'deleted';
 
 /**
+ * Marks a code MySQL does not have, so a flood of made-up codes on the public redirect costs one
+ * MySQL read per code and window. Written NX after the read, so it never lands over a url that a
+ * create wrote meanwhile, and a create's SET replaces it at once.
+ */
+const UNKNOWN = '\u0000';
+const UNKNOWN_TTL_SECONDS = 30;
+
+/**
  * code → target url for redirects, in two layers: a bounded LRU in process (read synchronously by
  * the fast path) and a shared Redis cache in front of MySQL. Edits and deletes mark the Redis entry
  * and are announced on `<prefix>shortener:invalidate`, so every instance drops its copy.
@@ -116,10 +124,18 @@ export class RedirectCache extends EventEmitter {
     } catch (error) {
       this.options.logger.warn('redirect cache read failed', { error });
     }
+    if (shared === UNKNOWN) return null;
     let url = shared === TOMBSTONE ? null : shared;
     if (url === null) {
       url = await this.options.load(code);
-      if (url === null) return null;
+      if (url === null) {
+        if (shared === null) {
+          await this.options.redis.set(key, UNKNOWN, 'EX', UNKNOWN_TTL_SECONDS, 'NX').catch((error: unknown) => {
+            this.options.logger.warn('redirect cache write failed', { error });
+          });
+        }
+        return null;
+      }
       // NX: an edit that wrote the key meanwhile wins over what we loaded before it.
       if (shared === null) {
         await this.options.redis.set(key, url, 'EX', this.options.redisTtlSeconds, 'NX').catch((error: unknown) => {

@@ -51,6 +51,24 @@ describe('GET /:code', () => {
     expect(res.text).toBe('Unknown short url code.');
   });
 
+  it('remembers an unknown code in Redis briefly, and a code created later redirects at once on every instance', async () => {
+    const code = `later-${Date.now()}`;
+    const key = `${h.config.redis.prefix}shortener:url:${code}`;
+    expect((await request(`${h.url}/${code}`)).status).toBe(404);
+    expect(await h.redis.get(key)).toBe('\u0000');
+    expect(await h.redis.ttl(key)).toBeGreaterThan(0);
+    expect((await request(`${h.url}/${code}`)).status).toBe(404);
+    const other = await h.startInstance();
+    expect((await request(`${other.url}/${code}`)).status).toBe(404);
+    const url = uniqueUrl('later');
+    expect((await create(h, { url, code })).status).toBe(201);
+    for (const base of [h.url, other.url]) {
+      const res = await request(`${base}/${code}`);
+      expect(res.status).toBe(302);
+      expect(res.headers.get('location')).toBe(url);
+    }
+  });
+
   it('answers warm redirects without Express (fast path) and with the same headers', async () => {
     const url = uniqueUrl();
     const { body } = await create(h, { url });
