@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiKeyRepository, authDatabase } from '@pawlink/auth';
 import { makeAnimatedGif, makeMp4, makePng, makeWebm, startFakeBoard, type FakeBoard } from '@pawlink/board/testing';
 import { createDataSource, createRedis, loadBaseConfig, migrateDatabase } from '@pawlink/service-kit';
-import { createTestContext, request, startNginx, type StartedNginx, type TestContext } from '@pawlink/test-kit';
+import { createTestContext, request, startNginx, type JsonResponse, type StartedNginx, type TestContext } from '@pawlink/test-kit';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, startWorker, type ServiceProcess } from './support/system.js';
@@ -97,7 +97,7 @@ async function makeThumbnail(id: string, type: 'gif' | 'png'): Promise<string> {
 }
 
 /** Polls the check URL through 200 "processing" answers until the job ends otherwise; returns that answer. */
-async function pollUntilEnded(checkURL: string): Promise<Awaited<ReturnType<typeof request>>> {
+async function pollUntilEnded(checkURL: string): Promise<JsonResponse<any>> {
   const deadline = Date.now() + 60_000;
   for (;;) {
     const check = await request(checkURL, { headers });

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { THUMBNAIL_QUEUE, thumbnailQueuePrefix, type ThumbnailJobPayload, type ThumbnailJobResult } from '@pawlink/contracts';
+import { THUMBNAIL_QUEUE, thumbnailQueuePrefix, thumbnailWorkerName, type ThumbnailJobPayload, type ThumbnailJobResult } from '@pawlink/contracts';
 import type { Logger } from '@pawlink/service-kit';
 import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -31,8 +31,9 @@ export function createThumbnailWorker(config: WorkerConfig, connection: Redis, l
   const workerData: ProcessorWorkerData = { config };
   const worker: ThumbnailWorker = new Worker(THUMBNAIL_QUEUE, processorFile(), {
     connection,
-    // recorded on each job as processedBy, so operators can tell which replica ran it
-    name: options.name ?? `${os.hostname()}:${process.pid}`,
+    // recorded on each job as processedBy, so operators can tell which replica ran it; the API
+    // reads the concurrency from it
+    name: options.name ?? thumbnailWorkerName(os.hostname(), process.pid, config.concurrency),
     prefix: thumbnailQueuePrefix(config.base.redis.prefix),
     concurrency: config.concurrency,
     useWorkerThreads: true,

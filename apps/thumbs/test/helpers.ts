@@ -34,7 +34,7 @@ export interface ThumbsHarness {
   writeThumbnail(md5: string, type: ThumbnailType): Promise<void>;
   setReadOnly(on: boolean): Promise<void>;
   /** A BullMQ worker on this harness's queue, as the real worker would run (not the real worker). */
-  startWorker(processor: (job: Job<ThumbnailJobPayload>) => Promise<unknown>): Worker<ThumbnailJobPayload>;
+  startWorker(processor: (job: Job<ThumbnailJobPayload>) => Promise<unknown>, options?: { name?: string; concurrency?: number }): Worker<ThumbnailJobPayload>;
   /** `makeQueue` lets a test wrap the instance's BullMQ queue (e.g. to widen a race window). */
   startAnotherInstance(makeQueue?: MakeQueue): Promise<string>;
   /** Moves the clock the app sees forward. */
@@ -135,11 +135,12 @@ export async function startThumbs(env: Record<string, string> = {}): Promise<Thu
       await setReadOnly(redis, config.redis.prefix, ['thumbs'], on);
       await readOnly.refresh();
     },
-    startWorker(processor) {
+    startWorker(processor, options = {}) {
       const worker = new Worker<ThumbnailJobPayload>(THUMBNAIL_QUEUE, processor, {
         connection: createRedis(config.redis, { forQueue: true }),
         prefix,
-        concurrency: 1,
+        concurrency: options.concurrency ?? 1,
+        ...(options.name !== undefined ? { name: options.name } : {}),
       });
       worker.on('error', () => undefined);
       workers.push(worker);

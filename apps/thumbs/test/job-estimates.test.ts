@@ -1,4 +1,4 @@
-import { thumbnailQueuePrefix } from '@pawlink/contracts';
+import { thumbnailQueuePrefix, thumbnailWorkerName } from '@pawlink/contracts';
 import { createRedis } from '@pawlink/service-kit';
 import { request } from '@pawlink/test-kit';
 import type { QueueEvents } from 'bullmq';
@@ -39,6 +39,27 @@ describe('checkAt / time estimates', () => {
     expect(third.body.time).toBe(40_000);
     expect(third.body.checkAt - third.body.time).toBeLessThanOrEqual(Date.now());
     expect(third.headers.get('retry-after')).toBe('40');
+  });
+
+  it('count the jobs each worker runs side by side, as its name announces', async () => {
+    const wide = await startThumbs();
+    try {
+      const wideDurations = new JobDurationRepository(wide.redis, wide.queue, { redisPrefix: wide.config.redis.prefix, samples: 20, defaultMs: 5000, cacheMs: 0 });
+      for (const ms of [20_000, 20_000]) await wideDurations.record(md5For('w'), Date.now(), ms);
+      await wide.queue.pause();
+      // One process running three jobs at once: three slots, where counting processes saw one.
+      wide.startWorker(() => Promise.resolve({}), { name: thumbnailWorkerName('host', 1, 3), concurrency: 3 });
+      await waitFor(async () => ((await wide.queue.getWorkersCount()) >= 1 ? true : undefined));
+      const times: number[] = [];
+      for (const label of ['w1', 'w2', 'w3', 'w4']) {
+        const res = await request(`${wide.url}/${md5For(label)}/gif`, { method: 'PUT', headers: wide.auth });
+        expect(res.status).toBe(202);
+        times.push(res.body.time as number);
+      }
+      expect(times).toEqual([20_000, 20_000, 20_000, 40_000]);
+    } finally {
+      await wide.close();
+    }
   });
 
   it('the recorder stores how long finished jobs took', async () => {

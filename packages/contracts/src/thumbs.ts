@@ -13,6 +13,19 @@ export const THUMBNAIL_JOB = 'generate-thumbnail';
  */
 export const thumbnailJobId = (md5: string, type: ThumbnailType): string => `${md5}.${type}`;
 
+/**
+ * A thumbnail worker's BullMQ name, `<host>:<pid>:c<concurrency>`: jobs record it as processedBy,
+ * and it is part of the worker's Redis client name, from which the API counts the job slots on the
+ * queue (not just the worker processes) for its wait estimates.
+ */
+export const thumbnailWorkerName = (host: string, pid: number, concurrency: number): string => `${host}:${pid}:c${concurrency}`;
+
+/** Jobs a worker runs side by side, read from its client name; 1 when the name does not say. */
+export function thumbnailWorkerSlots(clientName: string): number {
+  const announced = /:c(\d{1,4})$/.exec(clientName);
+  return announced ? Math.max(1, Number(announced[1])) : 1;
+}
+
 /** BullMQ `prefix` option of the thumbnail queue: every queue key starts with REDIS_PREFIX. */
 export const thumbnailQueuePrefix = (redisPrefix: string): string => `${redisPrefix}bull`;
 

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { THUMBNAIL_JOB, thumbnailJobId, type ThumbnailJobPayload, type ThumbnailType } from '@pawlink/contracts';
+import { THUMBNAIL_JOB, thumbnailJobId, thumbnailWorkerSlots, type ThumbnailJobPayload, type ThumbnailType } from '@pawlink/contracts';
 import type { Job, JobsOptions, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 
@@ -50,7 +50,7 @@ export type ThumbnailQueue = Queue<ThumbnailJobPayload>;
 
 /** The BullMQ side of thumbnails: one job per (md5, type), found and created by its jobId. */
 export class ThumbnailQueueRepository {
-  private workers: { count: number; at: number } | undefined;
+  private workerSlotsSeen: { count: number; at: number } | undefined;
 
   constructor(
     private readonly queue: ThumbnailQueue,
@@ -101,7 +101,7 @@ export class ThumbnailQueueRepository {
   async load(job: JobSnapshot): Promise<QueueLoad> {
     const [counts, workers, position] = await Promise.all([
       this.queue.getJobCounts('active', 'waiting', 'prioritized'),
-      this.workerCount(),
+      this.workerSlots(),
       job.phase === 'waiting' ? this.waitingAhead(job.id) : Promise.resolve(null),
     ]);
     const active = counts.active ?? 0;
@@ -117,11 +117,13 @@ export class ThumbnailQueueRepository {
     return index === null ? null : Math.max(0, length - 1 - index);
   }
 
-  private async workerCount(): Promise<number> {
+  /** Jobs the connected workers run side by side: each announces its concurrency in its name. */
+  private async workerSlots(): Promise<number> {
     const now = Date.now();
-    if (this.workers && now - this.workers.at < (this.options.workerCountTtlMs ?? 3000)) return this.workers.count;
-    const count = await this.queue.getWorkersCount().catch(() => 0);
-    this.workers = { count, at: now };
+    if (this.workerSlotsSeen && now - this.workerSlotsSeen.at < (this.options.workerCountTtlMs ?? 3000)) return this.workerSlotsSeen.count;
+    const workers = await this.queue.getWorkers().catch(() => []);
+    const count = workers.reduce((sum, worker) => sum + thumbnailWorkerSlots(String(worker.rawname ?? '')), 0);
+    this.workerSlotsSeen = { count, at: now };
     return count;
   }
 
