@@ -59,8 +59,18 @@ export class ThumbnailQueueRepository {
   ) {}
 
   async find(md5: string, type: ThumbnailType): Promise<JobSnapshot | null> {
-    const job = await this.queue.getJob(thumbnailJobId(md5, type));
-    return job ? this.snapshot(job) : null;
+    return this.read(thumbnailJobId(md5, type));
+  }
+
+  /**
+   * The job as stored: its state first, then its data. States only move forward, so data read
+   * second is at least as new as the state; read the other way round, a job failing in between
+   * looked failed with no finishedOn (taken for an expired failure: check answered 1066).
+   */
+  private async read(jobId: string): Promise<JobSnapshot | null> {
+    const state = await this.queue.getJobState(jobId);
+    const job = await this.queue.getJob(jobId);
+    return job ? this.snapshotOf(job, state) : null;
   }
 
   /** Adds the job unless one with its id exists; either way answers the job that is there. */
@@ -82,8 +92,7 @@ export class ThumbnailQueueRepository {
       const token = `${process.pid}:${Math.random()}`;
       if ((await this.redis.set(lockKey, token, 'PX', REPLACE_LOCK_MS, 'NX')) === 'OK') {
         try {
-          const current = await this.queue.getJob(stale.id);
-          const currentSnapshot = current ? await this.snapshot(current) : null;
+          const currentSnapshot = await this.read(stale.id);
           if (currentSnapshot && !isSameFinishedJob(currentSnapshot, stale)) return currentSnapshot;
           if (currentSnapshot) await this.queue.remove(stale.id);
           return await this.enqueue(payload);
@@ -138,7 +147,11 @@ export class ThumbnailQueueRepository {
   }
 
   private async snapshot(job: Job<ThumbnailJobPayload>): Promise<JobSnapshot | null> {
-    const phase = PHASES[await job.getState()];
+    return this.snapshotOf(job, await job.getState());
+  }
+
+  private snapshotOf(job: Job<ThumbnailJobPayload>, state: string): JobSnapshot | null {
+    const phase = PHASES[state];
     if (!phase) return null;
     return {
       id: job.id ?? thumbnailJobId(job.data.md5, job.data.type),
