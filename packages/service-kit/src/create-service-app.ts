@@ -5,7 +5,7 @@ import { bodyParserError, errorRenderer, unknownRouteHandler } from './error-ren
 import type { Logger } from './logger.js';
 import { HttpMetrics } from './metrics.js';
 import type { ReadOnlySwitch } from './read-only.js';
-import { assignRequestId } from './request-id.js';
+import { assignRequestId, runWithRequestId } from './request-id.js';
 
 export interface ServiceAppOptions {
   service: ServiceName;
@@ -99,7 +99,7 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
       metrics.observe(req.method, routeLabel(req), res.statusCode, seconds);
       options.logger.http('request', { requestId, method: req.method, path: req.path, status: res.statusCode, ms: Math.round(seconds * 1e4) / 10 });
     });
-    next();
+    runWithRequestId(requestId, next);
   });
   app.use(express.json({ limit: options.bodyLimitBytes, type: ['application/json', 'application/*+json'] }));
   app.use(express.urlencoded({ limit: options.bodyLimitBytes, extended: false, parameterLimit: 100 }));

@@ -1,5 +1,7 @@
+import type { Writable } from 'node:stream';
 import winston from 'winston';
 import type { LogLevel } from './base-config.js';
+import { currentRequestId } from './request-id.js';
 
 export type Logger = winston.Logger;
 
@@ -16,13 +18,25 @@ const serialiseErrors = winston.format((info) => {
   return info;
 });
 
-/** JSON lines on stdout, one logger per process, tagged with the service name. */
-export function createLogger(service: string, level: LogLevel = 'info', options: { silent?: boolean } = {}): Logger {
+/** Every line logged while a request is handled carries its id, whoever logs it. */
+const tagRequestId = winston.format((info) => {
+  if (info.requestId === undefined) {
+    const requestId = currentRequestId();
+    if (requestId !== undefined) info.requestId = requestId;
+  }
+  return info;
+});
+
+/**
+ * JSON lines on stdout, one logger per process, tagged with the service name and, inside a
+ * request, its request id. `stream` replaces stdout (tests read the lines).
+ */
+export function createLogger(service: string, level: LogLevel = 'info', options: { silent?: boolean; stream?: Writable } = {}): Logger {
   return winston.createLogger({
     level,
     silent: options.silent ?? false,
     defaultMeta: { service },
-    format: winston.format.combine(winston.format.timestamp(), winston.format.errors({ stack: true }), serialiseErrors(), winston.format.json()),
-    transports: [new winston.transports.Console()],
+    format: winston.format.combine(winston.format.timestamp(), winston.format.errors({ stack: true }), serialiseErrors(), tagRequestId(), winston.format.json()),
+    transports: [options.stream ? new winston.transports.Stream({ stream: options.stream }) : new winston.transports.Console()],
   });
 }

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
@@ -9,4 +10,16 @@ export function assignRequestId(req: IncomingMessage, res: ServerResponse): stri
   const id = typeof incoming === 'string' && SANE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
   res.setHeader('X-Request-Id', id);
   return id;
+}
+
+const requestContext = new AsyncLocalStorage<{ requestId: string }>();
+
+/** Runs `fn` (and everything it starts, awaited or not) as part of the request `requestId`. */
+export function runWithRequestId<T>(requestId: string, fn: () => T): T {
+  return requestContext.run({ requestId }, fn);
+}
+
+/** The id of the request the current code runs for; undefined outside a request. */
+export function currentRequestId(): string | undefined {
+  return requestContext.getStore()?.requestId;
 }
