@@ -49,12 +49,7 @@ export function createApp(deps: ImagesAppDeps): Express {
   const auth = createApiKeyAuth({
     repository: new ApiKeyRepository(deps.dataSources.auth),
     logger: deps.logger,
-    invalidKeyLimit: createInvalidKeyLimit({
-      redis: deps.redis,
-      redisPrefix: deps.config.redis.prefix,
-      service: 'images',
-      onRedisError: (error) => deps.logger.warn('invalid-key limit unavailable; letting the request through', { error }),
-    }),
+    invalidKeyLimit: createInvalidKeyLimit({ redis: deps.redis, redisPrefix: deps.config.redis.prefix, service: 'images', logger: deps.logger }),
   });
   const context = {
     service: deps.service ?? createImagesService(deps),

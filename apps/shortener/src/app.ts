@@ -69,12 +69,7 @@ export function createApp(deps: ShortenerDeps): Express {
   const auth = createApiKeyAuth({
     repository: new ApiKeyRepository(deps.authDataSource),
     logger,
-    invalidKeyLimit: createInvalidKeyLimit({
-      redis: deps.redis,
-      redisPrefix: config.redis.prefix,
-      service: 'shortener',
-      onRedisError: (error) => logger.warn('invalid-key limit unavailable; letting the request through', { error }),
-    }),
+    invalidKeyLimit: createInvalidKeyLimit({ redis: deps.redis, redisPrefix: config.redis.prefix, service: 'shortener', logger }),
   });
   const rateLimit = createRateLimit({ redis: deps.redis, redisPrefix: config.redis.prefix, service: 'shortener' });
   const writable = requireWritable(readOnly);

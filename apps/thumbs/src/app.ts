@@ -57,12 +57,7 @@ export function createApp(deps: ThumbsAppDeps): Express {
     auth: createApiKeyAuth({
       repository: deps.apiKeys,
       logger: deps.logger,
-      invalidKeyLimit: createInvalidKeyLimit({
-        redis: deps.redis,
-        redisPrefix: config.redis.prefix,
-        service: 'thumbs',
-        onRedisError: (error) => deps.logger.warn('invalid-key limit unavailable; letting the request through', { error }),
-      }),
+      invalidKeyLimit: createInvalidKeyLimit({ redis: deps.redis, redisPrefix: config.redis.prefix, service: 'thumbs', logger: deps.logger }),
     }),
     rateLimit: createRateLimit({ redis: deps.redis, redisPrefix: config.redis.prefix, service: 'thumbs' }),
     readOnly: deps.readOnly,

@@ -1,5 +1,5 @@
 import type { ServiceName } from '@pawlink/contracts';
-import { ApiError } from '@pawlink/service-kit';
+import { ApiError, type Logger } from '@pawlink/service-kit';
 import type { Redis } from 'ioredis';
 import type { Request, RequestHandler, Response } from 'express';
 import { apiKeyOf } from './api-key.middleware.js';
@@ -93,8 +93,8 @@ export interface InvalidKeyLimitOptions {
   redisPrefix: string;
   service: ServiceName;
   rule?: RateLimitRule;
-  /** Told when Redis cannot be asked; the guard then lets the request through (valid keys must keep working). */
-  onRedisError?: (error: unknown) => void;
+  /** Warned when Redis cannot be asked; the guard then lets the request through (valid keys must keep working). */
+  logger?: Logger;
 }
 
 /**
@@ -108,6 +108,9 @@ export function createInvalidKeyLimit(options: InvalidKeyLimitOptions) {
   const bucket = 'auth.invalid';
   const rule = options.rule ?? RATE_LIMIT_BUCKETS[bucket];
   const keyOf = (req: Request): string => `${options.service}:${bucket}:ip:${clientIp(req)}`;
+  const onRedisError = (error: unknown): void => {
+    options.logger?.warn('invalid-key limit unavailable; letting the request through', { error });
+  };
 
   return {
     async check(req: Request, res: Response): Promise<void> {
@@ -116,7 +119,7 @@ export function createInvalidKeyLimit(options: InvalidKeyLimitOptions) {
       try {
         state = await limiter.peek(keyOf(req));
       } catch (error) {
-        options.onRedisError?.(error);
+        onRedisError(error);
         return;
       }
       if (state.count < rule.limit) return;
@@ -126,7 +129,7 @@ export function createInvalidKeyLimit(options: InvalidKeyLimitOptions) {
     },
     async record(req: Request): Promise<void> {
       if (rule.limit === 0) return;
-      await limiter.hitOne(keyOf(req), rule.windowMs).catch((error: unknown) => options.onRedisError?.(error));
+      await limiter.hitOne(keyOf(req), rule.windowMs).catch(onRedisError);
     },
   };
 }
