@@ -6,8 +6,12 @@ export interface ShortUrl {
   /** Case-sensitive (ascii_bin). */
   code: string;
   url: string;
-  /** SHA-256 of `url`: a 2048-char URL is longer than an index may be, so uniqueness lives here. */
-  urlHash: Buffer;
+  /**
+   * SHA-256 of `url` on entries nobody can change (no management code), null on editable ones: only
+   * those are shared between creators, so the url is unique among them (a 2048-char URL is longer
+   * than an index may be, so uniqueness lives on its hash).
+   */
+  sharedUrlHash: Buffer | null;
   credit: string;
   /** SHA-256 hex of the management code; null when the entry is not editable. */
   managementCodeHash: string | null;
@@ -25,7 +29,7 @@ export const ShortUrlEntity = new EntitySchema<ShortUrl>({
     pos: { type: 'int', unsigned: true, primary: true, generated: 'increment' },
     code: { type: 'varchar', length: 50 },
     url: { type: 'varchar', length: 2048 },
-    urlHash: { name: 'url_hash', type: 'binary', length: 32 },
+    sharedUrlHash: { name: 'shared_url_hash', type: 'binary', length: 32, nullable: true },
     credit: { type: 'varchar', length: 50 },
     managementCodeHash: { name: 'management_code_hash', type: 'char', length: 64, nullable: true },
     createdAt: { name: 'created_at', type: 'datetime', precision: 3 },
@@ -34,6 +38,6 @@ export const ShortUrlEntity = new EntitySchema<ShortUrl>({
   },
   indices: [
     { name: 'uq_short_urls_code', columns: ['code'], unique: true },
-    { name: 'uq_short_urls_url_hash', columns: ['urlHash'], unique: true },
+    { name: 'uq_short_urls_shared_url_hash', columns: ['sharedUrlHash'], unique: true },
   ],
 });

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { QueryFailedError, type DataSource, type Repository } from 'typeorm';
 import { ShortUrlEntity, type ShortUrl } from './short-url.entity.js';
 
-export type NewShortUrl = Omit<ShortUrl, 'pos' | 'urlHash' | 'modifiedAt' | 'urlChangedAt'>;
+export type NewShortUrl = Omit<ShortUrl, 'pos' | 'sharedUrlHash' | 'modifiedAt' | 'urlChangedAt'>;
 /** `urlChangedAt` goes with a url change, in the same UPDATE as `modifiedAt`. */
 export type ShortUrlChanges = Partial<Pick<ShortUrl, 'url' | 'credit'>> & { modifiedAt: Date; urlChangedAt?: Date };
 
@@ -19,14 +19,14 @@ function duplicateOf(error: unknown): Conflict | undefined {
   const driver = error.driverError as { errno?: number; sqlMessage?: string } | undefined;
   if (driver?.errno !== 1062) return undefined;
   const message = driver.sqlMessage ?? error.message;
-  if (message.includes('uq_short_urls_url_hash')) return 'url';
+  if (message.includes('uq_short_urls_shared_url_hash')) return 'url';
   if (message.includes('uq_short_urls_code')) return 'code';
   return undefined;
 }
 
 /**
- * Storage of short URLs. Uniqueness of codes and URLs is left to the unique indexes: a write
- * that loses a race comes back as a conflict instead of an exception.
+ * Storage of short URLs. Uniqueness of codes, and of URLs among entries nobody can change, is left
+ * to the unique indexes: a write that loses a race comes back as a conflict instead of an exception.
  */
 export class ShortUrlRepository {
   private readonly repo: Repository<ShortUrl>;
@@ -39,12 +39,15 @@ export class ShortUrlRepository {
     return this.repo.findOneBy({ code });
   }
 
-  findByUrl(url: string): Promise<ShortUrl | null> {
-    return this.repo.findOneBy({ urlHash: urlHash(url) });
+  /** The entry nobody can change that points at `url`, the only kind ever handed to another creator. */
+  findSharedByUrl(url: string): Promise<ShortUrl | null> {
+    return this.repo.findOneBy({ sharedUrlHash: urlHash(url) });
   }
 
+  /** An entry without a management code is shared: a second insert of its url conflicts on 'url'. */
   async insert(entry: NewShortUrl): Promise<WriteOutcome<ShortUrl>> {
-    const row: Omit<ShortUrl, 'pos'> = { ...entry, urlHash: urlHash(entry.url), modifiedAt: null, urlChangedAt: null };
+    const sharedUrlHash = entry.managementCodeHash === null ? urlHash(entry.url) : null;
+    const row: Omit<ShortUrl, 'pos'> = { ...entry, sharedUrlHash, modifiedAt: null, urlChangedAt: null };
     try {
       const result = await this.repo.insert(row);
       const pos = Number((result.identifiers[0] as { pos: number | string }).pos);
@@ -56,18 +59,13 @@ export class ShortUrlRepository {
     }
   }
 
-  /** Applies changes to the entry at `pos`; the url's hash follows the url. `value` is false when no entry has that pos any more. */
-  async update(pos: number, changes: ShortUrlChanges): Promise<WriteOutcome<boolean>> {
-    const values: Partial<ShortUrl> = { ...changes };
-    if (changes.url !== undefined) values.urlHash = urlHash(changes.url);
-    try {
-      const result = await this.repo.update({ pos }, values);
-      return { ok: true, value: (result.affected ?? 0) > 0 };
-    } catch (error) {
-      const conflict = duplicateOf(error);
-      if (conflict) return { ok: false, conflict };
-      throw error;
-    }
+  /**
+   * Applies changes to the entry at `pos`; false when no entry has that pos any more. Only editable
+   * entries are changed, and they are never shared, so no change can conflict with another entry.
+   */
+  async update(pos: number, changes: ShortUrlChanges): Promise<boolean> {
+    const result = await this.repo.update({ pos }, changes);
+    return (result.affected ?? 0) > 0;
   }
 
   /** False when the entry was already gone. */

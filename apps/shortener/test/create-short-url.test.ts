@@ -40,9 +40,9 @@ describe('POST /create — auth', () => {
 });
 
 describe('POST /create — success', () => {
-  it('creates an entry with a random 8-character code, default credit and no management code', async () => {
+  it('creates an entry with a random 8-character code, default credit and, with ?editable=false, no management code', async () => {
     const url = uniqueUrl();
-    const res = await create(h, { url }, { headers: { authorization: h.key, host: 'evil.example' } });
+    const res = await create(h, { url }, { editable: false, headers: { authorization: h.key, host: 'evil.example' } });
     expect(res.status).toBe(201);
     expect(res.headers.get('x-request-id')).toBeTruthy();
     const data = res.body.data;
@@ -85,32 +85,72 @@ describe('POST /create — success', () => {
     expect(again.text).not.toContain(managementCode);
   });
 
-  // A client that appends ?editable=true to a query that already had it must not get an entry it can never edit.
+  it('is editable by default, as the original server was (its official client sends no parameter)', async () => {
+    const res = await create(h, { url: uniqueUrl() });
+    expect(res.status).toBe(201);
+    expect(res.body.data.managementCode).toEqual(expect.stringMatching(/^[A-Za-z0-9_-]{32,}$/));
+  });
+
+  // Only the exact value `false` turns editing off; a repeated parameter's last value wins.
   it.each([
     ['editable=true&editable=true', true],
     ['editable=false&editable=true', true],
     ['editable=true&editable=false', false],
-    ['editable=TRUE', true],
-    ['editable', false],
-    ['editable[x]=true', false],
-  ])('reads ?%s as editable=%s (the last value wins)', async (query, editable) => {
+    ['editable=false', false],
+    ['editable=FALSE', true],
+    ['editable=0', true],
+    ['editable', true],
+    ['editable[x]=false', true],
+    ['other=false', true],
+  ])('reads ?%s as editable=%s', async (query, editable) => {
     const res = await request(`${h.url}/create?${query}`, jsonInit('POST', { url: uniqueUrl() }, { authorization: h.key }));
     expect(res.status).toBe(201);
     expect(typeof res.body.data.managementCode).toBe(editable ? 'string' : 'object');
   });
 
-  it('answers 200 with the existing entry when the url is already shortened (managementCode null)', async () => {
+  it('with ?editable=false answers 200 with the url\'s existing non-editable entry (managementCode null)', async () => {
     const url = uniqueUrl();
-    const first = await create(h, { url, code: 'first-of-url' }, { editable: true });
+    const first = await create(h, { url, code: 'first-of-url' }, { editable: false });
     expect(first.status).toBe(201);
-    const second = await create(h, { url }, { editable: true });
+    const second = await create(h, { url }, { editable: false });
     expect(second.status).toBe(200);
-    const { managementCode: _m, ...record } = first.body.data;
-    expect(second.body.data).toEqual({ ...record, managementCode: null });
+    expect(second.body.data).toEqual(first.body.data);
     // A different custom code does not make a second entry for the same url.
-    const third = await create(h, { url, code: 'another-code' });
+    const third = await create(h, { url, code: 'another-code' }, { editable: false });
     expect(third.status).toBe(200);
     expect(third.body.data.code).toBe('first-of-url');
+  });
+
+  it('never hands out an editable entry: an editable create of a known url makes its own entry with its own code', async () => {
+    const url = uniqueUrl();
+    const fixed = await create(h, { url }, { editable: false });
+    const first = await create(h, { url });
+    const second = await create(h, { url }, { editable: true });
+    for (const res of [first, second]) {
+      expect(res.status).toBe(201);
+      expect(typeof res.body.data.managementCode).toBe('string');
+    }
+    const codes = new Set([fixed, first, second].map((res) => res.body.data.code));
+    expect(codes.size).toBe(3);
+    expect(first.body.data.managementCode).not.toBe(second.body.data.managementCode);
+    // The non-editable entry is still the one a non-editable create is given.
+    const again = await create(h, { url }, { editable: false });
+    expect([again.status, again.body.data.code]).toEqual([200, fixed.body.data.code]);
+  });
+
+  it('cannot be hijacked: an editable entry of one key is never given to another key, whose link keeps its destination', async () => {
+    const { key: otherKey } = await h.apiKeys.create({ name: 'victim', contact: 'v@example.com', flags: ['shortener'], rateLimitRoute: 0, rateLimitGlobal: 0 });
+    const url = uniqueUrl('popular-page');
+    const attacker = await create(h, { url }, { editable: true });
+    expect(attacker.status).toBe(201);
+    const victim = await create(h, { url }, { headers: { authorization: otherKey } });
+    expect(victim.status).toBe(201);
+    expect(victim.body.data.code).not.toBe(attacker.body.data.code);
+    expect(typeof victim.body.data.managementCode).toBe('string');
+    const moved = await request(`${h.url}/${attacker.body.data.code}`, jsonInit('PATCH', { managementCode: attacker.body.data.managementCode, url: 'https://phishing.example/login' }, { authorization: h.key }));
+    expect(moved.status).toBe(200);
+    expect((await request(`${h.url}/${victim.body.data.code}`)).headers.get('location')).toBe(url);
+    expect((await request(`${h.url}/${attacker.body.data.code}`)).headers.get('location')).toBe('https://phishing.example/login');
   });
 
   it('accepts a form-encoded body', async () => {

@@ -79,7 +79,7 @@ describe.each([
   });
 
   it('answers 403 1077 for an entry without a management code', async () => {
-    const { body } = await create(h, { url: uniqueUrl() });
+    const { body } = await create(h, { url: uniqueUrl() }, { editable: false });
     const res = await remove(body.data.code, 'anything');
     expect(res.status).toBe(403);
     expect(res.body.code).toBe(1077);

@@ -112,9 +112,9 @@ export interface CreatedBody {
   };
 }
 
-/** POST /create as JSON with the harness key (or the given headers). */
+/** POST /create as JSON with the harness key (or the given headers); `editable` sends `?editable=<value>`, else no parameter (editable). */
 export function create(h: Pick<Harness, 'url' | 'key'>, body: unknown, options: { editable?: boolean; headers?: Record<string, string> } = {}): Promise<JsonResponse<CreatedBody>> {
-  const query = options.editable ? '?editable=true' : '';
+  const query = options.editable === undefined ? '' : `?editable=${options.editable}`;
   return request<CreatedBody>(`${h.url}/create${query}`, jsonInit('POST', body, options.headers ?? { authorization: h.key }));
 }
 

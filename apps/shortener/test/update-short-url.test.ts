@@ -68,8 +68,8 @@ describe('PATCH /:code', () => {
     expect(res.body.code).toBe(1075);
   });
 
-  it('answers 403 1077 for an entry created without ?editable=true', async () => {
-    const { body } = await create(h, { url: uniqueUrl() });
+  it('answers 403 1077 for an entry created with ?editable=false', async () => {
+    const { body } = await create(h, { url: uniqueUrl() }, { editable: false });
     const res = await patch(body.data.code, { managementCode: 'anything-at-all', credit: 'x' });
     expect(res.status).toBe(403);
     expect(res.body.code).toBe(1077);
@@ -96,12 +96,18 @@ describe('PATCH /:code', () => {
     expect(same.body.code).toBe(1080);
   });
 
-  it('answers 409 1079 when the url belongs to another entry', async () => {
+  it('may point an entry at a url other entries have (1079 is retired): editable entries are never shared', async () => {
     const entry = await editable();
     const other = await editable();
-    const res = await patch(entry.code, { managementCode: entry.managementCode, url: other.url });
-    expect(res.status).toBe(409);
-    expect(res.body.code).toBe(1079);
+    const fixed = await create(h, { url: uniqueUrl() }, { editable: false });
+    for (const url of [other.url, fixed.body.data.url]) {
+      const res = await patch(entry.code, { managementCode: entry.managementCode, url });
+      expect(res.status).toBe(200);
+      expect(res.body.data.url).toBe(url);
+    }
+    // The non-editable entry is still the one shared for its url.
+    const again = await create(h, { url: fixed.body.data.url }, { editable: false });
+    expect([again.status, again.body.data.code]).toEqual([200, fixed.body.data.code]);
   });
 
   it('answers 422 1073 for an invalid url and 422 1074 for a bad credit', async () => {

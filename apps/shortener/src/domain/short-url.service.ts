@@ -20,7 +20,7 @@ export interface CreateInput {
 }
 
 export interface CreateResult {
-  /** False when the url already had an entry (which is returned instead). */
+  /** False when the url already had a shared entry (which is returned instead). */
   created: boolean;
   record: ShortUrlRecord;
   managementCode: string | null;
@@ -68,17 +68,25 @@ export class ShortUrlService {
     return isWellFormedCode(code) ? this.deps.cache.get(code) : Promise.resolve(null);
   }
 
+  /**
+   * A new entry; with `editable` false, the existing entry nobody can change for the same url when
+   * there is one (shared, race-safe: the unique index decides). An editable entry is never shared,
+   * so an editable create always makes an entry of its own.
+   */
   async create(input: CreateInput): Promise<CreateResult> {
     const customCode = parseCustomCode(input.code);
     const url = normaliseTargetUrl(input.url);
     const credit = parseCredit(input.credit);
+    const shared = !input.editable;
 
     // Not a uniqueness check (the index is): it spares an insert, and a sequence number, per repeat.
-    const existing = await this.deps.repository.findByUrl(url);
-    if (existing) return this.existing(existing);
+    if (shared) {
+      const existing = await this.deps.repository.findSharedByUrl(url);
+      if (existing) return this.existing(existing);
+    }
     if (customCode !== undefined && isReservedCode(customCode)) throw new ApiError('CODE_IN_USE');
 
-    const managementCode = input.editable ? generateManagementCode() : null;
+    const managementCode = shared ? null : generateManagementCode();
     const managementCodeHash = managementCode === null ? null : hashManagementCode(managementCode);
     for (let attempt = 1; attempt <= RANDOM_CODE_ATTEMPTS; attempt++) {
       const code = customCode ?? (this.deps.generateCode ?? randomCode)();
@@ -89,14 +97,14 @@ export class ShortUrlService {
         return { created: true, record: this.toRecord(outcome.value), managementCode };
       }
       if (outcome.conflict === 'url') {
-        const winner = await this.deps.repository.findByUrl(url);
+        const winner = await this.deps.repository.findSharedByUrl(url);
         if (winner) return this.existing(winner);
         // The winner was deleted again in between; the url is free, so try once more.
         continue;
       }
       if (customCode !== undefined) {
-        // The url may have been taken in the same race; an existing url answers 200 first.
-        const winner = await this.deps.repository.findByUrl(url);
+        // The url may have been shared in the same race; an existing shared url answers 200 first.
+        const winner = shared ? await this.deps.repository.findSharedByUrl(url) : null;
         if (winner) return this.existing(winner);
         throw new ApiError('CODE_IN_USE');
       }
@@ -127,17 +135,10 @@ export class ShortUrlService {
     if (credit !== undefined && credit !== entry.credit) changes.credit = credit;
     if (changes.url === undefined && changes.credit === undefined) throw new ApiError('NO_CHANGES');
 
-    // Not the uniqueness check (the index is, see the outcome below): it answers the common case
-    // without a failed write.
-    if (changes.url !== undefined) {
-      const holder = await this.deps.repository.findByUrl(changes.url);
-      if (holder && holder.pos !== entry.pos) throw new ApiError('URL_IN_USE');
-    }
     const modifiedAt = this.deps.clock();
     // modifiedAt follows any edit; urlChangedAt only a new destination (the preview warns about those).
-    const outcome = await this.deps.repository.update(entry.pos, changes.url === undefined ? { ...changes, modifiedAt } : { ...changes, modifiedAt, urlChangedAt: modifiedAt });
-    if (!outcome.ok) throw new ApiError('URL_IN_USE');
-    if (!outcome.value) throw new ApiError('SHORT_URL_NOT_FOUND');
+    const updated = await this.deps.repository.update(entry.pos, changes.url === undefined ? { ...changes, modifiedAt } : { ...changes, modifiedAt, urlChangedAt: modifiedAt });
+    if (!updated) throw new ApiError('SHORT_URL_NOT_FOUND');
     if (changes.url !== undefined) await this.deps.cache.invalidate(entry.code, 'edited');
     return this.toRecord({ ...entry, ...changes, modifiedAt });
   }

@@ -6,14 +6,13 @@ export function bodyOf(req: Request): Record<string, unknown> {
   return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
 }
 
-const TRUE = new Set(['true', '1', 'yes', 'on']);
-
 /**
- * `?flag=true` (also 1/yes/on); anything else, or nothing, is false. A repeated flag arrives as an
- * array and the last value wins, as when a client appends the flag to a query that already had it.
+ * `?editable`: on unless the exact value `false` is given, as the original server read it (its
+ * official client sends no parameter and expects a management code). A repeated parameter arrives
+ * as an array and the last value wins, as when a client appends it to a query that already had it.
  */
-export function queryFlag(req: Request, name: string): boolean {
-  const raw: unknown = (req.query as Record<string, unknown>)[name];
+export function editableFlag(req: Request): boolean {
+  const raw: unknown = (req.query as Record<string, unknown>).editable;
   const value: unknown = Array.isArray(raw) ? raw.at(-1) : raw;
-  return typeof value === 'string' && TRUE.has(value.toLowerCase());
+  return value !== 'false';
 }
