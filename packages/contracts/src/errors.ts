@@ -6,6 +6,8 @@ export interface ErrorDefinition {
   readonly code: number;
   readonly status: number;
   readonly message: string;
+  /** No longer raised; kept so the number is never given another meaning. */
+  readonly retired?: true;
 }
 
 const define = <T extends Record<string, ErrorDefinition>>(table: T): T => table;
@@ -41,6 +43,7 @@ export const Errors = define({
   INVALID_TYPE: { code: 1064, status: 404, message: 'Invalid type; expected gif or png.' },
   THUMBNAIL_TIMEOUT: { code: 1065, status: 408, message: 'Thumbnail generation timed out.' },
   CHECK_NOT_FOUND: { code: 1066, status: 404, message: 'No thumbnail job was found for that MD5 and type.' },
+  BOARD_UNAVAILABLE: { code: 1067, status: 503, message: 'The image board cannot be reached right now; try again later.' },
 
   CODE_TOO_LONG: { code: 1070, status: 422, message: 'The provided code is too long (maximum 50 characters).' },
   INVALID_CODE: { code: 1071, status: 422, message: 'The provided code contains invalid characters (allowed: A-Z, a-z, 0-9 and -).' },
@@ -51,7 +54,8 @@ export const Errors = define({
   MANAGEMENT_CODE_REQUIRED: { code: 1076, status: 401, message: 'An authorization code is required to modify this short url; it was given at creation.' },
   NO_MANAGEMENT_CODE: { code: 1077, status: 403, message: 'This short url has no management code, so it cannot be changed.' },
   MANAGEMENT_CODE_MISMATCH: { code: 1078, status: 401, message: 'The management code does not match.' },
-  URL_IN_USE: { code: 1079, status: 409, message: 'That url is already used by another short url.' },
+  /** Retired: editable entries are never shared, so an edit can no longer collide with another entry's url. */
+  URL_IN_USE: { code: 1079, status: 409, message: 'That url is already used by another short url.', retired: true },
   NO_CHANGES: { code: 1080, status: 400, message: 'No changes were provided.' },
 });
 
