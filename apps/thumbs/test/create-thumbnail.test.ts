@@ -75,13 +75,18 @@ describe('PUT /:id/:type', () => {
     const res = await put(md5, 'gif');
     expect(res.status).toBe(202);
     const checkURL = `${THUMBS_URL}/check/${md5}/gif`;
-    expect(res.body).toMatchObject({ success: true, status: 'processing', md5, checkURL, startedAt: null, progress: 0 });
+    expect(res.body).toMatchObject({ success: true, status: 'processing', md5, checkURL, progress: 0 });
+    expect(Number.isInteger(res.body.startedAt)).toBe(true);
+    expect(res.body.startedAt).toBeGreaterThanOrEqual(before);
     expect(res.body.time).toBeGreaterThan(0);
     expect(res.body.checkAt).toBeGreaterThanOrEqual(before + res.body.time);
+    expect(res.body.checkAt).toBeGreaterThan(res.body.startedAt);
     expect(res.headers.get('location')).toBe(checkURL);
     expect(res.headers.get('retry-after')).toBe(String(Math.ceil(res.body.time / 1000)));
 
     const job = await h.queue.getJob(thumbnailJobId(md5, 'gif'));
+    // startedAt is when the job was queued.
+    expect(res.body.startedAt).toBe(job?.timestamp);
     expect(job?.name).toBe('generate-thumbnail');
     expect(job?.data).toMatchObject({ md5, type: 'gif' });
     expect(job?.data.postId).toBeUndefined();
@@ -90,6 +95,21 @@ describe('PUT /:id/:type', () => {
     const again = await put(md5, 'gif');
     expect(again.status).toBe(202);
     expect(again.body.md5).toBe(md5);
+    expect(again.body.startedAt).toBe(res.body.startedAt);
+  });
+
+  it('tells every client the same integer startedAt while the job waits for a worker (15 concurrent PUTs, no worker running)', async () => {
+    const md5 = md5For('same-start');
+    const answers = await Promise.all(Array.from({ length: 15 }, () => put(md5, 'gif')));
+    expect(answers.map((a) => a.status)).toEqual(Array(15).fill(202));
+    const job = await h.queue.getJob(thumbnailJobId(md5, 'gif'));
+    expect(await job?.getState()).toBe('waiting');
+    for (const answer of answers) {
+      expect(answer.body.startedAt).toBe(job?.timestamp);
+      expect(answer.body.checkAt).toBeGreaterThan(answer.body.startedAt);
+    }
+    const checked = await request(`${h.url}/check/${md5}/gif`, { headers: h.auth });
+    expect([checked.status, checked.body.startedAt]).toEqual([200, job?.timestamp]);
   });
 
   it('makes exactly one job for 30 concurrent PUTs of one md5 and type', async () => {
@@ -129,12 +149,14 @@ describe('PUT /:id/:type', () => {
     expect(second.body.time).toBeGreaterThan(first.body.time);
   });
 
-  it('answers 500 (code 0, Retry-After) when the board cannot resolve a post id, without queueing', async () => {
+  it('answers 503 1067 with Retry-After when the board cannot resolve a post id, without queueing', async () => {
     h.board.failNext(502, 1);
+    const before = await h.queue.count();
     const res = await put('8080', 'png');
-    expect(res.status).toBe(500);
-    expect(res.body).toMatchObject({ success: false, code: 0 });
+    expect(res.status).toBe(503);
+    expect(res.body).toEqual({ success: false, code: 1067, error: 'The image board cannot be reached right now; try again later.' });
     expect(res.headers.get('retry-after')).toBe('5');
+    expect(await h.queue.count()).toBe(before);
   });
 
   it('applies the thumbs.create rate limit bucket', async () => {

@@ -70,7 +70,8 @@ export interface ThumbnailProcessingResponse {
   checkURL: string;
   checkAt: number;
   time: number;
-  startedAt: number | null;
+  /** Unix ms when the job was queued; the same in every answer about the job. */
+  startedAt: number;
   progress?: number;
 }
 

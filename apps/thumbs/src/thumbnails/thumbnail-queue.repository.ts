@@ -11,6 +11,8 @@ export interface JobSnapshot {
   phase: JobPhase;
   /** 0–100 when the worker reported a number. */
   progress: number | null;
+  /** Unix ms when the job was queued: the same for every reader of the job, whatever its state. */
+  queuedAt: number;
   /** Unix ms when a worker started the current attempt. */
   processedOn: number | null;
   finishedOn: number | null;
@@ -73,10 +75,14 @@ export class ThumbnailQueueRepository {
     return job ? this.snapshotOf(job, state) : null;
   }
 
-  /** Adds the job unless one with its id exists; either way answers the job that is there. */
+  /**
+   * Adds the job unless one with its id exists; either way answers the job that is there. BullMQ
+   * answers an add of an existing id with a Job built from this call's arguments (its own
+   * timestamp), so the stored job is read back: every caller then sees the one queued time.
+   */
   async enqueue(payload: ThumbnailJobPayload): Promise<JobSnapshot> {
     const job = await this.queue.add(THUMBNAIL_JOB, payload, this.jobOptions(payload));
-    const snapshot = await this.snapshot(job);
+    const snapshot = await this.read(job.id ?? thumbnailJobId(payload.md5, payload.type));
     // A job removed between add() and getState() reads as unknown; the next request sees the truth.
     return snapshot ?? this.fallbackSnapshot(job);
   }
@@ -146,10 +152,6 @@ export class ThumbnailQueueRepository {
     };
   }
 
-  private async snapshot(job: Job<ThumbnailJobPayload>): Promise<JobSnapshot | null> {
-    return this.snapshotOf(job, await job.getState());
-  }
-
   private snapshotOf(job: Job<ThumbnailJobPayload>, state: string): JobSnapshot | null {
     const phase = PHASES[state];
     if (!phase) return null;
@@ -157,6 +159,7 @@ export class ThumbnailQueueRepository {
       id: job.id ?? thumbnailJobId(job.data.md5, job.data.type),
       phase,
       progress: typeof job.progress === 'number' ? Math.min(100, Math.max(0, Math.round(job.progress))) : null,
+      queuedAt: job.timestamp,
       processedOn: job.processedOn ?? null,
       finishedOn: job.finishedOn ?? null,
       failedReason: job.failedReason ? job.failedReason : null,
@@ -165,7 +168,7 @@ export class ThumbnailQueueRepository {
   }
 
   private fallbackSnapshot(job: Job<ThumbnailJobPayload>): JobSnapshot {
-    return { id: job.id ?? '', phase: 'waiting', progress: null, processedOn: null, finishedOn: null, failedReason: null, delayMs: null };
+    return { id: job.id ?? '', phase: 'waiting', progress: null, queuedAt: job.timestamp, processedOn: null, finishedOn: null, failedReason: null, delayMs: null };
   }
 
   private async releaseLock(key: string, token: string): Promise<void> {

@@ -13,7 +13,7 @@ export interface ThumbnailUrls {
 
 export type ThumbnailState =
   | { status: 'done'; url: string }
-  | { status: 'processing'; md5: string; checkURL: string; checkAt: number; time: number; startedAt: number | null; progress: number }
+  | { status: 'processing'; md5: string; checkURL: string; checkAt: number; time: number; startedAt: number; progress: number }
   | { status: 'failed'; timedOut: boolean; reason: string }
   | { status: 'missing' };
 
@@ -87,7 +87,7 @@ export class ThumbnailService {
   private async describe(md5: string, type: ThumbnailType, job: JobSnapshot, options: { queuedNow?: boolean } = {}): Promise<Exclude<ThumbnailState, { status: 'missing' }>> {
     if (job.phase === 'failed' && options.queuedNow) {
       const now = this.deps.clock();
-      return { status: 'processing', md5, checkURL: this.checkUrlOf(md5, type), checkAt: now + MIN_WAIT_MS, time: MIN_WAIT_MS, startedAt: job.processedOn, progress: job.progress ?? 0 };
+      return { status: 'processing', md5, checkURL: this.checkUrlOf(md5, type), checkAt: now + MIN_WAIT_MS, time: MIN_WAIT_MS, startedAt: job.queuedAt, progress: job.progress ?? 0 };
     }
     if (job.phase === 'failed') {
       const reason = readableReason(job.failedReason);
@@ -114,7 +114,8 @@ export class ThumbnailService {
       checkURL: this.checkUrlOf(md5, type),
       checkAt: now + time,
       time,
-      startedAt: job.phase === 'active' ? job.processedOn : null,
+      // When it was queued, not when a worker took it: every client polling the job sees one time.
+      startedAt: job.queuedAt,
       progress: job.progress ?? 0,
     };
   }
