@@ -99,16 +99,34 @@ describe('GET /:id', () => {
     }
   });
 
-  it('answers 500 (code 0, Retry-After) when the board cannot be reached to resolve a post id', async () => {
-    h.board.failNext(503, 1);
-    const res = await get('5151');
-    expect(res.status).toBe(500);
-    expect(res.body).toMatchObject({ success: false, code: 0 });
-    expect(res.headers.get('retry-after')).toBe('5');
-    expect(res.text).not.toMatch(/stack|Error:/);
+  it.each([
+    ['answering 5xx', () => h.board.failNext(503, 1)],
+    ['timing out', () => h.board.setApiDelay(4000)],
+  ])('answers 503 1067 with Retry-After when the board cannot resolve a post id (%s); nothing internal in the message', async (_case, breakBoard) => {
+    breakBoard();
+    try {
+      const res = await get('5151');
+      expect(res.status).toBe(503);
+      expect(res.body).toEqual({ success: false, code: 1067, error: 'The image board cannot be reached right now; try again later.' });
+      expect(res.headers.get('retry-after')).toBe('5');
+    } finally {
+      h.board.setApiDelay(0);
+    }
   });
 
-  it('answers 500 code 0 at once, without spending board budget, when the board budget is booked past THUMBS_BOARD_MAX_WAIT_MS', async () => {
+  it('answers 503 1067 when the board is unreachable (connection refused)', async () => {
+    const unreachable = await startThumbs({ BOARD_URL: 'http://127.0.0.1:9', BOARD_STATIC_URL: 'http://127.0.0.1:9' });
+    try {
+      const res = await request(`${unreachable.url}/7171`, { headers: unreachable.auth });
+      expect(res.status).toBe(503);
+      expect(res.body.code).toBe(1067);
+      expect(res.headers.get('retry-after')).toBe('5');
+    } finally {
+      await unreachable.close();
+    }
+  });
+
+  it('answers 503 1067 at once, without spending board budget, when the board budget is booked past THUMBS_BOARD_MAX_WAIT_MS', async () => {
     const key = `${h.config.redis.prefix}board:ratelimit`;
     const [seconds] = await h.redis.time();
     // The shared limiter's next free slot, a minute ahead: as if a burst had booked 120 lookups.
@@ -116,8 +134,8 @@ describe('GET /:id', () => {
     const before = h.board.requests.length;
     try {
       const res = await get('6161');
-      expect(res.status).toBe(500);
-      expect(res.body).toMatchObject({ success: false, code: 0 });
+      expect(res.status).toBe(503);
+      expect(res.body).toMatchObject({ success: false, code: 1067 });
       expect(res.headers.get('retry-after')).toBe('5');
       expect(h.board.requests.length).toBe(before);
       // Refusing reserved nothing: the booking is where the burst left it.

@@ -24,8 +24,8 @@ export function parseMd5Param(raw: string): string {
 
 /**
  * The MD5 a parsed `:id` names: a post id goes through the board (unknown → 1062). When the board
- * cannot be reached the answer is the contract's 500 code 0 (the registry has no code for an
- * unreachable upstream), with Retry-After because the request itself was fine and will work later.
+ * cannot be reached, times out, keeps failing or has no request slot free soon enough, the answer
+ * is 503 code 1067 with Retry-After: the request itself was fine and will work later.
  */
 export async function md5OfTarget(target: { md5: string } | { postId: number }, posts: PostResolver): Promise<string> {
   if ('md5' in target) return target.md5;
@@ -34,7 +34,7 @@ export async function md5OfTarget(target: { md5: string } | { postId: number }, 
     if (md5 === null) throw new ApiError('INVALID_POST_ID', { message: 'Invalid post id: the board has no such post.' });
     return md5;
   } catch (error) {
-    if (error instanceof PostUnavailableError) throw new ApiError('INTERNAL_ERROR', { headers: { 'Retry-After': '5' } });
+    if (error instanceof PostUnavailableError) throw new ApiError('BOARD_UNAVAILABLE', { headers: { 'Retry-After': '5' }, cause: error });
     throw error;
   }
 }

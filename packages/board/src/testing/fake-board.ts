@@ -45,6 +45,8 @@ export interface FakeBoard {
   failNext(status: number, count: number, options?: FailOptions): void;
   /** Delays each media response by `ms` before sending (to hold a download mid-flight). */
   setMediaDelay(ms: number): void;
+  /** Delays each JSON API answer by `ms` (a board slower than its clients' timeout); 0 stops. */
+  setApiDelay(ms: number): void;
   /**
    * Answers requests for exactly `pathAndQuery` (e.g. `/posts.json?tags=md5:<md5>`) with `body`
    * instead of a rendered post: a string is sent as-is (HTML, broken JSON), anything else as
@@ -75,6 +77,7 @@ export async function startFakeBoard(options: { posts?: Array<BoardPostInput & {
   const requests: FakeBoardRequest[] = [];
   const failures: Array<{ status: number; remaining: number; options: FailOptions }> = [];
   let mediaDelayMs = 0;
+  let apiDelayMs = 0;
   const rawAnswers = new Map<string, { body: unknown; status: number; contentType: string | undefined }>();
   const pendingTimers = new Set<NodeJS.Timeout>();
   let baseUrl = '';
@@ -113,11 +116,25 @@ export async function startFakeBoard(options: { posts?: Array<BoardPostInput & {
     res.end(text);
   };
 
+  const later = (ms: number, run: () => void): void => {
+    const timer = setTimeout(() => {
+      pendingTimers.delete(timer);
+      run();
+    }, ms);
+    pendingTimers.add(timer);
+  };
+
   const server = http.createServer((req, res) => {
     const rawPath = req.url ?? '/';
     requests.push({ path: rawPath, at: Date.now(), userAgent: req.headers['user-agent'] });
     const url = new URL(rawPath, 'http://board.invalid');
     const isMedia = url.pathname.startsWith('/data/');
+    if (!isMedia && apiDelayMs > 0) later(apiDelayMs, () => answer(req, res, rawPath, url, isMedia));
+    else answer(req, res, rawPath, url, isMedia);
+  });
+
+  const answer = (req: http.IncomingMessage, res: http.ServerResponse, rawPath: string, url: URL, isMedia: boolean): void => {
+    if (res.destroyed) return;
     const failure = takeFailure(isMedia ? 'media' : 'api');
     if (failure) {
       const headers: Record<string, string> = failure.options.retryAfterSeconds !== undefined ? { 'retry-after': String(failure.options.retryAfterSeconds) } : {};
@@ -162,14 +179,9 @@ export async function startFakeBoard(options: { posts?: Array<BoardPostInput & {
       res.writeHead(200, { 'content-type': MIME[stored.input.ext] ?? 'application/octet-stream', 'content-length': bytes.length });
       res.end(req.method === 'HEAD' ? undefined : bytes);
     };
-    if (mediaDelayMs > 0) {
-      const timer = setTimeout(() => {
-        pendingTimers.delete(timer);
-        send();
-      }, mediaDelayMs);
-      pendingTimers.add(timer);
-    } else send();
-  });
+    if (mediaDelayMs > 0) later(mediaDelayMs, send);
+    else send();
+  };
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -199,6 +211,9 @@ export async function startFakeBoard(options: { posts?: Array<BoardPostInput & {
     },
     setMediaDelay(ms) {
       mediaDelayMs = ms;
+    },
+    setApiDelay(ms) {
+      apiDelayMs = ms;
     },
     answerRaw(pathAndQuery, body, rawOptions = {}) {
       rawAnswers.set(pathAndQuery, { body, status: rawOptions.status ?? 200, contentType: rawOptions.contentType });
