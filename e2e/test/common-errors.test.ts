@@ -139,6 +139,12 @@ describe.each(Object.keys(PROBES) as Array<keyof typeof PROBES>)('%s: common rul
     expect(res.body.code).toBe(1022);
   });
 
+  it('1022 for a key created without flags, which only identifies its holder', async () => {
+    const res = await call(await createKey(ctx.env, ''));
+    expect(res.status).toBe(403);
+    expect(res.body.code).toBe(1022);
+  });
+
   it('1012 with the reason for a key disabled with bin/admin, 1011 for a revoked one', async () => {
     const disabled = await createKey(ctx.env, probe.flag);
     const id = /id=(\d+)/.exec((await admin(ctx.env, ['apikey', 'list'])).stdout.split('\n').filter((l) => l.includes('name="e2e"')).pop() ?? '')?.[1];
@@ -171,6 +177,18 @@ describe.each(Object.keys(PROBES) as Array<keyof typeof PROBES>)('%s: common rul
     const global = await call(globalLimited);
     expect(global.status).toBe(429);
     expect(global.body).toMatchObject({ code: 1001, info: { bucket: 'global', global: true } });
+  });
+});
+
+describe('a key without flags', () => {
+  it('is accepted where a key is optional and counted against its own limits', async () => {
+    const key = await createKey(ctx.env, '', ['--rate-limit-route', '1']);
+    const first = await request(url('images', '/categories'), { headers: { authorization: key } });
+    expect(first.status).toBe(200);
+    const second = await request(url('images', '/categories'), { headers: { authorization: key } });
+    expect([second.status, second.body.code]).toEqual([429, 1000]);
+    // Anonymous requests from the same address are not counted against the key.
+    expect((await request(url('images', '/categories'))).status).toBe(200);
   });
 });
 

@@ -29,10 +29,10 @@ export function oneOf<T extends string>(allowed: readonly T[]) {
   };
 }
 
+/** A comma-separated list of allowed values; an empty value is the empty list. */
 export function listOf<T extends string>(allowed: readonly T[]) {
   return (value: string): T[] => {
     const items = value.split(',').map((item) => item.trim()).filter((item) => item !== '');
-    if (items.length === 0) throw new InvalidArgumentError(`expected a comma-separated list of: ${allowed.join(', ')}.`);
     for (const item of items) {
       if (!(allowed as readonly string[]).includes(item)) throw new InvalidArgumentError(`unknown value "${item}"; expected: ${allowed.join(', ')}.`);
     }

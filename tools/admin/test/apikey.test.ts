@@ -53,6 +53,15 @@ describe('bin/admin apikey', () => {
     expect(record.bulkLimit).toBe(100);
   });
 
+  it.each([[['--flags', '']], [[]]])('creates a key without flags (%j): it only identifies its holder', async (flagArgs) => {
+    const result = await runAdmin(ctx.env, ['apikey', 'create', '--name', 'Bot', '--contact', 'bot@example.com', ...flagArgs]);
+    expect(result.code).toBe(0);
+    const record = await keys.findByKey(result.lastLine);
+    expect(record).toMatchObject({ name: 'Bot', flags: [], active: true });
+    const list = await runAdmin(ctx.env, ['apikey', 'list']);
+    expect(list.stdout).toContain(`id=${record!.id} name="Bot" contact="bot@example.com" flags=- `);
+  });
+
   it('list shows keys but never the key itself', async () => {
     const { key, record } = await createKey();
     const list = await runAdmin(ctx.env, ['apikey', 'list']);
@@ -79,7 +88,6 @@ describe('bin/admin apikey', () => {
 
   it.each([
     [['apikey', 'create', '--name', 'x', '--contact', 'c', '--flags', 'shortener,admin']],
-    [['apikey', 'create', '--name', 'x', '--contact', 'c']],
     [['apikey', 'create', '--name', '', '--contact', 'c', '--flags', 'thumbs']],
     [['apikey', 'create', '--name', 'x', '--contact', 'c', '--flags', 'thumbs', '--bulk-limit', 'many']],
     [['apikey', 'create', '--name', 'x', '--contact', 'c', '--flags', 'thumbs', '--bulk-limit', '0']],

@@ -32,7 +32,7 @@ export function registerApiKeyCommands(program: Command, context: () => AdminCon
     .description('Create a key; prints it alone on the last line (it cannot be shown again).')
     .requiredOption('--name <name>', 'who the key is for', nonEmpty(100))
     .requiredOption('--contact <contact>', 'how to reach them', nonEmpty(255))
-    .requiredOption('--flags <flags>', `comma-separated: ${API_KEY_FLAGS.join(', ')}`, listOf(API_KEY_FLAGS))
+    .option('--flags <flags>', `comma-separated: ${API_KEY_FLAGS.join(', ')}; none (omitted or "") makes a key that only identifies its holder`, listOf(API_KEY_FLAGS), [])
     .option('--bulk-limit <n>', `images per bulk request (default ${DEFAULT_BULK_LIMIT})`, positiveInt)
     .option('--rate-limit-route <n>', 'requests per route window instead of the default (0 = unlimited)', nonNegativeInt)
     .option('--rate-limit-global <n>', 'requests per global window instead of the default (0 = unlimited)', nonNegativeInt)
