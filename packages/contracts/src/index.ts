@@ -3,3 +3,5 @@ export * from './common.js';
 export * from './shortener.js';
 export * from './images.js';
 export * from './thumbs.js';
+export * from './md5.js';
+export * from './media-layout.js';

@@ -42,7 +42,7 @@ export interface ThumbnailJobPayload {
 export interface ThumbnailJobResult {
   md5: string;
   type: ThumbnailType;
-  /** File name under MEDIA_DIR/thumbs. */
+  /** File name under MEDIA_DIR/thumbs (`thumbnailFileName`). */
   file: string;
   bytes: number;
   width: number;
@@ -75,7 +75,6 @@ export interface ThumbnailProcessingResponse {
   progress?: number;
 }
 
-export const MD5_PATTERN = /^[0-9a-fA-F]{32}$/;
 export const POST_ID_PATTERN = /^[0-9]{1,18}$/;
 
 /** A job that ran out of time fails with a reason starting with this marker (API answers 408 1065). */

@@ -73,6 +73,16 @@ export function deferredBodyError(res: Response): ApiError | undefined {
   return (res.locals as { bodyError?: ApiError }).bodyError;
 }
 
+/**
+ * Express 5's `req.query` is a getter that parses the query string again on every read, so a
+ * validation chain's sanitized value would be lost before the next chain or the handler reads it.
+ * Parsed once, it becomes a plain property of the request.
+ */
+const parseQueryOnce: RequestHandler = (req, _res, next) => {
+  Object.defineProperty(req, 'query', { value: req.query, writable: true, enumerable: true, configurable: true });
+  next();
+};
+
 function routeLabel(req: Request): string {
   const route = (req as unknown as { route?: { path?: unknown } }).route;
   return typeof route?.path === 'string' ? `${req.baseUrl}${route.path}` : '(unmatched)';
@@ -101,6 +111,7 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
     });
     runWithRequestId(requestId, next);
   });
+  app.use(parseQueryOnce);
   app.use(express.json({ limit: options.bodyLimitBytes, type: ['application/json', 'application/*+json'] }));
   app.use(express.urlencoded({ limit: options.bodyLimitBytes, extended: false, parameterLimit: 100 }));
   app.use(deferBodyParserErrors);

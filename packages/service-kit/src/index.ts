@@ -10,3 +10,7 @@ export * from './read-only.js';
 export * from './redis.js';
 export * from './request-id.js';
 export * from './serve.js';
+export * from './only-methods.js';
+export * from './run-service.js';
+export * from './validation/index.js';
+export * from './files/index.js';

@@ -33,7 +33,8 @@ export type Closer = () => Promise<unknown>;
 
 export interface ShutdownOptions {
   servers: http.Server[];
-  closers: Closer[];
+  /** Run in order after the servers stopped; a function is asked at shutdown time. */
+  closers: Closer[] | (() => Closer[]);
   logger: Logger;
   timeoutMs: number;
   exit?: (code: number) => void;
@@ -67,7 +68,8 @@ export function installGracefulShutdown(options: ShutdownOptions): () => Promise
         });
         server.closeIdleConnections();
       })));
-      for (const close of options.closers) {
+      const closers = typeof options.closers === 'function' ? options.closers() : options.closers;
+      for (const close of closers) {
         try {
           await close();
         } catch (error) {

@@ -1,0 +1,18 @@
+import type { ThumbnailType } from './thumbs.js';
+
+/**
+ * Where files live under MEDIA_DIR, which nginx serves: thumbnails under `thumbs/` as
+ * MEDIA_URL, image files under `images/` as IMAGES_MEDIA_URL (DESIGN.md). Paths use `/`: every
+ * process runs on Linux.
+ */
+export const THUMBNAILS_DIR = 'thumbs';
+export const IMAGES_DIR = 'images';
+
+export const thumbnailsDir = (mediaDir: string): string => `${mediaDir.replace(/\/+$/, '')}/${THUMBNAILS_DIR}`;
+export const imagesDir = (mediaDir: string): string => `${mediaDir.replace(/\/+$/, '')}/${IMAGES_DIR}`;
+
+/** `<md5>.<type>`: the thumbnail's file name, and its path under MEDIA_URL. */
+export const thumbnailFileName = (md5: string, type: ThumbnailType): string => `${md5}.${type}`;
+
+/** `<id>.<ext>`: an image's file name, and its path under IMAGES_MEDIA_URL. */
+export const imageFileName = (id: string, ext: string): string => `${id}.${ext}`;

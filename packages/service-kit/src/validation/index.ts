@@ -1,0 +1,2 @@
+export * from './input-failure.js';
+export * from './validate.js';

@@ -1,0 +1,72 @@
+import { request, serveForTest, type TestServer } from '@pawlink/test-kit';
+import { body, param, query } from 'express-validator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiError, createLogger, createServiceApp, fail, failWith, parsedBy, validate, validated, type ReadOnlySwitch } from '../src/index.js';
+
+let server: TestServer;
+const logLines: string[] = [];
+
+beforeAll(async () => {
+  const logger = createLogger('images', 'error', { stream: new (await import('node:stream')).Writable({ write: (chunk: Buffer, _e, done) => (logLines.push(chunk.toString()), done()) }) });
+  const { app, finalize } = createServiceApp({ service: 'images', logger, readOnly: { enabled: false } as ReadOnlySwitch, bodyLimitBytes: 1024 });
+  app.get(
+    '/items/:id',
+    validate(
+      param('id').isInt({ min: 1 }).withMessage(fail('INVALID_POST_ID')).toInt(),
+      query('amount').optional().isInt().withMessage(failWith('INVALID_QUERY_VALUE', (value) => `amount "${String(value)}" is not an integer.`)).toInt(),
+      query('amount').optional().isInt({ max: 5 }).withMessage(fail('AMOUNT_TOO_HIGH')),
+    ),
+    (req, res) => {
+      res.json({ success: true, input: validated(req) });
+    },
+  );
+  app.post(
+    '/parse',
+    validate(
+      parsedBy(body('url'), (value) => {
+        if (typeof value !== 'string' || !value.startsWith('https://')) throw new ApiError('INVALID_URL', { message: 'The provided url is invalid: https only.' });
+        return value.toLowerCase();
+      }),
+    ),
+    (req, res) => {
+      res.json({ success: true, input: validated(req) });
+    },
+  );
+  app.get('/uncoded', validate(query('q').isInt()), (_req, res) => {
+    res.json({ success: true });
+  });
+  finalize();
+  server = await serveForTest(app);
+});
+afterAll(async () => {
+  await server.close();
+});
+
+describe('validate()', () => {
+  it('hands the handler the sanitized values', async () => {
+    const res = await request(`${server.url}/items/7?amount=3`);
+    expect(res.body).toEqual({ success: true, input: { id: 7, amount: 3 } });
+  });
+
+  it('answers the first failure with its registry code and message, in the order the chains are given', async () => {
+    const both = await request(`${server.url}/items/zero?amount=x`);
+    expect([both.status, both.body]).toEqual([404, { success: false, code: 1062, error: 'Invalid post id.' }]);
+    const amount = await request(`${server.url}/items/7?amount=x`);
+    expect([amount.status, amount.body]).toEqual([400, { success: false, code: 1057, error: 'amount "x" is not an integer.' }]);
+    const high = await request(`${server.url}/items/7?amount=9`);
+    expect([high.status, high.body.code]).toEqual([400, 1052]);
+  });
+
+  it('turns a domain rule throwing an ApiError into that failure, and keeps what it converted', async () => {
+    const bad = await request(`${server.url}/parse`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: 'http://x' }) });
+    expect([bad.status, bad.body]).toEqual([422, { success: false, code: 1073, error: 'The provided url is invalid: https only.' }]);
+    const good = await request(`${server.url}/parse`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: 'https://X.example' }) });
+    expect(good.body).toEqual({ success: true, input: { url: 'https://x.example' } });
+  });
+
+  it('answers code 0 and logs it when a chain names no contract error', async () => {
+    const res = await request(`${server.url}/uncoded?q=x`);
+    expect([res.status, res.body.code]).toEqual([500, 0]);
+    expect(logLines.join('')).toContain('validation of \\"q\\" failed without a contract error');
+  });
+});
