@@ -17,6 +17,16 @@ export default tseslint.config(
     },
   },
   {
+    // Services hold the rules and no I/O (docs/adr/0008): side effects go through repositories.
+    files: ['apps/*/src/services/**/*.ts', 'packages/*/src/services/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: ['express', 'express-validator', 'typeorm', 'ioredis', 'bullmq', 'mysql2', 'mysql2/promise', 'sharp', 'gif-encoder-2', 'fs', 'fs/promises', 'node:fs', 'node:fs/promises', 'child_process', 'node:child_process', 'http', 'node:http']
+          .map((name) => ({ name, message: 'Services hold rules, not I/O: put this behind a repository (docs/adr/0008).' })),
+      }],
+    },
+  },
+  {
     files: ['**/test/**/*.ts', '**/*.spec.ts', '**/*.test.ts', 'e2e/**/*.ts', '**/bench/**/*.ts'],
     rules: {
       '@typescript-eslint/no-explicit-any': 'off',

@@ -1,4 +1,4 @@
-import { ApiKeyRepository, createApiKeyAuth, createInvalidKeyLimit, createRateLimit } from '@pawlink/auth';
+import { ApiKeyRepository, createAccessGuards } from '@pawlink/auth';
 import { createServiceApp, type Logger, type ReadOnlySwitch } from '@pawlink/service-kit';
 import type { Express } from 'express';
 import type { Redis } from 'ioredis';
@@ -46,17 +46,13 @@ export function createApp(deps: ImagesAppDeps): Express {
     bodyLimitBytes: deps.config.bodyLimitBytes,
     trustProxy: deps.config.trustProxy,
   });
-  const auth = createApiKeyAuth({
-    repository: new ApiKeyRepository(deps.dataSources.auth),
-    logger: deps.logger,
-    invalidKeyLimit: createInvalidKeyLimit({ redis: deps.redis, redisPrefix: deps.config.redis.prefix, service: 'images', logger: deps.logger }),
-  });
+  const guards = createAccessGuards({ service: 'images', apiKeys: new ApiKeyRepository(deps.dataSources.auth), redis: deps.redis, redisPrefix: deps.config.redis.prefix, logger: deps.logger });
   const context = {
     service: deps.service ?? createImagesService(deps),
     config: deps.config,
-    requireApiKey: (flag?: Parameters<typeof auth.requireApiKey>[0]) => auth.requireApiKey(flag),
-    optionalApiKey: () => auth.optionalApiKey(),
-    rateLimit: createRateLimit({ redis: deps.redis, redisPrefix: deps.config.redis.prefix, service: 'images' }),
+    requireApiKey: guards.requireKey,
+    optionalApiKey: guards.optionalKey,
+    rateLimit: guards.rateLimit,
   };
   // On the app itself (not a sub-router) so the 405 handler sees every route's methods.
   registerCategoryRoutes(app, context);

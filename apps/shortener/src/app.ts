@@ -1,4 +1,4 @@
-import { ApiKeyRepository, createApiKeyAuth, createInvalidKeyLimit, createRateLimit } from '@pawlink/auth';
+import { ApiKeyRepository, createAccessGuards } from '@pawlink/auth';
 import { createServiceApp, HttpMetrics, requireParsedBody, requireWritable, type Logger, type ReadOnlySwitch } from '@pawlink/service-kit';
 import type { Express } from 'express';
 import type { Redis } from 'ioredis';
@@ -66,14 +66,10 @@ export function createApp(deps: ShortenerDeps): Express {
     clock: deps.clock ?? (() => new Date()),
     ...(deps.generateCode ? { generateCode: deps.generateCode } : {}),
   });
-  const auth = createApiKeyAuth({
-    repository: new ApiKeyRepository(deps.authDataSource),
-    logger,
-    invalidKeyLimit: createInvalidKeyLimit({ redis: deps.redis, redisPrefix: config.redis.prefix, service: 'shortener', logger }),
-  });
-  const rateLimit = createRateLimit({ redis: deps.redis, redisPrefix: config.redis.prefix, service: 'shortener' });
+  const guards = createAccessGuards({ service: 'shortener', apiKeys: new ApiKeyRepository(deps.authDataSource), redis: deps.redis, redisPrefix: config.redis.prefix, logger });
+  const rateLimit = guards.rateLimit;
   const writable = requireWritable(readOnly);
-  const key = auth.requireApiKey('shortener');
+  const key = guards.requireKey('shortener');
 
   const base = createServiceApp({
     service: 'shortener',

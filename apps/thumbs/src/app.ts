@@ -1,4 +1,4 @@
-import { createApiKeyAuth, createInvalidKeyLimit, createRateLimit, type ApiKeyRepository } from '@pawlink/auth';
+import { createAccessGuards, type ApiKeyRepository } from '@pawlink/auth';
 import { createServiceApp, type HttpMetrics, type Logger, type ReadOnlySwitch } from '@pawlink/service-kit';
 import type { Express } from 'express';
 import type { Redis } from 'ioredis';
@@ -54,12 +54,7 @@ export function createApp(deps: ThumbsAppDeps): Express {
     clock,
   });
   registerThumbsRoutes(service.app, {
-    auth: createApiKeyAuth({
-      repository: deps.apiKeys,
-      logger: deps.logger,
-      invalidKeyLimit: createInvalidKeyLimit({ redis: deps.redis, redisPrefix: config.redis.prefix, service: 'thumbs', logger: deps.logger }),
-    }),
-    rateLimit: createRateLimit({ redis: deps.redis, redisPrefix: config.redis.prefix, service: 'thumbs' }),
+    guards: createAccessGuards({ service: 'thumbs', apiKeys: deps.apiKeys, redis: deps.redis, redisPrefix: config.redis.prefix, logger: deps.logger }),
     readOnly: deps.readOnly,
     thumbnails,
     posts: deps.posts,

@@ -1,6 +1,6 @@
 import { createDataSource, createLogger, createRedis, createServiceApp, loadBaseConfig, migrateDatabase, ReadOnlySwitch } from '@pawlink/service-kit';
 import { serveForTest, type TestContext } from '@pawlink/test-kit';
-import { ApiKeyRepository, authDatabase, createApiKeyAuth, createInvalidKeyLimit, createRateLimit, apiKeyOf, type RateLimitRule } from '../src/index.js';
+import { apiKeyOf, ApiKeyRepository, authDatabase, createAccessGuards, type RateLimitRule } from '../src/index.js';
 
 export async function migrateAuth(ctx: TestContext) {
   const config = loadBaseConfig(ctx.env);
@@ -10,23 +10,30 @@ export async function migrateAuth(ctx: TestContext) {
   return { config, dataSource, keys: new ApiKeyRepository(dataSource) };
 }
 
-/** A key-protected probe service: the kit, key auth and rate limits wired as services do. */
+/** A key-protected probe service: the kit and the access guards wired as services do, with a test-only `probe` bucket. */
 export async function startProbeApp(ctx: TestContext, limits: { probe?: RateLimitRule; global?: RateLimitRule; invalidKeys?: RateLimitRule; keyCacheMs?: number } = {}) {
   const { config, dataSource, keys } = await migrateAuth(ctx);
   const logger = createLogger('thumbs', 'error', { silent: true });
   const redis = createRedis(config.redis);
   const readOnly = new ReadOnlySwitch(redis, config.redis.prefix, 'thumbs', false);
-  const auth = createApiKeyAuth({
-    repository: keys,
-    cacheTtlMs: limits.keyCacheMs ?? 0,
-    invalidKeyLimit: createInvalidKeyLimit({ redis, redisPrefix: config.redis.prefix, service: 'thumbs', rule: limits.invalidKeys ?? { limit: 0, windowMs: 60_000 } }),
+  const guards = createAccessGuards({
+    service: 'thumbs',
+    apiKeys: keys,
+    redis,
+    redisPrefix: config.redis.prefix,
+    logger,
+    keyCacheTtlMs: limits.keyCacheMs ?? 0,
+    limits: {
+      buckets: { probe: limits.probe ?? { limit: 5, windowMs: 60_000 } },
+      invalidKeys: limits.invalidKeys ?? { limit: 0, windowMs: 60_000 },
+      ...(limits.global ? { global: limits.global } : {}),
+    },
   });
-  const rateLimit = createRateLimit({ redis, redisPrefix: config.redis.prefix, service: 'thumbs', buckets: limits.probe ? { probe: limits.probe } : {}, global: limits.global });
   const { app, finalize } = createServiceApp({ service: 'thumbs', logger, readOnly, bodyLimitBytes: config.bodyLimitBytes });
-  app.get('/probe', auth.requireApiKey('thumbs'), rateLimit('probe'), (_req, res) => {
+  app.get('/probe', guards.requireKey('thumbs'), guards.rateLimit('probe'), (_req, res) => {
     res.json({ success: true, keyId: apiKeyOf(res)?.id });
   });
-  app.get('/open', auth.optionalApiKey(), rateLimit('probe'), (_req, res) => {
+  app.get('/open', guards.optionalKey(), guards.rateLimit('probe'), (_req, res) => {
     res.json({ success: true, keyId: apiKeyOf(res)?.id ?? null });
   });
   finalize();

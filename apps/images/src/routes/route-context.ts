@@ -1,4 +1,4 @@
-import type { ApiKeyAuth, createRateLimit } from '@pawlink/auth';
+import type { AccessGuards } from '@pawlink/auth';
 import type { ImagesConfig } from '../config.js';
 import type { ImagesService } from '../domain/images.service.js';
 
@@ -6,7 +6,7 @@ import type { ImagesService } from '../domain/images.service.js';
 export interface RouteContext {
   service: ImagesService;
   config: ImagesConfig;
-  requireApiKey: ApiKeyAuth['requireApiKey'];
-  optionalApiKey: ApiKeyAuth['optionalApiKey'];
-  rateLimit: ReturnType<typeof createRateLimit>;
+  requireApiKey: AccessGuards['requireKey'];
+  optionalApiKey: AccessGuards['optionalKey'];
+  rateLimit: AccessGuards['rateLimit'];
 }

@@ -1,5 +1,5 @@
 import type { DataSourceSpec } from '@pawlink/service-kit';
-import { ApiKeyEntity } from './api-key.entity.js';
+import { ApiKeyEntity } from './entities/api-key.entity.js';
 import { CreateApiKeys1763780000000 } from './migrations/1763780000000-create-api-keys.js';
 
 /** The `<DB_PREFIX>auth` schema: API keys, shared by every service. */

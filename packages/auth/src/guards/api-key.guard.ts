@@ -1,10 +1,10 @@
 import type { ApiKeyFlag } from '@pawlink/contracts';
 import { ApiError, type Logger } from '@pawlink/service-kit';
 import type { Request, RequestHandler, Response } from 'express';
-import type { ApiKey } from './api-key.entity.js';
-import type { ApiKeyRepository } from './api-key.repository.js';
-import type { InvalidKeyLimit } from './rate-limit.middleware.js';
-import { hashApiKey } from './secrets.js';
+import type { ApiKey } from '../db/entities/api-key.entity.js';
+import type { ApiKeyRepository } from '../repositories/api-key.repository.js';
+import { hashApiKey } from '../services/secrets.js';
+import type { InvalidKeyLimit } from './rate-limit.guard.js';
 
 const KEY_SYNTAX = /^[\x21-\x7e]{1,200}$/;
 const TOUCH_INTERVAL_MS = 60_000;

@@ -2,16 +2,17 @@ import type { ServiceName } from '@pawlink/contracts';
 import { ApiError, type Logger } from '@pawlink/service-kit';
 import type { Redis } from 'ioredis';
 import type { Request, RequestHandler, Response } from 'express';
-import { apiKeyOf } from './api-key.middleware.js';
-import { GLOBAL_RATE_LIMIT, RATE_LIMIT_BUCKETS, type RateLimitBucket, type RateLimitRule } from './rate-limit.policy.js';
-import { RateLimiter, type WindowState } from './rate-limiter.js';
+import { RateLimiter, type WindowState } from '../repositories/rate-limit.repository.js';
+import { GLOBAL_RATE_LIMIT, INVALID_KEY_RATE_LIMIT, type RateLimitBucket, type RateLimitRule } from '../services/rate-limit.policy.js';
+import { apiKeyOf } from './api-key.guard.js';
 
-export interface RateLimitOptions {
+export interface RateLimitOptions<B extends string> {
   redis: Redis;
   /** REDIS_PREFIX; keys are `<prefix>ratelimit:...`. */
   redisPrefix: string;
   service: ServiceName;
-  buckets?: Partial<Record<RateLimitBucket, RateLimitRule>>;
+  /** The route buckets by name (the production policy unless a test brings its own). */
+  buckets: Record<B, RateLimitRule>;
   global?: RateLimitRule;
 }
 
@@ -47,12 +48,12 @@ const clientIp = (req: Request): string => req.ip ?? req.socket.remoteAddress ??
  * Route and global fixed-window limits per API key (per client IP when anonymous). Runs after
  * key authentication so a key's own overrides apply; 0 in an override means unlimited.
  */
-export function createRateLimit(options: RateLimitOptions) {
+export function createRateLimit<B extends string = RateLimitBucket>(options: RateLimitOptions<B>) {
   const limiter = new RateLimiter(options.redis, `${options.redisPrefix}ratelimit:`);
   const globalDefault = options.global ?? GLOBAL_RATE_LIMIT;
 
-  return function rateLimit(bucket: RateLimitBucket): RequestHandler {
-    const routeDefault = options.buckets?.[bucket] ?? RATE_LIMIT_BUCKETS[bucket];
+  return function rateLimit(bucket: B): RequestHandler {
+    const routeDefault = options.buckets[bucket];
     return async (req, res, next) => {
       const key = apiKeyOf(res);
       const identity = key ? `key:${key.id}` : `ip:${clientIp(req)}`;
@@ -86,7 +87,7 @@ export function createRateLimit(options: RateLimitOptions) {
   };
 }
 
-export type RateLimit = ReturnType<typeof createRateLimit>;
+export type RateLimit<B extends string = RateLimitBucket> = ReturnType<typeof createRateLimit<B>>;
 
 export interface InvalidKeyLimitOptions {
   redis: Redis;
@@ -106,7 +107,7 @@ export interface InvalidKeyLimitOptions {
 export function createInvalidKeyLimit(options: InvalidKeyLimitOptions) {
   const limiter = new RateLimiter(options.redis, `${options.redisPrefix}ratelimit:`);
   const bucket = 'auth.invalid';
-  const rule = options.rule ?? RATE_LIMIT_BUCKETS[bucket];
+  const rule = options.rule ?? INVALID_KEY_RATE_LIMIT;
   const keyOf = (req: Request): string => `${options.service}:${bucket}:ip:${clientIp(req)}`;
   const onRedisError = (error: unknown): void => {
     options.logger?.warn('invalid-key limit unavailable; letting the request through', { error });

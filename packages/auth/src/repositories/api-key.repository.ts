@@ -1,8 +1,8 @@
 import type { ApiKeyFlag } from '@pawlink/contracts';
 import { DEFAULT_BULK_LIMIT } from '@pawlink/contracts';
 import type { DataSource, Repository } from 'typeorm';
-import { ApiKeyEntity, type ApiKey } from './api-key.entity.js';
-import { generateApiKey, hashApiKey } from './secrets.js';
+import { ApiKeyEntity, type ApiKey } from '../db/entities/api-key.entity.js';
+import { generateApiKey, hashApiKey } from '../services/secrets.js';
 
 export interface NewApiKey {
   name: string;

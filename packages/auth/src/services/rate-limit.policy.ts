@@ -18,9 +18,9 @@ export const RATE_LIMIT_BUCKETS = {
   'thumbs.info': { limit: 120, windowMs: 60_000 },
   'thumbs.create': { limit: 60, windowMs: 60_000 },
   'thumbs.check': { limit: 300, windowMs: 60_000 },
-  probe: { limit: 5, windowMs: 60_000 },
-  /** Invalid API keys one client IP may present to a service; past it, 429 before any key lookup. */
-  'auth.invalid': { limit: 30, windowMs: 60_000 },
 } satisfies Record<string, RateLimitRule>;
 
 export type RateLimitBucket = keyof typeof RATE_LIMIT_BUCKETS;
+
+/** Invalid API keys one client IP may present to a service (bucket `auth.invalid`); past it, 429 before any key lookup. */
+export const INVALID_KEY_RATE_LIMIT: RateLimitRule = { limit: 30, windowMs: 60_000 };

@@ -1,0 +1,49 @@
+import type { ApiKeyFlag, ServiceName } from '@pawlink/contracts';
+import type { Logger } from '@pawlink/service-kit';
+import type { RequestHandler } from 'express';
+import type { Redis } from 'ioredis';
+import { createApiKeyAuth } from './guards/api-key.guard.js';
+import { createInvalidKeyLimit, createRateLimit } from './guards/rate-limit.guard.js';
+import type { ApiKeyRepository } from './repositories/api-key.repository.js';
+import { RATE_LIMIT_BUCKETS, type RateLimitBucket, type RateLimitRule } from './services/rate-limit.policy.js';
+
+/** The guards a route table puts first, in this order: key, then rate limit. */
+export interface AccessGuards<B extends string = RateLimitBucket> {
+  /** 1013 without a key; 1010/1011/1012 for a bad one; 1022 without `flag`. */
+  readonly requireKey: (flag?: ApiKeyFlag) => RequestHandler;
+  /** Anonymous requests pass; a presented key must still be valid (and is then what is limited). */
+  readonly optionalKey: () => RequestHandler;
+  /** The route bucket and the global window, per key, or per client IP when anonymous. */
+  readonly rateLimit: (bucket: B) => RequestHandler;
+}
+
+export interface AccessGuardsOptions<B extends string = RateLimitBucket> {
+  service: ServiceName;
+  apiKeys: ApiKeyRepository;
+  redis: Redis;
+  redisPrefix: string;
+  logger: Logger;
+  /** How long a looked-up key is trusted before the database is asked again. */
+  keyCacheTtlMs?: number;
+  /** The production policy (`rate-limit.policy.ts`) unless a test brings its own. */
+  limits?: { buckets?: Record<B, RateLimitRule>; global?: RateLimitRule; invalidKeys?: RateLimitRule };
+}
+
+/** The one wiring of API keys and rate limits every service uses. */
+export function createAccessGuards<B extends string = RateLimitBucket>(options: AccessGuardsOptions<B>): AccessGuards<B> {
+  const { service, redis, redisPrefix, logger } = options;
+  const keys = createApiKeyAuth({
+    repository: options.apiKeys,
+    logger,
+    ...(options.keyCacheTtlMs !== undefined ? { cacheTtlMs: options.keyCacheTtlMs } : {}),
+    invalidKeyLimit: createInvalidKeyLimit({ redis, redisPrefix, service, logger, ...(options.limits?.invalidKeys ? { rule: options.limits.invalidKeys } : {}) }),
+  });
+  const rateLimit = createRateLimit<B>({
+    redis,
+    redisPrefix,
+    service,
+    buckets: options.limits?.buckets ?? (RATE_LIMIT_BUCKETS as Record<B, RateLimitRule>),
+    ...(options.limits?.global ? { global: options.limits.global } : {}),
+  });
+  return { requireKey: (flag) => keys.requireApiKey(flag), optionalKey: () => keys.optionalApiKey(), rateLimit };
+}
