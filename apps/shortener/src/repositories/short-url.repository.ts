@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { QueryFailedError, type DataSource, type Repository } from 'typeorm';
-import { ShortUrlEntity, type ShortUrl } from './short-url.entity.js';
+import { ShortUrlEntity, type ShortUrl } from '../db/entities/short-url.entity.js';
 
 export type NewShortUrl = Omit<ShortUrl, 'pos' | 'sharedUrlHash' | 'modifiedAt' | 'urlChangedAt'>;
 /** `urlChangedAt` goes with a url change, in the same UPDATE as `modifiedAt`. */

@@ -1,9 +1,9 @@
 import { SHORT_CODE_MAX_LENGTH } from '@pawlink/contracts';
 import { assignRequestId } from '@pawlink/service-kit';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { RedirectCache } from './redirect-cache.js';
-import { sendRedirect } from './routes/send-redirect.js';
-import { RESERVED_CODES } from './shortener.policy.js';
+import type { RedirectCacheRepository } from '../repositories/redirect-cache.repository.js';
+import { RESERVED_CODES } from '../services/shortener.policy.js';
+import { sendRedirect } from './send-redirect.js';
 
 const CODE_PATH = new RegExp(`^/[A-Za-z0-9-]{1,${SHORT_CODE_MAX_LENGTH}}$`);
 
@@ -19,10 +19,11 @@ export type FastRedirectObserver = (method: string, seconds: number) => void;
 
 /**
  * Answers `GET|HEAD /<code>` straight from the in-process cache, before Express: no middleware
- * stack, no I/O. Returns false (and touches nothing) for everything else — misses, previews,
- * JSON, reserved words, other methods — which Express then handles.
+ * stack, no I/O, so it reads the cache repository's memory directly rather than through the
+ * service (docs/adr/0006). Returns false (and touches nothing) for everything else — misses,
+ * previews, JSON, reserved words, other methods — which Express then handles.
  */
-export function createFastRedirect(cache: RedirectCache, cacheControl: string, onRedirect: FastRedirectObserver) {
+export function createFastRedirect(cache: Pick<RedirectCacheRepository, 'peek'>, cacheControl: string, onRedirect: FastRedirectObserver) {
   return function tryFastRedirect(req: IncomingMessage, res: ServerResponse): boolean {
     const method = req.method;
     if (method !== 'GET' && method !== 'HEAD') return false;

@@ -3,7 +3,7 @@ import { createDataSource, loadBaseConfig, migrateDatabase } from '@pawlink/serv
 import { createTestContext, type TestContext } from '@pawlink/test-kit';
 import type { MigrationInterface } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { shortenerDatabase } from '../src/shortener.database.js';
+import { shortenerDatabase } from '../../src/db/shortener.database.js';
 
 let ctx: TestContext;
 beforeAll(async () => {

@@ -1,5 +1,7 @@
+import { validated } from '@pawlink/service-kit';
 import type { RequestHandler, Response } from 'express';
-import type { ShortUrlService } from '../domain/short-url.service.js';
+import type { ShortUrlService } from '../services/short-url.service.js';
+import type { PublicCodeInput } from '../validation/short-url.validation.js';
 import { sendRedirect } from './send-redirect.js';
 
 export const UNKNOWN_CODE_TEXT = 'Unknown short url code.';
@@ -10,9 +12,10 @@ export function sendUnknownCode(res: Response): void {
 }
 
 /** GET /:code when the fast path missed: resolve through Redis/MySQL (which warms the caches). */
-export function redirectHandler(service: ShortUrlService, cacheControl: string): RequestHandler<{ code: string }> {
+export function redirectHandler(shortUrls: ShortUrlService, cacheControl: string): RequestHandler {
   return async (req, res) => {
-    const url = await service.resolve(req.params.code);
+    const { code } = validated<PublicCodeInput>(req);
+    const url = code === null ? null : await shortUrls.resolve(code);
     if (url === null) {
       sendUnknownCode(res);
       return;

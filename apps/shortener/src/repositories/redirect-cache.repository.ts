@@ -51,7 +51,7 @@ const UNKNOWN_TTL_SECONDS = 30;
  *
  * Emits `invalidated` (code) after a peer's announcement has been applied here.
  */
-export class RedirectCache extends EventEmitter {
+export class RedirectCacheRepository extends EventEmitter {
   private readonly local = new Map<string, LocalEntry>();
   /** Bumped on every invalidation: a fill that started before one must not be remembered. */
   private generation = 0;

@@ -1,6 +1,6 @@
 import { ApiError } from '@pawlink/service-kit';
 import type { ErrorRequestHandler } from 'express';
-import { sendPreviewNotFound } from './preview.handler.js';
+import { sendPreviewNotFound } from './preview-short-url.handler.js';
 import { sendUnknownCode } from './redirect.handler.js';
 
 const ONE_SEGMENT = /^\/[^/]+$/;

@@ -1,40 +1,48 @@
-import { verifyManagementCode, generateManagementCode, hashManagementCode } from '@pawlink/auth';
-import type { ShortUrlRecord } from '@pawlink/contracts';
+import { generateManagementCode, hashManagementCode, verifyManagementCode } from '@pawlink/auth';
+import { DEFAULT_CREDIT, type ShortUrlRecord } from '@pawlink/contracts';
 import { ApiError } from '@pawlink/service-kit';
-import type { RedirectCache } from '../redirect-cache.js';
-import type { ShortUrl } from '../short-url.entity.js';
-import type { ShortUrlRepository } from '../short-url.repository.js';
-import { isReservedCode } from '../shortener.policy.js';
-import { parseCredit } from './credit.js';
-import { isWellFormedCode, parseCustomCode, randomCode } from './short-code.js';
-import { normaliseTargetUrl } from './target-url.js';
+import type { ShortUrl } from '../db/entities/short-url.entity.js';
+import type { RedirectCacheRepository } from '../repositories/redirect-cache.repository.js';
+import type { ShortUrlRepository } from '../repositories/short-url.repository.js';
+import { randomCode } from './short-code.rules.js';
+import { isReservedCode } from './shortener.policy.js';
 
 /** Random codes collide with odds ~n/62⁸; a handful of retries is plenty. */
 const RANDOM_CODE_ATTEMPTS = 8;
 
-export interface CreateInput {
-  url: unknown;
-  code: unknown;
-  credit: unknown;
+/** A create as validation hands it over: the url normalised, the code and credit checked. */
+export interface CreateShortUrl {
+  url: string;
+  /** A custom code; a random one when absent. */
+  code?: string;
+  /** "Unknown" when absent. */
+  credit?: string;
   editable: boolean;
 }
 
 export interface CreateResult {
-  /** False when the url already had a shared entry (which is returned instead). */
+  /** False when a non-editable create found the url's shared entry (which is returned instead). */
   created: boolean;
   record: ShortUrlRecord;
   managementCode: string | null;
 }
 
-export interface UpdateInput {
-  managementCode: unknown;
-  url?: unknown;
-  credit?: unknown;
+/** An edit: at least one of url and credit must differ from the entry (else 1080). */
+export interface UpdateShortUrl {
+  managementCode: string;
+  url?: string;
+  credit?: string;
+}
+
+/** What the preview page shows: the record, and when an edit last changed the destination. */
+export interface ShortUrlPreview {
+  record: ShortUrlRecord;
+  urlChangedAt: string | null;
 }
 
 export interface ShortUrlServiceDeps {
-  repository: ShortUrlRepository;
-  cache: RedirectCache;
+  repository: Pick<ShortUrlRepository, 'findByCode' | 'findSharedByUrl' | 'insert' | 'update' | 'delete'>;
+  cache: Pick<RedirectCacheRepository, 'get' | 'put' | 'invalidate'>;
   /** SHORTENER_URL: `fullURL` is built from it, never from the request. */
   baseUrl: string;
   clock: () => Date;
@@ -58,14 +66,20 @@ export class ShortUrlService {
     };
   }
 
-  /** The entry behind a code; null for unknown and for strings that cannot be codes. */
-  find(code: string): Promise<ShortUrl | null> {
-    return isWellFormedCode(code) ? this.deps.repository.findByCode(code) : Promise.resolve(null);
+  /** The record behind a code; null when no entry has it. */
+  async record(code: string): Promise<ShortUrlRecord | null> {
+    const entry = await this.deps.repository.findByCode(code);
+    return entry ? this.toRecord(entry) : null;
   }
 
-  /** Target of a redirect, from the caches when warm. */
+  async preview(code: string): Promise<ShortUrlPreview | null> {
+    const entry = await this.deps.repository.findByCode(code);
+    return entry ? { record: this.toRecord(entry), urlChangedAt: entry.urlChangedAt?.toISOString() ?? null } : null;
+  }
+
+  /** Target of a redirect, from the caches when warm; null when no entry has the code. */
   resolve(code: string): Promise<string | null> {
-    return isWellFormedCode(code) ? this.deps.cache.get(code) : Promise.resolve(null);
+    return this.deps.cache.get(code);
   }
 
   /**
@@ -73,10 +87,9 @@ export class ShortUrlService {
    * there is one (shared, race-safe: the unique index decides). An editable entry is never shared,
    * so an editable create always makes an entry of its own.
    */
-  async create(input: CreateInput): Promise<CreateResult> {
-    const customCode = parseCustomCode(input.code);
-    const url = normaliseTargetUrl(input.url);
-    const credit = parseCredit(input.credit);
+  async create(input: CreateShortUrl): Promise<CreateResult> {
+    const { url, code: customCode } = input;
+    const credit = input.credit ?? DEFAULT_CREDIT;
     const shared = !input.editable;
 
     // Not a uniqueness check (the index is): it spares an insert, and a sequence number, per repeat.
@@ -117,19 +130,17 @@ export class ShortUrlService {
   }
 
   /** The entry behind `code` once the presented management code is proven right. */
-  private async authorise(code: string, presented: unknown): Promise<ShortUrl> {
-    if (typeof presented !== 'string' || presented === '') throw new ApiError('MANAGEMENT_CODE_REQUIRED');
-    const entry = await this.find(code);
+  private async authorise(code: string, presented: string): Promise<ShortUrl> {
+    const entry = await this.deps.repository.findByCode(code);
     if (!entry) throw new ApiError('SHORT_URL_NOT_FOUND');
     if (entry.managementCodeHash === null) throw new ApiError('NO_MANAGEMENT_CODE');
     if (!verifyManagementCode(presented, entry.managementCodeHash)) throw new ApiError('MANAGEMENT_CODE_MISMATCH');
     return entry;
   }
 
-  async update(code: string, input: UpdateInput): Promise<ShortUrlRecord> {
+  async update(code: string, input: UpdateShortUrl): Promise<ShortUrlRecord> {
     const entry = await this.authorise(code, input.managementCode);
-    const url = input.url === undefined ? undefined : normaliseTargetUrl(input.url);
-    const credit = input.credit === undefined ? undefined : parseCredit(input.credit);
+    const { url, credit } = input;
     const changes: { url?: string; credit?: string } = {};
     if (url !== undefined && url !== entry.url) changes.url = url;
     if (credit !== undefined && credit !== entry.credit) changes.credit = credit;
@@ -143,7 +154,7 @@ export class ShortUrlService {
     return this.toRecord({ ...entry, ...changes, modifiedAt });
   }
 
-  async remove(code: string, managementCode: unknown): Promise<void> {
+  async remove(code: string, managementCode: string): Promise<void> {
     const entry = await this.authorise(code, managementCode);
     const deleted = await this.deps.repository.delete(entry.pos);
     if (!deleted) throw new ApiError('SHORT_URL_NOT_FOUND');
