@@ -18,8 +18,8 @@ export interface ThumbsCliContext {
 export interface CliCommand {
   command(nameAndArgs: string): CliCommand;
   description(text: string): CliCommand;
-  option<T>(flags: string, description: string, parse: (value: string, previous: T) => T, defaultValue: T): CliCommand;
-  action(handler: (...args: never[]) => void | Promise<void>): CliCommand;
+  option(flags: string, description: string, parse: (value: string, previous: unknown) => unknown, defaultValue: unknown): CliCommand;
+  action<A extends unknown[]>(handler: (...args: A) => void | Promise<void>): CliCommand;
 }
 
 /**
