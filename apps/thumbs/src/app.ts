@@ -2,8 +2,8 @@ import type { AccessGuards } from '@pawlink/auth';
 import { createServiceApp, type HttpMetrics, type Logger, type ReadOnlySwitch } from '@pawlink/service-kit';
 import type { Express } from 'express';
 import type { ThumbsConfig } from './config.js';
+import type { ThumbsContainer } from './container.js';
 import { registerThumbnailRoutes } from './routes/thumbnail.routes.js';
-import type { ThumbnailService } from './services/thumbnail.service.js';
 
 export interface ThumbsAppDeps {
   config: ThumbsConfig;
@@ -11,8 +11,7 @@ export interface ThumbsAppDeps {
   readOnly: ReadOnlySwitch;
   /** Key and rate-limit guards from `createAccessGuards({ service: 'thumbs', … })`. */
   guards: AccessGuards;
-  /** From `createThumbsContainer`. */
-  thumbnails: ThumbnailService;
+  services: Pick<ThumbsContainer, 'thumbnails'>;
   metrics?: HttpMetrics;
   /** Process start (unix ms), for `/online`'s uptime. */
   startedAt?: number;
@@ -30,6 +29,6 @@ export function createApp(deps: ThumbsAppDeps): Express {
     ...(deps.metrics ? { metrics: deps.metrics } : {}),
     ...(deps.startedAt !== undefined ? { startedAt: deps.startedAt } : {}),
   });
-  registerThumbnailRoutes(service.app, { guards: deps.guards, readOnly: deps.readOnly, thumbnails: deps.thumbnails });
+  registerThumbnailRoutes(service.app, { guards: deps.guards, readOnly: deps.readOnly, thumbnails: deps.services.thumbnails });
   return service.finalize();
 }

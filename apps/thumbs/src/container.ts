@@ -8,12 +8,15 @@ import { ThumbnailQueueAdminService } from './services/thumbnail-queue-admin.ser
 import { ThumbnailService } from './services/thumbnail.service.js';
 
 export interface ThumbsConnections {
+  config: ThumbsConfig;
   /** Plain connection: replace locks, the queue's wait list, job durations. */
   redis: Redis;
   /** From `openThumbnailQueue`. */
   queue: ThumbnailQueue;
   /** The board client (`createBoardClient`), for post ids. */
   board: BoardLookup;
+  /** What the service takes for now (tests move it forward). */
+  clock?: () => number;
 }
 
 export interface ThumbsContainer {
@@ -23,9 +26,9 @@ export interface ThumbsContainer {
   queueAdmin: ThumbnailQueueAdminService;
 }
 
-/** The one place connections become the thumbs API's repositories and services (main.ts, tests). */
-export function createThumbsContainer(connections: ThumbsConnections, config: ThumbsConfig, options: { clock?: () => number } = {}): ThumbsContainer {
-  const { redis, queue } = connections;
+/** The thumbs API's repositories and services, wired the one way main.ts and the tests share. */
+export function createThumbsContainer(connections: ThumbsConnections): ThumbsContainer {
+  const { config, redis, queue } = connections;
   const queueRepository = new ThumbnailQueueRepository(queue, redis, { redisPrefix: config.redis.prefix });
   const durations = new JobDurationRepository(redis, queue, {
     redisPrefix: config.redis.prefix,
@@ -43,7 +46,7 @@ export function createThumbsContainer(connections: ThumbsConnections, config: Th
       keepCompletedSeconds: config.thumbs.completedTtlSeconds,
       keepFailedSeconds: config.thumbs.failedTtlSeconds,
     },
-    clock: options.clock ?? Date.now,
+    clock: connections.clock ?? Date.now,
   });
   return { thumbnails, durations, queueAdmin: new ThumbnailQueueAdminService(queueRepository) };
 }

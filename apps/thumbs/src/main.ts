@@ -1,4 +1,4 @@
-import { authDatabase, ApiKeyRepository, createAccessGuards } from '@pawlink/auth';
+import { ApiKeyRepository, authDatabase, createAccessGuards } from '@pawlink/auth';
 import { createBoardClient } from '@pawlink/board';
 import { thumbnailQueuePrefix } from '@pawlink/contracts';
 import { ReadOnlySwitch, runService } from '@pawlink/service-kit';
@@ -10,29 +10,32 @@ import { openThumbnailQueue } from './repositories/thumbnail-queue.repository.js
 
 await runService({
   name: 'thumbs',
-  loadConfig: (env) => loadThumbsConfig(env),
+  loadConfig: loadThumbsConfig,
   port: (config) => config.ports.thumbs,
   url: (config) => config.urls.thumbs,
-  async start(runtime) {
-    const { config, logger } = runtime;
-    const redis = runtime.redis('thumbs');
-    const queue = openThumbnailQueue(runtime.redis('thumbs-queue', { forQueue: true }), config.redis.prefix);
-    runtime.onShutdown(() => queue.close());
+  async start({ config, logger, startedAt, redis: connect, dataSource, onShutdown }) {
+    const redis = connect('thumbs');
+    const queue = openThumbnailQueue(connect('thumbs-queue', { forQueue: true }), config.redis.prefix);
+    onShutdown(() => queue.close());
     const board = createBoardClient({ ...config.board, redis, redisPrefix: config.redis.prefix, maxSlotWaitMs: config.thumbs.boardMaxWaitMs, logger });
-    const { thumbnails, durations } = createThumbsContainer({ redis, queue, board }, config);
+    const services = createThumbsContainer({ config, redis, queue, board });
+
+    // Durations of jobs finished by any worker feed every instance's estimates.
     const recorder = startDurationRecorder({
-      connection: runtime.redis('thumbs-events', { forQueue: true }),
+      connection: connect('thumbs-events', { forQueue: true }),
       queuePrefix: thumbnailQueuePrefix(config.redis.prefix),
       queue,
-      durations,
+      durations: services.durations,
       onError: (error) => logger.warn('could not record a job duration', { error }),
     });
-    runtime.onShutdown(() => recorder.close());
-    const apiKeys = new ApiKeyRepository(await runtime.dataSource({ ...authDatabase, poolSize: 5 }));
+    onShutdown(() => recorder.close());
+
     const readOnly = new ReadOnlySwitch(redis, config.redis.prefix, 'thumbs', config.readOnlyDefault, logger);
     await readOnly.start();
-    runtime.onShutdown(() => Promise.resolve(readOnly.stop()));
+    onShutdown(() => Promise.resolve(readOnly.stop()));
+
+    const apiKeys = new ApiKeyRepository(await dataSource({ ...authDatabase, poolSize: 5 }));
     const guards = createAccessGuards({ service: 'thumbs', apiKeys, redis, redisPrefix: config.redis.prefix, logger });
-    return createApp({ config, logger, readOnly, guards, thumbnails, startedAt: runtime.startedAt });
+    return createApp({ config, logger, services, guards, readOnly, startedAt });
   },
 });

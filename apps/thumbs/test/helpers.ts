@@ -162,11 +162,11 @@ async function buildInstance(options: {
   clock?: () => number;
 }): Promise<{ app: ReturnType<typeof createApp>; readOnly: ReadOnlySwitch }> {
   const { config, logger, redis } = options;
-  const { thumbnails } = createThumbsContainer({ redis, queue: options.queue, board: options.board }, config, options.clock ? { clock: options.clock } : {});
+  const services = createThumbsContainer({ config, redis, queue: options.queue, board: options.board, ...(options.clock ? { clock: options.clock } : {}) });
   const readOnly = new ReadOnlySwitch(redis, config.redis.prefix, 'thumbs', false);
   await readOnly.refresh();
   const guards = createAccessGuards({ service: 'thumbs', apiKeys: options.apiKeys, redis, redisPrefix: config.redis.prefix, logger });
-  return { app: createApp({ config, logger, readOnly, guards, thumbnails }), readOnly };
+  return { app: createApp({ config, logger, services, guards, readOnly }), readOnly };
 }
 
 /** Polls until `check` returns a value other than undefined (or fails after `timeoutMs`). */
