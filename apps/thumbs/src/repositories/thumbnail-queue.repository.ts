@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { THUMBNAIL_JOB, thumbnailJobId, thumbnailWorkerSlots, type ThumbnailJobPayload, type ThumbnailType } from '@pawlink/contracts';
-import type { Job, JobsOptions, Queue } from 'bullmq';
+import { THUMBNAIL_JOB, THUMBNAIL_QUEUE, thumbnailJobId, thumbnailQueuePrefix, thumbnailWorkerSlots, type ThumbnailJobPayload, type ThumbnailType } from '@pawlink/contracts';
+import { Queue, type Job, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 
 export type JobPhase = 'waiting' | 'delayed' | 'active' | 'completed' | 'failed';
@@ -27,14 +27,25 @@ export interface QueueLoad {
   slots: number;
 }
 
+/** How a new job is run and how long BullMQ keeps it once it has finished. */
+export interface JobPolicy {
+  /** Attempts for recoverable failures (board unreachable, stalled worker). */
+  attempts: number;
+  /** Kept for progress lookups only; the file is the truth for "done". */
+  keepCompletedSeconds: number;
+  /** Reported as failed this long; BullMQ forgets it afterwards. */
+  keepFailedSeconds: number;
+}
+
 export interface ThumbnailQueueOptions {
   redisPrefix: string;
-  completedTtlSeconds: number;
-  failedTtlSeconds: number;
-  attempts: number;
   /** Worker count is a CLIENT LIST scan; cached this long. */
   workerCountTtlMs?: number;
 }
+
+/** The states an operator sees counted by `queue status`. */
+export const QUEUE_STATES = ['waiting', 'prioritized', 'delayed', 'active', 'completed', 'failed'] as const;
+export type QueueState = (typeof QUEUE_STATES)[number];
 
 const PHASES: Record<string, JobPhase | undefined> = {
   waiting: 'waiting',
@@ -49,6 +60,15 @@ const PHASES: Record<string, JobPhase | undefined> = {
 const REPLACE_LOCK_MS = 5000;
 
 export type ThumbnailQueue = Queue<ThumbnailJobPayload>;
+
+/**
+ * The BullMQ queue `THUMBNAIL_QUEUE` under `thumbnailQueuePrefix(REDIS_PREFIX)`, where the worker
+ * takes its jobs. `connection` must be made for BullMQ (`createRedis(…, { forQueue: true })`) and
+ * stays open when the queue is closed: whoever opened it closes it.
+ */
+export function openThumbnailQueue(connection: Redis, redisPrefix: string): ThumbnailQueue {
+  return new Queue<ThumbnailJobPayload>(THUMBNAIL_QUEUE, { connection, prefix: thumbnailQueuePrefix(redisPrefix) });
+}
 
 /** The BullMQ side of thumbnails: one job per (md5, type), found and created by its jobId. */
 export class ThumbnailQueueRepository {
@@ -80,8 +100,8 @@ export class ThumbnailQueueRepository {
    * answers an add of an existing id with a Job built from this call's arguments (its own
    * timestamp), so the stored job is read back: every caller then sees the one queued time.
    */
-  async enqueue(payload: ThumbnailJobPayload): Promise<JobSnapshot> {
-    const job = await this.queue.add(THUMBNAIL_JOB, payload, this.jobOptions(payload));
+  async enqueue(payload: ThumbnailJobPayload, policy: JobPolicy): Promise<JobSnapshot> {
+    const job = await this.queue.add(THUMBNAIL_JOB, payload, jobOptions(payload, policy));
     const snapshot = await this.read(job.id ?? thumbnailJobId(payload.md5, payload.type));
     // A job removed between add() and getState() reads as unknown; the next request sees the truth.
     return snapshot ?? this.fallbackSnapshot(job);
@@ -92,7 +112,7 @@ export class ThumbnailQueueRepository {
    * attempt. Under a short Redis lock the job is read again and only removed when it is still the
    * same finished job, so instances racing on one stale job make exactly one new attempt.
    */
-  async replace(stale: JobSnapshot, payload: ThumbnailJobPayload): Promise<JobSnapshot> {
+  async replace(stale: JobSnapshot, payload: ThumbnailJobPayload, policy: JobPolicy): Promise<JobSnapshot> {
     const lockKey = `${this.options.redisPrefix}thumbs:replace:${stale.id}`;
     for (let attempt = 0; attempt < 50; attempt++) {
       const token = `${process.pid}:${Math.random()}`;
@@ -101,7 +121,7 @@ export class ThumbnailQueueRepository {
           const currentSnapshot = await this.read(stale.id);
           if (currentSnapshot && !isSameFinishedJob(currentSnapshot, stale)) return currentSnapshot;
           if (currentSnapshot) await this.queue.remove(stale.id);
-          return await this.enqueue(payload);
+          return await this.enqueue(payload, policy);
         } finally {
           await this.releaseLock(lockKey, token);
         }
@@ -125,6 +145,22 @@ export class ThumbnailQueueRepository {
     return { jobsAhead: job.phase === 'active' ? 0 : active + waitingAhead, slots: Math.max(1, workers, active) };
   }
 
+  /** Jobs per state, for operators. */
+  async countJobs(): Promise<Record<QueueState, number>> {
+    const counts = await this.queue.getJobCounts(...QUEUE_STATES);
+    return Object.fromEntries(QUEUE_STATES.map((state) => [state, counts[state] ?? 0])) as Record<QueueState, number>;
+  }
+
+  /** Worker processes connected to the queue (not their job slots). */
+  async countWorkers(): Promise<number> {
+    return this.queue.getWorkersCount();
+  }
+
+  /** Forgets failed jobs that finished at least `olderThanMs` ago; answers how many. */
+  async removeFailed(olderThanMs: number): Promise<number> {
+    return (await this.queue.clean(olderThanMs, 0, 'failed')).length;
+  }
+
   private async waitingAhead(jobId: string): Promise<number | null> {
     // Workers take jobs from the right end of the wait list, new jobs are pushed on the left.
     const waitKey = this.queue.toKey('wait');
@@ -140,16 +176,6 @@ export class ThumbnailQueueRepository {
     const count = workers.reduce((sum, worker) => sum + thumbnailWorkerSlots(String(worker.rawname ?? '')), 0);
     this.workerSlotsSeen = { count, at: now };
     return count;
-  }
-
-  private jobOptions(payload: ThumbnailJobPayload): JobsOptions {
-    return {
-      jobId: thumbnailJobId(payload.md5, payload.type),
-      attempts: this.options.attempts,
-      backoff: { type: 'exponential', delay: 2000 },
-      removeOnComplete: { age: this.options.completedTtlSeconds },
-      removeOnFail: { age: this.options.failedTtlSeconds },
-    };
   }
 
   private snapshotOf(job: Job<ThumbnailJobPayload>, state: string): JobSnapshot | null {
@@ -174,6 +200,16 @@ export class ThumbnailQueueRepository {
   private async releaseLock(key: string, token: string): Promise<void> {
     await this.redis.eval("if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0", 1, key, token);
   }
+}
+
+function jobOptions(payload: ThumbnailJobPayload, policy: JobPolicy): JobsOptions {
+  return {
+    jobId: thumbnailJobId(payload.md5, payload.type),
+    attempts: policy.attempts,
+    backoff: { type: 'exponential', delay: 2000 },
+    removeOnComplete: { age: policy.keepCompletedSeconds },
+    removeOnFail: { age: policy.keepFailedSeconds },
+  };
 }
 
 function isSameFinishedJob(current: JobSnapshot, stale: JobSnapshot): boolean {

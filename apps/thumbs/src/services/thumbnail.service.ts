@@ -1,7 +1,10 @@
-import { isThumbnailTimeout, THUMBNAIL_TYPES, type ThumbnailType } from '@pawlink/contracts';
-import type { JobDurationRepository } from './job-duration.repository.js';
-import type { ThumbnailFileRepository } from './thumbnail-file.repository.js';
-import type { JobSnapshot, ThumbnailQueueRepository } from './thumbnail-queue.repository.js';
+import { isThumbnailTimeout, thumbnailFileName, THUMBNAIL_TYPES, type ThumbnailJobPayload, type ThumbnailType } from '@pawlink/contracts';
+import { ApiError } from '@pawlink/service-kit';
+import type { JobDurationRepository } from '../repositories/job-duration.repository.js';
+import type { PostRepository } from '../repositories/post.repository.js';
+import type { ThumbnailFileRepository } from '../repositories/thumbnail-file.repository.js';
+import type { JobPolicy, JobSnapshot, ThumbnailQueueRepository } from '../repositories/thumbnail-queue.repository.js';
+import type { ThumbnailTarget } from './thumbnail-id.rules.js';
 import { estimateWaitMs, MIN_WAIT_MS } from './wait-estimate.js';
 
 export interface ThumbnailUrls {
@@ -18,12 +21,13 @@ export type ThumbnailState =
   | { status: 'missing' };
 
 export interface ThumbnailServiceDeps {
-  files: ThumbnailFileRepository;
-  queue: ThumbnailQueueRepository;
-  durations: JobDurationRepository;
+  files: Pick<ThumbnailFileRepository, 'exists'>;
+  queue: Pick<ThumbnailQueueRepository, 'find' | 'enqueue' | 'replace' | 'load'>;
+  durations: Pick<JobDurationRepository, 'averageMs'>;
+  posts: Pick<PostRepository, 'md5OfPost'>;
   urls: ThumbnailUrls;
-  /** How long a failed job is reported before a new attempt may start. */
-  failedTtlMs: number;
+  /** New jobs' attempts and retention; a failed job is reported for `keepFailedSeconds`, then a PUT may start over. */
+  jobs: JobPolicy;
   clock: () => number;
 }
 
@@ -34,15 +38,9 @@ export interface ThumbnailServiceDeps {
 export class ThumbnailService {
   constructor(private readonly deps: ThumbnailServiceDeps) {}
 
-  urlOf(md5: string, type: ThumbnailType): string {
-    return `${this.deps.urls.media}/${md5}.${type}`;
-  }
-
-  checkUrlOf(md5: string, type: ThumbnailType): string {
-    return `${this.deps.urls.thumbs}/check/${md5}/${type}`;
-  }
-
-  async info(md5: string): Promise<Record<ThumbnailType, string | null>> {
+  /** GET /:id: the URL of each thumbnail whose file exists. */
+  async info(target: ThumbnailTarget): Promise<Record<ThumbnailType, string | null>> {
+    const md5 = await this.md5Of(target);
     const present = await Promise.all(THUMBNAIL_TYPES.map((type) => this.deps.files.exists(md5, type)));
     const result = {} as Record<ThumbnailType, string | null>;
     THUMBNAIL_TYPES.forEach((type, i) => {
@@ -52,13 +50,14 @@ export class ThumbnailService {
   }
 
   /** PUT: done when the file exists, else the existing job's state, else a new job. */
-  async request(md5: string, type: ThumbnailType, postId?: number): Promise<Exclude<ThumbnailState, { status: 'missing' }>> {
+  async request(target: ThumbnailTarget, type: ThumbnailType): Promise<Exclude<ThumbnailState, { status: 'missing' }>> {
+    const md5 = await this.md5Of(target);
     if (await this.deps.files.exists(md5, type)) return { status: 'done', url: this.urlOf(md5, type) };
-    const payload = { md5, type, requestedAt: this.deps.clock(), ...(postId !== undefined ? { postId } : {}) };
+    const payload: ThumbnailJobPayload = { md5, type, requestedAt: this.deps.clock(), ...(target.kind === 'post' ? { postId: target.postId } : {}) };
     let job = await this.deps.queue.find(md5, type);
     if (job && job.phase === 'completed' && (await this.deps.files.exists(md5, type))) return { status: 'done', url: this.urlOf(md5, type) };
     if (job && !this.isStale(job)) return this.describe(md5, type, job);
-    job = job ? await this.deps.queue.replace(job, payload) : await this.deps.queue.enqueue(payload);
+    job = job ? await this.deps.queue.replace(job, payload, this.deps.jobs) : await this.deps.queue.enqueue(payload, this.deps.jobs);
     // Queued now (by us or a racing request): API.md answers 202 even when a fast worker has
     // already failed the job; the client's check reports the failure.
     return this.describe(md5, type, job, { queuedNow: true });
@@ -77,11 +76,31 @@ export class ThumbnailService {
     return this.describe(md5, type, job);
   }
 
+  private urlOf(md5: string, type: ThumbnailType): string {
+    return `${this.deps.urls.media}/${thumbnailFileName(md5, type)}`;
+  }
+
+  private checkUrlOf(md5: string, type: ThumbnailType): string {
+    return `${this.deps.urls.thumbs}/check/${md5}/${type}`;
+  }
+
+  /**
+   * The MD5 a validated `:id` names: a post id goes through the board (unknown → 1062). When the
+   * board cannot answer, the repository's PostUnavailableError goes to the caller: the request
+   * itself was fine and will work later.
+   */
+  private async md5Of(target: ThumbnailTarget): Promise<string> {
+    if (target.kind === 'md5') return target.md5;
+    const md5 = await this.deps.posts.md5OfPost(target.postId);
+    if (md5 === null) throw new ApiError('INVALID_POST_ID', { message: 'Invalid post id: the board has no such post.' });
+    return md5;
+  }
+
   /** A completed job without its file, or a failure past its TTL: a PUT may start over. */
   private isStale(job: JobSnapshot): boolean {
     if (job.phase === 'completed') return true;
     if (job.phase !== 'failed') return false;
-    return job.finishedOn === null || job.finishedOn + this.deps.failedTtlMs <= this.deps.clock();
+    return job.finishedOn === null || job.finishedOn + this.deps.jobs.keepFailedSeconds * 1000 <= this.deps.clock();
   }
 
   private async describe(md5: string, type: ThumbnailType, job: JobSnapshot, options: { queuedNow?: boolean } = {}): Promise<Exclude<ThumbnailState, { status: 'missing' }>> {

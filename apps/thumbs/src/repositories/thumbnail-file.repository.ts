@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { ThumbnailType } from '@pawlink/contracts';
+import { thumbnailFileName, thumbnailsDir, type ThumbnailType } from '@pawlink/contracts';
 
 /**
  * The rendered files under `MEDIA_DIR/thumbs`. The worker renames finished files into place,
@@ -10,11 +10,11 @@ export class ThumbnailFileRepository {
   readonly directory: string;
 
   constructor(mediaDir: string) {
-    this.directory = path.join(mediaDir, 'thumbs');
+    this.directory = thumbnailsDir(mediaDir);
   }
 
   pathOf(md5: string, type: ThumbnailType): string {
-    return path.join(this.directory, `${md5}.${type}`);
+    return path.join(this.directory, thumbnailFileName(md5, type));
   }
 
   async exists(md5: string, type: ThumbnailType): Promise<boolean> {
