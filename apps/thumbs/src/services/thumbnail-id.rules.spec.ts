@@ -1,6 +1,6 @@
 import { isApiError } from '@pawlink/service-kit';
 import { describe, expect, it } from 'vitest';
-import { orderCheckSegments, parseThumbnailId, parseThumbnailMd5, parseThumbnailType } from './thumbnail-id.rules.js';
+import { orderCheckSegments, parseThumbnailId } from './thumbnail-id.rules.js';
 
 /** The registry code a rule refuses `raw` with. */
 function codeOf(rule: (raw: unknown) => unknown, raw: unknown): number {
@@ -39,19 +39,6 @@ describe('parseThumbnailId', () => {
     expect(codeOf(parseThumbnailId, 'z41d8cd98f00b204e9800998ecf8427e')).toBe(1063);
     expect(codeOf(parseThumbnailId, '-12')).toBe(1063);
     expect(codeOf(parseThumbnailId, undefined)).toBe(1063);
-  });
-});
-
-describe('parseThumbnailMd5 and parseThumbnailType', () => {
-  it('accept an MD5 in any case and the two types exactly', () => {
-    expect(parseThumbnailMd5('D41D8CD98F00B204E9800998ECF8427E')).toBe('d41d8cd98f00b204e9800998ecf8427e');
-    expect(parseThumbnailType('gif')).toBe('gif');
-    expect(parseThumbnailType('png')).toBe('png');
-  });
-
-  it('refuse anything else with 1063 and 1064', () => {
-    for (const raw of ['12345', 'gif', 'd41d8cd98f00b204e9800998ecf8427', undefined]) expect(codeOf(parseThumbnailMd5, raw)).toBe(1063);
-    for (const raw of ['jpg', 'GIF', 'gifs', '', undefined]) expect(codeOf(parseThumbnailType, raw)).toBe(1064);
   });
 });
 

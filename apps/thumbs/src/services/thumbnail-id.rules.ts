@@ -24,21 +24,8 @@ export function parseThumbnailId(raw: unknown): ThumbnailTarget {
   throw new ApiError('INVALID_MD5');
 }
 
-/** A lower-case MD5, or 1063. */
-export function parseThumbnailMd5(raw: unknown): string {
-  const md5 = normaliseMd5(raw);
-  if (md5 === null) throw new ApiError('INVALID_MD5');
-  return md5;
-}
-
 export function isThumbnailType(raw: unknown): raw is ThumbnailType {
   return (THUMBNAIL_TYPES as readonly unknown[]).includes(raw);
-}
-
-/** `gif` or `png` (exactly; no other case), or 1064. */
-export function parseThumbnailType(raw: unknown): ThumbnailType {
-  if (!isThumbnailType(raw)) throw new ApiError('INVALID_TYPE');
-  return raw;
 }
 
 /**
