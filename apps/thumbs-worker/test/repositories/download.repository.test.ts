@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { makePng, startFakeBoard, type FakeBoard } from '@pawlink/board/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { downloadToFile } from '../src/media/download.js';
-import { UnsupportedMediaError } from '../src/media/media.errors.js';
+import { DownloadRepository } from '../../src/repositories/download.repository.js';
+import { UnsupportedMediaError } from '../../src/services/thumbnail.errors.js';
 
 let board: FakeBoard;
 let dir: string;
@@ -13,6 +13,7 @@ let png: Buffer;
 let url: string;
 
 const options = { userAgent: 'PawlinkTest/1.0 (download)', maxBytes: 10 * 1024 * 1024, timeoutMs: 5000 };
+const download = (from: string, file: string, overrides: Partial<typeof options> = {}) => new DownloadRepository({ ...options, ...overrides }).download(from, file);
 
 beforeAll(async () => {
   board = await startFakeBoard();
@@ -27,22 +28,22 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-describe('downloadToFile', () => {
+describe('DownloadRepository.download', () => {
   it('streams the file to disk and reports its size and md5, with the User-Agent', async () => {
     const file = path.join(dir, 'ok.png');
-    const result = await downloadToFile(url, file, options);
+    const result = await download(url, file);
     expect(result).toEqual({ bytes: png.length, md5: createHash('md5').update(png).digest('hex') });
     expect((await readFile(file)).equals(png)).toBe(true);
     expect(board.requests.at(-1)?.userAgent).toBe(options.userAgent);
   });
 
   it('treats a missing file as unrecoverable', async () => {
-    const error = await downloadToFile(`${board.staticUrl}/data/00/00/00000000000000000000000000000000.png`, path.join(dir, 'missing.png'), options).catch((e: unknown) => e);
+    const error = await download(`${board.staticUrl}/data/00/00/00000000000000000000000000000000.png`, path.join(dir, 'missing.png')).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnsupportedMediaError);
   });
 
   it('refuses a file over the size cap', async () => {
-    const error = await downloadToFile(url, path.join(dir, 'big.png'), { ...options, maxBytes: 1024 }).catch((e: unknown) => e);
+    const error = await download(url, path.join(dir, 'big.png'), { maxBytes: 1024 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnsupportedMediaError);
     expect((error as Error).message).toMatch(/over the 1024 byte limit/);
   });
@@ -50,7 +51,7 @@ describe('downloadToFile', () => {
   it('gives up after the download timeout with a retryable error', async () => {
     board.setMediaDelay(3000);
     try {
-      const error = await downloadToFile(url, path.join(dir, 'slow.png'), { ...options, timeoutMs: 200 }).catch((e: unknown) => e);
+      const error = await download(url, path.join(dir, 'slow.png'), { timeoutMs: 200 }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(Error);
       expect(error).not.toBeInstanceOf(UnsupportedMediaError);
       expect((error as Error).message).toMatch(/timed out after 200 ms/);
@@ -61,8 +62,21 @@ describe('downloadToFile', () => {
 
   it('retries nothing itself on a 5xx: the job is retried by the queue', async () => {
     board.failNext(503, 1, { scope: 'media' });
-    const error = await downloadToFile(url, path.join(dir, 'busy.png'), options).catch((e: unknown) => e);
+    const error = await download(url, path.join(dir, 'busy.png')).catch((e: unknown) => e);
     expect(error).not.toBeInstanceOf(UnsupportedMediaError);
     expect((error as Error).message).toMatch(/HTTP 503/);
+  });
+
+  it('gives up at once when the job aborts it, with the job\'s reason', async () => {
+    board.setMediaDelay(3000);
+    try {
+      const controller = new AbortController();
+      const reason = new Error('job budget spent');
+      setTimeout(() => controller.abort(reason), 100);
+      const error = await new DownloadRepository(options).download(url, path.join(dir, 'aborted.png'), controller.signal).catch((e: unknown) => e);
+      expect(error).toBe(reason);
+    } finally {
+      board.setMediaDelay(0);
+    }
   });
 });
