@@ -1,7 +1,7 @@
 import { createBoardClient } from '@pawlink/board';
 import { thumbnailsDir } from '@pawlink/contracts';
 import type { Logger } from '@pawlink/service-kit/logger';
-import { Redis } from 'ioredis';
+import { createRedis } from '@pawlink/service-kit/redis';
 import type { ThumbsWorkerConfig } from './config.js';
 import { DownloadRepository } from './repositories/download.repository.js';
 import { ImageRepository } from './repositories/image.repository.js';
@@ -14,7 +14,7 @@ import { ThumbnailRenderService } from './services/thumbnail-render.service.js';
 
 /*
  * Runs on every worker thread, so it imports only light modules: the config as a type, the
- * logger type from service-kit's light entry, ioredis itself. The service kit's main entry would
+ * logger type and Redis connections from service-kit's light entries. The service kit's main entry would
  * load Express, typeorm and mysql2 (~50 MB) into each thread (docs/adr/0007).
  */
 
@@ -42,7 +42,7 @@ export interface ContainerOptions {
  * books its slots. The processor thread builds one and keeps it between jobs; tests build their own.
  */
 export function createThumbsWorkerContainer(config: ThumbsWorkerConfig, logger: Logger, options: ContainerOptions = {}): ThumbsWorkerContainer {
-  const redis = new Redis(config.redis.url, { enableAutoPipelining: true, maxRetriesPerRequest: 2, connectionName: 'thumbs-worker-board' });
+  const redis = createRedis(config.redis, { name: 'thumbs-worker-board', logger });
   const board = createBoardClient({ ...config.board, redis, redisPrefix: config.redis.prefix, logger });
   const { worker } = config;
   const repositories = {

@@ -22,5 +22,5 @@ it('the processor thread loads no Express, typeorm or mysql2 (only the light ser
   const loaded = stderr.split('\n').filter((line) => line.startsWith('resolved ')).map((line) => line.slice('resolved '.length));
   expect(loaded).toContain(new URL(`file://${PROCESSOR}`).href);
   expect(loaded.filter((url) => /\/node_modules\/(\.pnpm\/)?(express|typeorm|mysql2|express-validator)[@/]/.test(url))).toEqual([]);
-  expect(loaded.filter((url) => url.includes('/service-kit/dist/') && !/\/service-kit\/dist\/(logger|request-id|files\/[^/]+)\.js$/.test(url))).toEqual([]);
+  expect(loaded.filter((url) => url.includes('/service-kit/dist/') && !/\/service-kit\/dist\/(logger|request-id|redis|files\/[^/]+)\.js$/.test(url))).toEqual([]);
 });
