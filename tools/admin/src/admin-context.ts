@@ -1,5 +1,6 @@
 import { ApiKeyRepository, ApiKeyService, authDatabase } from '@pawlink/auth';
 import { createDataSource, createRedis, loadBaseConfig, type BaseConfig, type DataSourceSpec } from '@pawlink/service-kit';
+import type { CliContext } from '@pawlink/service-kit/cli';
 import type { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
 
@@ -7,9 +8,10 @@ import type { DataSource } from 'typeorm';
  * What a command may need, opened on first use and closed once the command ends, so a
  * command that only touches Redis never opens MySQL and vice versa.
  */
-export class AdminContext {
+export class AdminContext implements CliContext {
   readonly config: BaseConfig;
   private redisClient: Redis | undefined;
+  private queueClient: Redis | undefined;
   private readonly dataSources = new Map<string, DataSource>();
 
   constructor(env: NodeJS.ProcessEnv = process.env, root = env.PAWLINK_ROOT ?? process.cwd()) {
@@ -19,6 +21,11 @@ export class AdminContext {
   get redis(): Redis {
     this.redisClient ??= createRedis(this.config.redis, { name: 'admin' });
     return this.redisClient;
+  }
+
+  queueRedis(): Redis {
+    this.queueClient ??= createRedis(this.config.redis, { forQueue: true, name: 'admin-queue' });
+    return this.queueClient;
   }
 
   async dataSource(spec: DataSourceSpec): Promise<DataSource> {
@@ -38,6 +45,8 @@ export class AdminContext {
     for (const dataSource of this.dataSources.values()) await dataSource.destroy();
     this.dataSources.clear();
     if (this.redisClient) await this.redisClient.quit();
+    if (this.queueClient) await this.queueClient.quit();
     this.redisClient = undefined;
+    this.queueClient = undefined;
   }
 }

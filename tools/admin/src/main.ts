@@ -2,7 +2,7 @@
 import { CommanderError } from 'commander';
 import { ConfigError } from '@pawlink/service-kit';
 import { buildProgram } from './program.js';
-import { CommandFailure } from './usage-error.js';
+import { CommandFailure } from '@pawlink/service-kit/cli';
 
 const { program, closeContext } = buildProgram();
 try {

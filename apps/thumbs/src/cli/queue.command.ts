@@ -1,9 +1,10 @@
+import { nonNegativeInt, type CliContext } from '@pawlink/service-kit/cli';
+import type { Command } from 'commander';
 import { createThumbsQueueAdmin } from '../container.js';
 import { openThumbnailQueue } from '../repositories/thumbnail-queue.repository.js';
 import type { ThumbnailQueueAdminService } from '../services/thumbnail-queue-admin.service.js';
-import { nonNegativeInt, type CliCommand, type ThumbsCliContext } from './cli-context.js';
 
-async function withQueueAdmin<T>(context: ThumbsCliContext, use: (admin: ThumbnailQueueAdminService) => Promise<T>): Promise<T> {
+async function withQueueAdmin<T>(context: CliContext, use: (admin: ThumbnailQueueAdminService) => Promise<T>): Promise<T> {
   const connection = context.queueRedis();
   const queue = openThumbnailQueue(connection, context.config.redis.prefix);
   try {
@@ -14,7 +15,7 @@ async function withQueueAdmin<T>(context: ThumbsCliContext, use: (admin: Thumbna
 }
 
 /** `bin/admin queue status|clean-failed`: the thumbnail queue as operators scaling workers need to see it. */
-export function registerQueueCommands(program: CliCommand, context: () => ThumbsCliContext): void {
+export function registerQueueCommands(program: Command, context: () => CliContext): void {
   const queue = program.command('queue').description('The thumbnail job queue (BullMQ).');
 
   queue

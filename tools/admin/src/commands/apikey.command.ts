@@ -2,7 +2,7 @@ import { API_KEY_FLAGS, DEFAULT_BULK_LIMIT, type ApiKeyFlag } from '@pawlink/con
 import type { ApiKey, ApiKeyService } from '@pawlink/auth';
 import type { Command } from 'commander';
 import type { AdminContext } from '../admin-context.js';
-import { CommandFailure, listOf, nonEmpty, nonNegativeInt, positiveInt } from '../usage-error.js';
+import { CommandFailure, listOf, nonEmpty, nonNegativeInt, positiveInt } from '@pawlink/service-kit/cli';
 
 const describeKey = (key: ApiKey): string =>
   [

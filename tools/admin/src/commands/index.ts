@@ -1,9 +1,9 @@
 import { registerCategoryCommands, registerImageCommands } from '@pawlink/images';
+import { registerQueueCommands } from '@pawlink/thumbs';
 import type { Command } from 'commander';
 import type { AdminContext } from '../admin-context.js';
 import { registerApiKeyCommands } from './apikey.command.js';
 import { registerMigrateCommand } from './migrate.command.js';
-import { registerQueueCommands } from './queue.command.js';
 import { registerReadOnlyCommands } from './readonly.command.js';
 
 export type CommandRegistrar = (program: Command, context: () => AdminContext) => void;

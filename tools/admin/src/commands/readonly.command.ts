@@ -2,7 +2,7 @@ import { SERVICES, type ServiceName } from '@pawlink/contracts';
 import { getReadOnly, setReadOnly } from '@pawlink/service-kit';
 import { Option, type Command } from 'commander';
 import type { AdminContext } from '../admin-context.js';
-import { oneOf } from '../usage-error.js';
+import { oneOf } from '@pawlink/service-kit/cli';
 
 type Target = ServiceName | 'all';
 const targets = (target: Target): readonly ServiceName[] => (target === 'all' ? SERVICES : [target]);

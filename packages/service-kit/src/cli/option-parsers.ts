@@ -1,10 +1,8 @@
 import { InvalidArgumentError } from 'commander';
 
-/** Parsers for option values; a bad value becomes a usage error (exit code 2). */
+/** Parsers for option values; a bad value becomes commander's usage error (bin/admin exits 2). */
 export function positiveInt(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 2_147_483_647) {
-    throw new InvalidArgumentError('expected a positive integer.');
-  }
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 2_147_483_647) throw new InvalidArgumentError('expected a positive integer.');
   return Number(value);
 }
 
@@ -13,6 +11,7 @@ export function nonNegativeInt(value: string): number {
   return Number(value);
 }
 
+/** Trimmed, non-empty text of at most `max` characters. */
 export function nonEmpty(max: number) {
   return (value: string): string => {
     const trimmed = value.trim();
@@ -29,7 +28,7 @@ export function oneOf<T extends string>(allowed: readonly T[]) {
   };
 }
 
-/** A comma-separated list of allowed values; an empty value is the empty list. */
+/** A comma-separated list of allowed values, without repeats; an empty value is the empty list. */
 export function listOf<T extends string>(allowed: readonly T[]) {
   return (value: string): T[] => {
     const items = value.split(',').map((item) => item.trim()).filter((item) => item !== '');
@@ -40,10 +39,7 @@ export function listOf<T extends string>(allowed: readonly T[]) {
   };
 }
 
-/** A failure of the operation itself (not of its arguments): exit code 1. */
-export class CommandFailure extends Error {
-  constructor(message: string, readonly exitCode = 1) {
-    super(message);
-    this.name = 'CommandFailure';
-  }
+/** A repeatable option: every occurrence is parsed and collected. */
+export function collect(parse: (value: string) => string) {
+  return (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), parse(value)];
 }
