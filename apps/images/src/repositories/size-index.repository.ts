@@ -83,7 +83,7 @@ function shuffle<T>(items: T[]): T[] {
  * Per category, a Redis sorted set `<prefix>images:bysize:<db>` with member = image id and
  * score = size in bytes: the index random selection uses instead of scanning MySQL.
  */
-export class SizeIndex {
+export class SizeIndexRepository {
   constructor(
     private readonly redis: Redis,
     private readonly redisPrefix: string,
