@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { Category, CategoryInfoResponse, ImageRecord, ImageWithCategory } from '@pawlink/contracts';
 import { NEVER_HAD_CONTENT_COMMENT } from '@pawlink/contracts';
-import { ApiError, type Logger } from '@pawlink/service-kit';
+import { ApiError } from '@pawlink/service-kit';
 import type { CategoryRow } from '../db/entities/category.entity.js';
 import type { ImageRow } from '../db/entities/image.entity.js';
 import type { CategoryRepository, TypeStats } from '../repositories/category.repository.js';
@@ -12,6 +12,7 @@ import type { SizeIndexRepository } from '../repositories/size-index.repository.
 import { isCategoryKey } from './category-key.rules.js';
 import { toImageRecord, toImageWithCategory } from './image-record.js';
 import type { SizeIndexService } from './size-index.service.js';
+import type { ServiceLogger } from './service-logger.js';
 
 export interface ImagesServiceDeps {
   categories: Pick<CategoryRepository, 'find' | 'listWithContent' | 'typeStats' | 'hasContent'>;
@@ -23,7 +24,7 @@ export interface ImagesServiceDeps {
   imagesMediaUrl: string;
   /** How long a category row is trusted in process; 0 asks MySQL every time. */
   categoryCacheMs: number;
-  logger: Pick<Logger, 'warn'>;
+  logger: Pick<ServiceLogger, 'warn'>;
   now?: () => number;
 }
 

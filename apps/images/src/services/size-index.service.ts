@@ -1,11 +1,11 @@
-import type { Logger } from '@pawlink/service-kit';
 import type { ImageRepository } from '../repositories/image.repository.js';
 import type { SizeIndexRepository } from '../repositories/size-index.repository.js';
+import type { ServiceLogger } from './service-logger.js';
 
 export interface SizeIndexServiceDeps {
   index: Pick<SizeIndexRepository, 'addIfIndexed' | 'rebuild' | 'size'>;
   images: Pick<ImageRepository, 'idsAndSizes' | 'countsByCategory'>;
-  logger: Pick<Logger, 'info'>;
+  logger: Pick<ServiceLogger, 'info'>;
 }
 
 /**
