@@ -1,5 +1,5 @@
-export { createApp, createRedirectCache, createRequestHandler, type ShortenerDeps } from './app.js';
+export { createApp, createRequestHandler, type ShortenerAppDeps } from './app.js';
 export { loadShortenerConfig, type ShortenerConfig } from './config.js';
-export { RedirectCache } from './redirect-cache.js';
-export { ShortUrlEntity, type ShortUrl } from './short-url.entity.js';
-export { shortenerDatabase } from './shortener.database.js';
+export { createShortenerContainer, type ShortenerConnections, type ShortenerContainer } from './container.js';
+export { ShortUrlEntity, type ShortUrl } from './db/entities/short-url.entity.js';
+export { shortenerDatabase } from './db/shortener.database.js';

@@ -1,43 +1,29 @@
-import { authDatabase } from '@pawlink/auth';
-import { createDataSource, createLogger, createRedis, exitOnConfigError, installGracefulShutdown, listen, ReadOnlySwitch } from '@pawlink/service-kit';
-import { createRedirectCache, createRequestHandler } from './app.js';
-import { loadShortenerConfig, type ShortenerConfig } from './config.js';
-import { shortenerDatabase } from './shortener.database.js';
+import { ApiKeyRepository, authDatabase, createAccessGuards } from '@pawlink/auth';
+import { ReadOnlySwitch, runService } from '@pawlink/service-kit';
+import { createRequestHandler } from './app.js';
+import { loadShortenerConfig } from './config.js';
+import { createShortenerContainer } from './container.js';
+import { shortenerDatabase } from './db/shortener.database.js';
 
-let config: ShortenerConfig;
-try {
-  config = loadShortenerConfig(process.env);
-} catch (error) {
-  exitOnConfigError(error);
-}
+await runService({
+  name: 'shortener',
+  loadConfig: loadShortenerConfig,
+  port: (config) => config.ports.shortener,
+  url: (config) => config.urls.shortener,
+  async start({ config, logger, startedAt, redis: connect, dataSource, onShutdown }) {
+    const redis = connect('shortener');
+    const subscriber = connect('shortener-invalidate');
+    const [shortener, auth] = await Promise.all([dataSource(shortenerDatabase), dataSource(authDatabase)]);
 
-const startedAt = Date.now();
-const logger = createLogger('shortener', config.logLevel);
-const redis = createRedis(config.redis, { name: 'shortener' });
-const subscriber = createRedis(config.redis, { name: 'shortener-invalidate' });
-const dataSource = createDataSource(config.database, shortenerDatabase);
-const authDataSource = createDataSource(config.database, authDatabase);
-await Promise.all([dataSource.initialize(), authDataSource.initialize()]);
+    const readOnly = new ReadOnlySwitch(redis, config.redis.prefix, 'shortener', config.readOnlyDefault, logger);
+    await readOnly.start();
+    onShutdown(() => Promise.resolve(readOnly.stop()));
 
-const readOnly = new ReadOnlySwitch(redis, config.redis.prefix, 'shortener', config.readOnlyDefault, logger);
-await readOnly.start();
-const cache = createRedirectCache({ config, redis, subscriber, dataSource, logger });
-await cache.start();
+    const services = createShortenerContainer({ config, logger, redis, subscriber, dataSource: shortener });
+    await services.redirectCache.start();
+    onShutdown(() => services.redirectCache.stop());
 
-const handler = createRequestHandler({ config, logger, redis, dataSource, authDataSource, readOnly, cache, startedAt });
-const { server, port } = await listen(handler, config.ports.shortener);
-logger.info('shortener listening', { port, url: config.urls.shortener });
-
-installGracefulShutdown({
-  servers: [server],
-  closers: [
-    () => Promise.resolve(readOnly.stop()),
-    () => cache.stop(),
-    () => subscriber.quit(),
-    () => redis.quit(),
-    () => dataSource.destroy(),
-    () => authDataSource.destroy(),
-  ],
-  logger,
-  timeoutMs: config.shutdownTimeoutMs,
+    const guards = createAccessGuards({ service: 'shortener', apiKeys: new ApiKeyRepository(auth), redis, redisPrefix: config.redis.prefix, logger });
+    return createRequestHandler({ config, logger, services, guards, readOnly, startedAt });
+  },
 });

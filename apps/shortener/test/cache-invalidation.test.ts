@@ -1,4 +1,4 @@
-import type { RedirectCache } from '../src/redirect-cache.js';
+import type { RedirectCacheRepository } from '../src/repositories/redirect-cache.repository.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { create, jsonInit, request, startHarness, uniqueUrl, type Harness, type Instance } from './support.js';
 
@@ -19,7 +19,7 @@ async function editable(): Promise<{ code: string; managementCode: string; url: 
 }
 
 /** Resolves once `cache` has applied a peer's announcement for `code` (whatever else arrives first). */
-function invalidated(cache: RedirectCache, code: string): Promise<void> {
+function invalidated(cache: RedirectCacheRepository, code: string): Promise<void> {
   return new Promise((resolve) => {
     const listener = (announced: string): void => {
       if (announced !== code) return;

@@ -1,19 +1,21 @@
-import { ApiKeyRepository, authDatabase } from '@pawlink/auth';
+import { ApiKeyRepository, authDatabase, createAccessGuards } from '@pawlink/auth';
+import { createTestKey } from '@pawlink/auth/testing';
 import { createDataSource, createLogger, createRedis, migrateDatabase, ReadOnlySwitch, setReadOnly } from '@pawlink/service-kit';
 import { createTestContext, jsonInit, request, serveForTest, type JsonResponse, type TestContext } from '@pawlink/test-kit';
 import type { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
-import { createRedirectCache, createRequestHandler, type ShortenerDeps } from '../src/app.js';
+import { createRequestHandler } from '../src/app.js';
 import { loadShortenerConfig, type ShortenerConfig } from '../src/config.js';
-import type { RedirectCache } from '../src/redirect-cache.js';
-import { shortenerDatabase } from '../src/shortener.database.js';
+import { createShortenerContainer, type ShortenerConnections } from '../src/container.js';
+import { shortenerDatabase } from '../src/db/shortener.database.js';
+import type { RedirectCacheRepository } from '../src/repositories/redirect-cache.repository.js';
 
 export const SHORTENER_URL = 'https://pawl.ink';
 
 /** One running shortener instance: the same request handler main.ts serves. */
 export interface Instance {
   url: string;
-  cache: RedirectCache;
+  cache: RedirectCacheRepository;
   readOnly: ReadOnlySwitch;
   close(): Promise<void>;
 }
@@ -26,7 +28,7 @@ export interface Harness {
   apiKeys: ApiKeyRepository;
   /** The first instance. */
   url: string;
-  cache: RedirectCache;
+  cache: RedirectCacheRepository;
   /** A key with the shortener flag and no rate limits. */
   key: string;
   /** Another instance on the same databases; `redis` replaces the shared connection for it. */
@@ -36,7 +38,7 @@ export interface Harness {
 }
 
 /** Fresh schemas and Redis prefix, migrated, and one instance listening on a free port. */
-export async function startHarness(label: string, env: Record<string, string> = {}, overrides: Partial<Pick<ShortenerDeps, 'generateCode' | 'clock'>> = {}): Promise<Harness> {
+export async function startHarness(label: string, env: Record<string, string> = {}, overrides: Partial<Pick<ShortenerConnections, 'generateCode' | 'clock'>> = {}): Promise<Harness> {
   const ctx = await createTestContext(label);
   const config = loadShortenerConfig({ ...ctx.env, SHORTENER_URL, ...env });
   await migrateDatabase(config.database, authDatabase);
@@ -47,7 +49,7 @@ export async function startHarness(label: string, env: Record<string, string> = 
   const authDataSource = createDataSource(config.database, authDatabase);
   await Promise.all([dataSource.initialize(), authDataSource.initialize()]);
   const apiKeys = new ApiKeyRepository(authDataSource);
-  const { key } = await apiKeys.create({ name: 'test', contact: 'test@example.com', flags: ['shortener'], rateLimitRoute: 0, rateLimitGlobal: 0 });
+  const key = await createTestKey(apiKeys, ['shortener']);
   const instances: Instance[] = [];
 
   async function startInstance(options: { redis?: Redis } = {}): Promise<Instance> {
@@ -55,9 +57,11 @@ export async function startHarness(label: string, env: Record<string, string> = 
     const readOnly = new ReadOnlySwitch(redis, config.redis.prefix, 'shortener', config.readOnlyDefault, logger);
     await readOnly.refresh();
     const instanceRedis = options.redis ?? redis;
-    const cache = createRedirectCache({ config, redis: instanceRedis, subscriber, dataSource, logger });
+    const services = createShortenerContainer({ config, logger, redis: instanceRedis, subscriber, dataSource, ...overrides });
+    const cache = services.redirectCache;
     await cache.start();
-    const server = await serveForTest(createRequestHandler({ config, logger, redis: instanceRedis, dataSource, authDataSource, readOnly, cache, ...overrides }));
+    const guards = createAccessGuards({ service: 'shortener', apiKeys, redis: instanceRedis, redisPrefix: config.redis.prefix, logger });
+    const server = await serveForTest(createRequestHandler({ config, logger, services, guards, readOnly }));
     const instance: Instance = {
       url: server.url,
       cache,

@@ -17,9 +17,8 @@ export interface RenderLimits {
   fps: number;
 }
 
-export interface WorkerConfig {
-  base: BaseConfig;
-  board: BoardConfig;
+/** The worker's own settings (WORKER_*, THUMBS_*, FFMPEG_PATH, FFPROBE_PATH). */
+export interface WorkerSettings {
   /** Jobs this process runs at once, each on its own worker thread. */
   concurrency: number;
   lockDurationMs: number;
@@ -28,38 +27,46 @@ export interface WorkerConfig {
   jobTimeoutMs: number;
   maxDownloadBytes: number;
   downloadTimeoutMs: number;
-  limits: RenderLimits;
-  /** Downloads land here before decoding. */
+  /** Downloads land here, one directory per job, before decoding. */
   tmpDir: string;
   ffmpegPath: string;
   ffprobePath: string;
-  /** Thumbnails are written under `<mediaDir>/thumbs`. */
-  thumbsDir: string;
+  limits: RenderLimits;
 }
 
-/** The worker's configuration: the shared variables plus the THUMBS_ and WORKER_ ones. */
-export function loadWorkerConfig(env: Env, cwd = process.cwd()): WorkerConfig {
-  const base = loadBaseConfig(env, cwd);
+/**
+ * The worker's configuration. It reaches every worker thread through `workerData`, so it stays a
+ * plain object that the structured clone copies whole (no functions, no class instances).
+ * Thumbnails go to contracts' `thumbnailsDir(mediaDir)`.
+ */
+export interface ThumbsWorkerConfig extends BaseConfig {
+  board: BoardConfig;
+  worker: WorkerSettings;
+}
+
+/** The shared variables plus the BOARD_, WORKER_ and THUMBS_ ones; a bad value names its variable. */
+export function loadThumbsWorkerConfig(env: Env, cwd = process.cwd()): ThumbsWorkerConfig {
   return {
-    base,
+    ...loadBaseConfig(env, cwd),
     board: loadBoardConfig(env),
-    concurrency: readInt(env, 'WORKER_CONCURRENCY', 1, { min: 1, max: 64 }),
-    lockDurationMs: readInt(env, 'WORKER_LOCK_DURATION_MS', 30_000, { min: 1_000, max: 600_000 }),
-    stalledIntervalMs: readInt(env, 'WORKER_STALLED_INTERVAL_MS', 30_000, { min: 500, max: 600_000 }),
-    maxStalledCount: readInt(env, 'WORKER_MAX_STALLED_COUNT', 2, { min: 0, max: 100 }),
-    jobTimeoutMs: readInt(env, 'THUMBS_JOB_TIMEOUT_MS', 120_000, { min: 1_000, max: 3_600_000 }),
-    maxDownloadBytes: readInt(env, 'THUMBS_MAX_DOWNLOAD_BYTES', 200 * 1024 * 1024, { min: 1024, max: 10 * 1024 ** 3 }),
-    downloadTimeoutMs: readInt(env, 'THUMBS_DOWNLOAD_TIMEOUT_MS', 60_000, { min: 100, max: 3_600_000 }),
-    limits: {
-      maxInputPixels: readInt(env, 'THUMBS_MAX_INPUT_PIXELS', 100_000_000, { min: 1, max: 1_000_000_000 }),
-      maxFrames: readInt(env, 'THUMBS_MAX_FRAMES', 60, { min: 1, max: 1000 }),
-      maxDurationSeconds: readInt(env, 'THUMBS_MAX_DURATION_SECONDS', 3, { min: 1, max: 60 }),
-      size: readInt(env, 'THUMBS_SIZE', 320, { min: 16, max: 2048 }),
-      fps: readInt(env, 'THUMBS_FPS', 10, { min: 1, max: 50 }),
+    worker: {
+      concurrency: readInt(env, 'WORKER_CONCURRENCY', 1, { min: 1, max: 64 }),
+      lockDurationMs: readInt(env, 'WORKER_LOCK_DURATION_MS', 30_000, { min: 1_000, max: 600_000 }),
+      stalledIntervalMs: readInt(env, 'WORKER_STALLED_INTERVAL_MS', 30_000, { min: 500, max: 600_000 }),
+      maxStalledCount: readInt(env, 'WORKER_MAX_STALLED_COUNT', 2, { min: 0, max: 100 }),
+      jobTimeoutMs: readInt(env, 'THUMBS_JOB_TIMEOUT_MS', 120_000, { min: 1_000, max: 3_600_000 }),
+      maxDownloadBytes: readInt(env, 'THUMBS_MAX_DOWNLOAD_BYTES', 200 * 1024 * 1024, { min: 1024, max: 10 * 1024 ** 3 }),
+      downloadTimeoutMs: readInt(env, 'THUMBS_DOWNLOAD_TIMEOUT_MS', 60_000, { min: 100, max: 3_600_000 }),
+      tmpDir: path.resolve(cwd, readString(env, 'THUMBS_TMP_DIR', os.tmpdir())),
+      ffmpegPath: readString(env, 'FFMPEG_PATH', 'ffmpeg'),
+      ffprobePath: readString(env, 'FFPROBE_PATH', 'ffprobe'),
+      limits: {
+        maxInputPixels: readInt(env, 'THUMBS_MAX_INPUT_PIXELS', 100_000_000, { min: 1, max: 1_000_000_000 }),
+        maxFrames: readInt(env, 'THUMBS_MAX_FRAMES', 60, { min: 1, max: 1000 }),
+        maxDurationSeconds: readInt(env, 'THUMBS_MAX_DURATION_SECONDS', 3, { min: 1, max: 60 }),
+        size: readInt(env, 'THUMBS_SIZE', 320, { min: 16, max: 2048 }),
+        fps: readInt(env, 'THUMBS_FPS', 10, { min: 1, max: 50 }),
+      },
     },
-    tmpDir: path.resolve(cwd, readString(env, 'THUMBS_TMP_DIR', os.tmpdir())),
-    ffmpegPath: readString(env, 'FFMPEG_PATH', 'ffmpeg'),
-    ffprobePath: readString(env, 'FFPROBE_PATH', 'ffprobe'),
-    thumbsDir: path.join(base.mediaDir, 'thumbs'),
   };
 }

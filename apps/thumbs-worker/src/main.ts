@@ -1,30 +1,26 @@
-import { mkdir } from 'node:fs/promises';
-import { createLogger, createRedis, exitOnConfigError, installGracefulShutdown } from '@pawlink/service-kit';
-import { loadWorkerConfig, type WorkerConfig } from './config.js';
-import { removeStaleDownloadDirs, removeStaleTempFiles } from './stale-temp-files.js';
-import { createThumbnailWorker } from './thumbnail.worker.js';
+import { thumbnailsDir } from '@pawlink/contracts';
+import { runService } from '@pawlink/service-kit';
+import { loadThumbsWorkerConfig } from './config.js';
+import { createThumbnailWorker } from './jobs/thumbnail.worker.js';
+import { ThumbnailFileRepository } from './repositories/thumbnail-file.repository.js';
+import { WorkDirRepository } from './repositories/work-dir.repository.js';
 
-let config: WorkerConfig;
-try {
-  config = loadWorkerConfig(process.env);
-} catch (error) {
-  exitOnConfigError(error);
-}
-
-const logger = createLogger('thumbs-worker', config.base.logLevel);
-await mkdir(config.thumbsDir, { recursive: true });
-const swept = await removeStaleTempFiles(config.thumbsDir, 2 * config.jobTimeoutMs);
-const sweptDownloads = await removeStaleDownloadDirs(config.tmpDir, 2 * config.jobTimeoutMs);
-const connection = createRedis(config.base.redis, { forQueue: true, name: 'thumbs-worker' });
-const worker = createThumbnailWorker(config, connection, logger);
-
-// SIGTERM: stop taking jobs, let the running ones finish (worker.close waits), then exit 0.
-installGracefulShutdown({
-  servers: [],
-  closers: [() => worker.close(), () => connection.quit()],
-  logger,
-  timeoutMs: config.jobTimeoutMs + config.base.shutdownTimeoutMs,
+await runService({
+  name: 'thumbs-worker',
+  loadConfig: loadThumbsWorkerConfig,
+  // SIGTERM stops taking jobs and lets the running ones finish (worker.close waits for them).
+  shutdownTimeoutMs: (config) => config.worker.jobTimeoutMs + config.shutdownTimeoutMs,
+  async start(runtime) {
+    const { config, logger } = runtime;
+    const thumbnails = new ThumbnailFileRepository(thumbnailsDir(config.mediaDir));
+    await thumbnails.ensureDir();
+    // Leftovers of killed workers: older than twice the job budget, no running job can own them.
+    const staleAfterMs = 2 * config.worker.jobTimeoutMs;
+    const swept = await thumbnails.removeStaleTempFiles(staleAfterMs);
+    const sweptDownloads = await new WorkDirRepository(config.worker.tmpDir).removeStale(staleAfterMs);
+    const worker = createThumbnailWorker(config, runtime.redis('thumbs-worker', { forQueue: true }), logger);
+    runtime.onShutdown(() => worker.close());
+    await worker.waitUntilReady();
+    logger.info('thumbs worker started', { concurrency: config.worker.concurrency, thumbsDir: thumbnails.dir, sweptTempFiles: swept, sweptDownloadDirs: sweptDownloads, pid: process.pid });
+  },
 });
-
-await worker.waitUntilReady();
-logger.info('thumbs worker started', { concurrency: config.concurrency, thumbsDir: config.thumbsDir, sweptTempFiles: swept, sweptDownloadDirs: sweptDownloads, pid: process.pid });

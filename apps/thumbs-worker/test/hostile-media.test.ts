@@ -1,15 +1,12 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { makeAnimatedGif, makeAudioOnlyMp4, makeMp4, makePng, makeWebm, startFakeBoard, type FakeBoard } from '@pawlink/board/testing';
-import { isThumbnailTimeout, thumbnailJobId, type ThumbnailType } from '@pawlink/contracts';
-import { createLogger, createRedis } from '@pawlink/service-kit';
-import { createTestContext, type TestContext } from '@pawlink/test-kit';
-import type { Redis } from 'ioredis';
+import { makeAnimatedGif, makeAudioOnlyMp4, makeMp4, makePng, makeWebm, type FakeBoard } from '@pawlink/board/testing';
+import { isThumbnailTimeout, type ThumbnailType } from '@pawlink/contracts';
+import type { TestContext } from '@pawlink/test-kit';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createThumbnailWorker, type ThumbnailWorker } from '../src/index.js';
-import { createQueue, enqueue, waitForJob, workerConfig } from './helpers.js';
+import { startWorkerHarness, type WorkerHarness } from './support.js';
 
 /*
  * Hostile or broken input from the board. Every case must end as a readable, unrecoverable
@@ -17,41 +14,24 @@ import { createQueue, enqueue, waitForJob, workerConfig } from './helpers.js';
  * never a crashed worker, a hung job or a partial file. Default render limits apply.
  */
 
+let harness: WorkerHarness;
 let ctx: TestContext;
 let board: FakeBoard;
-let queueHandle: ReturnType<typeof createQueue>;
-let worker: ThumbnailWorker;
-let workerConnection: Redis;
 let thumbsDir: string;
 let tmpDir: string;
 let nextId = 1;
 
 beforeAll(async () => {
-  ctx = await createTestContext('thumbshostile');
-  board = await startFakeBoard();
-  const config = workerConfig(ctx, board, { WORKER_CONCURRENCY: '2', THUMBS_JOB_TIMEOUT_MS: '30000', BOARD_REQUESTS_PER_SECOND: '50' });
-  thumbsDir = config.thumbsDir;
-  tmpDir = config.tmpDir;
-  queueHandle = createQueue(ctx);
-  workerConnection = createRedis(config.base.redis, { forQueue: true });
-  worker = createThumbnailWorker(config, workerConnection, createLogger('thumbs-worker', 'error', { silent: true }));
+  harness = await startWorkerHarness('thumbshostile', { env: { WORKER_CONCURRENCY: '2', THUMBS_JOB_TIMEOUT_MS: '30000', BOARD_REQUESTS_PER_SECOND: '50' } });
+  ({ ctx, board, thumbsDir } = harness);
+  tmpDir = harness.config.worker.tmpDir;
 });
 
-afterAll(async () => {
-  await worker?.close();
-  workerConnection?.disconnect();
-  await queueHandle?.queue.close();
-  queueHandle?.connection.disconnect();
-  await board?.close();
-  await ctx?.cleanup();
-});
+afterAll(() => harness?.close());
 
 const md5Of = (bytes: Buffer): string => createHash('md5').update(bytes).digest('hex');
 
-async function run(md5: string, type: ThumbnailType = 'gif') {
-  await enqueue(queueHandle.queue, md5, type);
-  return waitForJob(queueHandle.queue, thumbnailJobId(md5, type));
-}
+const run = (md5: string, type: ThumbnailType = 'gif') => harness.run(md5, type);
 
 async function outputsOf(md5: string): Promise<string[]> {
   return (await readdir(thumbsDir).catch(() => [] as string[])).filter((name) => name.includes(md5));

@@ -1,46 +1,26 @@
 import { access, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { makeAnimatedGif, makeAnimatedWebp, makeJpeg, makeMp4, makePng, makeWebm, startFakeBoard, type FakeBoard } from '@pawlink/board/testing';
-import { thumbnailJobId, type ThumbnailType } from '@pawlink/contracts';
-import { createLogger, createRedis } from '@pawlink/service-kit';
-import { createTestContext, type TestContext } from '@pawlink/test-kit';
-import type { Redis } from 'ioredis';
+import { makeAnimatedGif, makeAnimatedWebp, makeJpeg, makeMp4, makePng, makeWebm, type FakeBoard } from '@pawlink/board/testing';
+import type { ThumbnailType } from '@pawlink/contracts';
 import sharp, { type Metadata } from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createThumbnailWorker, type ThumbnailWorker } from '../src/index.js';
-import { createQueue, enqueue, waitForJob, workerConfig } from './helpers.js';
+import { startWorkerHarness, type WorkerHarness } from './support.js';
 
-let ctx: TestContext;
+let harness: WorkerHarness;
 let board: FakeBoard;
-let queueHandle: ReturnType<typeof createQueue>;
-let worker: ThumbnailWorker;
-let workerConnection: Redis;
 let thumbsDir: string;
 let nextId = 1;
 
 beforeAll(async () => {
-  ctx = await createTestContext('thumbsworker');
-  board = await startFakeBoard();
-  const config = workerConfig(ctx, board, { WORKER_CONCURRENCY: '2' });
-  thumbsDir = config.thumbsDir;
-  queueHandle = createQueue(ctx);
-  workerConnection = createRedis(config.base.redis, { forQueue: true });
-  worker = createThumbnailWorker(config, workerConnection, createLogger('thumbs-worker', 'error', { silent: true }));
+  harness = await startWorkerHarness('thumbsworker', { env: { WORKER_CONCURRENCY: '2' } });
+  ({ board, thumbsDir } = harness);
 });
 
-afterAll(async () => {
-  await worker?.close();
-  workerConnection?.disconnect();
-  await queueHandle?.queue.close();
-  queueHandle?.connection.disconnect();
-  await board?.close();
-  await ctx?.cleanup();
-});
+afterAll(() => harness?.close());
 
 async function render(bytes: Buffer, ext: string, type: ThumbnailType, hideUrl = false) {
   const post = board.addPost({ id: nextId++, ext, hideUrl }, bytes);
-  await enqueue(queueHandle.queue, post.md5, type);
-  const job = await waitForJob(queueHandle.queue, thumbnailJobId(post.md5, type));
+  const job = await harness.run(post.md5, type);
   return { post, job };
 }
 
@@ -128,8 +108,7 @@ describe('thumbnail rendering', () => {
 
   it('fails an md5 the board does not know as unrecoverable', async () => {
     const md5 = 'abcdefabcdefabcdefabcdefabcdef01';
-    await enqueue(queueHandle.queue, md5, 'gif');
-    const job = await waitForJob(queueHandle.queue, thumbnailJobId(md5, 'gif'));
+    const job = await harness.run(md5, 'gif');
     expect(await job.getState()).toBe('failed');
     expect(job.attemptsMade).toBe(1);
     expect(job.failedReason).toBe('post not found on the board');
@@ -137,8 +116,7 @@ describe('thumbnail rendering', () => {
 
   it('retries when the downloaded bytes do not match the md5, and reports it', async () => {
     const post = board.addPost({ id: nextId++, ext: 'png', md5: 'fedcba9876543210fedcba9876543210' }, await makePng(20, 20));
-    await enqueue(queueHandle.queue, post.md5, 'png');
-    const job = await waitForJob(queueHandle.queue, thumbnailJobId(post.md5, 'png'));
+    const job = await harness.run(post.md5, 'png');
     expect(await job.getState()).toBe('failed');
     expect(job.attemptsMade).toBe(3);
     expect(job.failedReason).toMatch(/expected fedcba9876543210fedcba9876543210/);

@@ -1,25 +1,23 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readdir, readFile, stat } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { makeWebm, startFakeBoard, type FakeBoard } from '@pawlink/board/testing';
+import { makeWebm } from '@pawlink/board/testing';
 import { thumbnailJobId } from '@pawlink/contracts';
-import { createTestContext, type TestContext } from '@pawlink/test-kit';
 import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { removeStaleTempFiles } from '../src/stale-temp-files.js';
-import { createQueue, enqueue, waitForJob, workerEnv } from './helpers.js';
+import { ThumbnailFileRepository } from '../src/repositories/thumbnail-file.repository.js';
+import { enqueue, startWorkerHarness, waitForJob, workerEnv, type WorkerHarness } from './support.js';
 
 const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
 
-let ctx: TestContext;
-let board: FakeBoard;
-let queueHandle: ReturnType<typeof createQueue>;
+let harness: WorkerHarness;
 const children: ChildProcess[] = [];
 
 function startWorker(): ChildProcess {
   const child = spawn(process.execPath, [MAIN], {
-    env: { PATH: process.env.PATH ?? '', ...workerEnv(ctx, board, { WORKER_LOCK_DURATION_MS: '2000', WORKER_STALLED_INTERVAL_MS: '1000' }) },
+    env: { PATH: process.env.PATH ?? '', ...workerEnv(harness.ctx, harness.board, { WORKER_LOCK_DURATION_MS: '2000', WORKER_STALLED_INTERVAL_MS: '1000' }) },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   children.push(child);
@@ -34,7 +32,7 @@ const exited = (child: ChildProcess): Promise<{ code: number | null; signal: Nod
 async function waitForProgress(jobId: string, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const job = await queueHandle.queue.getJob(jobId);
+    const job = await harness.queue.getJob(jobId);
     if (job && typeof job.progress === 'number' && job.progress > 0) return;
     if (Date.now() > deadline) throw new Error(`job ${jobId} made no progress`);
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -42,22 +40,18 @@ async function waitForProgress(jobId: string, timeoutMs = 30_000): Promise<void>
 }
 
 beforeAll(async () => {
-  ctx = await createTestContext('thumbsproc');
-  board = await startFakeBoard();
-  queueHandle = createQueue(ctx);
+  // the workers here are built processes (dist/main.js), started by the tests
+  harness = await startWorkerHarness('thumbsproc', { workers: [] });
 });
 
 afterAll(async () => {
   for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  await queueHandle?.queue.close();
-  queueHandle?.connection.disconnect();
-  await board?.close();
-  await ctx?.cleanup();
+  await harness?.close();
 });
 
 it('a SIGKILLed worker\'s job is recovered by another worker, and the final path only ever holds complete files', async () => {
-  const post = board.addPost({ id: 1, ext: 'webm' }, await makeWebm(2, 160, 120));
-  const finalPath = path.join(ctx.mediaDir, 'thumbs', `${post.md5}.gif`);
+  const post = harness.board.addPost({ id: 1, ext: 'webm' }, await makeWebm(2, 160, 120));
+  const finalPath = path.join(harness.thumbsDir, `${post.md5}.gif`);
   const observed: Array<{ ok: boolean; error?: string }> = [];
   let watching = true;
   const watcher = (async () => {
@@ -70,17 +64,17 @@ it('a SIGKILLed worker\'s job is recovered by another worker, and the final path
     }
   })();
 
-  board.setMediaDelay(60_000);
+  harness.board.setMediaDelay(60_000);
   const first = startWorker();
-  await enqueue(queueHandle.queue, post.md5, 'gif');
+  await enqueue(harness.queue, post.md5, 'gif');
   const jobId = thumbnailJobId(post.md5, 'gif');
   await waitForProgress(jobId);
   first.kill('SIGKILL');
   expect((await exited(first)).signal).toBe('SIGKILL');
-  board.setMediaDelay(0);
+  harness.board.setMediaDelay(0);
 
   const second = startWorker();
-  const job = await waitForJob(queueHandle.queue, jobId, 45_000);
+  const job = await waitForJob(harness.queue, jobId, 45_000);
   watching = false;
   await watcher;
   second.kill('SIGTERM');
@@ -93,25 +87,26 @@ it('a SIGKILLed worker\'s job is recovered by another worker, and the final path
 }, 90_000);
 
 it('SIGTERM lets the running job finish, then the process exits 0', async () => {
-  const post = board.addPost({ id: 2, ext: 'webm' }, await makeWebm(2, 160, 120));
-  board.setMediaDelay(1500);
+  const post = harness.board.addPost({ id: 2, ext: 'webm' }, await makeWebm(2, 160, 120));
+  harness.board.setMediaDelay(1500);
   try {
     const worker = startWorker();
-    await enqueue(queueHandle.queue, post.md5, 'gif');
+    await enqueue(harness.queue, post.md5, 'gif');
     const jobId = thumbnailJobId(post.md5, 'gif');
     await waitForProgress(jobId);
     worker.kill('SIGTERM');
     expect(await exited(worker)).toEqual({ code: 0, signal: null });
-    const job = await queueHandle.queue.getJob(jobId);
+    const job = await harness.queue.getJob(jobId);
     expect(await job?.getState()).toBe('completed');
   } finally {
-    board.setMediaDelay(0);
+    harness.board.setMediaDelay(0);
   }
 }, 60_000);
 
 it('a process SIGKILLed while writing a thumbnail leaves only a hidden temp file (swept later), never a partial one at the final path', async () => {
-  const dir = await mkdtemp(path.join(ctx.mediaDir, 'killed-write-'));
-  const atomicFile = fileURLToPath(new URL('../dist/media/atomic-file.js', import.meta.url));
+  const dir = await mkdtemp(path.join(harness.ctx.mediaDir, 'killed-write-'));
+  // the writer the worker publishes with, as built
+  const atomicFile = createRequire(import.meta.url).resolve('@pawlink/service-kit/files');
   // 512 MiB written in one go: the kill lands while the temp file is still being filled.
   const script = `const { writeFileAtomically } = await import(${JSON.stringify(atomicFile)});
 await writeFileAtomically(process.argv[1], 'victim.gif', Buffer.alloc(512 * 1024 * 1024, 7));
@@ -133,6 +128,6 @@ process.exit(3);`;
   expect(left).toHaveLength(1);
   expect(left[0]).toMatch(/^\.victim\.gif\.[0-9a-f]{12}\.tmp$/);
   // A worker starting later sweeps it once it is older than any running write could be.
-  expect(await removeStaleTempFiles(dir, 0, Date.now() + 1000)).toBe(1);
+  expect(await new ThumbnailFileRepository(dir).removeStaleTempFiles(0, Date.now() + 1000)).toBe(1);
   expect(await readdir(dir)).toEqual([]);
 }, 60_000);

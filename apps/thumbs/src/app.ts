@@ -1,33 +1,25 @@
-import { createAccessGuards, type ApiKeyRepository } from '@pawlink/auth';
+import type { AccessGuards } from '@pawlink/auth';
 import { createServiceApp, type HttpMetrics, type Logger, type ReadOnlySwitch } from '@pawlink/service-kit';
 import type { Express } from 'express';
-import type { Redis } from 'ioredis';
 import type { ThumbsConfig } from './config.js';
-import { registerThumbsRoutes } from './routes/thumbs.routes.js';
-import { JobDurationRepository } from './thumbnails/job-duration.repository.js';
-import type { PostResolver } from './thumbnails/post-resolver.js';
-import { ThumbnailFileRepository } from './thumbnails/thumbnail-file.repository.js';
-import { ThumbnailQueueRepository, type ThumbnailQueue } from './thumbnails/thumbnail-queue.repository.js';
-import { ThumbnailService } from './thumbnails/thumbnail.service.js';
+import type { ThumbsContainer } from './container.js';
+import { registerThumbnailRoutes } from './routes/thumbnail.routes.js';
 
 export interface ThumbsAppDeps {
   config: ThumbsConfig;
   logger: Logger;
-  /** Plain connection: rate limits, durations, locks. */
-  redis: Redis;
-  apiKeys: ApiKeyRepository;
   readOnly: ReadOnlySwitch;
-  /** BullMQ queue `THUMBNAIL_QUEUE` under `thumbnailQueuePrefix(REDIS_PREFIX)`. */
-  queue: ThumbnailQueue;
-  posts: PostResolver;
-  clock?: () => number;
+  /** Key and rate-limit guards from `createAccessGuards({ service: 'thumbs', … })`. */
+  guards: AccessGuards;
+  services: Pick<ThumbsContainer, 'thumbnails'>;
   metrics?: HttpMetrics;
+  /** Process start (unix ms), for `/online`'s uptime. */
+  startedAt?: number;
 }
 
 /** The thumbs HTTP API (API.md §4). Never listens; never renders anything itself. */
 export function createApp(deps: ThumbsAppDeps): Express {
   const { config } = deps;
-  const clock = deps.clock ?? Date.now;
   const service = createServiceApp({
     service: 'thumbs',
     logger: deps.logger,
@@ -35,29 +27,8 @@ export function createApp(deps: ThumbsAppDeps): Express {
     bodyLimitBytes: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
     ...(deps.metrics ? { metrics: deps.metrics } : {}),
+    ...(deps.startedAt !== undefined ? { startedAt: deps.startedAt } : {}),
   });
-  const thumbnails = new ThumbnailService({
-    files: new ThumbnailFileRepository(config.mediaDir),
-    queue: new ThumbnailQueueRepository(deps.queue, deps.redis, {
-      redisPrefix: config.redis.prefix,
-      completedTtlSeconds: config.thumbs.completedTtlSeconds,
-      failedTtlSeconds: config.thumbs.failedTtlSeconds,
-      attempts: config.thumbs.jobAttempts,
-    }),
-    durations: new JobDurationRepository(deps.redis, deps.queue, {
-      redisPrefix: config.redis.prefix,
-      samples: config.thumbs.durationSamples,
-      defaultMs: config.thumbs.defaultJobMs,
-    }),
-    urls: { media: config.urls.media, thumbs: config.urls.thumbs },
-    failedTtlMs: config.thumbs.failedTtlSeconds * 1000,
-    clock,
-  });
-  registerThumbsRoutes(service.app, {
-    guards: createAccessGuards({ service: 'thumbs', apiKeys: deps.apiKeys, redis: deps.redis, redisPrefix: config.redis.prefix, logger: deps.logger }),
-    readOnly: deps.readOnly,
-    thumbnails,
-    posts: deps.posts,
-  });
+  registerThumbnailRoutes(service.app, { guards: deps.guards, readOnly: deps.readOnly, thumbnails: deps.services.thumbnails });
   return service.finalize();
 }

@@ -12,7 +12,7 @@ export interface ThumbsSettings {
   defaultJobMs: number;
   /** Recent job durations kept for the estimate. */
   durationSamples: number;
-  /** Longest a request waits for a board rate-limit slot to resolve a post id before answering 500. */
+  /** Longest a request waits for a board rate-limit slot to resolve a post id before answering 503 1067. */
   boardMaxWaitMs: number;
 }
 

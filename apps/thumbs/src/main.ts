@@ -1,86 +1,41 @@
-import { ApiKeyRepository, authDatabase } from '@pawlink/auth';
-import { BoardUnavailableError, createBoardClient } from '@pawlink/board';
-import { THUMBNAIL_QUEUE, thumbnailQueuePrefix, type ThumbnailJobPayload } from '@pawlink/contracts';
-import {
-  createDataSource,
-  createLogger,
-  createRedis,
-  exitOnConfigError,
-  installGracefulShutdown,
-  listen,
-  ReadOnlySwitch,
-} from '@pawlink/service-kit';
-import { Queue } from 'bullmq';
+import { ApiKeyRepository, authDatabase, createAccessGuards } from '@pawlink/auth';
+import { createBoardClient } from '@pawlink/board';
+import { thumbnailQueuePrefix } from '@pawlink/contracts';
+import { ReadOnlySwitch, runService } from '@pawlink/service-kit';
 import { createApp } from './app.js';
-import { loadThumbsConfig, type ThumbsConfig } from './config.js';
-import { JobDurationRepository, startDurationRecorder } from './thumbnails/job-duration.repository.js';
-import { boardPostResolver } from './thumbnails/post-resolver.js';
+import { loadThumbsConfig } from './config.js';
+import { createThumbsContainer } from './container.js';
+import { startDurationRecorder } from './repositories/job-duration.repository.js';
+import { openThumbnailQueue } from './repositories/thumbnail-queue.repository.js';
 
-let config: ThumbsConfig;
-try {
-  config = loadThumbsConfig(process.env);
-} catch (error) {
-  exitOnConfigError(error);
-}
+await runService({
+  name: 'thumbs',
+  loadConfig: loadThumbsConfig,
+  port: (config) => config.ports.thumbs,
+  url: (config) => config.urls.thumbs,
+  async start({ config, logger, startedAt, redis: connect, dataSource, onShutdown }) {
+    const redis = connect('thumbs');
+    const queue = openThumbnailQueue(connect('thumbs-queue', { forQueue: true }), config.redis.prefix);
+    onShutdown(() => queue.close());
+    const board = createBoardClient({ ...config.board, redis, redisPrefix: config.redis.prefix, maxSlotWaitMs: config.thumbs.boardMaxWaitMs, logger });
+    const services = createThumbsContainer({ config, redis, queue, board });
 
-const logger = createLogger('thumbs', config.logLevel);
-const redis = createRedis(config.redis, { name: 'thumbs' });
-const queueConnection = createRedis(config.redis, { forQueue: true, name: 'thumbs-queue' });
-const eventsConnection = createRedis(config.redis, { forQueue: true, name: 'thumbs-events' });
-const queuePrefix = thumbnailQueuePrefix(config.redis.prefix);
-const queue = new Queue<ThumbnailJobPayload>(THUMBNAIL_QUEUE, { connection: queueConnection, prefix: queuePrefix });
-const authDataSource = createDataSource(config.database, { ...authDatabase, poolSize: 5 });
-await authDataSource.initialize();
+    // Durations of jobs finished by any worker feed every instance's estimates.
+    const recorder = startDurationRecorder({
+      connection: connect('thumbs-events', { forQueue: true }),
+      queuePrefix: thumbnailQueuePrefix(config.redis.prefix),
+      queue,
+      durations: services.durations,
+      onError: (error) => logger.warn('could not record a job duration', { error }),
+    });
+    onShutdown(() => recorder.close());
 
-const readOnly = new ReadOnlySwitch(redis, config.redis.prefix, 'thumbs', config.readOnlyDefault, logger);
-await readOnly.start();
+    const readOnly = new ReadOnlySwitch(redis, config.redis.prefix, 'thumbs', config.readOnlyDefault, logger);
+    await readOnly.start();
+    onShutdown(() => Promise.resolve(readOnly.stop()));
 
-const board = createBoardClient({
-  ...config.board,
-  redis,
-  redisPrefix: config.redis.prefix,
-  maxSlotWaitMs: config.thumbs.boardMaxWaitMs,
-  logger,
-});
-
-// The same repository settings as the app's, so recorded durations feed its estimates.
-const durations = new JobDurationRepository(redis, queue, {
-  redisPrefix: config.redis.prefix,
-  samples: config.thumbs.durationSamples,
-  defaultMs: config.thumbs.defaultJobMs,
-});
-const events = startDurationRecorder({
-  connection: eventsConnection,
-  queuePrefix,
-  queue,
-  durations,
-  onError: (error) => logger.warn('could not record a job duration', { error }),
-});
-
-const app = createApp({
-  config,
-  logger,
-  redis,
-  apiKeys: new ApiKeyRepository(authDataSource),
-  readOnly,
-  queue,
-  posts: boardPostResolver(board, (error) => error instanceof BoardUnavailableError),
-});
-
-const { server, port } = await listen(app, config.ports.thumbs);
-logger.info('thumbs API listening', { port, url: config.urls.thumbs });
-
-installGracefulShutdown({
-  servers: [server],
-  logger,
-  timeoutMs: config.shutdownTimeoutMs,
-  closers: [
-    () => Promise.resolve(readOnly.stop()),
-    () => events.close(),
-    () => queue.close(),
-    () => authDataSource.destroy(),
-    () => redis.quit(),
-    () => queueConnection.quit(),
-    () => eventsConnection.quit(),
-  ],
+    const apiKeys = new ApiKeyRepository(await dataSource({ ...authDatabase, poolSize: 5 }));
+    const guards = createAccessGuards({ service: 'thumbs', apiKeys, redis, redisPrefix: config.redis.prefix, logger });
+    return createApp({ config, logger, services, guards, readOnly, startedAt });
+  },
 });

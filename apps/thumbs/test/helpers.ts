@@ -2,17 +2,19 @@ import { createHash } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ApiKeyRepository, authDatabase } from '@pawlink/auth';
-import { BoardUnavailableError, createBoardClient } from '@pawlink/board';
+import { ApiKeyRepository, authDatabase, createAccessGuards } from '@pawlink/auth';
+import { createTestKey } from '@pawlink/auth/testing';
+import { createBoardClient, type BoardClient } from '@pawlink/board';
 import { startFakeBoard, type FakeBoard } from '@pawlink/board/testing';
-import { THUMBNAIL_QUEUE, thumbnailQueuePrefix, type ApiKeyFlag, type ThumbnailJobPayload, type ThumbnailType } from '@pawlink/contracts';
-import { createDataSource, createLogger, createRedis, migrateDatabase, ReadOnlySwitch, setReadOnly } from '@pawlink/service-kit';
+import { THUMBNAIL_QUEUE, thumbnailFileName, thumbnailQueuePrefix, thumbnailsDir, type ApiKeyFlag, type ThumbnailJobPayload, type ThumbnailType } from '@pawlink/contracts';
+import { createDataSource, createLogger, createRedis, migrateDatabase, ReadOnlySwitch, setReadOnly, type Logger } from '@pawlink/service-kit';
 import { createTestContext, serveForTest, type TestContext } from '@pawlink/test-kit';
-import { Queue, Worker, type Job } from 'bullmq';
+import { Worker, type Job, type Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { createApp } from '../src/app.js';
 import { loadThumbsConfig, type ThumbsConfig } from '../src/config.js';
-import { boardPostResolver } from '../src/thumbnails/post-resolver.js';
+import { createThumbsContainer } from '../src/container.js';
+import { openThumbnailQueue } from '../src/repositories/thumbnail-queue.repository.js';
 
 export const THUMBS_URL = 'http://thumbs.test';
 export const MEDIA_URL = 'http://media.test/thumbs';
@@ -63,17 +65,14 @@ export async function startThumbs(env: Record<string, string> = {}): Promise<Thu
   const authDataSource = createDataSource(config.database, { ...authDatabase, poolSize: 2 });
   await authDataSource.initialize();
   const apiKeys = new ApiKeyRepository(authDataSource);
-  const newKey = async (flags: ApiKeyFlag[], limits: { rateLimitRoute?: number; rateLimitGlobal?: number } = {}) =>
-    (await apiKeys.create({ name: 'test', contact: 'test@example.com', flags, rateLimitRoute: 0, rateLimitGlobal: 0, ...limits })).key;
+  const newKey = (flags: ApiKeyFlag[], limits: { rateLimitRoute?: number; rateLimitGlobal?: number } = {}) => createTestKey(apiKeys, flags, limits);
   const key = await newKey(['thumbs']);
   const keyWithoutFlag = await newKey(['shortener']);
 
   const redis = createRedis(config.redis);
   const queueConnection = createRedis(config.redis, { forQueue: true });
   const prefix = thumbnailQueuePrefix(config.redis.prefix);
-  const queue = new Queue<ThumbnailJobPayload>(THUMBNAIL_QUEUE, { connection: queueConnection, prefix });
-  const readOnly = new ReadOnlySwitch(redis, config.redis.prefix, 'thumbs', false);
-  await readOnly.refresh();
+  const queue = openThumbnailQueue(queueConnection, config.redis.prefix);
   const logger = createLogger('thumbs-test', 'error', { silent: process.env.TEST_LOG !== '1' });
   const boardClient = createBoardClient({
     ...config.board,
@@ -82,16 +81,8 @@ export async function startThumbs(env: Record<string, string> = {}): Promise<Thu
     maxSlotWaitMs: config.thumbs.boardMaxWaitMs,
   });
   let clockOffset = 0;
-  const app = createApp({
-    config,
-    logger,
-    redis,
-    apiKeys,
-    readOnly,
-    queue,
-    posts: boardPostResolver(boardClient, (error) => error instanceof BoardUnavailableError),
-    clock: () => Date.now() + clockOffset,
-  });
+  const clock = () => Date.now() + clockOffset;
+  const { app, readOnly } = await buildInstance({ config, logger, apiKeys, redis, queue, board: boardClient, clock });
   const server = await serveForTest(app);
   const workers: Worker[] = [];
   const extraInstances: Array<() => Promise<void>> = [];
@@ -100,12 +91,8 @@ export async function startThumbs(env: Record<string, string> = {}): Promise<Thu
   async function startAnotherInstance(makeQueue?: MakeQueue): Promise<string> {
     const otherRedis = createRedis(config.redis);
     const otherConnection = createRedis(config.redis, { forQueue: true });
-    const otherQueue = makeQueue ? makeQueue(otherConnection, prefix) : new Queue<ThumbnailJobPayload>(THUMBNAIL_QUEUE, { connection: otherConnection, prefix });
-    const otherReadOnly = new ReadOnlySwitch(otherRedis, config.redis.prefix, 'thumbs', false);
-    await otherReadOnly.refresh();
-    const other = await serveForTest(
-      createApp({ config, logger, redis: otherRedis, apiKeys, readOnly: otherReadOnly, queue: otherQueue, posts: boardPostResolver(boardClient, (error) => error instanceof BoardUnavailableError) }),
-    );
+    const otherQueue = makeQueue ? makeQueue(otherConnection, prefix) : openThumbnailQueue(otherConnection, config.redis.prefix);
+    const other = await serveForTest((await buildInstance({ config, logger, apiKeys, redis: otherRedis, queue: otherQueue, board: boardClient })).app);
     extraInstances.push(async () => {
       await other.close();
       await otherQueue.close();
@@ -128,8 +115,8 @@ export async function startThumbs(env: Record<string, string> = {}): Promise<Thu
     auth: { authorization: key },
     newKey,
     async writeThumbnail(md5, type) {
-      await mkdir(path.join(ctx.mediaDir, 'thumbs'), { recursive: true });
-      await writeFile(path.join(ctx.mediaDir, 'thumbs', `${md5}.${type}`), Buffer.from(type === 'gif' ? 'GIF89a' : '\x89PNG'));
+      await mkdir(thumbnailsDir(ctx.mediaDir), { recursive: true });
+      await writeFile(path.join(thumbnailsDir(ctx.mediaDir), thumbnailFileName(md5, type)), Buffer.from(type === 'gif' ? 'GIF89a' : '\x89PNG'));
     },
     async setReadOnly(on) {
       await setReadOnly(redis, config.redis.prefix, ['thumbs'], on);
@@ -162,6 +149,24 @@ export async function startThumbs(env: Record<string, string> = {}): Promise<Thu
       await ctx.cleanup();
     },
   };
+}
+
+/** One API instance as main.ts wires it: container, guards and read-only switch over the given connections. */
+async function buildInstance(options: {
+  config: ThumbsConfig;
+  logger: Logger;
+  apiKeys: ApiKeyRepository;
+  redis: Redis;
+  queue: Queue<ThumbnailJobPayload>;
+  board: BoardClient;
+  clock?: () => number;
+}): Promise<{ app: ReturnType<typeof createApp>; readOnly: ReadOnlySwitch }> {
+  const { config, logger, redis } = options;
+  const services = createThumbsContainer({ config, redis, queue: options.queue, board: options.board, ...(options.clock ? { clock: options.clock } : {}) });
+  const readOnly = new ReadOnlySwitch(redis, config.redis.prefix, 'thumbs', false);
+  await readOnly.refresh();
+  const guards = createAccessGuards({ service: 'thumbs', apiKeys: options.apiKeys, redis, redisPrefix: config.redis.prefix, logger });
+  return { app: createApp({ config, logger, services, guards, readOnly }), readOnly };
 }
 
 /** Polls until `check` returns a value other than undefined (or fails after `timeoutMs`). */

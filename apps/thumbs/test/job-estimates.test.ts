@@ -3,7 +3,7 @@ import { createRedis } from '@pawlink/service-kit';
 import { request } from '@pawlink/test-kit';
 import type { QueueEvents } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { JobDurationRepository, startDurationRecorder } from '../src/thumbnails/job-duration.repository.js';
+import { JobDurationRepository, startDurationRecorder } from '../src/repositories/job-duration.repository.js';
 import { md5For, startThumbs, waitFor, type ThumbsHarness } from './helpers.js';
 
 let h: ThumbsHarness;

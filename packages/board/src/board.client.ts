@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import { isHttpUrl, normalizePost, staticFileUrl, type BoardPost, type RawBoardPost } from './board-post.js';
 import { BoardRateLimiter } from './board-rate-limiter.js';
+import { BOARD_DEFAULTS } from './board.defaults.js';
 import { BoardUnavailableError } from './board.errors.js';
 
 /** What the client logs: retries and give-ups (a winston logger fits). */
@@ -19,11 +20,11 @@ export interface BoardClientOptions {
   redis: Redis;
   /** REDIS_PREFIX; keys are `<prefix>board:ratelimit` and `<prefix>board:id:<id>`. */
   redisPrefix: string;
-  /** Across every process sharing Redis and the prefix. Default 2 (the board's policy). */
+  /** Across every process sharing Redis and the prefix. Default: BOARD_DEFAULTS (BOARD_REQUESTS_PER_SECOND). */
   requestsPerSecond?: number;
-  /** Per attempt, headers and body. Default 10 000. */
+  /** Per attempt, headers and body. Default: BOARD_DEFAULTS (BOARD_TIMEOUT_MS). */
   timeoutMs?: number;
-  /** Extra attempts after the first on 5xx, 429, network errors and timeouts. Default 3. */
+  /** Extra attempts after the first on 5xx, 429, network errors and timeouts. Default: BOARD_DEFAULTS (BOARD_RETRIES). */
   retries?: number;
   /** First backoff step; doubles per attempt, with jitter. Default 500. */
   retryBaseMs?: number;
@@ -112,8 +113,8 @@ class Retryable extends Error {
 export function createBoardClient(options: BoardClientOptions): BoardClient {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const staticUrl = options.staticUrl.replace(/\/+$/, '');
-  const timeoutMs = options.timeoutMs ?? 10_000;
-  const retries = options.retries ?? 3;
+  const timeoutMs = options.timeoutMs ?? BOARD_DEFAULTS.timeoutMs;
+  const retries = options.retries ?? BOARD_DEFAULTS.retries;
   const retryBaseMs = options.retryBaseMs ?? 500;
   const maxRetryAfterMs = options.maxRetryAfterMs ?? 30_000;
   const cacheTtlSeconds = options.cacheTtlSeconds ?? 86_400;
@@ -121,7 +122,7 @@ export function createBoardClient(options: BoardClientOptions): BoardClient {
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
   const doFetch = options.fetch ?? fetch;
   const { redis, redisPrefix, logger } = options;
-  const limiter = new BoardRateLimiter(redis, `${redisPrefix}board:ratelimit`, options.requestsPerSecond ?? 2);
+  const limiter = new BoardRateLimiter(redis, `${redisPrefix}board:ratelimit`, options.requestsPerSecond ?? BOARD_DEFAULTS.requestsPerSecond);
   const idKey = (id: number): string => `${redisPrefix}board:id:${id}`;
 
   const maxSlotWaitMs = options.maxSlotWaitMs ?? Infinity;

@@ -1,4 +1,5 @@
 import { readInt, readString, readUrl, type Env } from '@pawlink/service-kit';
+import { BOARD_DEFAULTS } from './board.defaults.js';
 
 /** The board settings every process that talks to the board reads, named as createBoardClient wants them. */
 export interface BoardConfig {
@@ -15,14 +16,15 @@ export interface BoardConfig {
 
 const VERSION = '1.0.0';
 
+
 /** BOARD_* variables; shared by the thumbs API and the worker so they can never disagree. */
 export function loadBoardConfig(env: Env): BoardConfig {
   return {
     baseUrl: readUrl(env, 'BOARD_URL', 'https://e621.net'),
     staticUrl: readUrl(env, 'BOARD_STATIC_URL', 'https://static1.e621.net'),
     userAgent: readString(env, 'BOARD_USER_AGENT', `Pawlink/${VERSION} (thumbnails)`),
-    requestsPerSecond: readInt(env, 'BOARD_REQUESTS_PER_SECOND', 2, { min: 1, max: 100 }),
-    timeoutMs: readInt(env, 'BOARD_TIMEOUT_MS', 10_000, { min: 100, max: 120_000 }),
-    retries: readInt(env, 'BOARD_RETRIES', 2, { min: 0, max: 10 }),
+    requestsPerSecond: readInt(env, 'BOARD_REQUESTS_PER_SECOND', BOARD_DEFAULTS.requestsPerSecond, { min: 1, max: 100 }),
+    timeoutMs: readInt(env, 'BOARD_TIMEOUT_MS', BOARD_DEFAULTS.timeoutMs, { min: 100, max: 120_000 }),
+    retries: readInt(env, 'BOARD_RETRIES', BOARD_DEFAULTS.retries, { min: 0, max: 10 }),
   };
 }

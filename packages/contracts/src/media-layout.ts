@@ -2,7 +2,7 @@ import type { ThumbnailType } from './thumbs.js';
 
 /**
  * Where files live under MEDIA_DIR, which nginx serves: thumbnails under `thumbs/` as
- * MEDIA_URL, image files under `images/` as IMAGES_MEDIA_URL (DESIGN.md). Paths use `/`: every
+ * MEDIA_URL, image files under `images/` as IMAGES_MEDIA_URL (docs/api.md §4). Paths use `/`: every
  * process runs on Linux.
  */
 export const THUMBNAILS_DIR = 'thumbs';

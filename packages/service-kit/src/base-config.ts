@@ -28,7 +28,7 @@ export interface PublicUrls {
   imagesMedia: string;
 }
 
-/** The configuration every process of the system shares (DESIGN.md's variable table). */
+/** The configuration every process of the system shares (README, "Configuration"). */
 export interface BaseConfig {
   ports: { shortener: number; images: number; thumbs: number; media: number };
   urls: PublicUrls;

@@ -15,11 +15,11 @@ export interface ServiceRuntime<C extends BaseConfig> {
   /** Process start (unix ms), for `/online`'s uptime. */
   readonly startedAt: number;
   /** A Redis connection named `name`, its failures logged once per change of state. */
-  redis(name: string, options?: { forQueue?: boolean }): Redis;
+  readonly redis: (name: string, options?: { forQueue?: boolean }) => Redis;
   /** An initialised DataSource for one schema. */
-  dataSource(spec: DataSourceSpec): Promise<DataSource>;
+  readonly dataSource: (spec: DataSourceSpec) => Promise<DataSource>;
   /** Runs at shutdown after the server has stopped; the last registered runs first. */
-  onShutdown(close: Closer): void;
+  readonly onShutdown: (close: Closer) => void;
 }
 
 export interface ServiceDefinition<C extends BaseConfig> {
@@ -55,18 +55,18 @@ export async function runService<C extends BaseConfig>(definition: ServiceDefini
     config,
     logger,
     startedAt: Date.now(),
-    redis(name, options = {}) {
+    redis: (name, options = {}) => {
       const redis = createRedis(config.redis, { ...options, name, logger });
       closers.push(() => redis.quit().catch(() => redis.disconnect()));
       return redis;
     },
-    async dataSource(spec) {
+    dataSource: async (spec) => {
       const dataSource = createDataSource(config.database, spec);
       await dataSource.initialize();
       closers.push(() => dataSource.destroy());
       return dataSource;
     },
-    onShutdown(close) {
+    onShutdown: (close) => {
       closers.push(close);
     },
   };

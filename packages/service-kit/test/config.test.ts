@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, loadBaseConfig } from '../src/index.js';
 
 describe('loadBaseConfig', () => {
-  it('has the defaults of DESIGN.md', () => {
+  it('has the documented defaults (README, Configuration)', () => {
     const config = loadBaseConfig({}, '/srv/pawlink');
     expect(config.ports).toEqual({ shortener: 3001, images: 3002, thumbs: 3003, media: 3004 });
     expect(config.urls).toEqual({

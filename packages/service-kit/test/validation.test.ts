@@ -1,4 +1,5 @@
 import { request, serveForTest, type TestServer } from '@pawlink/test-kit';
+import type { Request, Response } from 'express';
 import { body, param, query } from 'express-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, createLogger, createServiceApp, fail, failWith, parsedBy, validate, validated, type ReadOnlySwitch } from '../src/index.js';
@@ -16,7 +17,7 @@ beforeAll(async () => {
       query('amount').optional().isInt().withMessage(failWith('INVALID_QUERY_VALUE', (value) => `amount "${String(value)}" is not an integer.`)).toInt(),
       query('amount').optional().isInt({ max: 5 }).withMessage(fail('AMOUNT_TOO_HIGH')),
     ),
-    (req, res) => {
+    (req: Request, res: Response) => {
       res.json({ success: true, input: validated(req) });
     },
   );
@@ -28,11 +29,11 @@ beforeAll(async () => {
         return value.toLowerCase();
       }),
     ),
-    (req, res) => {
+    (req: Request, res: Response) => {
       res.json({ success: true, input: validated(req) });
     },
   );
-  app.get('/uncoded', validate(query('q').isInt()), (_req, res) => {
+  app.get('/uncoded', validate(query('q').isInt()), (_req: Request, res: Response) => {
     res.json({ success: true });
   });
   finalize();

@@ -1,4 +1,4 @@
-import { ApiKeyRepository, authDatabase } from '@pawlink/auth';
+import { ApiKeyRepository, ApiKeyService, authDatabase } from '@pawlink/auth';
 import { createDataSource, createRedis, loadBaseConfig, type BaseConfig, type DataSourceSpec } from '@pawlink/service-kit';
 import type { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
@@ -30,8 +30,8 @@ export class AdminContext {
     return dataSource;
   }
 
-  async apiKeys(): Promise<ApiKeyRepository> {
-    return new ApiKeyRepository(await this.dataSource(authDatabase));
+  async apiKeys(): Promise<ApiKeyService> {
+    return new ApiKeyService(new ApiKeyRepository(await this.dataSource(authDatabase)));
   }
 
   async close(): Promise<void> {

@@ -13,7 +13,7 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { loadShortenerConfig } from '../config.js';
-import { shortenerDatabase } from '../shortener.database.js';
+import { shortenerDatabase } from '../db/shortener.database.js';
 
 const CODES = 10_000;
 const REDIRECT_CONNECTIONS = 50;

@@ -1,5 +1,5 @@
 import type { Request, RequestHandler } from 'express';
-import { matchedData, validationResult, type ValidationChain } from 'express-validator';
+import { matchedData, type ValidationChain, type ValidationError } from 'express-validator';
 import { ApiError } from '../api-error.js';
 import { asInputFailure, InputFailure } from './input-failure.js';
 
@@ -11,32 +11,29 @@ export class UncodedValidationError extends Error {
   }
 }
 
-/**
- * Turns the first failed check of the request into its registry error. Chains run in the order
- * given, so the first field listed is the first reported, as the contract's examples expect.
- */
-const reportFirstFailure: RequestHandler = (req, _res, next) => {
-  const result = validationResult(req);
-  if (result.isEmpty()) {
-    next();
-    return;
-  }
-  const [first] = result.array();
+/** The registry error a failed check names; a check that names none is a bug in its chain. */
+function errorOf(first: ValidationError | undefined): Error {
   const failure: unknown = first?.msg;
-  if (!(failure instanceof InputFailure)) {
-    next(new UncodedValidationError(first?.type === 'field' ? first.path : '(request)', failure));
-    return;
-  }
-  next(new ApiError(failure.error, failure.message === undefined ? {} : { message: failure.message }));
-};
+  if (!(failure instanceof InputFailure)) return new UncodedValidationError(first?.type === 'field' ? first.path : '(request)', failure);
+  return new ApiError(failure.error, failure.message === undefined ? {} : { message: failure.message });
+}
 
 /**
- * The validation step of a route: the express-validator chains, then one translation of the
- * first failure to the contract's code and message. Each chain stops the others once it fails
- * (`bail({ level: 'request' })` semantics), so a bad request costs one failed check.
+ * The validation step of a route: runs the express-validator chains in the order given and stops
+ * at the first that fails, whose first failure becomes the contract's error (code and message). So
+ * the first field listed is the first reported, and a bad request costs one failed check.
  */
-export function validate(...chains: ValidationChain[]): RequestHandler[] {
-  return [...chains.map((chain) => chain.bail({ level: 'request' })), reportFirstFailure];
+export function validate(...chains: ValidationChain[]): RequestHandler {
+  return async (req, _res, next) => {
+    for (const chain of chains) {
+      const result = await chain.run(req);
+      if (!result.isEmpty()) {
+        next(errorOf(result.array()[0]));
+        return;
+      }
+    }
+    next();
+  };
 }
 
 /** The request's validated and sanitized values (optional fields that were absent are left out). */

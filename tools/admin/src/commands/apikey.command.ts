@@ -1,5 +1,5 @@
 import { API_KEY_FLAGS, DEFAULT_BULK_LIMIT, type ApiKeyFlag } from '@pawlink/contracts';
-import type { ApiKey } from '@pawlink/auth';
+import type { ApiKey, ApiKeyService } from '@pawlink/auth';
 import type { Command } from 'commander';
 import type { AdminContext } from '../admin-context.js';
 import { CommandFailure, listOf, nonEmpty, nonNegativeInt, positiveInt } from '../usage-error.js';
@@ -18,9 +18,9 @@ const describeKey = (key: ApiKey): string =>
     `lastUsed=${key.lastUsedAt?.toISOString() ?? 'never'}`,
   ].join(' ');
 
-async function updateKey(context: AdminContext, id: number, changes: Parameters<Awaited<ReturnType<AdminContext['apiKeys']>>['update']>[1], done: string): Promise<void> {
-  const keys = await context.apiKeys();
-  if (!(await keys.update(id, changes))) throw new CommandFailure(`No API key with id ${id}.`);
+/** Runs a change on key `id`, failing (exit 1) when there is no such key. */
+async function changeKey(context: AdminContext, id: number, change: (keys: ApiKeyService) => Promise<boolean>, done: string): Promise<void> {
+  if (!(await change(await context.apiKeys()))) throw new CommandFailure(`No API key with id ${id}.`);
   process.stdout.write(`${done}\n`);
 }
 
@@ -37,15 +37,7 @@ export function registerApiKeyCommands(program: Command, context: () => AdminCon
     .option('--rate-limit-route <n>', 'requests per route window instead of the default (0 = unlimited)', nonNegativeInt)
     .option('--rate-limit-global <n>', 'requests per global window instead of the default (0 = unlimited)', nonNegativeInt)
     .action(async (options: { name: string; contact: string; flags: ApiKeyFlag[]; bulkLimit?: number; rateLimitRoute?: number; rateLimitGlobal?: number }) => {
-      const keys = await context().apiKeys();
-      const { key, record } = await keys.create({
-        name: options.name,
-        contact: options.contact,
-        flags: options.flags,
-        bulkLimit: options.bulkLimit ?? DEFAULT_BULK_LIMIT,
-        rateLimitRoute: options.rateLimitRoute ?? null,
-        rateLimitGlobal: options.rateLimitGlobal ?? null,
-      });
+      const { key, record } = await (await context().apiKeys()).create(options);
       process.stdout.write(`Created API key ${describeKey(record)}\n${key}\n`);
     });
 
@@ -64,7 +56,7 @@ export function registerApiKeyCommands(program: Command, context: () => AdminCon
     .argument('<id>', 'key id', positiveInt)
     .requiredOption('--reason <reason>', 'shown to the key holder', nonEmpty(500))
     .action(async (id: number, options: { reason: string }) => {
-      await updateKey(context(), id, { disabled: true, disabledReason: options.reason }, `Disabled API key ${id}.`);
+      await changeKey(context(), id, (keys) => keys.disable(id, options.reason), `Disabled API key ${id}.`);
     });
 
   apikey
@@ -72,7 +64,7 @@ export function registerApiKeyCommands(program: Command, context: () => AdminCon
     .description('Lift a disable.')
     .argument('<id>', 'key id', positiveInt)
     .action(async (id: number) => {
-      await updateKey(context(), id, { disabled: false, disabledReason: null }, `Enabled API key ${id}.`);
+      await changeKey(context(), id, (keys) => keys.enable(id), `Enabled API key ${id}.`);
     });
 
   apikey
@@ -80,6 +72,6 @@ export function registerApiKeyCommands(program: Command, context: () => AdminCon
     .description('Make a key permanently inactive (401 code 1011); kept for the record.')
     .argument('<id>', 'key id', positiveInt)
     .action(async (id: number) => {
-      await updateKey(context(), id, { active: false }, `Revoked API key ${id}.`);
+      await changeKey(context(), id, (keys) => keys.revoke(id), `Revoked API key ${id}.`);
     });
 }

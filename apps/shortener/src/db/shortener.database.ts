@@ -1,0 +1,12 @@
+import type { DataSourceSpec } from '@pawlink/service-kit';
+import { CreateShortUrls1763790000000 } from './migrations/1763790000000-create-short-urls.js';
+import { AddShortUrlsUrlChangedAt1795380000000 } from './migrations/1795380000000-add-short-urls-url-changed-at.js';
+import { ShareOnlyFixedUrls1795900000000 } from './migrations/1795900000000-share-only-fixed-urls.js';
+import { ShortUrlEntity } from './entities/short-url.entity.js';
+
+/** The `<DB_PREFIX>shortener` schema. */
+export const shortenerDatabase: DataSourceSpec = {
+  name: 'shortener',
+  entities: [ShortUrlEntity],
+  migrations: [CreateShortUrls1763790000000, AddShortUrlsUrlChangedAt1795380000000, ShareOnlyFixedUrls1795900000000],
+};

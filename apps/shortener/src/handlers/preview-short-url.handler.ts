@@ -1,0 +1,23 @@
+import { validated } from '@pawlink/service-kit';
+import type { RequestHandler, Response } from 'express';
+import type { ShortUrlService } from '../services/short-url.service.js';
+import type { PublicCodeInput } from '../validation/short-url.validation.js';
+import { PREVIEW_HEADERS, renderNotFoundPage, renderPreviewPage } from '../views/preview.page.js';
+
+/** The preview's 404: an HTML page under the same CSP. */
+export function sendPreviewNotFound(res: Response): void {
+  res.set(PREVIEW_HEADERS).status(404).send(renderNotFoundPage());
+}
+
+/** GET /:code+: the HTML preview, or an HTML 404. */
+export function previewShortUrlHandler(shortUrls: ShortUrlService): RequestHandler {
+  return async (req, res) => {
+    const { code } = validated<PublicCodeInput>(req);
+    const preview = code === null ? null : await shortUrls.preview(code);
+    if (!preview) {
+      sendPreviewNotFound(res);
+      return;
+    }
+    res.set(PREVIEW_HEADERS).status(200).send(renderPreviewPage(preview.record, preview.urlChangedAt));
+  };
+}

@@ -1,0 +1,25 @@
+import { validated } from '@pawlink/service-kit';
+import type { RequestHandler, Response } from 'express';
+import type { ShortUrlService } from '../services/short-url.service.js';
+import type { PublicCodeInput } from '../validation/short-url.validation.js';
+import { sendRedirect } from './send-redirect.js';
+
+export const UNKNOWN_CODE_TEXT = 'Unknown short url code.';
+
+/** The redirect's 404: plain text, for the browser that followed the link. */
+export function sendUnknownCode(res: Response): void {
+  res.status(404).set({ 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'private, no-cache', 'X-Robots-Tag': 'noindex' }).send(UNKNOWN_CODE_TEXT);
+}
+
+/** GET /:code when the fast path missed: resolve through Redis/MySQL (which warms the caches). */
+export function redirectHandler(shortUrls: ShortUrlService, cacheControl: string): RequestHandler {
+  return async (req, res) => {
+    const { code } = validated<PublicCodeInput>(req);
+    const url = code === null ? null : await shortUrls.resolve(code);
+    if (url === null) {
+      sendUnknownCode(res);
+      return;
+    }
+    sendRedirect(res, url, cacheControl);
+  };
+}

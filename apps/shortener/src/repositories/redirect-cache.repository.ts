@@ -1,0 +1,193 @@
+import type { Logger } from '@pawlink/service-kit';
+import type { Redis } from 'ioredis';
+import { EventEmitter, once } from 'node:events';
+
+export interface RedirectCacheOptions {
+  redis: Redis;
+  /** A connection of its own: a subscribed connection cannot run other commands. */
+  subscriber: Redis;
+  redisPrefix: string;
+  /** Most entries held in process; 0 turns the in-process layer off. */
+  size: number;
+  localTtlMs: number;
+  redisTtlSeconds: number;
+  logger: Logger;
+  /** The source of truth, asked on a miss in both layers. */
+  load(code: string): Promise<string | null>;
+  now?: () => number;
+}
+
+interface LocalEntry {
+  url: string;
+  expires: number;
+}
+
+/**
+ * Marks an edited or deleted code in Redis as "ask MySQL": a reader that loaded the old url just
+ * before the change cannot put it back (fills are SET NX), and neither can a late edit's write land
+ * over a delete's, since both write the same marker and MySQL then answers for both.
+ */
+const TOMBSTONE = '';
+const TOMBSTONE_TTL_SECONDS: Record<CacheChange, number> = {
+  deleted: 3600,
+  // Only needs to outlive the reads that were in flight during the edit; then the url is cached again.
+  edited: 60,
+};
+
+export type CacheChange = 'edited' | 'deleted';
+
+/**
+ * Marks a code MySQL does not have, so a flood of made-up codes on the public redirect costs one
+ * MySQL read per code and window. Written NX after the read, so it never lands over a url that a
+ * create wrote meanwhile, and a create's SET replaces it at once.
+ */
+const UNKNOWN = '\u0000';
+const UNKNOWN_TTL_SECONDS = 30;
+
+/**
+ * code → target url for redirects, in two layers: a bounded LRU in process (read synchronously by
+ * the fast path) and a shared Redis cache in front of MySQL. Edits and deletes mark the Redis entry
+ * and are announced on `<prefix>shortener:invalidate`, so every instance drops its copy.
+ *
+ * Emits `invalidated` (code) after a peer's announcement has been applied here.
+ */
+export class RedirectCacheRepository extends EventEmitter {
+  private readonly local = new Map<string, LocalEntry>();
+  /** Bumped on every invalidation: a fill that started before one must not be remembered. */
+  private generation = 0;
+  private readonly now: () => number;
+  readonly channel: string;
+  private started = false;
+
+  constructor(private readonly options: RedirectCacheOptions) {
+    super();
+    this.now = options.now ?? Date.now;
+    this.channel = `${options.redisPrefix}shortener:invalidate`;
+  }
+
+  private key(code: string): string {
+    return `${this.options.redisPrefix}shortener:url:${code}`;
+  }
+
+  private readonly onMessage = (channel: string, code: string): void => {
+    if (channel !== this.channel) return;
+    this.evict(code);
+    this.emit('invalidated', code);
+  };
+
+  /** Announcements may have been missed while disconnected: start over from Redis. */
+  private readonly onReady = (): void => {
+    this.clear();
+  };
+
+  async start(): Promise<void> {
+    if (this.started) return;
+    this.started = true;
+    this.options.subscriber.on('message', this.onMessage);
+    // Subscribing before the connection's ready check makes ioredis send INFO in subscriber mode.
+    if (this.options.subscriber.status !== 'ready') await once(this.options.subscriber, 'ready');
+    this.options.subscriber.on('ready', this.onReady);
+    await this.options.subscriber.subscribe(this.channel);
+  }
+
+  async stop(): Promise<void> {
+    if (!this.started) return;
+    this.started = false;
+    this.options.subscriber.off('message', this.onMessage);
+    this.options.subscriber.off('ready', this.onReady);
+    await this.options.subscriber.unsubscribe(this.channel).catch(() => undefined);
+  }
+
+  /** The in-process answer, or undefined; never does I/O (the fast redirect path). */
+  peek(code: string): string | undefined {
+    const entry = this.local.get(code);
+    if (entry === undefined) return undefined;
+    if (entry.expires <= this.now()) {
+      this.local.delete(code);
+      return undefined;
+    }
+    // Re-insert so Map order is least-recently-used first.
+    this.local.delete(code);
+    this.local.set(code, entry);
+    return entry.url;
+  }
+
+  /** The target for `code` from the fastest layer that has it; null when no entry exists. */
+  async get(code: string): Promise<string | null> {
+    const hit = this.peek(code);
+    if (hit !== undefined) return hit;
+    const generation = this.generation;
+    const key = this.key(code);
+    let shared: string | null = null;
+    try {
+      shared = await this.options.redis.get(key);
+    } catch (error) {
+      this.options.logger.warn('redirect cache read failed', { error });
+    }
+    if (shared === UNKNOWN) return null;
+    let url = shared === TOMBSTONE ? null : shared;
+    if (url === null) {
+      url = await this.options.load(code);
+      if (url === null) {
+        if (shared === null) {
+          await this.options.redis.set(key, UNKNOWN, 'EX', UNKNOWN_TTL_SECONDS, 'NX').catch((error: unknown) => {
+            this.options.logger.warn('redirect cache write failed', { error });
+          });
+        }
+        return null;
+      }
+      // NX: an edit that wrote the key meanwhile wins over what we loaded before it.
+      if (shared === null) {
+        await this.options.redis.set(key, url, 'EX', this.options.redisTtlSeconds, 'NX').catch((error: unknown) => {
+          this.options.logger.warn('redirect cache write failed', { error });
+        });
+      }
+    }
+    if (generation === this.generation) this.remember(code, url);
+    return url;
+  }
+
+  /** A new entry: cached at once so its first redirect is already warm. */
+  async put(code: string, url: string): Promise<void> {
+    this.remember(code, url);
+    await this.options.redis.set(this.key(code), url, 'EX', this.options.redisTtlSeconds).catch((error: unknown) => {
+      this.options.logger.warn('redirect cache write failed', { error });
+    });
+  }
+
+  /** After an edit or a delete: mark the shared entry "ask MySQL", then tell every instance. */
+  async invalidate(code: string, change: CacheChange): Promise<void> {
+    this.evict(code);
+    try {
+      await this.options.redis.set(this.key(code), TOMBSTONE, 'EX', TOMBSTONE_TTL_SECONDS[change]);
+      await this.options.redis.publish(this.channel, code);
+    } catch (error) {
+      // The database change stands; peers catch up when their local entries expire.
+      this.options.logger.error('redirect cache invalidation failed', { error, code });
+    }
+  }
+
+  private remember(code: string, url: string): void {
+    if (this.options.size === 0) return;
+    this.local.delete(code);
+    if (this.local.size >= this.options.size) {
+      const oldest = this.local.keys().next();
+      if (oldest.done !== true) this.local.delete(oldest.value);
+    }
+    this.local.set(code, { url, expires: this.now() + this.options.localTtlMs });
+  }
+
+  private evict(code: string): void {
+    this.generation++;
+    this.local.delete(code);
+  }
+
+  clear(): void {
+    this.generation++;
+    this.local.clear();
+  }
+
+  get localSize(): number {
+    return this.local.size;
+  }
+}

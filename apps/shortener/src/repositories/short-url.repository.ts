@@ -1,0 +1,76 @@
+import { createHash } from 'node:crypto';
+import { QueryFailedError, type DataSource, type Repository } from 'typeorm';
+import { ShortUrlEntity, type ShortUrl } from '../db/entities/short-url.entity.js';
+
+export type NewShortUrl = Omit<ShortUrl, 'pos' | 'sharedUrlHash' | 'modifiedAt' | 'urlChangedAt'>;
+/** `urlChangedAt` goes with a url change, in the same UPDATE as `modifiedAt`. */
+export type ShortUrlChanges = Partial<Pick<ShortUrl, 'url' | 'credit'>> & { modifiedAt: Date; urlChangedAt?: Date };
+
+/** Which unique index refused a write. */
+export type Conflict = 'code' | 'url';
+
+export type WriteOutcome<T> = { ok: true; value: T } | { ok: false; conflict: Conflict };
+
+export const urlHash = (url: string): Buffer => createHash('sha256').update(url, 'utf8').digest();
+
+/** The unique index a duplicate-key error names (MariaDB: `uq_x`, MySQL 8: `table.uq_x`). */
+function duplicateOf(error: unknown): Conflict | undefined {
+  if (!(error instanceof QueryFailedError)) return undefined;
+  const driver = error.driverError as { errno?: number; sqlMessage?: string } | undefined;
+  if (driver?.errno !== 1062) return undefined;
+  const message = driver.sqlMessage ?? error.message;
+  if (message.includes('uq_short_urls_shared_url_hash')) return 'url';
+  if (message.includes('uq_short_urls_code')) return 'code';
+  return undefined;
+}
+
+/**
+ * Storage of short URLs. Uniqueness of codes, and of URLs among entries nobody can change, is left
+ * to the unique indexes: a write that loses a race comes back as a conflict instead of an exception.
+ */
+export class ShortUrlRepository {
+  private readonly repo: Repository<ShortUrl>;
+
+  constructor(dataSource: DataSource) {
+    this.repo = dataSource.getRepository(ShortUrlEntity);
+  }
+
+  findByCode(code: string): Promise<ShortUrl | null> {
+    return this.repo.findOneBy({ code });
+  }
+
+  /** The entry nobody can change that points at `url`, the only kind ever handed to another creator. */
+  findSharedByUrl(url: string): Promise<ShortUrl | null> {
+    return this.repo.findOneBy({ sharedUrlHash: urlHash(url) });
+  }
+
+  /** An entry without a management code is shared: a second insert of its url conflicts on 'url'. */
+  async insert(entry: NewShortUrl): Promise<WriteOutcome<ShortUrl>> {
+    const sharedUrlHash = entry.managementCodeHash === null ? urlHash(entry.url) : null;
+    const row: Omit<ShortUrl, 'pos'> = { ...entry, sharedUrlHash, modifiedAt: null, urlChangedAt: null };
+    try {
+      const result = await this.repo.insert(row);
+      const pos = Number((result.identifiers[0] as { pos: number | string }).pos);
+      return { ok: true, value: { ...row, pos } };
+    } catch (error) {
+      const conflict = duplicateOf(error);
+      if (conflict) return { ok: false, conflict };
+      throw error;
+    }
+  }
+
+  /**
+   * Applies changes to the entry at `pos`; false when no entry has that pos any more. Only editable
+   * entries are changed, and they are never shared, so no change can conflict with another entry.
+   */
+  async update(pos: number, changes: ShortUrlChanges): Promise<boolean> {
+    const result = await this.repo.update({ pos }, changes);
+    return (result.affected ?? 0) > 0;
+  }
+
+  /** False when the entry was already gone. */
+  async delete(pos: number): Promise<boolean> {
+    const result = await this.repo.delete({ pos });
+    return (result.affected ?? 0) > 0;
+  }
+}

@@ -1,0 +1,72 @@
+import { URL_MAX_LENGTH } from '@pawlink/contracts';
+import { ApiError } from '@pawlink/service-kit';
+import ipaddr from 'ipaddr.js';
+import { domainToASCII } from 'node:url';
+import { ALLOWED_IP_RANGES, ALLOWED_PROTOCOLS, BLOCKED_HOST_NAMES } from './shortener.policy.js';
+
+/** Control characters, any Unicode whitespace, and the bidi/invisible formatting marks. */
+const UNSAFE_CHARACTERS = /[\p{Cc}\p{Cf}\p{White_Space}\p{Zl}\p{Zp}]/u;
+const ABSOLUTE = /^(?:https?|ftp):\/\//i;
+
+/** 1073 with the reason, as every check of a target URL reports it. */
+export const invalidUrl = (reason: string): ApiError => new ApiError('INVALID_URL', { message: `The provided url is invalid: ${reason}.` });
+
+function isBlockedIp(address: ipaddr.IPv4 | ipaddr.IPv6): boolean {
+  if (address.kind() === 'ipv6') {
+    const v6 = address as ipaddr.IPv6;
+    // IPv4-compatible (::a.b.c.d, deprecated) is "unicast" to ipaddr.js; judge the IPv4 inside.
+    const parts = v6.parts;
+    if (parts.slice(0, 6).every((part) => part === 0)) {
+      return isBlockedIp(ipaddr.IPv4.parse(`${parts[6]! >> 8}.${parts[6]! & 0xff}.${parts[7]! >> 8}.${parts[7]! & 0xff}`));
+    }
+  }
+  return !ALLOWED_IP_RANGES.has(address.range());
+}
+
+function isBlockedName(host: string): boolean {
+  // A single label (`intranet`, `router`) is resolved through local search domains.
+  if (!host.includes('.')) return true;
+  return BLOCKED_HOST_NAMES.some((name) => host === name || host.endsWith(`.${name}`));
+}
+
+/**
+ * Checks a target URL (a non-empty string of at most URL_MAX_LENGTH characters; validation has
+ * seen to that) and returns it normalised by the WHATWG parser (punycode host, numeric IPv4
+ * spellings resolved to dotted form, ASCII only) — the form that is stored and sent in `Location`.
+ * Throws ApiError 1073 for anything we will not redirect to.
+ */
+export function normaliseTargetUrl(input: string): string {
+  // The parser silently strips tabs and newlines; refuse them instead (no header injection).
+  if (UNSAFE_CHARACTERS.test(input)) throw invalidUrl('control characters and whitespace are not allowed');
+  if (!ABSOLUTE.test(input)) throw invalidUrl('an absolute http, https or ftp url is required');
+
+  let parsed: URL;
+  try {
+    parsed = new URL(input);
+  } catch {
+    throw invalidUrl('not a valid url');
+  }
+  if (!ALLOWED_PROTOCOLS.has(parsed.protocol)) throw invalidUrl('an absolute http, https or ftp url is required');
+  if (parsed.username !== '' || parsed.password !== '') throw invalidUrl('credentials are not allowed');
+
+  let host = parsed.hostname;
+  if (host.startsWith('[') && host.endsWith(']')) {
+    if (isBlockedIp(ipaddr.IPv6.parse(host.slice(1, -1)))) throw invalidUrl('private, loopback and reserved addresses are not allowed');
+  } else {
+    host = domainToASCII(host);
+    // One trailing dot is the fully qualified spelling of the same name. Empty labels anywhere else
+    // (`localhost..`, `127.0.0.1..`) make no DNS name, and hide the name or address from the checks below.
+    if (host.endsWith('.')) host = host.slice(0, -1);
+    if (host === '') throw invalidUrl('the host is missing');
+    if (host.split('.').includes('')) throw invalidUrl('the host name has an empty label');
+    if (ipaddr.IPv4.isValidFourPartDecimal(host)) {
+      if (isBlockedIp(ipaddr.IPv4.parse(host))) throw invalidUrl('private, loopback and reserved addresses are not allowed');
+    } else if (isBlockedName(host)) {
+      throw invalidUrl('local host names are not allowed');
+    }
+  }
+
+  const normalised = parsed.href;
+  if (normalised.length > URL_MAX_LENGTH) throw invalidUrl(`at most ${URL_MAX_LENGTH} characters`);
+  return normalised;
+}

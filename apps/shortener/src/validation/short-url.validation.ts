@@ -1,0 +1,108 @@
+import { DEFAULT_CREDIT, SHORT_CODE_MAX_LENGTH, URL_MAX_LENGTH } from '@pawlink/contracts';
+import { fail, parsedBy } from '@pawlink/service-kit';
+import { body, param, query, type ValidationChain } from 'express-validator';
+import { fitsCredit, NOT_TEXT } from '../services/credit.rules.js';
+import { SHORT_CODE } from '../services/short-code.rules.js';
+import { normaliseTargetUrl } from '../services/target-url.rules.js';
+
+const notAString = fail('INVALID_URL', 'The provided url is invalid: url must be a non-empty string.');
+
+/** The target URL: a non-empty string of at most 2048 characters that the URL rules accept (1073); kept normalised. */
+const targetUrl = (chain: ValidationChain): ValidationChain =>
+  parsedBy(
+    chain
+      .isString().withMessage(notAString).bail()
+      .notEmpty().withMessage(notAString).bail()
+      .isLength({ max: URL_MAX_LENGTH }).withMessage(fail('INVALID_URL', `The provided url is invalid: at most ${URL_MAX_LENGTH} characters.`)).bail(),
+    (value) => normaliseTargetUrl(value as string),
+  );
+
+/**
+ * A credit: plain text of at most 50 characters after trimming (1074); blank and null mean the
+ * default, "Unknown".
+ */
+const credit = (): ValidationChain =>
+  body('credit')
+    .optional()
+    .customSanitizer((value: unknown) => (value === null ? '' : value))
+    .isString().withMessage(fail('CREDIT_TOO_LONG', 'The provided credit must be a string of at most 50 characters.')).bail()
+    .trim()
+    .custom(fitsCredit).withMessage(fail('CREDIT_TOO_LONG')).bail()
+    .not().matches(NOT_TEXT).withMessage(fail('CREDIT_TOO_LONG', 'The provided credit must be plain text: no control characters or broken unicode.')).bail()
+    .customSanitizer((value: string) => (value === '' ? DEFAULT_CREDIT : value));
+
+/** The management code of PATCH and DELETE: a non-empty string, else 1076. */
+const managementCode = (): ValidationChain =>
+  body('managementCode')
+    .isString().withMessage(fail('MANAGEMENT_CODE_REQUIRED')).bail()
+    .notEmpty().withMessage(fail('MANAGEMENT_CODE_REQUIRED'));
+
+/** A code named in the path or the alias body: no entry can have a malformed one (1075). */
+const existingCode = (chain: ValidationChain): ValidationChain =>
+  chain.isString().withMessage(fail('SHORT_URL_NOT_FOUND')).bail().matches(SHORT_CODE).withMessage(fail('SHORT_URL_NOT_FOUND'));
+
+export interface CreateShortUrlInput {
+  editable: boolean;
+  code?: string;
+  url: string;
+  credit?: string;
+}
+
+/**
+ * POST /create `[?editable=false]` {code?, url, credit?}, checked in that order: a custom code
+ * (absent, null or empty means a random one; 1071 invalid, 1070 too long), the url (1073), the
+ * credit (1074). Entries are editable unless the query says exactly `editable=false`, as the
+ * original server read it; when repeated, the last value wins.
+ */
+export const createShortUrlValidation = [
+  query('editable').customSanitizer((value: unknown) => (Array.isArray(value) ? value.at(-1) : value) !== 'false'),
+  body('code')
+    .optional({ values: 'null' })
+    .customSanitizer((value: unknown) => (value === '' ? undefined : value))
+    .isString().withMessage(fail('INVALID_CODE')).bail()
+    .isLength({ max: SHORT_CODE_MAX_LENGTH }).withMessage(fail('CODE_TOO_LONG')).bail()
+    .matches(/^[A-Za-z0-9-]+$/).withMessage(fail('INVALID_CODE')),
+  targetUrl(body('url')),
+  credit(),
+];
+
+export interface UpdateShortUrlInput {
+  code: string;
+  managementCode: string;
+  url?: string;
+  credit?: string;
+}
+
+/** PATCH /:code {managementCode, url?, credit?}: 1076, then the code (1075), then 1073 / 1074 for what is given. */
+export const updateShortUrlValidation = [
+  managementCode(),
+  existingCode(param('code')),
+  targetUrl(body('url').optional()),
+  credit(),
+];
+
+export interface DeleteShortUrlInput {
+  code: string;
+  managementCode: string;
+}
+
+/** DELETE /:code {managementCode}. */
+export const deleteShortUrlValidation = [managementCode(), existingCode(param('code'))];
+
+/** POST /delete {code, managementCode}: the compatibility alias. */
+export const deleteShortUrlAliasValidation = [managementCode(), existingCode(body('code'))];
+
+export interface ShortUrlCodeInput {
+  code: string;
+}
+
+/** GET /:code.json: a malformed code cannot exist (1075). */
+export const getShortUrlValidation = [existingCode(param('code'))];
+
+export interface PublicCodeInput {
+  /** null when the path cannot be a code: the page answers "unknown" without a lookup. */
+  code: string | null;
+}
+
+/** GET /:code and GET /:code+: browsers follow these, so a malformed code is an unknown one, not a JSON error. */
+export const publicCodeValidation = [param('code').customSanitizer((value: unknown) => (typeof value === 'string' && SHORT_CODE.test(value) ? value : null))];

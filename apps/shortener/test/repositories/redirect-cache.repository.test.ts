@@ -1,0 +1,90 @@
+import { createLogger, createRedis, loadBaseConfig } from '@pawlink/service-kit';
+import { createTestContext, type TestContext } from '@pawlink/test-kit';
+import type { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RedirectCacheRepository } from '../../src/repositories/redirect-cache.repository.js';
+
+let ctx: TestContext;
+let redis: Redis;
+let subscriber: Redis;
+const stored = new Map<string, string>();
+let loads: string[] = [];
+
+beforeAll(async () => {
+  ctx = await createTestContext('sh-cache-repo');
+  const config = loadBaseConfig(ctx.env);
+  redis = createRedis(config.redis);
+  subscriber = createRedis(config.redis);
+});
+afterAll(async () => {
+  redis.disconnect();
+  subscriber.disconnect();
+  await ctx.cleanup();
+});
+
+function cache(size = 100): RedirectCacheRepository {
+  return new RedirectCacheRepository({
+    redis,
+    subscriber,
+    redisPrefix: ctx.redisPrefix,
+    size,
+    localTtlMs: 60_000,
+    redisTtlSeconds: 600,
+    logger: createLogger('shortener', 'error', { silent: true }),
+    load: (code) => {
+      loads.push(code);
+      return Promise.resolve(stored.get(code) ?? null);
+    },
+  });
+}
+
+describe('RedirectCacheRepository', () => {
+  it('loads a miss from the source once, then answers from Redis and memory', async () => {
+    stored.set('warm', 'https://example.com/warm');
+    loads = [];
+    const first = cache();
+    expect(await first.get('warm')).toBe('https://example.com/warm');
+    expect(first.peek('warm')).toBe('https://example.com/warm');
+    // Another instance finds it in Redis.
+    expect(await cache().get('warm')).toBe('https://example.com/warm');
+    expect(loads).toEqual(['warm']);
+  });
+
+  it('remembers an unknown code briefly, so made-up codes cost one load per window', async () => {
+    loads = [];
+    const instance = cache();
+    expect(await instance.get('ghost')).toBeNull();
+    expect(await instance.get('ghost')).toBeNull();
+    expect(loads).toEqual(['ghost']);
+    // A create replaces the marker at once.
+    await instance.put('ghost', 'https://example.com/now-real');
+    expect(await cache().get('ghost')).toBe('https://example.com/now-real');
+  });
+
+  it('after an edit or a delete asks the source again, and tells the other instances', async () => {
+    stored.set('moved', 'https://example.com/old');
+    const editor = cache();
+    const peer = cache();
+    await peer.start();
+    try {
+      expect(await peer.get('moved')).toBe('https://example.com/old');
+      const announced = new Promise<string>((resolve) => peer.once('invalidated', resolve));
+      stored.set('moved', 'https://example.com/new');
+      await editor.invalidate('moved', 'edited');
+      expect(await announced).toBe('moved');
+      expect(peer.peek('moved')).toBeUndefined();
+      expect(await peer.get('moved')).toBe('https://example.com/new');
+    } finally {
+      await peer.stop();
+    }
+  });
+
+  it('holds at most `size` codes in memory, least recently used out first', async () => {
+    const small = cache(2);
+    await small.put('a', 'https://example.com/a');
+    await small.put('b', 'https://example.com/b');
+    small.peek('a');
+    await small.put('c', 'https://example.com/c');
+    expect([small.peek('a'), small.peek('b'), small.peek('c')]).toEqual(['https://example.com/a', undefined, 'https://example.com/c']);
+  });
+});

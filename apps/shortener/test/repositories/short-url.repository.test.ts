@@ -1,0 +1,56 @@
+import { createDataSource, loadBaseConfig, migrateDatabase } from '@pawlink/service-kit';
+import { createTestContext, type TestContext } from '@pawlink/test-kit';
+import type { DataSource } from 'typeorm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { shortenerDatabase } from '../../src/db/shortener.database.js';
+import { ShortUrlRepository } from '../../src/repositories/short-url.repository.js';
+
+let ctx: TestContext;
+let dataSource: DataSource;
+let repository: ShortUrlRepository;
+
+beforeAll(async () => {
+  ctx = await createTestContext('sh-repo');
+  const { database } = loadBaseConfig(ctx.env);
+  await migrateDatabase(database, shortenerDatabase);
+  dataSource = createDataSource(database, shortenerDatabase);
+  await dataSource.initialize();
+  repository = new ShortUrlRepository(dataSource);
+});
+afterAll(async () => {
+  await dataSource.destroy();
+  await ctx.cleanup();
+});
+
+const entry = (code: string, url: string, managementCodeHash: string | null = null) => ({ code, url, credit: 'Unknown', managementCodeHash, createdAt: new Date() });
+
+describe('ShortUrlRepository', () => {
+  it('reports which unique index refused an insert', async () => {
+    expect((await repository.insert(entry('Case', 'https://example.com/1'))).ok).toBe(true);
+    // Codes are case-sensitive: `case` is another code.
+    expect((await repository.insert(entry('case', 'https://example.com/2'))).ok).toBe(true);
+    expect(await repository.insert(entry('Case', 'https://example.com/3'))).toEqual({ ok: false, conflict: 'code' });
+    expect(await repository.insert(entry('other', 'https://example.com/1'))).toEqual({ ok: false, conflict: 'url' });
+  });
+
+  it('shares only entries without a management code: editable ones may repeat a url', async () => {
+    const url = 'https://example.com/shared';
+    const fixed = await repository.insert(entry('fixed-1', url));
+    const mine = await repository.insert(entry('mine-1', url, 'a'.repeat(64)));
+    const yours = await repository.insert(entry('yours-1', url, 'b'.repeat(64)));
+    expect([fixed.ok, mine.ok, yours.ok]).toEqual([true, true, true]);
+    expect((await repository.findSharedByUrl(url))?.code).toBe('fixed-1');
+    expect(await repository.findSharedByUrl('https://example.com/never')).toBeNull();
+  });
+
+  it('updates and deletes by pos, answering false once the entry is gone', async () => {
+    const inserted = await repository.insert(entry('edit-me', 'https://example.com/edit', 'c'.repeat(64)));
+    if (!inserted.ok) throw new Error('insert failed');
+    const at = new Date('2026-01-02T03:04:05.678Z');
+    expect(await repository.update(inserted.value.pos, { url: 'https://example.com/edited', modifiedAt: at, urlChangedAt: at })).toBe(true);
+    expect(await repository.findByCode('edit-me')).toMatchObject({ url: 'https://example.com/edited', modifiedAt: at, urlChangedAt: at, sharedUrlHash: null });
+    expect(await repository.delete(inserted.value.pos)).toBe(true);
+    expect(await repository.delete(inserted.value.pos)).toBe(false);
+    expect(await repository.update(inserted.value.pos, { credit: 'x', modifiedAt: at })).toBe(false);
+  });
+});

@@ -1,0 +1,95 @@
+import { workerData } from 'node:worker_threads';
+import { MD5_PATTERN, THUMBNAIL_JOB, THUMBNAIL_TIMEOUT_MARKER, THUMBNAIL_TYPES, type ThumbnailJobPayload, type ThumbnailJobResult } from '@pawlink/contracts';
+import { createLogger, type Logger } from '@pawlink/service-kit/logger';
+import { UnrecoverableError, type SandboxedJob } from 'bullmq';
+import type { ThumbsWorkerConfig } from '../config.js';
+import { createThumbsWorkerContainer } from '../container.js';
+import type { ThumbnailRenderService } from '../services/thumbnail-render.service.js';
+import { JobTimeoutError, UnsupportedMediaError } from '../services/thumbnail.errors.js';
+
+/*
+ * The sandboxed processor: BullMQ runs this file on a worker thread, so decoding and GIF
+ * encoding never block the main thread that renews job locks. The thread gets the already
+ * validated configuration through workerData and keeps its container (and so its board client)
+ * between jobs.
+ */
+
+export interface ProcessorWorkerData {
+  config: ThumbsWorkerConfig;
+}
+
+/** What handling one job needs; the thread's container, or fakes in specs. */
+export interface ThumbnailJobDeps {
+  renderService: Pick<ThumbnailRenderService, 'render'>;
+  jobTimeoutMs: number;
+  logger: Pick<Logger, 'warn'>;
+}
+
+/** The part of a sandboxed job the handler reads. */
+export type ThumbnailJob = Pick<SandboxedJob<ThumbnailJobPayload, ThumbnailJobResult>, 'id' | 'name' | 'data' | 'updateProgress'>;
+
+let threadDeps: ThumbnailJobDeps | undefined;
+
+function depsOfThisThread(): ThumbnailJobDeps {
+  if (threadDeps) return threadDeps;
+  const data = workerData as ProcessorWorkerData | undefined;
+  if (!data?.config) throw new Error('the thumbnail processor needs its configuration in workerData');
+  const { config } = data;
+  const logger = createLogger('thumbs-worker', config.logLevel);
+  const { renderService } = createThumbsWorkerContainer(config, logger);
+  threadDeps = { renderService, jobTimeoutMs: config.worker.jobTimeoutMs, logger };
+  return threadDeps;
+}
+
+function validPayload(data: unknown): data is ThumbnailJobPayload {
+  const payload = data as Partial<ThumbnailJobPayload> | null;
+  return typeof payload?.md5 === 'string' && MD5_PATTERN.test(payload.md5) && (THUMBNAIL_TYPES as readonly unknown[]).includes(payload.type);
+}
+
+const rejectOnAbort = (signal: AbortSignal): Promise<never> => new Promise((_, reject) => {
+  if (signal.aborted) reject(signal.reason as Error);
+  else signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
+});
+
+/**
+ * Handles one job: refuses unknown job names and invalid payloads for good, renders within the
+ * job's time budget (or until `cancel`), and sorts failures the way the API reports them: over
+ * the budget → unrecoverable with the timeout marker (408 1065); unsupported media → unrecoverable
+ * with its reason (500 1060); anything else is thrown as is, so the queue retries it.
+ */
+export async function handleThumbnailJob(job: ThumbnailJob, deps: ThumbnailJobDeps, cancel?: AbortSignal): Promise<ThumbnailJobResult> {
+  if (job.name !== THUMBNAIL_JOB) throw new UnrecoverableError(`no handler for job "${job.name}"`);
+  if (!validPayload(job.data)) throw new UnrecoverableError('invalid job payload');
+  const { renderService, jobTimeoutMs, logger } = deps;
+
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new JobTimeoutError(jobTimeoutMs)), jobTimeoutMs);
+  const onCancel = (): void => controller.abort(cancel?.reason);
+  cancel?.addEventListener('abort', onCancel, { once: true });
+  const work = renderService.render(job.data, (percent) => job.updateProgress(percent), controller.signal);
+  // When the budget runs out the race settles at once; the abandoned work still ends (its
+  // ffmpeg is killed, its temp files removed), and its late rejection must not go unhandled.
+  work.catch(() => undefined);
+  try {
+    return await Promise.race([work, rejectOnAbort(controller.signal)]);
+  } catch (error) {
+    if (error instanceof JobTimeoutError || controller.signal.reason instanceof JobTimeoutError) {
+      logger.warn('thumbnail job timed out', { jobId: job.id, timeoutMs: jobTimeoutMs });
+      throw new UnrecoverableError(`${THUMBNAIL_TIMEOUT_MARKER} thumbnail generation took longer than ${jobTimeoutMs} ms`);
+    }
+    if (error instanceof UnsupportedMediaError) {
+      logger.warn('thumbnail job failed for good', { jobId: job.id, reason: error.message });
+      throw new UnrecoverableError(error.message);
+    }
+    logger.warn('thumbnail job failed; it may be retried', { jobId: job.id, error: (error as Error).message });
+    throw error;
+  } finally {
+    clearTimeout(timer);
+    cancel?.removeEventListener('abort', onCancel);
+  }
+}
+
+/** The processor BullMQ loads (`dist/jobs/generate-thumbnail.job.js`). */
+export default async function processThumbnailJob(job: SandboxedJob<ThumbnailJobPayload, ThumbnailJobResult>, _token?: string, cancel?: AbortSignal): Promise<ThumbnailJobResult> {
+  return await handleThumbnailJob(job, depsOfThisThread(), cancel);
+}

@@ -1,0 +1,53 @@
+import { existsSync } from 'node:fs';
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { THUMBNAIL_QUEUE, thumbnailQueuePrefix, thumbnailWorkerName, type ThumbnailJobPayload, type ThumbnailJobResult } from '@pawlink/contracts';
+import type { Logger } from '@pawlink/service-kit/logger';
+import { Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+// libvips must be loaded by the main thread before worker threads use it (sharp's guidance on
+// glibc Linux), or the process can crash when a thread exits.
+import 'sharp';
+import type { ThumbsWorkerConfig } from '../config.js';
+import type { ProcessorWorkerData } from './generate-thumbnail.job.js';
+
+/**
+ * The compiled processor, `dist/jobs/generate-thumbnail.job.js`. Tests import this module from
+ * `src` (TypeScript), where no `.js` sibling exists; the processor always runs from `dist`
+ * because worker threads load plain JavaScript.
+ */
+export function processorFile(): string {
+  const sibling = fileURLToPath(new URL('./generate-thumbnail.job.js', import.meta.url));
+  if (existsSync(sibling)) return sibling;
+  return fileURLToPath(new URL('../../dist/jobs/generate-thumbnail.job.js', import.meta.url));
+}
+
+export type ThumbnailWorker = Worker<ThumbnailJobPayload, ThumbnailJobResult>;
+
+/**
+ * A BullMQ worker on the thumbnail queue. Each concurrent job runs on its own worker thread,
+ * so CPU-heavy decoding never delays lock renewal on the main thread.
+ */
+export function createThumbnailWorker(config: ThumbsWorkerConfig, connection: Redis, logger: Logger, options: { name?: string } = {}): ThumbnailWorker {
+  const { worker: settings } = config;
+  const workerData: ProcessorWorkerData = { config };
+  const worker: ThumbnailWorker = new Worker(THUMBNAIL_QUEUE, processorFile(), {
+    connection,
+    // recorded on each job as processedBy, so operators can tell which replica ran it; the API
+    // reads the concurrency from it
+    name: options.name ?? thumbnailWorkerName(os.hostname(), process.pid, settings.concurrency),
+    prefix: thumbnailQueuePrefix(config.redis.prefix),
+    concurrency: settings.concurrency,
+    useWorkerThreads: true,
+    workerThreadsOptions: { workerData },
+    lockDuration: settings.lockDurationMs,
+    stalledInterval: settings.stalledIntervalMs,
+    maxStalledCount: settings.maxStalledCount,
+  });
+  worker.on('active', (job) => logger.info('thumbnail job started', { jobId: job.id, attempt: job.attemptsMade + 1 }));
+  worker.on('completed', (job) => logger.info('thumbnail job completed', { jobId: job.id, durationMs: job.returnvalue?.durationMs }));
+  worker.on('failed', (job, error) => logger.warn('thumbnail job failed', { jobId: job?.id, attemptsMade: job?.attemptsMade, reason: error.message }));
+  worker.on('stalled', (jobId) => logger.warn('thumbnail job stalled; it goes back to the queue', { jobId }));
+  worker.on('error', (error) => logger.error('thumbnail worker error', { error }));
+  return worker;
+}

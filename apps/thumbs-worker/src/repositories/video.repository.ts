@@ -1,0 +1,145 @@
+import { spawn } from 'node:child_process';
+import { clipFps, fitInside, refuseOverPixelLimit, representativeStart, type Clip, type ClipRequest } from '../services/clip.rules.js';
+import { UnsupportedMediaError } from '../services/thumbnail.errors.js';
+
+export interface VideoProbe {
+  /** Display size: sample aspect ratio and rotation applied. */
+  width: number;
+  height: number;
+  /** Seconds; NaN when the container does not say. */
+  duration: number;
+  /** Frames per second of the source; NaN when unknown. */
+  fps: number;
+}
+
+export interface FfmpegTools {
+  ffmpegPath: string;
+  ffprobePath: string;
+}
+
+interface Run {
+  code: number | null;
+  stdout: Buffer;
+  stderr: string;
+}
+
+/** Runs a tool, keeping at most `maxStdoutBytes` of its output (it is killed past that) and the start of stderr. */
+function run(command: string, args: string[], signal: AbortSignal | undefined, maxStdoutBytes: number): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], signal, killSignal: 'SIGKILL' });
+    const chunks: Buffer[] = [];
+    let stdoutBytes = 0;
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (stdoutBytes + chunk.length > maxStdoutBytes) {
+        chunks.push(chunk.subarray(0, Math.max(0, maxStdoutBytes - stdoutBytes)));
+        stdoutBytes = maxStdoutBytes;
+        child.kill('SIGKILL');
+        return;
+      }
+      stdoutBytes += chunk.length;
+      chunks.push(chunk);
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      if (stderr.length < 8192) stderr += chunk.toString();
+    });
+    child.on('error', (error) => {
+      if (signal?.aborted) reject(signal.reason as Error);
+      else reject(error);
+    });
+    child.on('close', (code) => {
+      if (signal?.aborted) reject(signal.reason as Error);
+      else resolve({ code, stdout: Buffer.concat(chunks), stderr });
+    });
+  });
+}
+
+/*
+ * Input options for ffprobe and ffmpeg. Left to itself, ffmpeg picks the demuxer from the bytes,
+ * so a "webm" that is really an HLS playlist or an ffconcat script would make it open other
+ * files on this host (another job's download, anything with a media extension) and we would
+ * publish their thumbnail. Only the container demuxers of the board's video types are allowed,
+ * and only the local file protocol.
+ */
+const SAFE_INPUT = ['-protocol_whitelist', 'file', '-format_whitelist', 'matroska,webm,mov,mp4,m4a,3gp,3g2,mj2'];
+
+/**
+ * ffmpeg's last stderr line, the one that says what went wrong. It becomes the job's failure
+ * reason, which the API shows to clients, so our temp path in it is replaced by "input".
+ */
+const lastLine = (text: string, file: string): string => (text.trim().split('\n').filter(Boolean).pop() ?? 'no details').replaceAll(file, 'input');
+
+const rate = (value: unknown): number => {
+  if (typeof value !== 'string') return Number.NaN;
+  const [num, den] = value.split('/').map(Number);
+  return num !== undefined && den !== undefined && den > 0 && num > 0 ? num / den : Number.NaN;
+};
+
+/** Videos read with ffprobe and ffmpeg (FFPROBE_PATH, FFMPEG_PATH); unreadable input is an UnsupportedMediaError. */
+export class VideoRepository {
+  constructor(private readonly tools: FfmpegTools) {}
+
+  /** Reads the first video stream's geometry, length and frame rate with ffprobe. */
+  async probe(file: string, signal?: AbortSignal): Promise<VideoProbe> {
+    const result = await run(this.tools.ffprobePath, [
+      '-v', 'error', ...SAFE_INPUT, '-select_streams', 'v:0',
+      '-show_entries', 'stream=width,height,avg_frame_rate,r_frame_rate,duration,sample_aspect_ratio:stream_tags=rotate:stream_side_data=rotation:format=duration',
+      '-of', 'json', file,
+    ], signal, 1024 * 1024);
+    let parsed: { streams?: Array<Record<string, unknown>>; format?: { duration?: string } };
+    try {
+      parsed = JSON.parse(result.stdout.toString()) as typeof parsed;
+    } catch {
+      throw new UnsupportedMediaError(`not a readable video: ${lastLine(result.stderr, file)}`);
+    }
+    const refused = /\[([^\]@]+?) @ [^\]]*\] Format not on whitelist/.exec(result.stderr);
+    if (refused) throw new UnsupportedMediaError(`not a readable video: the file is ${refused[1]!.trim()}, not a WebM or MP4 container`);
+    const stream = parsed.streams?.[0];
+    if (result.code !== 0 || !stream) throw new UnsupportedMediaError(`not a readable video: ${result.code !== 0 ? lastLine(result.stderr, file) : 'no video stream'}`);
+    let width = Number(stream.width);
+    let height = Number(stream.height);
+    if (!(width > 0 && height > 0)) throw new UnsupportedMediaError('video has no frame size');
+    const sar = typeof stream.sample_aspect_ratio === 'string' ? stream.sample_aspect_ratio.split(':').map(Number) : [];
+    if (sar.length === 2 && sar[0]! > 0 && sar[1]! > 0 && sar[0] !== sar[1]) width = Math.round((width * sar[0]!) / sar[1]!);
+    const sideData = Array.isArray(stream.side_data_list) ? (stream.side_data_list as Array<{ rotation?: number }>) : [];
+    const rotation = Number((stream.tags as { rotate?: string } | undefined)?.rotate ?? sideData.find((d) => d.rotation !== undefined)?.rotation ?? 0);
+    if (Math.abs(rotation) % 180 === 90) [width, height] = [height, width];
+    const duration = Number(parsed.format?.duration ?? stream.duration);
+    const fps = Number.isFinite(rate(stream.avg_frame_rate)) ? rate(stream.avg_frame_rate) : rate(stream.r_frame_rate);
+    return { width, height, duration: Number.isFinite(duration) ? duration : Number.NaN, fps };
+  }
+
+  /**
+   * Probes the file, then decodes a continuous stretch of up to `clipSeconds` from about a third
+   * in, at ≤ `maxFps`, scaled to fit the box, as raw RGBA over a pipe. The seek comes before `-i`
+   * so ffmpeg jumps to the nearest keyframe instead of decoding everything before it.
+   */
+  async readClip(file: string, request: ClipRequest, signal?: AbortSignal): Promise<Clip> {
+    const probe = await this.probe(file, signal);
+    refuseOverPixelLimit('video', probe.width, probe.height, request.maxInputPixels);
+    const { width, height } = fitInside(probe.width, probe.height, request.box);
+    const fps = clipFps(probe.fps, request.maxFps);
+    const frameBytes = width * height * 4;
+    const decode = (start: number): Promise<Run> => run(this.tools.ffmpegPath, [
+      '-hide_banner', '-loglevel', 'error', '-nostdin',
+      ...(start > 0 ? ['-ss', start.toFixed(3)] : []),
+      ...SAFE_INPUT,
+      '-i', file,
+      '-t', String(request.clipSeconds),
+      '-map', '0:v:0', '-an', '-sn', '-dn',
+      '-vf', `fps=${fps.toFixed(3)},scale=w=${width}:h=${height}:flags=bilinear,setsar=1`,
+      '-frames:v', String(request.maxFrames),
+      '-f', 'rawvideo', '-pix_fmt', 'rgba', 'pipe:1',
+    ], signal, frameBytes * request.maxFrames);
+
+    const start = representativeStart(probe.duration, request.clipSeconds);
+    let result = await decode(start);
+    // A container that misreports its length can leave nothing after the seek point.
+    if (result.stdout.length < frameBytes && start > 0) result = await decode(0);
+    const count = Math.floor(result.stdout.length / frameBytes);
+    if (count === 0) throw new UnsupportedMediaError(`no video frames could be decoded: ${lastLine(result.stderr, file)}`);
+    const frames: Buffer[] = [];
+    for (let i = 0; i < count; i++) frames.push(result.stdout.subarray(i * frameBytes, (i + 1) * frameBytes));
+    return { width, height, frames, delaysMs: frames.map(() => Math.round(1000 / fps)) };
+  }
+}

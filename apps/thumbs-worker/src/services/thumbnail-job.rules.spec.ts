@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { clipRequestFor, mediaKindOf, thumbnailFilesOf } from './thumbnail-job.rules.js';
+
+describe('mediaKindOf', () => {
+  it('sends the board\'s video types to ffmpeg and its image types to sharp, in any case', () => {
+    expect(['webm', 'mp4', 'm4v', 'mov', 'WEBM'].map(mediaKindOf)).toEqual(['video', 'video', 'video', 'video', 'video']);
+    expect(['gif', 'png', 'jpg', 'jpeg', 'webp', 'avif', 'PNG'].map(mediaKindOf)).toEqual(Array(7).fill('image'));
+  });
+  it('renders nothing else', () => {
+    expect(['swf', 'zip', 'svg', 'tiff', '', 'constructor', 'toString'].map(mediaKindOf)).toEqual(Array(7).fill(undefined));
+  });
+});
+
+describe('thumbnailFilesOf', () => {
+  it('a gif job writes the png (its first frame) and then the gif; a png job the png only', () => {
+    expect(thumbnailFilesOf('gif')).toEqual(['png', 'gif']);
+    expect(thumbnailFilesOf('png')).toEqual(['png']);
+  });
+});
+
+describe('clipRequestFor', () => {
+  const limits = { maxInputPixels: 100, maxFrames: 60, maxDurationSeconds: 3, size: 320, fps: 10 };
+  it('asks for the whole clip for a gif job and one frame for a png job, within the limits', () => {
+    expect(clipRequestFor('gif', limits)).toEqual({ box: 320, maxFps: 10, maxFrames: 60, clipSeconds: 3, maxInputPixels: 100 });
+    expect(clipRequestFor('png', limits)).toEqual({ box: 320, maxFps: 10, maxFrames: 1, clipSeconds: 3, maxInputPixels: 100 });
+  });
+});

@@ -1,0 +1,149 @@
+import { THUMBNAIL_PROGRESS, type ThumbnailJobPayload, type ThumbnailType } from '@pawlink/contracts';
+import { describe, expect, it } from 'vitest';
+import type { RenderLimits } from '../config.js';
+import type { BoardFile } from '../repositories/post.repository.js';
+import type { Clip, ClipRequest } from './clip.rules.js';
+import { ThumbnailRenderService, type ThumbnailRenderDeps } from './thumbnail-render.service.js';
+import { UnsupportedMediaError } from './thumbnail.errors.js';
+
+const MD5 = '0123456789abcdef0123456789abcdef';
+const limits: RenderLimits = { maxInputPixels: 1_000_000, maxFrames: 30, maxDurationSeconds: 3, size: 320, fps: 10 };
+const clip = (frames: number): Clip => ({ width: 32, height: 18, frames: Array.from({ length: frames }, () => Buffer.alloc(32 * 18 * 4)), delaysMs: Array.from({ length: frames }, () => 100) });
+
+/** In-memory stand-ins for every repository the service uses, recording what it asked of them. */
+function fakes(options: { posts?: BoardFile[]; downloadedMd5?: string; decode?: (request: ClipRequest) => Promise<Clip> } = {}) {
+  const posts = new Map((options.posts ?? []).map((post) => [post.md5, post]));
+  const calls = {
+    workDirsCreated: 0,
+    workDirsRemoved: 0,
+    downloads: [] as Array<{ url: string; file: string }>,
+    decoded: [] as Array<{ decoder: 'video' | 'image'; file: string; request: ClipRequest }>,
+    written: [] as Array<{ md5: string; type: ThumbnailType; bytes: string }>,
+    logged: [] as string[],
+  };
+  const decode = options.decode ?? ((request: ClipRequest) => Promise.resolve(clip(request.maxFrames)));
+  const deps: ThumbnailRenderDeps = {
+    posts: { findFileByMd5: (md5) => Promise.resolve(posts.get(md5) ?? null) },
+    workDirs: {
+      create: () => {
+        const n = ++calls.workDirsCreated;
+        return Promise.resolve({ file: (name: string) => `/work/${n}/${name}`, remove: () => Promise.resolve(void calls.workDirsRemoved++) });
+      },
+    },
+    downloads: {
+      download: (url, file) => {
+        calls.downloads.push({ url, file });
+        return Promise.resolve({ bytes: 1234, md5: options.downloadedMd5 ?? MD5 });
+      },
+    },
+    videos: { readClip: (file, request) => (calls.decoded.push({ decoder: 'video', file, request }), decode(request)) },
+    images: { readClip: (file, request) => (calls.decoded.push({ decoder: 'image', file, request }), decode(request)) },
+    encoder: { gif: (c) => Buffer.from(`gif of ${c.frames.length}`), png: () => Promise.resolve(Buffer.from('png')) },
+    thumbnails: {
+      write: (md5, type, bytes) => {
+        calls.written.push({ md5, type, bytes: Buffer.from(bytes).toString() });
+        return Promise.resolve(`/thumbs/${md5}.${type}`);
+      },
+    },
+    logger: { info: (message) => calls.logged.push(message) },
+    limits,
+    now: (() => {
+      let t = 1000;
+      return () => (t += 250);
+    })(),
+  };
+  return { deps, calls };
+}
+
+const webm: BoardFile = { md5: MD5, ext: 'webm', url: 'https://static.example/data/01/23/0123456789abcdef0123456789abcdef.webm' };
+const payload = (type: ThumbnailType, md5 = MD5): ThumbnailJobPayload => ({ md5, type, requestedAt: 0 });
+const noProgress = (): Promise<void> => Promise.resolve();
+const never = new AbortController().signal;
+
+describe('ThumbnailRenderService.render', () => {
+  it('refuses an md5 the board has no post for as unsupported, before any download', async () => {
+    const { deps, calls } = fakes();
+    const error = await new ThumbnailRenderService(deps).render(payload('gif'), noProgress, never).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UnsupportedMediaError);
+    expect((error as Error).message).toBe('post not found on the board');
+    expect(calls.workDirsCreated).toBe(0);
+    expect(calls.downloads).toEqual([]);
+  });
+
+  it('refuses a file type it does not render as unsupported, before any download', async () => {
+    const { deps, calls } = fakes({ posts: [{ ...webm, ext: 'SWF' }] });
+    const error = await new ThumbnailRenderService(deps).render(payload('gif'), noProgress, never).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UnsupportedMediaError);
+    expect((error as Error).message).toBe('unsupported file type "swf"');
+    expect(calls.downloads).toEqual([]);
+  });
+
+  it('fails a download whose md5 does not match with an ordinary (retried) error, writes nothing and removes the work dir', async () => {
+    const { deps, calls } = fakes({ posts: [webm], downloadedMd5: 'ffffffffffffffffffffffffffffffff' });
+    const error = await new ThumbnailRenderService(deps).render(payload('gif'), noProgress, never).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Error);
+    expect(error).not.toBeInstanceOf(UnsupportedMediaError);
+    expect((error as Error).message).toBe(`downloaded file has md5 ffffffffffffffffffffffffffffffff, expected ${MD5}`);
+    expect(calls.decoded).toEqual([]);
+    expect(calls.written).toEqual([]);
+    expect(calls.workDirsRemoved).toBe(1);
+  });
+
+  it('a gif job decodes the clip once and writes the png, then the gif', async () => {
+    const { deps, calls } = fakes({ posts: [webm] });
+    const result = await new ThumbnailRenderService(deps).render(payload('gif', MD5.toUpperCase()), noProgress, never);
+    expect(calls.downloads).toEqual([{ url: webm.url, file: '/work/1/input.webm' }]);
+    expect(calls.decoded).toEqual([{ decoder: 'video', file: '/work/1/input.webm', request: { box: 320, maxFps: 10, maxFrames: 30, clipSeconds: 3, maxInputPixels: 1_000_000 } }]);
+    expect(calls.written).toEqual([{ md5: MD5, type: 'png', bytes: 'png' }, { md5: MD5, type: 'gif', bytes: 'gif of 30' }]);
+    expect(result).toEqual({ md5: MD5, type: 'gif', file: `${MD5}.gif`, bytes: 'gif of 30'.length, width: 32, height: 18, frames: 30, durationMs: 250 });
+    expect(calls.workDirsRemoved).toBe(1);
+    expect(calls.logged).toEqual(['thumbnail written']);
+  });
+
+  it('a png job decodes a single frame and writes the png only', async () => {
+    const { deps, calls } = fakes({ posts: [{ ...webm, ext: 'JPG' }] });
+    const result = await new ThumbnailRenderService(deps).render(payload('png'), noProgress, never);
+    expect(calls.decoded).toEqual([{ decoder: 'image', file: '/work/1/input.jpg', request: expect.objectContaining({ maxFrames: 1 }) }]);
+    expect(calls.written).toEqual([{ md5: MD5, type: 'png', bytes: 'png' }]);
+    expect(result).toMatchObject({ type: 'png', file: `${MD5}.png`, bytes: 3, frames: 1 });
+  });
+
+  it('reports progress at each step, in order', async () => {
+    const { deps } = fakes({ posts: [webm] });
+    const reported: number[] = [];
+    await new ThumbnailRenderService(deps).render(payload('gif'), (percent) => Promise.resolve(void reported.push(percent)), never);
+    const { resolved, downloaded, decoded, encoded, done } = THUMBNAIL_PROGRESS;
+    expect(reported).toEqual([resolved, downloaded, decoded, encoded, done]);
+  });
+
+  it('publishes nothing once the job is aborted (timed out) before publishing', async () => {
+    const { deps, calls } = fakes({ posts: [webm] });
+    const controller = new AbortController();
+    const reason = new Error('over budget');
+    const report = (percent: number): Promise<void> => Promise.resolve(percent === THUMBNAIL_PROGRESS.encoded ? controller.abort(reason) : undefined);
+    const error = await new ThumbnailRenderService(deps).render(payload('gif'), report, controller.signal).catch((e: unknown) => e);
+    expect(error).toBe(reason);
+    expect(calls.written).toEqual([]);
+    expect(calls.workDirsRemoved).toBe(1);
+  });
+
+  it('stops between the png and the gif when the job is aborted while the png is written', async () => {
+    const { deps, calls } = fakes({ posts: [webm] });
+    const controller = new AbortController();
+    const write = deps.thumbnails.write;
+    deps.thumbnails.write = async (md5, type, bytes) => {
+      const written = await write(md5, type, bytes);
+      controller.abort(new Error('over budget'));
+      return written;
+    };
+    await expect(new ThumbnailRenderService(deps).render(payload('gif'), noProgress, controller.signal)).rejects.toThrow('over budget');
+    expect(calls.written.map((file) => file.type)).toEqual(['png']);
+  });
+
+  it('removes the work dir when decoding fails, and passes the decoder\'s refusal on', async () => {
+    const { deps, calls } = fakes({ posts: [webm], decode: () => Promise.reject(new UnsupportedMediaError('not a readable video: no video stream')) });
+    await expect(new ThumbnailRenderService(deps).render(payload('gif'), noProgress, never)).rejects.toThrow(UnsupportedMediaError);
+    expect(calls.written).toEqual([]);
+    expect(calls.workDirsRemoved).toBe(1);
+  });
+});

@@ -1,0 +1,106 @@
+import { THUMBNAIL_PROGRESS, thumbnailFileName, type ThumbnailJobPayload, type ThumbnailJobResult, type ThumbnailType } from '@pawlink/contracts';
+import type { RenderLimits } from '../config.js';
+import type { DownloadRepository } from '../repositories/download.repository.js';
+import type { ImageRepository } from '../repositories/image.repository.js';
+import type { PostRepository } from '../repositories/post.repository.js';
+import type { ThumbnailEncoderRepository } from '../repositories/thumbnail-encoder.repository.js';
+import type { ThumbnailFileRepository } from '../repositories/thumbnail-file.repository.js';
+import type { VideoRepository } from '../repositories/video.repository.js';
+import type { WorkDirRepository } from '../repositories/work-dir.repository.js';
+import type { Clip } from './clip.rules.js';
+import { clipRequestFor, mediaKindOf, thumbnailFilesOf } from './thumbnail-job.rules.js';
+import { UnsupportedMediaError } from './thumbnail.errors.js';
+
+/** Reports a job's progress in percent (THUMBNAIL_PROGRESS); the API shows it while clients wait. */
+export type ReportProgress = (percent: number) => Promise<void>;
+
+/** What the service logs: one line per thumbnail written (a winston logger fits). */
+export interface RenderLogger {
+  info(message: string, meta?: Record<string, unknown>): unknown;
+}
+
+/** The adapters one job goes through, typed by what the service uses so specs can pass fakes. */
+export interface ThumbnailRenderDeps {
+  posts: Pick<PostRepository, 'findFileByMd5'>;
+  workDirs: Pick<WorkDirRepository, 'create'>;
+  downloads: Pick<DownloadRepository, 'download'>;
+  videos: Pick<VideoRepository, 'readClip'>;
+  images: Pick<ImageRepository, 'readClip'>;
+  encoder: Pick<ThumbnailEncoderRepository, 'gif' | 'png'>;
+  thumbnails: Pick<ThumbnailFileRepository, 'write'>;
+  logger: RenderLogger;
+  limits: RenderLimits;
+  /** Unix ms; the job's duration in its result. */
+  now?: () => number;
+}
+
+/**
+ * One thumbnail job: find the post on the board, refuse types we do not render, download its
+ * file into a private work dir and check its md5, decode the representative stretch once, encode
+ * the job's files (docs/adr/0007) and publish them. Refusals are UnsupportedMediaError (the job
+ * fails for good); anything else may succeed on a retry.
+ */
+export class ThumbnailRenderService {
+  private readonly now: () => number;
+
+  constructor(private readonly deps: ThumbnailRenderDeps) {
+    this.now = deps.now ?? Date.now;
+  }
+
+  /** Renders and publishes the thumbnail; once `signal` is aborted nothing more is published. */
+  async render(payload: ThumbnailJobPayload, report: ReportProgress, signal: AbortSignal): Promise<ThumbnailJobResult> {
+    const { posts, workDirs, downloads, logger } = this.deps;
+    const started = this.now();
+    const md5 = payload.md5.toLowerCase();
+
+    const post = await posts.findFileByMd5(md5);
+    if (!post) throw new UnsupportedMediaError('post not found on the board');
+    const ext = post.ext.toLowerCase();
+    const kind = mediaKindOf(ext);
+    if (!kind) throw new UnsupportedMediaError(`unsupported file type "${ext}"`);
+    await report(THUMBNAIL_PROGRESS.resolved);
+
+    const workDir = await workDirs.create();
+    try {
+      const input = workDir.file(`input.${ext}`);
+      const downloaded = await downloads.download(post.url, input, signal);
+      // The board or a cache in between served other bytes; a later attempt may get the right ones.
+      if (downloaded.md5 !== md5) throw new Error(`downloaded file has md5 ${downloaded.md5}, expected ${md5}`);
+      await report(THUMBNAIL_PROGRESS.downloaded);
+
+      const request = clipRequestFor(payload.type, this.deps.limits);
+      const clip = kind === 'video' ? await this.deps.videos.readClip(input, request, signal) : await this.deps.images.readClip(input, request);
+      await report(THUMBNAIL_PROGRESS.decoded);
+
+      const files = await this.encode(clip, thumbnailFilesOf(payload.type), signal);
+      await report(THUMBNAIL_PROGRESS.encoded);
+
+      await this.publish(md5, files, signal);
+      await report(THUMBNAIL_PROGRESS.done);
+
+      const bytes = files.get(payload.type)!;
+      const result: ThumbnailJobResult = {
+        md5, type: payload.type, file: thumbnailFileName(md5, payload.type), bytes: bytes.length,
+        width: clip.width, height: clip.height, frames: payload.type === 'gif' ? clip.frames.length : 1, durationMs: this.now() - started,
+      };
+      logger.info('thumbnail written', { ...result, ext, inputBytes: downloaded.bytes, pngBytes: files.get('png')?.length });
+      return result;
+    } finally {
+      await workDir.remove();
+    }
+  }
+
+  private async encode(clip: Clip, types: readonly ThumbnailType[], signal: AbortSignal): Promise<Map<ThumbnailType, Buffer>> {
+    const files = new Map<ThumbnailType, Buffer>();
+    for (const type of types) files.set(type, type === 'gif' ? this.deps.encoder.gif(clip, signal) : await this.deps.encoder.png(clip));
+    return files;
+  }
+
+  /** Writes the files in order, checking before each that the job has not been given up (timed out, cancelled). */
+  private async publish(md5: string, files: Map<ThumbnailType, Buffer>, signal: AbortSignal): Promise<void> {
+    for (const [type, bytes] of files) {
+      signal.throwIfAborted();
+      await this.deps.thumbnails.write(md5, type, bytes);
+    }
+  }
+}

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import sharp from 'sharp';
+import { ThumbnailEncoderRepository } from '../../src/repositories/thumbnail-encoder.repository.js';
+import type { Clip } from '../../src/services/clip.rules.js';
+
+const encoder = new ThumbnailEncoderRepository();
+
+/** Frames of one solid colour each (red, green, blue, …), 40×20. */
+function solidClip(colours: Array<[number, number, number]>, delayMs = 100): Clip {
+  const frames = colours.map(([r, g, b]) => {
+    const frame = Buffer.alloc(40 * 20 * 4);
+    for (let i = 0; i < frame.length; i += 4) frame.set([r, g, b, 255], i);
+    return frame;
+  });
+  return { width: 40, height: 20, frames, delaysMs: frames.map(() => delayMs) };
+}
+
+describe('ThumbnailEncoderRepository', () => {
+  it('encodes every frame into a looping GIF with the clip\'s timing', async () => {
+    const gif = encoder.gif(solidClip([[255, 0, 0], [0, 255, 0], [0, 0, 255]], 200));
+    const meta = await sharp(gif, { animated: true }).metadata();
+    expect({ format: meta.format, width: meta.width, pageHeight: meta.pageHeight, pages: meta.pages, loop: meta.loop, delay: meta.delay }).toEqual({
+      format: 'gif', width: 40, pageHeight: 20, pages: 3, loop: 0, delay: [200, 200, 200],
+    });
+    // one palette shared by all frames still renders each colour
+    const { data, info } = await sharp(gif, { animated: true }).raw().toBuffer({ resolveWithObject: true });
+    const pixelOfPage = (page: number): number[] => [...data.subarray(page * 40 * 20 * info.channels, page * 40 * 20 * info.channels + 3)];
+    expect(pixelOfPage(0)[0]).toBeGreaterThan(200);
+    expect(pixelOfPage(1)[1]).toBeGreaterThan(200);
+    expect(pixelOfPage(2)[2]).toBeGreaterThan(200);
+  });
+
+  it('stops between frames once the job is aborted', () => {
+    const reason = new Error('job budget spent');
+    expect(() => encoder.gif(solidClip([[1, 2, 3], [4, 5, 6]]), AbortSignal.abort(reason))).toThrow(reason);
+  });
+
+  it('encodes the first frame as a PNG', async () => {
+    const png = await encoder.png(solidClip([[10, 20, 30], [200, 200, 200]]));
+    const { data, info } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
+    expect({ width: info.width, height: info.height }).toEqual({ width: 40, height: 20 });
+    expect([...data.subarray(0, 3)]).toEqual([10, 20, 30]);
+  });
+});

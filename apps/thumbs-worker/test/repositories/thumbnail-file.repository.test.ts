@@ -1,0 +1,36 @@
+import { mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ThumbnailFileRepository } from '../../src/repositories/thumbnail-file.repository.js';
+
+let dir: string;
+let thumbnails: ThumbnailFileRepository;
+const md5 = '0123456789abcdef0123456789abcdef';
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'pawlink-stale-'));
+  thumbnails = new ThumbnailFileRepository(path.join(dir, 'thumbs'));
+});
+
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+it('writes through a hidden temp name and leaves only the final file, named <md5>.<type>', async () => {
+  await thumbnails.ensureDir();
+  expect(await thumbnails.write(md5, 'png', Buffer.from('png bytes'))).toBe(path.join(thumbnails.dir, `${md5}.png`));
+  expect(await readdir(thumbnails.dir)).toEqual([`${md5}.png`]);
+  expect(await readFile(path.join(thumbnails.dir, `${md5}.png`), 'utf8')).toBe('png bytes');
+});
+
+it('sweeps old temp files a killed worker left, keeps fresh ones and real thumbnails', async () => {
+  const old = path.join(thumbnails.dir, `.${md5}.gif.a1b2c3d4e5f6.tmp`);
+  const fresh = path.join(thumbnails.dir, `.${md5}.png.0a1b2c3d4e5f.tmp`);
+  await writeFile(old, 'partial');
+  await writeFile(fresh, 'partial');
+  const hourAgo = new Date(Date.now() - 3_600_000);
+  await utimes(old, hourAgo, hourAgo);
+  expect(await thumbnails.removeStaleTempFiles(60_000)).toBe(1);
+  expect((await readdir(thumbnails.dir)).sort()).toEqual([path.basename(fresh), `${md5}.png`].sort());
+});

@@ -1,0 +1,61 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { makeMp4, makeWebm } from '@pawlink/board/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { VideoRepository } from '../../src/repositories/video.repository.js';
+import { UnsupportedMediaError } from '../../src/services/thumbnail.errors.js';
+
+let dir: string;
+let webm: string;
+const videos = new VideoRepository({ ffmpegPath: 'ffmpeg', ffprobePath: 'ffprobe' });
+const request = { box: 320, maxFps: 10, maxFrames: 60, clipSeconds: 3, maxInputPixels: 100_000_000 };
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'pawlink-video-'));
+  webm = path.join(dir, 'input.webm');
+  await writeFile(webm, await makeWebm(4.5, 480, 270, { fps: 15 }));
+});
+
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('VideoRepository', () => {
+  it('probes the display size, length and frame rate', async () => {
+    const probe = await videos.probe(webm);
+    expect({ width: probe.width, height: probe.height, fps: probe.fps }).toEqual({ width: 480, height: 270, fps: 15 });
+    expect(probe.duration).toBeCloseTo(4.5, 0);
+  });
+
+  it('decodes up to 3 s at ≤ 10 fps fitted into the box, as RGBA frames', async () => {
+    const clip = await videos.readClip(webm, request);
+    expect({ width: clip.width, height: clip.height }).toEqual({ width: 320, height: 180 });
+    expect(clip.frames.length).toBeGreaterThan(1);
+    expect(clip.frames.length).toBeLessThanOrEqual(30);
+    expect(clip.frames.every((frame) => frame.length === 320 * 180 * 4)).toBe(true);
+    expect(clip.delaysMs).toEqual(clip.frames.map(() => 100));
+  });
+
+  it('decodes a single frame when one is asked for, never enlarging', async () => {
+    const small = path.join(dir, 'small.mp4');
+    await writeFile(small, await makeMp4(1, 96, 64));
+    const clip = await videos.readClip(small, { ...request, maxFrames: 1 });
+    expect({ width: clip.width, height: clip.height, frames: clip.frames.length }).toEqual({ width: 96, height: 64, frames: 1 });
+  });
+
+  it('refuses a video over the pixel limit before decoding, and text as unreadable, without our path in the reason', async () => {
+    await expect(videos.readClip(webm, { ...request, maxInputPixels: 1000 })).rejects.toThrow(new UnsupportedMediaError('video is 480×270, over the 1000 pixel limit'));
+    const text = path.join(dir, 'text.webm');
+    await writeFile(text, 'not a video');
+    const error = await videos.readClip(text, request).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UnsupportedMediaError);
+    expect((error as Error).message).toMatch(/^not a readable video/);
+    expect((error as Error).message).not.toContain(dir);
+  });
+
+  it('stops with the job\'s reason when the job is aborted', async () => {
+    const reason = new Error('job budget spent');
+    await expect(videos.readClip(webm, request, AbortSignal.abort(reason))).rejects.toBe(reason);
+  });
+});

@@ -1,0 +1,50 @@
+import type { ThumbnailDoneResponse, ThumbnailProcessingResponse } from '@pawlink/contracts';
+import { ApiError } from '@pawlink/service-kit';
+import type { Response } from 'express';
+import { PostUnavailableError } from '../repositories/post.repository.js';
+import type { ThumbnailState } from '../services/thumbnail.service.js';
+
+/** How long a client should wait before asking again when the board could not resolve a post id. */
+const BOARD_RETRY_AFTER_SECONDS = '5';
+
+type Processing = Extract<ThumbnailState, { status: 'processing' }>;
+
+export function doneBody(state: Extract<ThumbnailState, { status: 'done' }>): ThumbnailDoneResponse {
+  return { success: true, status: 'done', url: state.url };
+}
+
+export function processingBody(state: Processing): ThumbnailProcessingResponse {
+  return {
+    success: true,
+    status: 'processing',
+    md5: state.md5,
+    checkURL: state.checkURL,
+    checkAt: state.checkAt,
+    time: state.time,
+    startedAt: state.startedAt,
+    progress: state.progress,
+  };
+}
+
+/** Polling hints: clients and proxies may rely on these instead of the body. */
+export function setPollHeaders(res: Response, state: Processing, withLocation: boolean): void {
+  if (withLocation) res.setHeader('Location', state.checkURL);
+  res.setHeader('Retry-After', String(Math.max(1, Math.ceil(state.time / 1000))));
+}
+
+/** 500 1060 / 408 1065 with the `status` field API.md lists. */
+export function failureError(state: Extract<ThumbnailState, { status: 'failed' }>): ApiError {
+  return state.timedOut
+    ? new ApiError('THUMBNAIL_TIMEOUT', { message: state.reason, status: 'timeout' })
+    : new ApiError('THUMBNAIL_ERROR', { message: state.reason, status: 'error' });
+}
+
+/**
+ * Use as `.catch(rethrowBoardUnavailable)`: a post id the board could not resolve right now
+ * (unreachable, timed out, failing, or no request slot free soon enough) is 503 1067 with
+ * Retry-After, since the request itself was fine and will work later; anything else passes through.
+ */
+export function rethrowBoardUnavailable(error: unknown): never {
+  if (error instanceof PostUnavailableError) throw new ApiError('BOARD_UNAVAILABLE', { headers: { 'Retry-After': BOARD_RETRY_AFTER_SECONDS }, cause: error });
+  throw error;
+}

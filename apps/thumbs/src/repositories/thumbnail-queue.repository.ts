@@ -1,0 +1,217 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { THUMBNAIL_JOB, THUMBNAIL_QUEUE, thumbnailJobId, thumbnailQueuePrefix, thumbnailWorkerSlots, type ThumbnailJobPayload, type ThumbnailType } from '@pawlink/contracts';
+import { Queue, type Job, type JobsOptions } from 'bullmq';
+import type { Redis } from 'ioredis';
+
+export type JobPhase = 'waiting' | 'delayed' | 'active' | 'completed' | 'failed';
+
+/** A job as the API reports it; read once per request. */
+export interface JobSnapshot {
+  id: string;
+  phase: JobPhase;
+  /** 0–100 when the worker reported a number. */
+  progress: number | null;
+  /** Unix ms when the job was queued: the same for every reader of the job, whatever its state. */
+  queuedAt: number;
+  /** Unix ms when a worker started the current attempt. */
+  processedOn: number | null;
+  finishedOn: number | null;
+  failedReason: string | null;
+  /** For a delayed (backing-off) job: its back-off, an upper bound of the time until it is due. */
+  delayMs: number | null;
+}
+
+/** How busy the queue is in front of one job. */
+export interface QueueLoad {
+  jobsAhead: number;
+  slots: number;
+}
+
+/** How a new job is run and how long BullMQ keeps it once it has finished. */
+export interface JobPolicy {
+  /** Attempts for recoverable failures (board unreachable, stalled worker). */
+  attempts: number;
+  /** Kept for progress lookups only; the file is the truth for "done". */
+  keepCompletedSeconds: number;
+  /** Reported as failed this long; BullMQ forgets it afterwards. */
+  keepFailedSeconds: number;
+}
+
+export interface ThumbnailQueueOptions {
+  redisPrefix: string;
+  /** Worker count is a CLIENT LIST scan; cached this long. */
+  workerCountTtlMs?: number;
+}
+
+/** The states an operator sees counted by `queue status`. */
+export const QUEUE_STATES = ['waiting', 'prioritized', 'delayed', 'active', 'completed', 'failed'] as const;
+export type QueueState = (typeof QUEUE_STATES)[number];
+
+const PHASES: Record<string, JobPhase | undefined> = {
+  waiting: 'waiting',
+  prioritized: 'waiting',
+  'waiting-children': 'waiting',
+  delayed: 'delayed',
+  active: 'active',
+  completed: 'completed',
+  failed: 'failed',
+};
+
+const REPLACE_LOCK_MS = 5000;
+
+export type ThumbnailQueue = Queue<ThumbnailJobPayload>;
+
+/**
+ * The BullMQ queue `THUMBNAIL_QUEUE` under `thumbnailQueuePrefix(REDIS_PREFIX)`, where the worker
+ * takes its jobs. `connection` must be made for BullMQ (`createRedis(…, { forQueue: true })`) and
+ * stays open when the queue is closed: whoever opened it closes it.
+ */
+export function openThumbnailQueue(connection: Redis, redisPrefix: string): ThumbnailQueue {
+  return new Queue<ThumbnailJobPayload>(THUMBNAIL_QUEUE, { connection, prefix: thumbnailQueuePrefix(redisPrefix) });
+}
+
+/** The BullMQ side of thumbnails: one job per (md5, type), found and created by its jobId. */
+export class ThumbnailQueueRepository {
+  private workerSlotsSeen: { count: number; at: number } | undefined;
+
+  constructor(
+    private readonly queue: ThumbnailQueue,
+    private readonly redis: Redis,
+    private readonly options: ThumbnailQueueOptions,
+  ) {}
+
+  async find(md5: string, type: ThumbnailType): Promise<JobSnapshot | null> {
+    return this.read(thumbnailJobId(md5, type));
+  }
+
+  /**
+   * The job as stored: its state first, then its data. States only move forward, so data read
+   * second is at least as new as the state; read the other way round, a job failing in between
+   * looked failed with no finishedOn (taken for an expired failure: check answered 1066).
+   */
+  private async read(jobId: string): Promise<JobSnapshot | null> {
+    const state = await this.queue.getJobState(jobId);
+    const job = await this.queue.getJob(jobId);
+    return job ? this.snapshotOf(job, state) : null;
+  }
+
+  /**
+   * Adds the job unless one with its id exists; either way answers the job that is there. BullMQ
+   * answers an add of an existing id with a Job built from this call's arguments (its own
+   * timestamp), so the stored job is read back: every caller then sees the one queued time.
+   */
+  async enqueue(payload: ThumbnailJobPayload, policy: JobPolicy): Promise<JobSnapshot> {
+    const job = await this.queue.add(THUMBNAIL_JOB, payload, jobOptions(payload, policy));
+    const snapshot = await this.read(job.id ?? thumbnailJobId(payload.md5, payload.type));
+    // A job removed between add() and getState() reads as unknown; the next request sees the truth.
+    return snapshot ?? this.fallbackSnapshot(job);
+  }
+
+  /**
+   * Replaces a finished job (an expired failure, or a completion whose file is gone) with a new
+   * attempt. Under a short Redis lock the job is read again and only removed when it is still the
+   * same finished job, so instances racing on one stale job make exactly one new attempt.
+   */
+  async replace(stale: JobSnapshot, payload: ThumbnailJobPayload, policy: JobPolicy): Promise<JobSnapshot> {
+    const lockKey = `${this.options.redisPrefix}thumbs:replace:${stale.id}`;
+    for (let attempt = 0; attempt < 50; attempt++) {
+      const token = `${process.pid}:${Math.random()}`;
+      if ((await this.redis.set(lockKey, token, 'PX', REPLACE_LOCK_MS, 'NX')) === 'OK') {
+        try {
+          const currentSnapshot = await this.read(stale.id);
+          if (currentSnapshot && !isSameFinishedJob(currentSnapshot, stale)) return currentSnapshot;
+          if (currentSnapshot) await this.queue.remove(stale.id);
+          return await this.enqueue(payload, policy);
+        } finally {
+          await this.releaseLock(lockKey, token);
+        }
+      }
+      await sleep(50);
+    }
+    // Another instance is still replacing it; whatever is there now is the answer.
+    return (await this.find(payload.md5, payload.type)) ?? stale;
+  }
+
+  /** Running jobs and waiting jobs in front of this one, and how many run side by side. */
+  async load(job: JobSnapshot): Promise<QueueLoad> {
+    const [counts, workers, position] = await Promise.all([
+      this.queue.getJobCounts('active', 'waiting', 'prioritized'),
+      this.workerSlots(),
+      job.phase === 'waiting' ? this.waitingAhead(job.id) : Promise.resolve(null),
+    ]);
+    const active = counts.active ?? 0;
+    const waiting = (counts.waiting ?? 0) + (counts.prioritized ?? 0);
+    const waitingAhead = job.phase === 'active' ? 0 : (position ?? (job.phase === 'waiting' ? Math.max(0, waiting - 1) : waiting));
+    return { jobsAhead: job.phase === 'active' ? 0 : active + waitingAhead, slots: Math.max(1, workers, active) };
+  }
+
+  /** Jobs per state, for operators. */
+  async countJobs(): Promise<Record<QueueState, number>> {
+    const counts = await this.queue.getJobCounts(...QUEUE_STATES);
+    return Object.fromEntries(QUEUE_STATES.map((state) => [state, counts[state] ?? 0])) as Record<QueueState, number>;
+  }
+
+  /** Worker processes connected to the queue (not their job slots). */
+  async countWorkers(): Promise<number> {
+    return this.queue.getWorkersCount();
+  }
+
+  /** Forgets failed jobs that finished at least `olderThanMs` ago; answers how many. */
+  async removeFailed(olderThanMs: number): Promise<number> {
+    return (await this.queue.clean(olderThanMs, 0, 'failed')).length;
+  }
+
+  private async waitingAhead(jobId: string): Promise<number | null> {
+    // Workers take jobs from the right end of the wait list, new jobs are pushed on the left.
+    const waitKey = this.queue.toKey('wait');
+    const [index, length] = await Promise.all([this.redis.lpos(waitKey, jobId), this.redis.llen(waitKey)]);
+    return index === null ? null : Math.max(0, length - 1 - index);
+  }
+
+  /** Jobs the connected workers run side by side: each announces its concurrency in its name. */
+  private async workerSlots(): Promise<number> {
+    const now = Date.now();
+    if (this.workerSlotsSeen && now - this.workerSlotsSeen.at < (this.options.workerCountTtlMs ?? 3000)) return this.workerSlotsSeen.count;
+    const workers = await this.queue.getWorkers().catch(() => []);
+    const count = workers.reduce((sum, worker) => sum + thumbnailWorkerSlots(String(worker.rawname ?? '')), 0);
+    this.workerSlotsSeen = { count, at: now };
+    return count;
+  }
+
+  private snapshotOf(job: Job<ThumbnailJobPayload>, state: string): JobSnapshot | null {
+    const phase = PHASES[state];
+    if (!phase) return null;
+    return {
+      id: job.id ?? thumbnailJobId(job.data.md5, job.data.type),
+      phase,
+      progress: typeof job.progress === 'number' ? Math.min(100, Math.max(0, Math.round(job.progress))) : null,
+      queuedAt: job.timestamp,
+      processedOn: job.processedOn ?? null,
+      finishedOn: job.finishedOn ?? null,
+      failedReason: job.failedReason ? job.failedReason : null,
+      delayMs: phase === 'delayed' ? (job.delay ?? 0) : null,
+    };
+  }
+
+  private fallbackSnapshot(job: Job<ThumbnailJobPayload>): JobSnapshot {
+    return { id: job.id ?? '', phase: 'waiting', progress: null, queuedAt: job.timestamp, processedOn: null, finishedOn: null, failedReason: null, delayMs: null };
+  }
+
+  private async releaseLock(key: string, token: string): Promise<void> {
+    await this.redis.eval("if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0", 1, key, token);
+  }
+}
+
+function jobOptions(payload: ThumbnailJobPayload, policy: JobPolicy): JobsOptions {
+  return {
+    jobId: thumbnailJobId(payload.md5, payload.type),
+    attempts: policy.attempts,
+    backoff: { type: 'exponential', delay: 2000 },
+    removeOnComplete: { age: policy.keepCompletedSeconds },
+    removeOnFail: { age: policy.keepFailedSeconds },
+  };
+}
+
+function isSameFinishedJob(current: JobSnapshot, stale: JobSnapshot): boolean {
+  return current.phase === stale.phase && current.finishedOn === stale.finishedOn;
+}
