@@ -2,11 +2,11 @@ import type { AccessGuards } from '@pawlink/auth';
 import { createServiceApp, type HttpMetrics, type Logger, type ReadOnlySwitch } from '@pawlink/service-kit';
 import type { Express } from 'express';
 import type { ImagesConfig } from './config.js';
+import type { ImagesContainer } from './container.js';
 import { registerBulkRoutes } from './routes/bulk.routes.js';
 import { registerCategoryRoutes } from './routes/categories.routes.js';
 import { registerImageInfoRoutes } from './routes/image-info.routes.js';
 import { registerRandomRoutes } from './routes/random.routes.js';
-import type { ImagesService } from './services/images.service.js';
 
 export interface ImagesAppDeps {
   config: ImagesConfig;
@@ -15,8 +15,7 @@ export interface ImagesAppDeps {
   readOnly: ReadOnlySwitch;
   /** Key and rate-limit guards from `createAccessGuards({ service: 'images', … })`. */
   guards: AccessGuards;
-  /** From `createImagesContainer`. */
-  images: ImagesService;
+  services: Pick<ImagesContainer, 'images'>;
   metrics?: HttpMetrics;
   /** Process start (unix ms), for `/online`'s uptime. */
   startedAt?: number;
@@ -34,7 +33,7 @@ export function createApp(deps: ImagesAppDeps): Express {
     ...(deps.metrics ? { metrics: deps.metrics } : {}),
     ...(deps.startedAt !== undefined ? { startedAt: deps.startedAt } : {}),
   });
-  const routes = { guards: deps.guards, images: deps.images };
+  const routes = { guards: deps.guards, images: deps.services.images };
   // On the app itself (not a sub-router) so the 405 handler sees every route's methods.
   registerCategoryRoutes(app, routes);
   registerImageInfoRoutes(app, routes);

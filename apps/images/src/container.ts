@@ -1,4 +1,3 @@
-import type { Logger } from '@pawlink/service-kit';
 import type { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
 import type { ImagesConfig } from './config.js';
@@ -14,17 +13,18 @@ import { DemoSeedService } from './services/demo-seed.service.js';
 import { ImageAdminService } from './services/image-admin.service.js';
 import { ImageImportService } from './services/image-import.service.js';
 import { ImagesService } from './services/images.service.js';
+import type { ServiceLogger } from './services/service-logger.js';
 import { SizeIndexService } from './services/size-index.service.js';
 
 export interface ImagesConnections {
-  /** The `<DB_PREFIX>images` schema (`imagesDatabase`). */
-  images: DataSource;
+  /** What the container reads of the configuration (bin/admin has a BaseConfig and adds an `images` section). */
+  config: Pick<ImagesConfig, 'mediaDir' | 'redis' | 'urls' | 'images'>;
+  logger: ServiceLogger;
   /** Size indexes and the record cache. */
   redis: Redis;
+  /** `<DB_PREFIX>images` (`imagesDatabase`). */
+  dataSource: DataSource;
 }
-
-/** The settings the container reads (bin/admin passes its BaseConfig with an `images` section of its own). */
-export type ImagesContainerConfig = Pick<ImagesConfig, 'mediaDir' | 'redis' | 'urls' | 'images'>;
 
 export interface ImagesRepositories {
   categories: CategoryRepository;
@@ -47,13 +47,14 @@ export interface ImagesContainer {
   repositories: ImagesRepositories;
 }
 
-/** The one place connections become the images repositories and services (main.ts, bin/admin, tests). */
-export function createImagesContainer(connections: ImagesConnections, config: ImagesContainerConfig, logger: Logger): ImagesContainer {
+/** The images repositories and services, wired the one way main.ts, bin/admin and the tests share. */
+export function createImagesContainer(connections: ImagesConnections): ImagesContainer {
+  const { config, logger, redis, dataSource } = connections;
   const repositories: ImagesRepositories = {
-    categories: new CategoryRepository(connections.images),
-    images: new ImageRepository(connections.images),
-    sizeIndex: new SizeIndexRepository(connections.redis, config.redis.prefix),
-    records: new RecordCacheRepository(connections.redis, config.redis.prefix),
+    categories: new CategoryRepository(dataSource),
+    images: new ImageRepository(dataSource),
+    sizeIndex: new SizeIndexRepository(redis, config.redis.prefix),
+    records: new RecordCacheRepository(redis, config.redis.prefix),
     files: new ImageFileRepository(config.mediaDir),
   };
   const { categories, images, sizeIndex, records, files } = repositories;
@@ -71,6 +72,6 @@ export function createImagesContainer(connections: ImagesConnections, config: Im
 }
 
 /** Category administration alone, which needs MySQL only (`bin/admin category`: no Redis connection is opened). */
-export function createCategoryAdmin(images: DataSource): CategoryAdminService {
-  return new CategoryAdminService({ categories: new CategoryRepository(images), images: new ImageRepository(images) });
+export function createCategoryAdmin(dataSource: DataSource): CategoryAdminService {
+  return new CategoryAdminService({ categories: new CategoryRepository(dataSource), images: new ImageRepository(dataSource) });
 }

@@ -10,12 +10,10 @@ export type ValidationOutcome<T> = { ok: true; input: T } | { ok: false; code: n
  */
 export async function runValidation<T>(chains: ValidationChain[], request: { query?: Record<string, unknown>; params?: Record<string, unknown>; body?: unknown }): Promise<ValidationOutcome<T>> {
   const req = { query: {}, params: {}, headers: {}, ...request } as unknown as Request;
-  for (const step of validate(...chains)) {
-    const failure = await new Promise<unknown>((resolve) => {
-      void step(req, {} as Response, resolve);
-    });
-    if (failure !== undefined) return { ok: false, code: isApiError(failure) ? failure.code : undefined, message: (failure as Error).message };
-  }
+  const failure = await new Promise<unknown>((resolve) => {
+    void validate(...chains)(req, {} as Response, resolve);
+  });
+  if (failure !== undefined) return { ok: false, code: isApiError(failure) ? failure.code : undefined, message: (failure as Error).message };
   return { ok: true, input: validated<T>(req) };
 }
 

@@ -64,10 +64,10 @@ export async function startHarness(label: string, overrides: Record<string, stri
   const logger = createLogger('images', 'error', { silent: true });
   const readOnly = new ReadOnlySwitch(redis, config.redis.prefix, 'images', false, logger, 50);
   await readOnly.start();
-  const container = createImagesContainer({ images, redis }, config, logger);
+  const container = createImagesContainer({ config, logger, redis, dataSource: images });
   const apiKeys = new ApiKeyRepository(auth);
   const guards = createAccessGuards({ service: 'images', apiKeys, redis, redisPrefix: config.redis.prefix, logger });
-  const server = await serveForTest(createApp({ config, logger, readOnly, guards, images: container.images }));
+  const server = await serveForTest(createApp({ config, logger, services: container, guards, readOnly }));
   const cliContext: ImagesCliContext = { config, redis, dataSource: () => Promise.resolve(images) };
 
   return {

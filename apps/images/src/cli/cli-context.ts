@@ -44,10 +44,13 @@ async function requireRedis(redis: Redis): Promise<void> {
  */
 export async function openImagesContainer(context: ImagesCliContext): Promise<ImagesContainer> {
   await requireRedis(context.redis);
-  const images = await context.dataSource(imagesDatabase);
-  // Nothing the CLI runs reads categories through the HTTP service's cache.
-  const config = { ...context.config, images: { categoryCacheMs: 0 } };
-  return createImagesContainer({ images, redis: context.redis }, config, createLogger('images', 'error', { silent: true }));
+  return createImagesContainer({
+    // Nothing the CLI runs reads categories through the HTTP service's cache.
+    config: { ...context.config, images: { categoryCacheMs: 0 } },
+    logger: createLogger('images', 'error', { silent: true }),
+    redis: context.redis,
+    dataSource: await context.dataSource(imagesDatabase),
+  });
 }
 
 /** Category administration for `bin/admin category …`, which needs MySQL only. */

@@ -8,5 +8,5 @@ import type { ImagesRouteDeps } from './route-deps.js';
 /** GET /categories and GET /categories/:db: public; a presented key must be valid and is what is limited. */
 export function registerCategoryRoutes(app: Express, { guards, images }: ImagesRouteDeps): void {
   app.get('/categories', guards.optionalKey(), guards.rateLimit('images.info'), listCategoriesHandler(images));
-  app.get('/categories/:db', guards.optionalKey(), guards.rateLimit('images.info'), validate(...categoryInfoValidation()), getCategoryHandler(images));
+  app.get('/categories/:db', guards.optionalKey(), guards.rateLimit('images.info'), validate(...categoryInfoValidation), getCategoryHandler(images));
 }

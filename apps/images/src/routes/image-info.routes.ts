@@ -6,5 +6,5 @@ import type { ImagesRouteDeps } from './route-deps.js';
 
 /** GET /images/:id.json: public. */
 export function registerImageInfoRoutes(app: Express, { guards, images }: ImagesRouteDeps): void {
-  app.get('/images/:id.json', guards.optionalKey(), guards.rateLimit('images.info'), validate(...imageInfoValidation()), getImageHandler(images));
+  app.get('/images/:id.json', guards.optionalKey(), guards.rateLimit('images.info'), validate(...imageInfoValidation), getImageHandler(images));
 }

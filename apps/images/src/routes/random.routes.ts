@@ -10,6 +10,6 @@ import type { ImagesRouteDeps } from './route-deps.js';
  */
 export function registerRandomRoutes(app: Express, { guards, images }: ImagesRouteDeps): void {
   const handler = getRandomImagesHandler(images);
-  app.get('/:category', guards.optionalKey(), guards.rateLimit('images.random'), validate(...randomImagesValidation()), handler);
-  app.get('/*splat', guards.optionalKey(), guards.rateLimit('images.random'), validate(...randomImagesBySegmentsValidation()), handler);
+  app.get('/:category', guards.optionalKey(), guards.rateLimit('images.random'), validate(...randomImagesValidation), handler);
+  app.get('/*splat', guards.optionalKey(), guards.rateLimit('images.random'), validate(...randomImagesBySegmentsValidation), handler);
 }

@@ -43,23 +43,14 @@ const firstInvalidCount = (requests: Record<string, unknown>): string | undefine
  * The body: a non-empty plain object of at most 100 category keys to positive integer counts,
  * as `BulkRequest`s in body order; anything else is 1054, the message saying what is wrong.
  */
-const bulkBody = (): ValidationChain =>
-  body()
-    .custom(isPlainObject)
-    .withMessage(fail('BULK_INVALID_BODY'))
-    .bail()
-    .custom((requests: Record<string, unknown>) => Object.keys(requests).length > 0)
-    .withMessage(fail('BULK_INVALID_BODY', 'Invalid bulk request body: no categories were given.'))
-    .bail()
-    .custom((requests: Record<string, unknown>) => Object.keys(requests).length <= MAX_CATEGORIES)
-    .withMessage(fail('BULK_INVALID_BODY', `Invalid bulk request body: at most ${MAX_CATEGORIES} categories per request.`))
-    .bail()
-    .custom((requests: Record<string, unknown>) => firstInvalidCount(requests) === undefined)
-    .withMessage(
-      failWith('BULK_INVALID_BODY', (requests) => `Invalid bulk request body: the count for "${firstInvalidCount(requests as Record<string, unknown>)!.slice(0, 100)}" must be a positive integer.`),
-    )
-    .bail()
-    .customSanitizer((requests: Record<string, number>): BulkRequest[] => Object.entries(requests).map(([db, count]) => ({ db, count })));
+const bulkBody: ValidationChain = body()
+  .custom(isPlainObject).withMessage(fail('BULK_INVALID_BODY')).bail()
+  .custom((requests: Record<string, unknown>) => Object.keys(requests).length > 0).withMessage(fail('BULK_INVALID_BODY', 'Invalid bulk request body: no categories were given.')).bail()
+  .custom((requests: Record<string, unknown>) => Object.keys(requests).length <= MAX_CATEGORIES)
+  .withMessage(fail('BULK_INVALID_BODY', `Invalid bulk request body: at most ${MAX_CATEGORIES} categories per request.`)).bail()
+  .custom((requests: Record<string, unknown>) => firstInvalidCount(requests) === undefined)
+  .withMessage(failWith('BULK_INVALID_BODY', (requests) => `Invalid bulk request body: the count for "${firstInvalidCount(requests as Record<string, unknown>)!.slice(0, 100)}" must be a positive integer.`)).bail()
+  .customSanitizer((requests: Record<string, number>): BulkRequest[] => Object.entries(requests).map(([db, count]) => ({ db, count })));
 
 /** POST /bulk → BulkInput: `?sizeLimit` as on the random endpoint, reported before the body. */
-export const bulkValidation = (): ValidationChain[] => [sizeLimitQuery(), bulkBody()];
+export const bulkValidation: ValidationChain[] = [sizeLimitQuery, bulkBody];

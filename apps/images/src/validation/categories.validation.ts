@@ -8,4 +8,4 @@ export interface CategoryInfoInput {
 }
 
 /** GET /categories/:db → `{ db }`: a key that cannot name a category is unknown (1030). */
-export const categoryInfoValidation = (): ValidationChain[] => [param('db').custom(isCategoryKey).withMessage(fail('CATEGORY_NOT_FOUND'))];
+export const categoryInfoValidation: ValidationChain[] = [param('db').custom(isCategoryKey).withMessage(fail('CATEGORY_NOT_FOUND'))];

@@ -18,19 +18,19 @@ describe('sizeLimitQuery', () => {
     [' 2 KB ', 2048],
     [undefined, undefined],
   ])('%j → %j bytes', async (input, expected) => {
-    const outcome = await runValidation<{ sizeLimit?: number }>([sizeLimitQuery()], { query: { sizeLimit: input } });
+    const outcome = await runValidation<{ sizeLimit?: number }>([sizeLimitQuery], { query: { sizeLimit: input } });
     expect(outcome).toEqual({ ok: true, input: expected === undefined ? {} : { sizeLimit: expected } });
   });
 
   it.each([['2.5'], ['abc'], [''], ['-1'], ['1TB'], ['KB'], ['1.KB'], ['1e3'], ['0x10'], [['1KB', '2KB']], [{ a: '1' }]])('%j is 1057', async (input) => {
-    expect(await codeOf([sizeLimitQuery()], { query: { sizeLimit: input } })).toBe(1057);
+    expect(await codeOf([sizeLimitQuery], { query: { sizeLimit: input } })).toBe(1057);
   });
 
   it('says what is wrong', async () => {
-    expect(await runValidation([sizeLimitQuery()], { query: { sizeLimit: '1TB' } })).toEqual({ ok: false, code: 1057, message: 'Invalid sizeLimit: "1TB" is not a byte count or a number with B, KB, MB or GB.' });
-    expect(await runValidation([sizeLimitQuery()], { query: { sizeLimit: ['1', '2'] } })).toEqual({ ok: false, code: 1057, message: 'Invalid sizeLimit: give it once, as bytes or a number with B, KB, MB or GB.' });
-    expect(await runValidation([sizeLimitQuery()], { query: { sizeLimit: '99999999999GB' } })).toEqual({ ok: false, code: 1057, message: 'Invalid sizeLimit: the value is too large.' });
-    expect(await runValidation([sizeLimitQuery()], { query: { sizeLimit: 'x'.repeat(80) } })).toMatchObject({ message: `Invalid sizeLimit: "${'x'.repeat(50)}" is not a byte count or a number with B, KB, MB or GB.` });
+    expect(await runValidation([sizeLimitQuery], { query: { sizeLimit: '1TB' } })).toEqual({ ok: false, code: 1057, message: 'Invalid sizeLimit: "1TB" is not a byte count or a number with B, KB, MB or GB.' });
+    expect(await runValidation([sizeLimitQuery], { query: { sizeLimit: ['1', '2'] } })).toEqual({ ok: false, code: 1057, message: 'Invalid sizeLimit: give it once, as bytes or a number with B, KB, MB or GB.' });
+    expect(await runValidation([sizeLimitQuery], { query: { sizeLimit: '99999999999GB' } })).toEqual({ ok: false, code: 1057, message: 'Invalid sizeLimit: the value is too large.' });
+    expect(await runValidation([sizeLimitQuery], { query: { sizeLimit: 'x'.repeat(80) } })).toMatchObject({ message: `Invalid sizeLimit: "${'x'.repeat(50)}" is not a byte count or a number with B, KB, MB or GB.` });
   });
 });
 
@@ -41,7 +41,7 @@ describe('amountQuery', () => {
     ['5', 5],
     ['3', 3],
   ])('%j → %j', async (input, expected) => {
-    expect(await runValidation([amountQuery()], { query: { amount: input } })).toEqual({ ok: true, input: { amount: expected } });
+    expect(await runValidation([amountQuery], { query: { amount: input } })).toEqual({ ok: true, input: { amount: expected } });
   });
 
   it.each([
@@ -55,33 +55,33 @@ describe('amountQuery', () => {
     ['1KB', 1057],
     [['1', '2'], 1057],
   ])('%j → code %j', async (input, code) => {
-    expect(await codeOf([amountQuery()], { query: { amount: input } })).toBe(code);
+    expect(await codeOf([amountQuery], { query: { amount: input } })).toBe(code);
   });
 
   it('says what is wrong', async () => {
-    expect(await runValidation([amountQuery()], { query: { amount: 'abc' } })).toEqual({ ok: false, code: 1057, message: 'Invalid amount: "abc" is not an integer.' });
-    expect(await runValidation([amountQuery()], { query: { amount: ['1', '2'] } })).toEqual({ ok: false, code: 1057, message: 'Invalid amount: give it once, as an integer from 1 to 5.' });
-    expect(await runValidation([amountQuery()], { query: { amount: '0' } })).toEqual({ ok: false, code: 1051, message: 'Amount must be at least 1.' });
-    expect(await runValidation([amountQuery()], { query: { amount: '6' } })).toEqual({ ok: false, code: 1052, message: 'Amount must be at most 5.' });
+    expect(await runValidation([amountQuery], { query: { amount: 'abc' } })).toEqual({ ok: false, code: 1057, message: 'Invalid amount: "abc" is not an integer.' });
+    expect(await runValidation([amountQuery], { query: { amount: ['1', '2'] } })).toEqual({ ok: false, code: 1057, message: 'Invalid amount: give it once, as an integer from 1 to 5.' });
+    expect(await runValidation([amountQuery], { query: { amount: '0' } })).toEqual({ ok: false, code: 1051, message: 'Amount must be at least 1.' });
+    expect(await runValidation([amountQuery], { query: { amount: '6' } })).toEqual({ ok: false, code: 1052, message: 'Amount must be at most 5.' });
   });
 });
 
 describe('randomImagesValidation', () => {
   it('hands over the category, amount, sizeLimit and notes', async () => {
-    const outcome = await runValidation<RandomImagesInput>(randomImagesValidation(), { params: { category: 'furry.hug' }, query: { amount: ' 2 ', sizeLimit: '1KB', notes: 'disabled' } });
+    const outcome = await runValidation<RandomImagesInput>(randomImagesValidation, { params: { category: 'furry.hug' }, query: { amount: ' 2 ', sizeLimit: '1KB', notes: 'disabled' } });
     expect(outcome).toEqual({ ok: true, input: { category: 'furry.hug', amount: 2, sizeLimit: 1024, notes: 'disabled' } });
-    const defaults = await runValidation<RandomImagesInput>(randomImagesValidation(), { params: { category: 'furry.hug' }, query: { notes: ['x', 'disabled'] } });
+    const defaults = await runValidation<RandomImagesInput>(randomImagesValidation, { params: { category: 'furry.hug' }, query: { notes: ['x', 'disabled'] } });
     expect(defaults).toEqual({ ok: true, input: { category: 'furry.hug', amount: 1, notes: 'disabled' } });
-    expect(await runValidation(randomImagesValidation(), { params: { category: 'a' }, query: { notes: 'no' } })).toMatchObject({ input: { notes: 'enabled' } });
+    expect(await runValidation(randomImagesValidation, { params: { category: 'a' }, query: { notes: 'no' } })).toMatchObject({ input: { notes: 'enabled' } });
   });
 
   it.each([['bad key'], ['furry..hug'], ['.furry'], ['furry/hug'], [`furry.${'x'.repeat(100)}`]])('answers 1030 for the key %j, which names no category', async (category) => {
-    expect(await codeOf(randomImagesValidation(), { params: { category } })).toBe(1030);
+    expect(await codeOf(randomImagesValidation, { params: { category } })).toBe(1030);
   });
 
   it('reports the query values before the category', async () => {
-    expect(await codeOf(randomImagesValidation(), { params: { category: 'bad key' }, query: { amount: '9' } })).toBe(1052);
-    expect(await codeOf(randomImagesValidation(), { params: { category: 'bad key' }, query: { sizeLimit: 'x' } })).toBe(1057);
+    expect(await codeOf(randomImagesValidation, { params: { category: 'bad key' }, query: { amount: '9' } })).toBe(1052);
+    expect(await codeOf(randomImagesValidation, { params: { category: 'bad key' }, query: { sizeLimit: 'x' } })).toBe(1057);
   });
 });
 
@@ -91,10 +91,10 @@ describe('randomImagesBySegmentsValidation', () => {
     [['furry', 'hug', ''], 'furry.hug'],
     [['x'], 'x'],
   ])('reads %j as the key %j', async (splat, category) => {
-    expect(await runValidation(randomImagesBySegmentsValidation(), { params: { splat } })).toMatchObject({ ok: true, input: { category } });
+    expect(await runValidation(randomImagesBySegmentsValidation, { params: { splat } })).toMatchObject({ ok: true, input: { category } });
   });
 
   it('answers 1030 for empty segments inside the path', async () => {
-    expect(await codeOf(randomImagesBySegmentsValidation(), { params: { splat: ['furry', '', 'hug'] } })).toBe(1030);
+    expect(await codeOf(randomImagesBySegmentsValidation, { params: { splat: ['furry', '', 'hug'] } })).toBe(1030);
   });
 });

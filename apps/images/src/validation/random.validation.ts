@@ -3,11 +3,6 @@ import { fail, failWith } from '@pawlink/service-kit';
 import { param, query, type ValidationChain } from 'express-validator';
 import { isCategoryKey } from '../services/category-key.rules.js';
 
-/*
- * Factories, not shared constants: `validate()` appends to the chains it is given, and the app is
- * built more than once per process in tests.
- */
-
 /** What `GET /:category` reads once its chains have passed. */
 export interface RandomImagesInput {
   category: string;
@@ -26,21 +21,13 @@ const quoted = (value: unknown): string => `"${String(value).slice(0, 50)}"`;
 const INTEGER = /^\s*[-+]?\d+\s*$/;
 
 /** `amount` → a number from 1 to 5, 1 when absent; below → 1051, above → 1052, not one integer → 1057. */
-export const amountQuery = (): ValidationChain =>
-  query('amount')
-    .customSanitizer((value: unknown) => value ?? String(AMOUNT_MIN))
-    .custom(isSingle)
-    .withMessage(fail('INVALID_QUERY_VALUE', 'Invalid amount: give it once, as an integer from 1 to 5.'))
-    .bail()
-    .matches(INTEGER)
-    .withMessage(failWith('INVALID_QUERY_VALUE', (value) => `Invalid amount: ${quoted(value)} is not an integer.`))
-    .bail()
-    .toInt()
-    .custom((amount: number) => amount >= AMOUNT_MIN)
-    .withMessage(fail('AMOUNT_TOO_LOW'))
-    .bail()
-    .custom((amount: number) => amount <= AMOUNT_MAX)
-    .withMessage(fail('AMOUNT_TOO_HIGH'));
+export const amountQuery: ValidationChain = query('amount')
+  .customSanitizer((value: unknown) => value ?? String(AMOUNT_MIN))
+  .custom(isSingle).withMessage(fail('INVALID_QUERY_VALUE', 'Invalid amount: give it once, as an integer from 1 to 5.')).bail()
+  .matches(INTEGER).withMessage(failWith('INVALID_QUERY_VALUE', (value) => `Invalid amount: ${quoted(value)} is not an integer.`)).bail()
+  .toInt()
+  .custom((amount: number) => amount >= AMOUNT_MIN).withMessage(fail('AMOUNT_TOO_LOW')).bail()
+  .custom((amount: number) => amount <= AMOUNT_MAX).withMessage(fail('AMOUNT_TOO_HIGH'));
 
 const UNIT_BYTES: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
 /** A count of bytes, or a number (decimals allowed) with a unit; surrounding whitespace allowed. */
@@ -60,22 +47,15 @@ function sizeLimitBytes(value: string): number {
  * including empty, negative and repeated values, is 1057. `0` is valid syntax that nothing fits
  * (1041 at the endpoint).
  */
-export const sizeLimitQuery = (): ValidationChain =>
-  query('sizeLimit')
-    .optional()
-    .custom(isSingle)
-    .withMessage(fail('INVALID_QUERY_VALUE', 'Invalid sizeLimit: give it once, as bytes or a number with B, KB, MB or GB.'))
-    .bail()
-    .matches(SIZE_LIMIT)
-    .withMessage(failWith('INVALID_QUERY_VALUE', (value) => `Invalid sizeLimit: ${quoted(value)} is not a byte count or a number with B, KB, MB or GB.`))
-    .bail()
-    .customSanitizer(sizeLimitBytes)
-    .custom((bytes: number) => Number.isSafeInteger(bytes))
-    .withMessage(fail('INVALID_QUERY_VALUE', 'Invalid sizeLimit: the value is too large.'));
+export const sizeLimitQuery: ValidationChain = query('sizeLimit')
+  .optional()
+  .custom(isSingle).withMessage(fail('INVALID_QUERY_VALUE', 'Invalid sizeLimit: give it once, as bytes or a number with B, KB, MB or GB.')).bail()
+  .matches(SIZE_LIMIT).withMessage(failWith('INVALID_QUERY_VALUE', (value) => `Invalid sizeLimit: ${quoted(value)} is not a byte count or a number with B, KB, MB or GB.`)).bail()
+  .customSanitizer(sizeLimitBytes)
+  .custom((bytes: number) => Number.isSafeInteger(bytes)).withMessage(fail('INVALID_QUERY_VALUE', 'Invalid sizeLimit: the value is too large.'));
 
 /** `notes` → 'disabled' only for the literal `notes=disabled` (given at least once); never fails. */
-export const notesQuery = (): ValidationChain =>
-  query('notes').customSanitizer((value: unknown) => (value === 'disabled' || (Array.isArray(value) && value.includes('disabled')) ? 'disabled' : 'enabled'));
+export const notesQuery: ValidationChain = query('notes').customSanitizer((value: unknown) => (value === 'disabled' || (Array.isArray(value) && value.includes('disabled')) ? 'disabled' : 'enabled'));
 
 /** The category key, however the path gave it: a key that cannot name a category is unknown (1030). */
 const categoryKey = (chain: ValidationChain): ValidationChain => chain.custom(isCategoryKey).withMessage(fail('CATEGORY_NOT_FOUND'));
@@ -88,15 +68,15 @@ function joinSegments(splat: unknown): string {
 }
 
 /** GET /:category → RandomImagesInput; the query values are reported before the category. */
-export const randomImagesValidation = (): ValidationChain[] => [amountQuery(), sizeLimitQuery(), notesQuery(), categoryKey(param('category'))];
+export const randomImagesValidation: ValidationChain[] = [amountQuery, sizeLimitQuery, notesQuery, categoryKey(param('category'))];
 
 /**
  * GET /*splat (`/furry/yiff/gay`) → RandomImagesInput: the segments become `category` (Express 5
  * `req.params` is a plain object the sanitizer writes to), so one handler serves both forms.
  */
-export const randomImagesBySegmentsValidation = (): ValidationChain[] => [
-  amountQuery(),
-  sizeLimitQuery(),
-  notesQuery(),
+export const randomImagesBySegmentsValidation: ValidationChain[] = [
+  amountQuery,
+  sizeLimitQuery,
+  notesQuery,
   categoryKey(param('category').customSanitizer((_value: unknown, { req }) => joinSegments((req.params as Record<string, unknown> | undefined)?.splat))),
 ];
