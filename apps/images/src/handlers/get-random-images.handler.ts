@@ -6,7 +6,7 @@ import { NOTES } from '../services/notes.policy.js';
 import type { RandomImagesInput } from '../validation/random.validation.js';
 import { prefersImage } from './content-negotiation.js';
 import { imageBytesHeaders } from './image-headers.js';
-import { sendWholeFile } from './send-image-file.js';
+import { sendWholeFile } from './send-whole-file.js';
 
 /**
  * GET /:category (dotted or slashed) — random images as JSON, or the bytes of one image with its
