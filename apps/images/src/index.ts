@@ -1,5 +1,7 @@
 export { imagesDatabase } from './db/images.database.js';
 export { registerCategoryCommands } from './cli/category.command.js';
 export { registerImageCommands } from './cli/images.command.js';
-export { createApp, createImagesService, type ImagesAppDeps } from './app.js';
-export { loadImagesConfig, type ImagesConfig } from './config.js';
+export type { ImagesCliContext } from './cli/cli-context.js';
+export { createApp, type ImagesAppDeps } from './app.js';
+export { createCategoryAdmin, createImagesContainer, type ImagesConnections, type ImagesContainer } from './container.js';
+export { loadImagesConfig, type ImagesConfig, type ImagesSettings } from './config.js';

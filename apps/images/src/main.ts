@@ -1,38 +1,29 @@
-import { authDatabase } from '@pawlink/auth';
-import { createDataSource, createLogger, createRedis, exitOnConfigError, installGracefulShutdown, listen, ReadOnlySwitch } from '@pawlink/service-kit';
-import { createApp, createImagesService } from './app.js';
-import { loadImagesConfig, type ImagesConfig } from './config.js';
+import { ApiKeyRepository, authDatabase, createAccessGuards } from '@pawlink/auth';
+import { ReadOnlySwitch, runService } from '@pawlink/service-kit';
+import { createApp } from './app.js';
+import { loadImagesConfig } from './config.js';
+import { createImagesContainer } from './container.js';
 import { imagesDatabase } from './db/images.database.js';
 
-let config: ImagesConfig;
-try {
-  config = loadImagesConfig(process.env);
-} catch (error) {
-  exitOnConfigError(error);
-}
+await runService({
+  name: 'images',
+  loadConfig: loadImagesConfig,
+  port: (config) => config.ports.images,
+  url: (config) => config.urls.images,
+  async start({ config, logger, startedAt, redis: connect, dataSource, onShutdown }) {
+    const redis = connect('images');
+    const [images, auth] = await Promise.all([dataSource(imagesDatabase), dataSource(authDatabase)]);
 
-const logger = createLogger('images', config.logLevel);
-const redis = createRedis(config.redis, { name: 'images' });
-const images = createDataSource(config.database, imagesDatabase);
-const auth = createDataSource(config.database, authDatabase);
-await Promise.all([images.initialize(), auth.initialize()]);
+    const services = createImagesContainer({ config, logger, redis, dataSource: images });
+    // A missing size index (fresh or flushed Redis) is rebuilt before serving; a category the
+    // loop has not reached yet is rebuilt on its first request anyway.
+    await services.sizeIndex.ensureAll();
 
-const readOnly = new ReadOnlySwitch(redis, config.redis.prefix, 'images', config.readOnlyDefault, logger);
-await readOnly.start();
+    const readOnly = new ReadOnlySwitch(redis, config.redis.prefix, 'images', config.readOnlyDefault, logger);
+    await readOnly.start();
+    onShutdown(() => Promise.resolve(readOnly.stop()));
 
-const dataSources = { images, auth };
-const service = createImagesService({ config, logger, redis, dataSources });
-// A missing size index (fresh or flushed Redis) is rebuilt before serving; a category the
-// loop has not reached yet is rebuilt lazily on its first request anyway.
-await service.ensureIndexes();
-
-const app = createApp({ config, logger, redis, dataSources, readOnly, service });
-const { server, port } = await listen(app, config.ports.images);
-logger.info('images service listening', { port, url: config.urls.images });
-
-installGracefulShutdown({
-  servers: [server],
-  closers: [() => Promise.resolve(readOnly.stop()), () => redis.quit(), () => images.destroy(), () => auth.destroy()],
-  logger,
-  timeoutMs: config.shutdownTimeoutMs,
+    const guards = createAccessGuards({ service: 'images', apiKeys: new ApiKeyRepository(auth), redis, redisPrefix: config.redis.prefix, logger });
+    return createApp({ config, logger, services, guards, readOnly, startedAt });
+  },
 });

@@ -24,7 +24,7 @@ describe('POST /bulk', () => {
     await h.addImage('animals.birb', 10);
     await h.addImage('animals.birb', 11);
     await h.addImage('furry.closed', 12);
-    await h.deps.categories.setDisabled('furry.closed', true, 'Closed.');
+    await h.repositories.categories.setDisabled('furry.closed', true, 'Closed.');
     bulkKey = await h.key(['images_bulk']);
     plainKey = await h.key(['shortener']);
     smallKey = await h.key(['images_bulk'], 3);

@@ -13,7 +13,7 @@ describe('GET /categories and /categories/:db', () => {
     await h.addCategory('furry.hug', 'Furry > Hug');
     for (const seed of [0, 1, 2, 3]) sizes.push((await h.addImage('furry.yiff.gay', seed)).size);
     await h.addImage('furry.hug', 10);
-    await h.deps.categories.setDisabled('furry.hug', true, 'Under review.');
+    await h.repositories.categories.setDisabled('furry.hug', true, 'Under review.');
   });
   afterAll(async () => h.close());
 

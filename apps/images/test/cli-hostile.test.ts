@@ -5,9 +5,7 @@ import { mkdir, readdir, readFile, rm, symlink, utimes, writeFile } from 'node:f
 import path from 'node:path';
 import { createRedis } from '@pawlink/service-kit';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { importFile } from '../src/cli/import-images.js';
-import { placeholderImage } from '../src/cli/placeholder-image.js';
-import { startHarness, type Harness } from './support.js';
+import { importJob, placeholderImage, startHarness, type Harness } from './support.js';
 
 const md5 = (bytes: Buffer): string => createHash('md5').update(bytes).digest('hex');
 
@@ -164,7 +162,7 @@ describe('bin/admin category and images with hostile input', () => {
     expectClean(result);
     expect(result.code).toBe(2);
     await expectNothingWritten();
-    expect((await h.deps.categories.find('furry.x'))).toBeNull();
+    expect((await h.repositories.categories.find('furry.x'))).toBeNull();
   });
 
   it('puts a lost media file back when the same file is imported again', async () => {
@@ -183,8 +181,9 @@ describe('bin/admin category and images with hostile input', () => {
   it('sweeps temporary files an interrupted import left behind, but not young ones', async () => {
     const dir = path.join(h.config.mediaDir, 'images');
     await mkdir(dir, { recursive: true });
-    const stale = path.join(dir, '.tmp-0123456789abcdef');
-    const young = path.join(dir, '.tmp-fedcba9876543210');
+    // The temporary names of @pawlink/service-kit/files' atomic writes: `.<name>.<12 hex>.tmp`.
+    const stale = path.join(dir, `.${'a'.repeat(32)}.png.0123456789ab.tmp`);
+    const young = path.join(dir, `.${'b'.repeat(32)}.png.fedcba987654.tmp`);
     await writeFile(stale, 'half a file');
     await writeFile(young, 'being written');
     const twoHoursAgo = new Date(Date.now() - 2 * 3600_000);
@@ -223,7 +222,7 @@ describe('bin/admin category and images with hostile input', () => {
     const file = path.join(inbox, `orphan.${image.ext}`);
     await writeFile(file, image.bytes);
     // No such category: the foreign key refuses the row after the file was placed.
-    await expect(importFile(h.deps, { category: 'furry.gone', artists: [], sources: [] }, file)).rejects.toThrow();
+    await expect(h.container.imports.importFile(importJob('furry.gone'), file)).rejects.toThrow();
     await expectNothingWritten();
   });
 });

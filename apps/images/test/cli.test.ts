@@ -5,9 +5,8 @@ import path from 'node:path';
 import { NEVER_HAD_CONTENT_COMMENT } from '@pawlink/contracts';
 import { request } from '@pawlink/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_ARTIST, DEMO_CATEGORIES } from '../src/cli/demo-categories.js';
-import { placeholderImage } from '../src/cli/placeholder-image.js';
-import { startHarness, type Harness } from './support.js';
+import { DEMO_ARTIST, DEMO_CATEGORIES } from '../src/services/demo-categories.policy.js';
+import { placeholderImage, startHarness, type Harness } from './support.js';
 
 const md5 = (bytes: Buffer): string => createHash('md5').update(bytes).digest('hex');
 

@@ -1,5 +1,6 @@
-import { NOTES } from '../src/notes.js';
+import { NOTES } from '../src/services/notes.policy.js';
 import { ApiKeyRepository } from '@pawlink/auth';
+import { createTestKey } from '@pawlink/auth/testing';
 import { request } from '@pawlink/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './support.js';
@@ -20,7 +21,7 @@ describe('GET /:category', () => {
     await h.addImage('furry.pair', 20);
     await h.addImage('furry.pair', 21);
     await h.addImage('furry.hug', 30);
-    await h.deps.categories.setDisabled('furry.hug', true, 'Closed.');
+    await h.repositories.categories.setDisabled('furry.hug', true, 'Closed.');
   });
   afterAll(async () => h.close());
 
@@ -155,7 +156,7 @@ describe('GET /:category', () => {
     const bogus = await request(`${h.url}/furry.yiff.gay`, { headers: { authorization: 'bogus-key' } });
     expect(bogus.status).toBe(401);
     expect(bogus.body.code).toBe(1010);
-    const { key } = await new ApiKeyRepository(h.auth).create({ name: 'limited', contact: 'x', flags: [], rateLimitRoute: 2, rateLimitGlobal: 0 });
+    const key = await createTestKey(new ApiKeyRepository(h.auth), [], { name: 'limited', contact: 'x', rateLimitRoute: 2 });
     const statuses: number[] = [];
     let limited: { body: any; headers: Headers } | undefined;
     for (let i = 0; i < 3; i++) {

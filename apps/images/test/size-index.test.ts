@@ -1,9 +1,8 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { request } from '@pawlink/test-kit';
-import { placeholderImage } from '../src/cli/placeholder-image.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from './support.js';
+import { placeholderImage, startHarness, type Harness } from './support.js';
 
 describe('the Redis size index behind random selection', () => {
   let h: Harness;
@@ -26,15 +25,15 @@ describe('the Redis size index behind random selection', () => {
     expect(fromRedis).toEqual(ids);
   });
 
-  it('is rebuilt from MySQL at start when missing (ensureIndexes)', async () => {
+  it('is rebuilt from MySQL at start when missing (ensureAll)', async () => {
     await h.redis.del(key());
-    await h.service.ensureIndexes();
+    await h.container.sizeIndex.ensureAll();
     expect(await h.redis.zcard(key())).toBe(5);
   });
 
   it('is rebuilt at start when it holds another number of images than MySQL (an old snapshot)', async () => {
     await h.redis.zrem(key(), [...ids.keys()][1]!);
-    await h.service.ensureIndexes();
+    await h.container.sizeIndex.ensureAll();
     expect(new Set(await h.redis.zrange(key(), 0, -1))).toEqual(new Set(ids.keys()));
   });
 
@@ -92,44 +91,6 @@ describe('the Redis size index behind random selection', () => {
     expect((await h.cli(['images', 'reindex', 'furry.nope'])).code).toBe(1);
   });
 
-  it('rebuilds in keyset pages without losing or duplicating members', async () => {
-    const batches: number[] = [];
-    for await (const batch of h.deps.images.idsAndSizes('furry.hug', 2)) batches.push(batch.length);
-    expect(batches).toEqual([2, 2, 1]);
-    await h.redis.del(key());
-    expect(await h.deps.sizeIndex.rebuild('furry.hug', h.deps.images.idsAndSizes('furry.hug', 2))).toBe(5);
-    expect(await h.redis.zcard(key())).toBe(5);
-    expect(await h.redis.keys(`${key()}:rebuild:*`)).toEqual([]);
-  });
-
-  it('keeps an import and a removal made while a rebuild runs (the rebuilt set replaces the live one)', async () => {
-    const [removed, kept] = [...ids.keys()];
-    let resume!: () => void;
-    let paused!: () => void;
-    const pausedAfterFirstPage = new Promise<void>((resolve) => (paused = resolve));
-    async function* pages(): AsyncGenerator<Array<{ id: string; size: number }>> {
-      yield [removed!, kept!].map((id) => ({ id, size: ids.get(id)! }));
-      paused();
-      await new Promise<void>((resolve) => (resume = resolve));
-      yield [...ids.keys()].slice(2).map((id) => ({ id, size: ids.get(id)! }));
-    }
-    const rebuild = h.deps.sizeIndex.rebuild('furry.hug', pages());
-    await pausedAfterFirstPage;
-    const importedMeanwhile = 'abcdefabcdefabcdefabcdefabcdef01';
-    expect(await h.deps.sizeIndex.addIfIndexed('furry.hug', importedMeanwhile, 123)).toBe(true);
-    await h.deps.sizeIndex.remove('furry.hug', removed!);
-    resume();
-    expect(await rebuild).toBe(ids.size);
-    const members = new Set(await h.redis.zrange(key(), 0, -1));
-    expect(members.has(importedMeanwhile)).toBe(true);
-    expect(members.has(removed!)).toBe(false);
-    expect(members.size).toBe(ids.size);
-    expect(await h.redis.exists(`${key()}:rebuilding`)).toBe(0);
-    // Put the index back as MySQL has it for the tests below.
-    await h.cli(['images', 'reindex', 'furry.hug']);
-    expect(new Set(await h.redis.zrange(key(), 0, -1))).toEqual(new Set(ids.keys()));
-  });
-
   it('is rebuilt, not started over, when an import meets a lost index (the other images stay pickable)', async () => {
     await h.redis.del(key());
     const added = await h.addImage('furry.hug', 5);
@@ -147,30 +108,5 @@ describe('the Redis size index behind random selection', () => {
     await writeFile(file, bytes);
     expect((await h.cli(['images', 'import', '--category', 'furry.hug', file])).code).toBe(0);
     expect(await h.redis.zscore(key(), id!)).toBe(String(ids.get(id!)));
-  });
-});
-
-describe('random picks from the size index', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness('img-uniform');
-  });
-  afterAll(async () => h.close());
-
-  it('draw every pair of images equally often (neighbouring sizes no more than others)', async () => {
-    const key = `${h.config.redis.prefix}images:bysize:stats.four`;
-    await h.redis.zadd(key, 1, 'a', 2, 'b', 3, 'c', 4, 'd');
-    const pairs = new Map<string, number>();
-    const draws = 6000;
-    for (let i = 0; i < draws; i++) {
-      const { ids } = await h.deps.sizeIndex.pick('stats.four', 2);
-      expect(new Set(ids).size).toBe(2);
-      const pair = [...ids].sort().join('');
-      pairs.set(pair, (pairs.get(pair) ?? 0) + 1);
-    }
-    // Six pairs, 1000 draws each expected (σ ≈ 29); stepping to the next free rank gave the two
-    // non-neighbouring pairs (ac, bd) 750 each. ±130 is 4.5σ.
-    expect([...pairs.keys()].sort()).toEqual(['ab', 'ac', 'ad', 'bc', 'bd', 'cd']);
-    for (const [pair, count] of pairs) expect(Math.abs(count - draws / 6), pair).toBeLessThan(130);
   });
 });

@@ -1,25 +1,33 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ApiKeyRepository, authDatabase } from '@pawlink/auth';
+import { ApiKeyRepository, authDatabase, createAccessGuards } from '@pawlink/auth';
+import { createTestKey } from '@pawlink/auth/testing';
 import type { ApiKeyFlag } from '@pawlink/contracts';
 import { createDataSource, createLogger, createRedis, migrateDatabase, ReadOnlySwitch } from '@pawlink/service-kit';
 import { createTestContext, serveForTest, type TestContext } from '@pawlink/test-kit';
 import { Command, CommanderError } from 'commander';
 import type { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
-import { createApp, createImagesService } from '../src/app.js';
+import { createApp } from '../src/app.js';
 import { registerCategoryCommands } from '../src/cli/category.command.js';
 import type { ImagesCliContext } from '../src/cli/cli-context.js';
-import { importFile, type ImportDeps } from '../src/cli/import-images.js';
 import { registerImageCommands } from '../src/cli/images.command.js';
-import { placeholderImage } from '../src/cli/placeholder-image.js';
 import { loadImagesConfig, type ImagesConfig } from '../src/config.js';
+import { createImagesContainer, type ImagesContainer, type ImagesRepositories } from '../src/container.js';
 import { imagesDatabase } from '../src/db/images.database.js';
-import type { ImagesService } from '../src/domain/images.service.js';
-import { CategoryRepository } from '../src/repositories/category.repository.js';
-import { ImageRepository } from '../src/repositories/image.repository.js';
-import { RecordCache } from '../src/repositories/record-cache.js';
-import { SizeIndex } from '../src/repositories/size-index.js';
+import { PlaceholderImageRepository, type PlaceholderImage } from '../src/repositories/placeholder-image.repository.js';
+import type { ImageCredits, ImportJob } from '../src/services/image-import.service.js';
+
+const placeholders = new PlaceholderImageRepository();
+
+/** A generated image whose look, size and format follow from `seed` (distinct bytes per seed). */
+export const placeholderImage = (seed: number): Promise<PlaceholderImage> => placeholders.render(seed);
+
+/** An import into `category` crediting every file alike. */
+export const importJob = (category: string, credits: Partial<ImageCredits> = {}): ImportJob => {
+  const all: ImageCredits = { artists: [], sources: [], reportUrl: null, shortUrl: null, ...credits };
+  return { category, creditsFor: () => all };
+};
 
 export interface Harness {
   ctx: TestContext;
@@ -28,9 +36,10 @@ export interface Harness {
   redis: Redis;
   images: DataSource;
   auth: DataSource;
-  service: ImagesService;
+  /** The services and repositories, wired as main.ts and bin/admin wire them. */
+  container: ImagesContainer;
+  repositories: ImagesRepositories;
   readOnly: ReadOnlySwitch;
-  deps: ImportDeps;
   /** Creates a category (enabled). */
   addCategory(db: string, name?: string): Promise<void>;
   /** Imports a generated image into `db`; returns its record id and bytes. */
@@ -55,10 +64,10 @@ export async function startHarness(label: string, overrides: Record<string, stri
   const logger = createLogger('images', 'error', { silent: true });
   const readOnly = new ReadOnlySwitch(redis, config.redis.prefix, 'images', false, logger, 50);
   await readOnly.start();
-  const dataSources = { images, auth };
-  const service = createImagesService({ config, logger, redis, dataSources });
-  const server = await serveForTest(createApp({ config, logger, redis, dataSources, readOnly, service }));
-  const deps: ImportDeps = { categories: new CategoryRepository(images), images: new ImageRepository(images), sizeIndex: new SizeIndex(redis, config.redis.prefix), records: new RecordCache(redis, config.redis.prefix), mediaDir: config.mediaDir };
+  const container = createImagesContainer({ config, logger, redis, dataSource: images });
+  const apiKeys = new ApiKeyRepository(auth);
+  const guards = createAccessGuards({ service: 'images', apiKeys, redis, redisPrefix: config.redis.prefix, logger });
+  const server = await serveForTest(createApp({ config, logger, services: container, guards, readOnly }));
   const cliContext: ImagesCliContext = { config, redis, dataSource: () => Promise.resolve(images) };
 
   return {
@@ -68,23 +77,23 @@ export async function startHarness(label: string, overrides: Record<string, stri
     redis,
     images,
     auth,
-    service,
+    container,
+    repositories: container.repositories,
     readOnly,
-    deps,
     async addCategory(db, name) {
-      await deps.categories.create(db, name ?? db.split('.').map((p) => p[0]!.toUpperCase() + p.slice(1)).join(' > '));
+      await container.categoryAdmin.add(db, name ?? db.split('.').map((p) => p[0]!.toUpperCase() + p.slice(1)).join(' > '));
     },
     async addImage(db, seed, extra = {}) {
       const { bytes, ext } = await placeholderImage(seed);
       const file = path.join(ctx.mediaDir, `source-${seed}.${ext}`);
       await writeFile(file, bytes);
-      const outcome = await importFile(deps, { category: db, artists: extra.artists ?? ['Test Artist'], sources: extra.sources ?? ['https://example.com/source'] }, file);
+      const job = importJob(db, { artists: extra.artists ?? ['Test Artist'], sources: extra.sources ?? ['https://example.com/source'] });
+      const outcome = await container.imports.importFile(job, file);
       if (outcome.status !== 'imported') throw new Error(`seed ${seed} not imported: ${JSON.stringify(outcome)}`);
       return { id: outcome.id, size: outcome.size, ext: outcome.ext, bytes };
     },
     async key(flags, bulkLimit) {
-      const { key } = await new ApiKeyRepository(auth).create({ name: 'test', contact: 'test@example.com', flags, bulkLimit, rateLimitRoute: 0, rateLimitGlobal: 0 });
-      return key;
+      return createTestKey(apiKeys, flags, bulkLimit === undefined ? {} : { bulkLimit });
     },
     async cli(args, context) {
       const commandContext = { ...cliContext, ...context };

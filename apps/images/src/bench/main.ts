@@ -19,9 +19,9 @@ import { createDataSource, createRedis, databaseName, dropDatabase, migrateDatab
 import autocannon from 'autocannon';
 import mysql from 'mysql2/promise';
 import { loadImagesConfig } from '../config.js';
-import type { ImageRow } from '../db/image.entity.js';
+import type { ImageRow } from '../db/entities/image.entity.js';
 import { imagesDatabase } from '../db/images.database.js';
-import { RecordCache } from '../repositories/record-cache.js';
+import { RecordCacheRepository } from '../repositories/record-cache.repository.js';
 
 const SMALL = 1_000;
 const LARGE = Number(process.env.BENCH_ROWS ?? 1_000_000);
@@ -79,7 +79,7 @@ async function fillCategory(connection: mysql.Connection, db: string, count: num
       for (const r of rows.slice(chunk, Math.min(count, chunk + 1_000))) {
         scores.push(r.size, r.id);
         const row: ImageRow = { id: r.id, category: db, ext: TYPES[r.type]![0], mimeType: TYPES[r.type]![1], size: r.size, width: 640, height: 480, artists: ['Bench Artist'], sources: ['https://example.com/bench'], reportUrl: null, shortUrl: null, createdAt };
-        fields.push(r.id, RecordCache.encode(row));
+        fields.push(r.id, RecordCacheRepository.encode(row));
       }
       pipeline.zadd(key, ...scores);
       pipeline.hset(records, ...fields);

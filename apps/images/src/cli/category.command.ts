@@ -1,12 +1,6 @@
 import type { Command } from 'commander';
-import { imagesDatabase } from '../db/images.database.js';
-import { CategoryRepository } from '../repositories/category.repository.js';
-import { ImagesCommandFailure, type ImagesCliContext } from './cli-context.js';
+import { ImagesCommandFailure, openCategoryAdmin, type ImagesCliContext } from './cli-context.js';
 import { categoryKey, categoryName, text } from './options.js';
-
-async function repository(context: ImagesCliContext): Promise<CategoryRepository> {
-  return new CategoryRepository(await context.dataSource(imagesDatabase));
-}
 
 /** `bin/admin category add|disable|enable|list`. */
 export function registerCategoryCommands(program: Command, context: () => ImagesCliContext): void {
@@ -18,7 +12,7 @@ export function registerCategoryCommands(program: Command, context: () => Images
     .argument('<db>', 'category key, e.g. furry.hug', categoryKey)
     .requiredOption('--name <name>', 'display name, groups joined by " > ", e.g. "Furry > Hug"', categoryName)
     .action(async (db: string, options: { name: string }) => {
-      if (!(await (await repository(context())).create(db, options.name))) throw new ImagesCommandFailure(`Category ${db} already exists.`);
+      if (!(await (await openCategoryAdmin(context())).add(db, options.name))) throw new ImagesCommandFailure(`Category ${db} already exists.`);
       process.stdout.write(`Added category ${db} (${options.name}).\n`);
     });
 
@@ -28,7 +22,7 @@ export function registerCategoryCommands(program: Command, context: () => Images
     .argument('<db>', 'category key', categoryKey)
     .requiredOption('--comment <comment>', 'why; shown as _comment', text(500))
     .action(async (db: string, options: { comment: string }) => {
-      if (!(await (await repository(context())).setDisabled(db, true, options.comment))) throw new ImagesCommandFailure(`No category ${db}.`);
+      if (!(await (await openCategoryAdmin(context())).disable(db, options.comment))) throw new ImagesCommandFailure(`No category ${db}.`);
       process.stdout.write(`Disabled category ${db}.\n`);
     });
 
@@ -37,7 +31,7 @@ export function registerCategoryCommands(program: Command, context: () => Images
     .description('Lift a disable.')
     .argument('<db>', 'category key', categoryKey)
     .action(async (db: string) => {
-      if (!(await (await repository(context())).setDisabled(db, false, null))) throw new ImagesCommandFailure(`No category ${db}.`);
+      if (!(await (await openCategoryAdmin(context())).enable(db))) throw new ImagesCommandFailure(`No category ${db}.`);
       process.stdout.write(`Enabled category ${db}.\n`);
     });
 
@@ -45,17 +39,14 @@ export function registerCategoryCommands(program: Command, context: () => Images
     .command('list')
     .description('List categories with their state and image count.')
     .action(async () => {
-      const dataSource = await context().dataSource(imagesDatabase);
-      const rows = await new CategoryRepository(dataSource).listWithContent();
+      const rows = await (await openCategoryAdmin(context())).list();
       if (rows.length === 0) {
         process.stdout.write('No categories.\n');
         return;
       }
-      const counts = await dataSource.query<Array<{ category: string; n: string | number }>>('SELECT category, COUNT(*) AS n FROM images GROUP BY category');
-      const countOf = new Map(counts.map((c) => [c.category, Number(c.n)]));
       for (const row of rows) {
         const state = row.disabled ? `disabled comment=${JSON.stringify(row.disabledComment ?? '')}` : row.hasContent ? 'enabled' : 'disabled (no content)';
-        process.stdout.write(`${row.db} name=${JSON.stringify(row.name)} images=${countOf.get(row.db) ?? 0} ${state}\n`);
+        process.stdout.write(`${row.db} name=${JSON.stringify(row.name)} images=${row.images} ${state}\n`);
       }
     });
 }

@@ -1,6 +1,10 @@
 import type { BaseConfig, DataSourceSpec } from '@pawlink/service-kit';
+import { createLogger } from '@pawlink/service-kit/logger';
 import type { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
+import { createCategoryAdmin, createImagesContainer, type ImagesContainer } from '../container.js';
+import { imagesDatabase } from '../db/images.database.js';
+import type { CategoryAdminService } from '../services/category-admin.service.js';
 
 /** The part of bin/admin's AdminContext these commands use (structural, so admin can pass its own). */
 export interface ImagesCliContext {
@@ -16,4 +20,40 @@ export class ImagesCommandFailure extends Error {
     super(message);
     this.name = 'CommandFailure';
   }
+}
+
+/**
+ * Every images command writes Redis (size index, record cache) as well as MySQL and the media
+ * directory: check Redis answers before touching anything, so an outage stops the command with
+ * one clear line instead of leaving rows that the random index does not know.
+ */
+async function requireRedis(redis: Redis): Promise<void> {
+  // bin/admin's client has no 'error' listener, so ioredis would print every failed connection
+  // attempt with a stack trace; the failure is reported below instead.
+  if (redis.listenerCount('error') === 0) redis.on('error', () => undefined);
+  try {
+    await redis.ping();
+  } catch (error) {
+    throw new ImagesCommandFailure(`Redis (REDIS_URL) is unreachable: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * The images services for `bin/admin images …`, once Redis answers. Their log lines (an index
+ * rebuilt) are not the operator's output, which the commands print themselves.
+ */
+export async function openImagesContainer(context: ImagesCliContext): Promise<ImagesContainer> {
+  await requireRedis(context.redis);
+  return createImagesContainer({
+    // Nothing the CLI runs reads categories through the HTTP service's cache.
+    config: { ...context.config, images: { categoryCacheMs: 0 } },
+    logger: createLogger('images', 'error', { silent: true }),
+    redis: context.redis,
+    dataSource: await context.dataSource(imagesDatabase),
+  });
+}
+
+/** Category administration for `bin/admin category …`, which needs MySQL only. */
+export async function openCategoryAdmin(context: ImagesCliContext): Promise<CategoryAdminService> {
+  return createCategoryAdmin(await context.dataSource(imagesDatabase));
 }

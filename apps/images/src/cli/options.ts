@@ -1,3 +1,4 @@
+import { normaliseMd5 } from '@pawlink/contracts';
 import { InvalidArgumentError } from 'commander';
 
 /** Category keys: lower-case segments joined by dots, at least `<group>.<name>`. */
@@ -52,8 +53,8 @@ export function categoryName(value: string): string {
 }
 
 export function imageId(value: string): string {
-  const id = value.trim().toLowerCase();
-  if (!/^[0-9a-f]{32}$/.test(id)) throw new InvalidArgumentError('expected an image id (32 hex characters, the MD5 of the file).');
+  const id = normaliseMd5(value.trim());
+  if (id === null) throw new InvalidArgumentError('expected an image id (32 hex characters, the MD5 of the file).');
   return id;
 }
 

@@ -1,5 +1,5 @@
 import type { DataSource, Repository } from 'typeorm';
-import { CategoryEntity, type CategoryRow } from '../db/category.entity.js';
+import { CategoryEntity, type CategoryRow } from '../db/entities/category.entity.js';
 
 export interface CategoryWithContent extends CategoryRow {
   hasContent: boolean;

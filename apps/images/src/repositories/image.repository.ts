@@ -1,5 +1,5 @@
 import type { DataSource, Repository } from 'typeorm';
-import { ImageEntity, type ImageRow } from '../db/image.entity.js';
+import { ImageEntity, type ImageRow } from '../db/entities/image.entity.js';
 
 export interface IdAndSize {
   id: string;
@@ -82,6 +82,12 @@ export class ImageRepository {
   async remove(id: string): Promise<boolean> {
     const result = await this.repo.delete({ id });
     return (result.affected ?? 0) > 0;
+  }
+
+  /** Images per category, for every category that has any (one pass over the (category, id) index). */
+  async countsByCategory(): Promise<Map<string, number>> {
+    const rows = await this.dataSource.query<Array<{ category: string; n: string | number }>>('SELECT category, COUNT(*) AS n FROM images GROUP BY category');
+    return new Map(rows.map((r) => [r.category, Number(r.n)]));
   }
 
   /**

@@ -1,9 +1,10 @@
+import { validate } from '@pawlink/service-kit';
 import type { Express } from 'express';
-import type { RouteContext } from './route-context.js';
+import { getImageHandler } from '../handlers/get-image.handler.js';
+import { imageInfoValidation } from '../validation/image-info.validation.js';
+import type { ImagesRouteDeps } from './route-deps.js';
 
-/** GET /images/:id.json — one image with its category. */
-export function registerImageInfoRoutes(router: Express, { service, optionalApiKey, rateLimit }: RouteContext): void {
-  router.get('/images/:id.json', optionalApiKey(), rateLimit('images.info'), async (req, res) => {
-    res.json({ success: true, data: await service.image(req.params.id as string) });
-  });
+/** GET /images/:id.json: public. */
+export function registerImageInfoRoutes(app: Express, { guards, images }: ImagesRouteDeps): void {
+  app.get('/images/:id.json', guards.optionalKey(), guards.rateLimit('images.info'), validate(...imageInfoValidation), getImageHandler(images));
 }

@@ -1,9 +1,9 @@
-import type { ImageRecord, ImageWithCategory } from '@pawlink/contracts';
-import type { ImageRow } from '../db/image.entity.js';
+import { imageFileName, type ImageRecord, type ImageWithCategory } from '@pawlink/contracts';
+import type { ImageRow } from '../db/entities/image.entity.js';
 
 /** The public record of API.md §3; URLs come from IMAGES_MEDIA_URL, never the request. */
 export function toImageRecord(row: ImageRow, imagesMediaUrl: string): ImageRecord {
-  const name = `${row.id}.${row.ext}`;
+  const name = imageFileName(row.id, row.ext);
   return {
     id: row.id,
     url: `${imagesMediaUrl}/${name}`,
@@ -20,6 +20,7 @@ export function toImageRecord(row: ImageRow, imagesMediaUrl: string): ImageRecor
   };
 }
 
+/** The single-image form (`GET /images/:id.json`), which also names the category. */
 export function toImageWithCategory(row: ImageRow, imagesMediaUrl: string): ImageWithCategory {
   return { ...toImageRecord(row, imagesMediaUrl), category: row.category };
 }

@@ -5,3 +5,7 @@ export const IMAGE_FORMATS: Record<string, { ext: string; mime: string }> = {
   gif: { ext: 'gif', mime: 'image/gif' },
   webp: { ext: 'webp', mime: 'image/webp' },
 };
+
+/** The accepted format sharp named, or undefined (own keys only: `constructor` is no format). */
+export const acceptedFormat = (format: string | undefined): { ext: string; mime: string } | undefined =>
+  format !== undefined && Object.hasOwn(IMAGE_FORMATS, format) ? IMAGE_FORMATS[format] : undefined;

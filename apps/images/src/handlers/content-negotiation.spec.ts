@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { prefersImage } from './accept.js';
+import { prefersImage } from './content-negotiation.js';
 
 describe('prefersImage', () => {
   it.each([

@@ -62,7 +62,7 @@ return redis.call('ZREM', KEYS[1], ARGV[1])
 /** A rebuild that died without cleaning up stops receiving writes after this. */
 const REBUILDING_TTL_SECONDS = 3600;
 
-export interface Pick {
+export interface RandomPick {
   /** Images in the category's index. */
   total: number;
   /** Images at or under the size limit (the total without one). */
@@ -83,7 +83,7 @@ function shuffle<T>(items: T[]): T[] {
  * Per category, a Redis sorted set `<prefix>images:bysize:<db>` with member = image id and
  * score = size in bytes: the index random selection uses instead of scanning MySQL.
  */
-export class SizeIndex {
+export class SizeIndexRepository {
   constructor(
     private readonly redis: Redis,
     private readonly redisPrefix: string,
@@ -116,7 +116,7 @@ export class SizeIndex {
   }
 
   /** Up to `amount` distinct random ids, only among images of at most `sizeLimit` bytes when given. */
-  async pick(db: string, amount: number, sizeLimit?: number): Promise<Pick> {
+  async pick(db: string, amount: number, sizeLimit?: number): Promise<RandomPick> {
     const randoms = Array.from({ length: amount }, () => String(Math.random()));
     const limit = sizeLimit === undefined ? '' : String(Math.floor(sizeLimit));
     const args = [this.key(db), limit, String(amount), ...randoms];

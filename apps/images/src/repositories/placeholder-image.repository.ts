@@ -11,11 +11,24 @@ const SIZES: ReadonlyArray<[number, number]> = [
 ];
 const FORMATS: readonly PlaceholderFormat[] = ['png', 'jpeg', 'gif'];
 
-/**
- * An abstract placeholder (colour bands and rings) whose look, size and format follow from
- * `seed`, so every seeded image has distinct bytes (a distinct MD5) and the set is reproducible.
- */
-export async function placeholderImage(seed: number): Promise<{ bytes: Buffer; format: PlaceholderFormat; ext: string }> {
+export interface PlaceholderImage {
+  bytes: Buffer;
+  format: PlaceholderFormat;
+  ext: string;
+}
+
+/** Generated images for the demo data (`bin/admin images seed-demo`) and the tests. */
+export class PlaceholderImageRepository {
+  /**
+   * An abstract placeholder (colour bands and rings) whose look, size and format follow from
+   * `seed`, so every seeded image has distinct bytes (a distinct MD5) and the set is reproducible.
+   */
+  render(seed: number): Promise<PlaceholderImage> {
+    return renderPlaceholder(seed);
+  }
+}
+
+async function renderPlaceholder(seed: number): Promise<PlaceholderImage> {
   const [width, height] = SIZES[seed % SIZES.length]!;
   const format = FORMATS[seed % FORMATS.length]!;
   const pixels = Buffer.alloc(width * height * 3);

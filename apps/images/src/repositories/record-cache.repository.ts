@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { ImageRow } from '../db/image.entity.js';
+import type { ImageRow } from '../db/entities/image.entity.js';
 
 /** Positional to keep each entry small (~200 bytes with Redis overhead instead of ~400). */
 type Stored = [category: string, ext: string, mimeType: string, size: number, width: number, height: number, artists: string[], sources: string[], reportUrl: string | null, shortUrl: string | null, createdAtMs: number];
@@ -18,7 +18,7 @@ function decode(id: string, value: string): ImageRow {
  * hash refills from MySQL on reads. It keeps MySQL — whose buffer pool a large category
  * outgrows — off the random-image path.
  */
-export class RecordCache {
+export class RecordCacheRepository {
   static encode = encode;
 
   private readonly key: string;

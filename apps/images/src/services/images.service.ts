@@ -1,33 +1,45 @@
 import { randomInt } from 'node:crypto';
 import type { Category, CategoryInfoResponse, ImageRecord, ImageWithCategory } from '@pawlink/contracts';
 import { NEVER_HAD_CONTENT_COMMENT } from '@pawlink/contracts';
-import { ApiError, type Logger } from '@pawlink/service-kit';
-import type { CategoryRow } from '../db/category.entity.js';
-import type { ImageRow } from '../db/image.entity.js';
+import { ApiError } from '@pawlink/service-kit';
+import type { CategoryRow } from '../db/entities/category.entity.js';
+import type { ImageRow } from '../db/entities/image.entity.js';
 import type { CategoryRepository, TypeStats } from '../repositories/category.repository.js';
+import type { ImageFileRepository } from '../repositories/image-file.repository.js';
 import type { ImageRepository } from '../repositories/image.repository.js';
-import type { RecordCache } from '../repositories/record-cache.js';
-import type { SizeIndex } from '../repositories/size-index.js';
-import type { BulkRequest } from './bulk-body.js';
+import type { RecordCacheRepository } from '../repositories/record-cache.repository.js';
+import type { SizeIndexRepository } from '../repositories/size-index.repository.js';
+import { isCategoryKey } from './category-key.rules.js';
 import { toImageRecord, toImageWithCategory } from './image-record.js';
+import type { SizeIndexService } from './size-index.service.js';
+import type { ServiceLogger } from './service-logger.js';
 
 export interface ImagesServiceDeps {
-  categories: CategoryRepository;
-  images: ImageRepository;
-  sizeIndex: SizeIndex;
-  records: RecordCache;
+  categories: Pick<CategoryRepository, 'find' | 'listWithContent' | 'typeStats' | 'hasContent'>;
+  images: Pick<ImageRepository, 'findById' | 'findByIds'>;
+  records: Pick<RecordCacheRepository, 'getMany' | 'setMany'>;
+  index: Pick<SizeIndexRepository, 'pick' | 'remove'>;
+  indexing: Pick<SizeIndexService, 'rebuild'>;
+  files: Pick<ImageFileRepository, 'pathOf'>;
   imagesMediaUrl: string;
-  logger: Logger;
   /** How long a category row is trusted in process; 0 asks MySQL every time. */
   categoryCacheMs: number;
+  logger: Pick<ServiceLogger, 'warn'>;
   now?: () => number;
+}
+
+/** One category of a bulk request and the number of images wanted from it. */
+export interface BulkRequest {
+  db: string;
+  count: number;
 }
 
 const MEBIBYTE = 1024 * 1024;
 const round3 = (value: number): number => Math.round(value * 1000) / 1000;
-const DB_KEY = /^[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*$/;
 /** Picks retried after finding ids whose rows are gone; each retry has already removed them. */
 const MAX_PICK_ATTEMPTS = 3;
+/** Category keys quoted in messages are cut to this length. */
+const QUOTED_KEY_MAX = 100;
 
 /** `rows` in random order, topped up to `amount` with random repeats when there are fewer (none when empty). */
 function withRepeats(rows: ImageRow[], amount: number): ImageRow[] {
@@ -44,7 +56,6 @@ function withRepeats(rows: ImageRow[], amount: number): ImageRow[] {
 /** Rules of the images API: categories, lookups and random picks through the size index. */
 export class ImagesService {
   private readonly cache = new Map<string, { row: CategoryRow | null; expires: number }>();
-  private readonly rebuilding = new Map<string, Promise<number>>();
   private readonly stats = new Map<string, { stats: Promise<TypeStats[]>; expires: number }>();
   private readonly now: () => number;
 
@@ -53,7 +64,7 @@ export class ImagesService {
   }
 
   private async category(db: string): Promise<CategoryRow | null> {
-    if (!DB_KEY.test(db) || db.length > 100) return null;
+    if (!isCategoryKey(db)) return null;
     const ttl = this.deps.categoryCacheMs;
     const hit = ttl > 0 ? this.cache.get(db) : undefined;
     if (hit && hit.expires > this.now()) return hit.row;
@@ -76,6 +87,7 @@ export class ImagesService {
     return { enabled, disabled };
   }
 
+  /** A category with its files' count, bytes and types; unknown → 1030. */
   async categoryInfo(db: string): Promise<CategoryInfoResponse['data']> {
     const row = await this.category(db);
     if (!row) throw new ApiError('CATEGORY_NOT_FOUND');
@@ -118,9 +130,9 @@ export class ImagesService {
     return stats;
   }
 
+  /** One image by its id (a lower-case MD5) with its category; unknown → 1040. */
   async image(id: string): Promise<ImageWithCategory> {
-    const normalized = id.toLowerCase();
-    const row = /^[0-9a-f]{32}$/.test(normalized) ? await this.deps.images.findById(normalized) : null;
+    const row = await this.deps.images.findById(id);
     if (!row) throw new ApiError('IMAGE_NOT_FOUND');
     return toImageWithCategory(row, this.deps.imagesMediaUrl);
   }
@@ -138,19 +150,33 @@ export class ImagesService {
     return rows.map((r) => toImageRecord(r, this.deps.imagesMediaUrl));
   }
 
-  /** Bulk: every category must be enabled with content (1055 names the first that is not). */
-  async bulk(requests: readonly BulkRequest[], sizeLimit?: number): Promise<Record<string, ImageRecord[]>> {
+  /** One random image, as `random` picks it, and where its file is (for sending its bytes). */
+  async randomFile(db: string, sizeLimit?: number): Promise<{ image: ImageRecord; file: string }> {
+    const [image] = (await this.random(db, 1, sizeLimit)) as [ImageRecord];
+    return { image, file: this.deps.files.pathOf(image.id, image.ext) };
+  }
+
+  /**
+   * Bulk: the counts may add up to at most the key's `limit` (1056, naming both); every category
+   * must be enabled with content (1055 names the first that is not). A category with nothing
+   * under `sizeLimit` gives an empty list.
+   */
+  async bulk(requests: readonly BulkRequest[], options: { limit: number; sizeLimit?: number | undefined }): Promise<Record<string, ImageRecord[]>> {
+    const total = requests.reduce((sum, r) => sum + r.count, 0);
+    if (total > options.limit) {
+      throw new ApiError('BULK_OVER_LIMIT', { message: `Bulk request total is above your limit: you asked for ${total} images and your limit is ${options.limit}.` });
+    }
     // Looked up together (up to 100 keys), checked in body order so 1055 names the first bad one.
     const rows = await Promise.all(requests.map(({ db }) => this.category(db)));
     const invalid = requests.find((_, i) => !rows[i] || rows[i].disabled);
     if (invalid) {
-      throw new ApiError('BULK_INVALID_CATEGORY', { message: `Invalid category in bulk request: "${invalid.db.slice(0, 100)}" does not exist or is disabled.` });
+      throw new ApiError('BULK_INVALID_CATEGORY', { message: `Invalid category in bulk request: "${invalid.db.slice(0, QUOTED_KEY_MAX)}" does not exist or is disabled.` });
     }
-    const picked = await Promise.all(requests.map(async ({ db, count }) => [db, await this.pickRows(db, count, sizeLimit)] as const));
+    const picked = await Promise.all(requests.map(async ({ db, count }) => [db, await this.pickRows(db, count, options.sizeLimit)] as const));
     const data: Record<string, ImageRecord[]> = {};
     for (const [db, rows] of picked) {
       if (rows === 'empty') {
-        throw new ApiError('BULK_INVALID_CATEGORY', { message: `Invalid category in bulk request: "${db.slice(0, 100)}" has no images.` });
+        throw new ApiError('BULK_INVALID_CATEGORY', { message: `Invalid category in bulk request: "${db.slice(0, QUOTED_KEY_MAX)}" has no images.` });
       }
       data[db] = rows.map((r) => toImageRecord(r, this.deps.imagesMediaUrl));
     }
@@ -165,12 +191,12 @@ export class ImagesService {
   private async pickRows(db: string, amount: number, sizeLimit?: number): Promise<ImageRow[] | 'empty'> {
     let rows: ImageRow[] = [];
     for (let attempt = 0; attempt < MAX_PICK_ATTEMPTS; attempt++) {
-      let pick = await this.deps.sizeIndex.pick(db, amount, sizeLimit);
+      let pick = await this.deps.index.pick(db, amount, sizeLimit);
       if (pick.total === 0) {
         // An empty set is also what a lost index looks like: ask MySQL (cheap, one index probe) and rebuild.
         if (!(await this.deps.categories.hasContent(db))) return 'empty';
-        await this.rebuildIndex(db);
-        pick = await this.deps.sizeIndex.pick(db, amount, sizeLimit);
+        await this.deps.indexing.rebuild(db);
+        pick = await this.deps.index.pick(db, amount, sizeLimit);
         if (pick.total === 0) return 'empty';
       }
       const { found, stale } = await this.loadRows(pick.ids);
@@ -178,7 +204,7 @@ export class ImagesService {
       if (stale.length === 0) break;
       // Ids whose rows are gone (a removal the index missed, an index restored from an old
       // snapshot): drop them so they are never picked again, and pick anew.
-      await Promise.all(stale.map((id) => this.deps.sizeIndex.remove(db, id)));
+      await Promise.all(stale.map((id) => this.deps.index.remove(db, id)));
       this.deps.logger.warn('removed stale ids from the size index', { category: db, ids: stale });
     }
     return withRepeats(rows, amount);
@@ -201,29 +227,5 @@ export class ImagesService {
       else stale.push(id);
     }
     return { found, stale };
-  }
-
-  /** Rebuilds one category's size index from MySQL; concurrent callers share one rebuild. */
-  async rebuildIndex(db: string): Promise<number> {
-    const running = this.rebuilding.get(db);
-    if (running) return running;
-    const job = this.deps.sizeIndex.rebuild(db, this.deps.images.idsAndSizes(db)).finally(() => this.rebuilding.delete(db));
-    this.rebuilding.set(db, job);
-    const count = await job;
-    this.deps.logger.info('rebuilt size index', { category: db, images: count });
-    return count;
-  }
-
-  /**
-   * At start: rebuilds the index of every category whose sorted set is missing or holds another
-   * number of images than MySQL (e.g. a Redis restored from an older snapshot).
-   */
-  async ensureIndexes(): Promise<void> {
-    for (const row of await this.deps.categories.listWithContent()) {
-      if (!row.hasContent) continue;
-      const indexed = await this.deps.sizeIndex.size(row.db);
-      const stored = indexed === 0 ? 1 : (await this.deps.categories.typeStats(row.db)).reduce((sum, s) => sum + s.count, 0);
-      if (indexed !== stored) await this.rebuildIndex(row.db);
-    }
   }
 }

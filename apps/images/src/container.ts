@@ -1,0 +1,77 @@
+import type { Redis } from 'ioredis';
+import type { DataSource } from 'typeorm';
+import type { ImagesConfig } from './config.js';
+import { CategoryRepository } from './repositories/category.repository.js';
+import { ImageFileRepository } from './repositories/image-file.repository.js';
+import { ImageProbeRepository } from './repositories/image-probe.repository.js';
+import { ImageRepository } from './repositories/image.repository.js';
+import { PlaceholderImageRepository } from './repositories/placeholder-image.repository.js';
+import { RecordCacheRepository } from './repositories/record-cache.repository.js';
+import { SizeIndexRepository } from './repositories/size-index.repository.js';
+import { CategoryAdminService } from './services/category-admin.service.js';
+import { DemoSeedService } from './services/demo-seed.service.js';
+import { ImageAdminService } from './services/image-admin.service.js';
+import { ImageImportService } from './services/image-import.service.js';
+import { ImagesService } from './services/images.service.js';
+import type { ServiceLogger } from './services/service-logger.js';
+import { SizeIndexService } from './services/size-index.service.js';
+
+export interface ImagesConnections {
+  /** What the container reads of the configuration (bin/admin has a BaseConfig and adds an `images` section). */
+  config: Pick<ImagesConfig, 'mediaDir' | 'redis' | 'urls' | 'images'>;
+  logger: ServiceLogger;
+  /** Size indexes and the record cache. */
+  redis: Redis;
+  /** `<DB_PREFIX>images` (`imagesDatabase`). */
+  dataSource: DataSource;
+}
+
+export interface ImagesRepositories {
+  categories: CategoryRepository;
+  images: ImageRepository;
+  sizeIndex: SizeIndexRepository;
+  records: RecordCacheRepository;
+  files: ImageFileRepository;
+}
+
+export interface ImagesContainer {
+  /** The HTTP API's rules. */
+  images: ImagesService;
+  /** The one size-index rebuild; `ensureAll()` at start. */
+  sizeIndex: SizeIndexService;
+  imports: ImageImportService;
+  imageAdmin: ImageAdminService;
+  categoryAdmin: CategoryAdminService;
+  demoSeed: DemoSeedService;
+  /** For tests and the benchmark, which arrange and inspect stored data; the process and the CLI go through the services. */
+  repositories: ImagesRepositories;
+}
+
+/** The images repositories and services, wired the one way main.ts, bin/admin and the tests share. */
+export function createImagesContainer(connections: ImagesConnections): ImagesContainer {
+  const { config, logger, redis, dataSource } = connections;
+  const repositories: ImagesRepositories = {
+    categories: new CategoryRepository(dataSource),
+    images: new ImageRepository(dataSource),
+    sizeIndex: new SizeIndexRepository(redis, config.redis.prefix),
+    records: new RecordCacheRepository(redis, config.redis.prefix),
+    files: new ImageFileRepository(config.mediaDir),
+  };
+  const { categories, images, sizeIndex, records, files } = repositories;
+  const indexing = new SizeIndexService({ index: sizeIndex, images, logger });
+  const imports = new ImageImportService({ categories, images, files, probe: new ImageProbeRepository(), records, indexing });
+  return {
+    images: new ImagesService({ categories, images, records, index: sizeIndex, indexing, files, imagesMediaUrl: config.urls.imagesMedia, categoryCacheMs: config.images.categoryCacheMs, logger }),
+    sizeIndex: indexing,
+    imports,
+    imageAdmin: new ImageAdminService({ categories, images, records, index: sizeIndex, indexing, files }),
+    categoryAdmin: new CategoryAdminService({ categories, images }),
+    demoSeed: new DemoSeedService({ categories, placeholders: new PlaceholderImageRepository(), imports }),
+    repositories,
+  };
+}
+
+/** Category administration alone, which needs MySQL only (`bin/admin category`: no Redis connection is opened). */
+export function createCategoryAdmin(dataSource: DataSource): CategoryAdminService {
+  return new CategoryAdminService({ categories: new CategoryRepository(dataSource), images: new ImageRepository(dataSource) });
+}

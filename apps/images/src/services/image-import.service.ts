@@ -1,0 +1,171 @@
+import { createHash } from 'node:crypto';
+import type { ImageRow } from '../db/entities/image.entity.js';
+import type { CategoryRepository } from '../repositories/category.repository.js';
+import type { ImageFileRepository } from '../repositories/image-file.repository.js';
+import type { ImageHeader, ImageProbeRepository } from '../repositories/image-probe.repository.js';
+import type { ImageRepository } from '../repositories/image.repository.js';
+import type { RecordCacheRepository } from '../repositories/record-cache.repository.js';
+import { acceptedFormat, IMAGE_FORMATS } from './image-format.policy.js';
+import type { SizeIndexService } from './size-index.service.js';
+
+/** Who made an image and where it comes from, as its record shows them. */
+export interface ImageCredits {
+  artists: string[];
+  sources: string[];
+  reportUrl: string | null;
+  shortUrl: string | null;
+}
+
+/** One import run: the target category, and the credits of each file (flags, or its sidecar entry). */
+export interface ImportJob {
+  category: string;
+  creditsFor(file: string): ImageCredits;
+}
+
+/** A file to import, or an entry found in a folder that cannot be one (reported as failed). */
+export interface ImportCandidate {
+  file: string;
+  problem?: string;
+}
+
+export type ImportOutcome =
+  | { file: string; status: 'imported'; id: string; ext: string; size: number }
+  | { file: string; status: 'duplicate'; id: string; category: string }
+  | { file: string; status: 'failed'; reason: string };
+
+export interface ImageImportServiceDeps {
+  categories: Pick<CategoryRepository, 'find'>;
+  images: Pick<ImageRepository, 'findById' | 'insert'>;
+  files: Pick<ImageFileRepository, 'exists' | 'place' | 'remove' | 'removeStaleTemps'>;
+  probe: Pick<ImageProbeRepository, 'read' | 'header' | 'decode'>;
+  records: Pick<RecordCacheRepository, 'setMany'>;
+  indexing: Pick<SizeIndexService, 'add'>;
+  now?: () => Date;
+}
+
+/** A temporary file younger than this may belong to an import running right now. */
+const STALE_TEMP_AGE_MS = 60 * 60 * 1000;
+/** The first line of sharp's message says what is wrong (unsupported format, premature end, pixel limit…). */
+const SHARP_REASON_MAX = 200;
+
+const failed = (file: string, reason: string): ImportOutcome => ({ file, status: 'failed', reason });
+const notAnImage = (file: string, error: unknown): ImportOutcome =>
+  failed(file, `not an image or truncated (${String((error as Error).message).split('\n')[0]!.slice(0, SHARP_REASON_MAX)})`);
+const cannotPlace = (file: string, error: unknown): ImportOutcome => failed(file, `cannot write the media file: ${(error as Error).message}`);
+
+/**
+ * The import rule: an image is known by the MD5 of its bytes and stored once. A file is decoded
+ * whole before anything is stored; its file is placed before its row is inserted (and removed
+ * again if the insert fails), then cached and indexed. Importing a known image again repairs it:
+ * it is indexed again and a lost media file is put back.
+ */
+export class ImageImportService {
+  private readonly now: () => Date;
+
+  constructor(private readonly deps: ImageImportServiceDeps) {
+    this.now = deps.now ?? (() => new Date());
+  }
+
+  async categoryExists(db: string): Promise<boolean> {
+    return (await this.deps.categories.find(db)) !== null;
+  }
+
+  /** Removes the temporary files an interrupted import (Ctrl-C, a crash) left behind; returns how many. */
+  removeInterruptedWrites(): Promise<number> {
+    return this.deps.files.removeStaleTemps(STALE_TEMP_AGE_MS);
+  }
+
+  /** Imports candidates one after the other, reporting each outcome; never stops at a bad file. */
+  async importAll(job: ImportJob, candidates: readonly ImportCandidate[], onOutcome: (outcome: ImportOutcome) => void): Promise<ImportOutcome[]> {
+    const outcomes: ImportOutcome[] = [];
+    for (const { file, problem } of candidates) {
+      const outcome = problem === undefined ? await this.importFile(job, file) : failed(file, problem);
+      outcomes.push(outcome);
+      onOutcome(outcome);
+    }
+    return outcomes;
+  }
+
+  async importFile(job: ImportJob, file: string): Promise<ImportOutcome> {
+    let bytes: Buffer;
+    try {
+      bytes = await this.deps.probe.read(file);
+    } catch (error) {
+      return failed(file, `cannot read: ${(error as Error).message}`);
+    }
+    return this.importBytes(job, file, bytes);
+  }
+
+  /** Imports `bytes`; `file` names them in the outcome and finds their credits. */
+  async importBytes(job: ImportJob, file: string, bytes: Buffer): Promise<ImportOutcome> {
+    if (bytes.length === 0) return failed(file, 'empty file');
+    let header: ImageHeader;
+    try {
+      header = await this.deps.probe.header(bytes);
+    } catch (error) {
+      return notAnImage(file, error);
+    }
+    const format = acceptedFormat(header.format);
+    if (!format) return failed(file, `unsupported image format ${header.format ?? 'unknown'} (accepted: ${Object.keys(IMAGE_FORMATS).join(', ')})`);
+    const { width, height } = header;
+    if (!width || !height) return failed(file, 'image has no dimensions');
+    try {
+      await this.deps.probe.decode(bytes);
+    } catch (error) {
+      return notAnImage(file, error);
+    }
+
+    const id = createHash('md5').update(bytes).digest('hex');
+    const existing = await this.deps.images.findById(id);
+    if (existing) return this.repair(file, existing, bytes);
+
+    const credits = job.creditsFor(file);
+    const row: ImageRow = {
+      id,
+      category: job.category,
+      ext: format.ext,
+      mimeType: format.mime,
+      size: bytes.length,
+      width,
+      height,
+      artists: credits.artists,
+      sources: credits.sources,
+      reportUrl: credits.reportUrl,
+      shortUrl: credits.shortUrl,
+      createdAt: this.now(),
+    };
+    try {
+      await this.deps.files.place(id, format.ext, bytes);
+    } catch (error) {
+      return cannotPlace(file, error);
+    }
+    let inserted: boolean;
+    try {
+      inserted = await this.deps.images.insert(row);
+    } catch (error) {
+      // No row refers to the file (none existed above): leave no orphan behind.
+      await this.deps.files.remove(id, format.ext);
+      throw error;
+    }
+    if (!inserted) {
+      const other = await this.deps.images.findById(id);
+      return { file, status: 'duplicate', id, category: other?.category ?? job.category };
+    }
+    await this.deps.records.setMany([row]);
+    await this.deps.indexing.add(job.category, id, row.size);
+    return { file, status: 'imported', id, ext: format.ext, size: row.size };
+  }
+
+  /** A known image imported again: index it again (after a Redis failure) and put a lost file back. */
+  private async repair(file: string, existing: ImageRow, bytes: Buffer): Promise<ImportOutcome> {
+    await this.deps.indexing.add(existing.category, existing.id, existing.size);
+    if (!(await this.deps.files.exists(existing.id, existing.ext))) {
+      try {
+        await this.deps.files.place(existing.id, existing.ext, bytes);
+      } catch (error) {
+        return cannotPlace(file, error);
+      }
+    }
+    return { file, status: 'duplicate', id: existing.id, category: existing.category };
+  }
+}

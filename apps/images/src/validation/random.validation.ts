@@ -1,0 +1,82 @@
+import { AMOUNT_MAX, AMOUNT_MIN } from '@pawlink/contracts';
+import { fail, failWith } from '@pawlink/service-kit';
+import { param, query, type ValidationChain } from 'express-validator';
+import { isCategoryKey } from '../services/category-key.rules.js';
+
+/** What `GET /:category` reads once its chains have passed. */
+export interface RandomImagesInput {
+  category: string;
+  amount: number;
+  /** Bytes; absent when the client gave none. */
+  sizeLimit?: number;
+  notes: 'disabled' | 'enabled';
+}
+
+/** A query value given once (a repeated parameter arrives as an array). */
+const isSingle = (value: unknown): value is string => typeof value === 'string';
+/** How a value is quoted in a message: its first 50 characters. */
+const quoted = (value: unknown): string => `"${String(value).slice(0, 50)}"`;
+
+/** An integer with an optional sign, surrounding whitespace allowed. */
+const INTEGER = /^\s*[-+]?\d+\s*$/;
+
+/** `amount` → a number from 1 to 5, 1 when absent; below → 1051, above → 1052, not one integer → 1057. */
+export const amountQuery: ValidationChain = query('amount')
+  .customSanitizer((value: unknown) => value ?? String(AMOUNT_MIN))
+  .custom(isSingle).withMessage(fail('INVALID_QUERY_VALUE', 'Invalid amount: give it once, as an integer from 1 to 5.')).bail()
+  .matches(INTEGER).withMessage(failWith('INVALID_QUERY_VALUE', (value) => `Invalid amount: ${quoted(value)} is not an integer.`)).bail()
+  .toInt()
+  .custom((amount: number) => amount >= AMOUNT_MIN).withMessage(fail('AMOUNT_TOO_LOW')).bail()
+  .custom((amount: number) => amount <= AMOUNT_MAX).withMessage(fail('AMOUNT_TOO_HIGH'));
+
+const UNIT_BYTES: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
+/** A count of bytes, or a number (decimals allowed) with a unit; surrounding whitespace allowed. */
+const SIZE_LIMIT = /^\s*(?:\d+|(?:\d+(?:\.\d+)?|\.\d+)\s*(?:b|kb|mb|gb))\s*$/i;
+const SIZE_WITH_UNIT = /^(\d+(?:\.\d+)?|\.\d+)\s*(b|kb|mb|gb)$/i;
+
+/** The bytes a value that matched SIZE_LIMIT stands for (units are powers of two). */
+function sizeLimitBytes(value: string): number {
+  const text = value.trim();
+  const withUnit = SIZE_WITH_UNIT.exec(text);
+  return withUnit ? Math.floor(Number(withUnit[1]) * UNIT_BYTES[withUnit[2]!.toLowerCase()]!) : Number(text);
+}
+
+/**
+ * `sizeLimit` → bytes: an integer count of bytes, or a number (decimals allowed) with a
+ * B/KB/MB/GB suffix in powers of two, case-insensitive. Absent stays absent; anything else,
+ * including empty, negative and repeated values, is 1057. `0` is valid syntax that nothing fits
+ * (1041 at the endpoint).
+ */
+export const sizeLimitQuery: ValidationChain = query('sizeLimit')
+  .optional()
+  .custom(isSingle).withMessage(fail('INVALID_QUERY_VALUE', 'Invalid sizeLimit: give it once, as bytes or a number with B, KB, MB or GB.')).bail()
+  .matches(SIZE_LIMIT).withMessage(failWith('INVALID_QUERY_VALUE', (value) => `Invalid sizeLimit: ${quoted(value)} is not a byte count or a number with B, KB, MB or GB.`)).bail()
+  .customSanitizer(sizeLimitBytes)
+  .custom((bytes: number) => Number.isSafeInteger(bytes)).withMessage(fail('INVALID_QUERY_VALUE', 'Invalid sizeLimit: the value is too large.'));
+
+/** `notes` → 'disabled' only for the literal `notes=disabled` (given at least once); never fails. */
+export const notesQuery: ValidationChain = query('notes').customSanitizer((value: unknown) => (value === 'disabled' || (Array.isArray(value) && value.includes('disabled')) ? 'disabled' : 'enabled'));
+
+/** The category key, however the path gave it: a key that cannot name a category is unknown (1030). */
+const categoryKey = (chain: ValidationChain): ValidationChain => chain.custom(isCategoryKey).withMessage(fail('CATEGORY_NOT_FOUND'));
+
+/** `/a/b/c` as the key `a.b.c`; a trailing slash is tolerated as on the dotted form, other empty segments are not. */
+function joinSegments(splat: unknown): string {
+  const segments = Array.isArray(splat) ? splat.map(String) : [];
+  if (segments.length > 1 && segments[segments.length - 1] === '') segments.pop();
+  return segments.join('.');
+}
+
+/** GET /:category → RandomImagesInput; the query values are reported before the category. */
+export const randomImagesValidation: ValidationChain[] = [amountQuery, sizeLimitQuery, notesQuery, categoryKey(param('category'))];
+
+/**
+ * GET /*splat (`/furry/yiff/gay`) → RandomImagesInput: the segments become `category` (Express 5
+ * `req.params` is a plain object the sanitizer writes to), so one handler serves both forms.
+ */
+export const randomImagesBySegmentsValidation: ValidationChain[] = [
+  amountQuery,
+  sizeLimitQuery,
+  notesQuery,
+  categoryKey(param('category').customSanitizer((_value: unknown, { req }) => joinSegments((req.params as Record<string, unknown> | undefined)?.splat))),
+];
