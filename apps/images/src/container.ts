@@ -13,13 +13,13 @@ import { DemoSeedService } from './services/demo-seed.service.js';
 import { ImageAdminService } from './services/image-admin.service.js';
 import { ImageImportService } from './services/image-import.service.js';
 import { ImagesService } from './services/images.service.js';
-import type { ServiceLogger } from './services/service-logger.js';
+import type { LogSink } from '@pawlink/service-kit/logger';
 import { SizeIndexService } from './services/size-index.service.js';
 
 export interface ImagesConnections {
   /** What the container reads of the configuration (bin/admin has a BaseConfig and adds an `images` section). */
   config: Pick<ImagesConfig, 'mediaDir' | 'redis' | 'urls' | 'images'>;
-  logger: ServiceLogger;
+  logger: LogSink;
   /** Size indexes and the record cache. */
   redis: Redis;
   /** `<DB_PREFIX>images` (`imagesDatabase`). */

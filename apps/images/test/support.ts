@@ -10,7 +10,7 @@ import type { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
 import { createApp } from '../src/app.js';
 import { registerCategoryCommands } from '../src/cli/category.command.js';
-import type { ImagesCliContext } from '../src/cli/cli-context.js';
+import type { CliContext } from '@pawlink/service-kit/cli';
 import { registerImageCommands } from '../src/cli/images.command.js';
 import { loadImagesConfig, type ImagesConfig } from '../src/config.js';
 import { createImagesContainer, type ImagesContainer, type ImagesRepositories } from '../src/container.js';
@@ -46,7 +46,7 @@ export interface Harness {
   addImage(db: string, seed: number, extra?: { artists?: string[]; sources?: string[] }): Promise<{ id: string; size: number; ext: string; bytes: Buffer }>;
   key(flags: ApiKeyFlag[], bulkLimit?: number): Promise<string>;
   /** Runs `bin/admin <args>` with the images commands in process; exit codes as bin/admin maps them. */
-  cli(args: string[], context?: Partial<ImagesCliContext>): Promise<{ code: number; stdout: string; stderr: string }>;
+  cli(args: string[], context?: Partial<CliContext>): Promise<{ code: number; stdout: string; stderr: string }>;
   close(): Promise<void>;
 }
 
@@ -68,7 +68,14 @@ export async function startHarness(label: string, overrides: Record<string, stri
   const apiKeys = new ApiKeyRepository(auth);
   const guards = createAccessGuards({ service: 'images', apiKeys, redis, redisPrefix: config.redis.prefix, logger });
   const server = await serveForTest(createApp({ config, logger, services: container, guards, readOnly }));
-  const cliContext: ImagesCliContext = { config, redis, dataSource: () => Promise.resolve(images) };
+  const cliContext: CliContext = {
+    config,
+    redis,
+    dataSource: () => Promise.resolve(images),
+    queueRedis: () => {
+      throw new Error('the images commands use no queue');
+    },
+  };
 
   return {
     ctx,

@@ -1,13 +1,9 @@
+import type { LogSink } from '@pawlink/service-kit/logger';
 import type { Redis } from 'ioredis';
 import { isHttpUrl, normalizePost, staticFileUrl, type BoardPost, type RawBoardPost } from './board-post.js';
 import { BoardRateLimiter } from './board-rate-limiter.js';
 import { BOARD_DEFAULTS } from './board.defaults.js';
 import { BoardUnavailableError } from './board.errors.js';
-
-/** What the client logs: retries and give-ups (a winston logger fits). */
-export interface BoardLogger {
-  warn(message: string, meta?: Record<string, unknown>): unknown;
-}
 
 export interface BoardClientOptions {
   /** The board's JSON API, e.g. `https://e621.net` (BOARD_URL). */
@@ -43,7 +39,8 @@ export interface BoardClientOptions {
   /** How long "no such post id" stays cached, so unknown ids do not spend the board budget. Default 60; 0 disables. */
   negativeCacheTtlSeconds?: number;
   fetch?: typeof fetch;
-  logger?: BoardLogger;
+  /** Retries and give-ups are logged here. */
+  logger?: LogSink;
 }
 
 /** The image board's JSON API (e621-compatible), rate limited across processes. */

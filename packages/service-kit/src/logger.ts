@@ -6,6 +6,15 @@ import { currentRequestId } from './request-id.js';
 export type Logger = winston.Logger;
 
 /**
+ * What a component that only reports logs through: the process's Logger fits, and so does anything
+ * alike in a test. Services and clients take this instead of winston's type.
+ */
+export interface LogSink {
+  info(message: string, meta?: Record<string, unknown>): unknown;
+  warn(message: string, meta?: Record<string, unknown>): unknown;
+}
+
+/**
  * winston's `errors()` format only unwraps an Error passed as the message; errors passed in
  * metadata (`{ error }`) would serialise as `{}`. Turn them into name, message and stack.
  */

@@ -1,11 +1,6 @@
 import { Redis, type RedisOptions } from 'ioredis';
 import type { RedisConfig } from './base-config.js';
-
-/** What connection monitoring logs to (a winston logger fits). */
-export interface ConnectionLogger {
-  warn(message: string, meta?: Record<string, unknown>): unknown;
-  info(message: string, meta?: Record<string, unknown>): unknown;
-}
+import type { LogSink } from './logger.js';
 
 export interface CreateRedisOptions {
   /** BullMQ connections need `maxRetriesPerRequest: null`. */
@@ -13,14 +8,14 @@ export interface CreateRedisOptions {
   /** CLIENT SETNAME, and the `connection` field of its log lines. */
   name?: string;
   /** Where the connection's failures are logged, once per change of state. */
-  logger?: ConnectionLogger;
+  logger?: LogSink;
 }
 
 /**
  * Logs a connection going down once and coming back once, not every failed reconnect attempt;
  * having a listener also keeps ioredis from printing "Unhandled error event" to stderr.
  */
-export function watchRedisConnection(redis: Redis, logger: ConnectionLogger | undefined, name: string): void {
+export function watchRedisConnection(redis: Redis, logger: LogSink | undefined, name: string): void {
   let down = false;
   redis.on('error', (error: Error) => {
     if (down) return;

@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
-import { ImagesCommandFailure, openCategoryAdmin, type ImagesCliContext } from './cli-context.js';
+import { CommandFailure, type CliContext } from '@pawlink/service-kit/cli';
+import { openCategoryAdmin } from './cli-context.js';
 import { categoryKey, categoryName, text } from './options.js';
 
 /** `bin/admin category add|disable|enable|list`. */
-export function registerCategoryCommands(program: Command, context: () => ImagesCliContext): void {
+export function registerCategoryCommands(program: Command, context: () => CliContext): void {
   const category = program.command('category').description('Manage image categories (<DB_PREFIX>images).');
 
   category
@@ -12,7 +13,7 @@ export function registerCategoryCommands(program: Command, context: () => Images
     .argument('<db>', 'category key, e.g. furry.hug', categoryKey)
     .requiredOption('--name <name>', 'display name, groups joined by " > ", e.g. "Furry > Hug"', categoryName)
     .action(async (db: string, options: { name: string }) => {
-      if (!(await (await openCategoryAdmin(context())).add(db, options.name))) throw new ImagesCommandFailure(`Category ${db} already exists.`);
+      if (!(await (await openCategoryAdmin(context())).add(db, options.name))) throw new CommandFailure(`Category ${db} already exists.`);
       process.stdout.write(`Added category ${db} (${options.name}).\n`);
     });
 
@@ -22,7 +23,7 @@ export function registerCategoryCommands(program: Command, context: () => Images
     .argument('<db>', 'category key', categoryKey)
     .requiredOption('--comment <comment>', 'why; shown as _comment', text(500))
     .action(async (db: string, options: { comment: string }) => {
-      if (!(await (await openCategoryAdmin(context())).disable(db, options.comment))) throw new ImagesCommandFailure(`No category ${db}.`);
+      if (!(await (await openCategoryAdmin(context())).disable(db, options.comment))) throw new CommandFailure(`No category ${db}.`);
       process.stdout.write(`Disabled category ${db}.\n`);
     });
 
@@ -31,7 +32,7 @@ export function registerCategoryCommands(program: Command, context: () => Images
     .description('Lift a disable.')
     .argument('<db>', 'category key', categoryKey)
     .action(async (db: string) => {
-      if (!(await (await openCategoryAdmin(context())).enable(db))) throw new ImagesCommandFailure(`No category ${db}.`);
+      if (!(await (await openCategoryAdmin(context())).enable(db))) throw new CommandFailure(`No category ${db}.`);
       process.stdout.write(`Enabled category ${db}.\n`);
     });
 

@@ -1,26 +1,9 @@
-import type { BaseConfig, DataSourceSpec } from '@pawlink/service-kit';
+import { CommandFailure, type CliContext } from '@pawlink/service-kit/cli';
 import { createLogger } from '@pawlink/service-kit/logger';
 import type { Redis } from 'ioredis';
-import type { DataSource } from 'typeorm';
 import { createCategoryAdmin, createImagesContainer, type ImagesContainer } from '../container.js';
 import { imagesDatabase } from '../db/images.database.js';
 import type { CategoryAdminService } from '../services/category-admin.service.js';
-
-/** The part of bin/admin's AdminContext these commands use (structural, so admin can pass its own). */
-export interface ImagesCliContext {
-  readonly config: BaseConfig;
-  readonly redis: Redis;
-  dataSource(spec: DataSourceSpec): Promise<DataSource>;
-}
-
-/** A failure of the operation (exit 1); bin/admin prints `error: <message>`. */
-export class ImagesCommandFailure extends Error {
-  readonly exitCode = 1;
-  constructor(message: string) {
-    super(message);
-    this.name = 'CommandFailure';
-  }
-}
 
 /**
  * Every images command writes Redis (size index, record cache) as well as MySQL and the media
@@ -34,7 +17,7 @@ async function requireRedis(redis: Redis): Promise<void> {
   try {
     await redis.ping();
   } catch (error) {
-    throw new ImagesCommandFailure(`Redis (REDIS_URL) is unreachable: ${(error as Error).message}`);
+    throw new CommandFailure(`Redis (REDIS_URL) is unreachable: ${(error as Error).message}`);
   }
 }
 
@@ -42,7 +25,7 @@ async function requireRedis(redis: Redis): Promise<void> {
  * The images services for `bin/admin images …`, once Redis answers. Their log lines (an index
  * rebuilt) are not the operator's output, which the commands print themselves.
  */
-export async function openImagesContainer(context: ImagesCliContext): Promise<ImagesContainer> {
+export async function openImagesContainer(context: CliContext): Promise<ImagesContainer> {
   await requireRedis(context.redis);
   return createImagesContainer({
     // Nothing the CLI runs reads categories through the HTTP service's cache.
@@ -54,6 +37,6 @@ export async function openImagesContainer(context: ImagesCliContext): Promise<Im
 }
 
 /** Category administration for `bin/admin category …`, which needs MySQL only. */
-export async function openCategoryAdmin(context: ImagesCliContext): Promise<CategoryAdminService> {
+export async function openCategoryAdmin(context: CliContext): Promise<CategoryAdminService> {
   return createCategoryAdmin(await context.dataSource(imagesDatabase));
 }

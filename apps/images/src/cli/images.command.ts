@@ -1,13 +1,14 @@
 import type { Command } from 'commander';
 import type { ImportCandidate } from '../services/image-import.service.js';
-import { ImagesCommandFailure, openImagesContainer, type ImagesCliContext } from './cli-context.js';
+import { collect, CommandFailure, type CliContext } from '@pawlink/service-kit/cli';
+import { openImagesContainer } from './cli-context.js';
 import { expandPaths } from './import-paths.js';
 import { describeOutcome, importProgress, summarize } from './import-report.js';
-import { categoryKey, collect, imageId, sourceUrl, text } from './options.js';
+import { categoryKey, imageId, sourceUrl, text } from './options.js';
 import { creditsFrom, readSidecar } from './sidecar.js';
 
 /** `bin/admin images import|remove|reindex|seed-demo`. */
-export function registerImageCommands(program: Command, context: () => ImagesCliContext): void {
+export function registerImageCommands(program: Command, context: () => CliContext): void {
   const images = program.command('images').description('Import and remove images (files under MEDIA_DIR/images, rows in <DB_PREFIX>images).');
 
   images
@@ -23,12 +24,12 @@ export function registerImageCommands(program: Command, context: () => ImagesCli
       const { imports } = await openImagesContainer(context());
       const swept = await imports.removeInterruptedWrites();
       if (swept > 0) process.stdout.write(`Removed ${swept} temporary file(s) left by an interrupted import.\n`);
-      if (!(await imports.categoryExists(options.category))) throw new ImagesCommandFailure(`No category ${options.category}; create it with: category add ${options.category} --name "<Group > Name>"`);
+      if (!(await imports.categoryExists(options.category))) throw new CommandFailure(`No category ${options.category}; create it with: category add ${options.category} --name "<Group > Name>"`);
       let candidates: ImportCandidate[];
       try {
         candidates = await expandPaths(paths, options.meta === undefined ? [] : [options.meta]);
       } catch (error) {
-        throw new ImagesCommandFailure(`Cannot read the input: ${(error as Error).message}`);
+        throw new CommandFailure(`Cannot read the input: ${(error as Error).message}`);
       }
 
       const progress = importProgress(candidates.length);
@@ -37,7 +38,7 @@ export function registerImageCommands(program: Command, context: () => ImagesCli
       progress.finish();
       const { line, failed } = summarize(outcomes, options.category);
       process.stdout.write(`${line}\n`);
-      if (failed > 0) throw new ImagesCommandFailure(`${failed} file(s) could not be imported.`);
+      if (failed > 0) throw new CommandFailure(`${failed} file(s) could not be imported.`);
     });
 
   images
@@ -46,7 +47,7 @@ export function registerImageCommands(program: Command, context: () => ImagesCli
     .argument('<id>', 'image id (MD5)', imageId)
     .action(async (id: string) => {
       const removed = await (await openImagesContainer(context())).imageAdmin.remove(id);
-      if (!removed) throw new ImagesCommandFailure(`No image ${id}.`);
+      if (!removed) throw new CommandFailure(`No image ${id}.`);
       process.stdout.write(`Removed image ${id} from ${removed.category}.\n`);
     });
 
@@ -57,7 +58,7 @@ export function registerImageCommands(program: Command, context: () => ImagesCli
     .action(async (db: string | undefined) => {
       const { imageAdmin } = await openImagesContainer(context());
       const known = await imageAdmin.reindex(db, (target, count) => void process.stdout.write(`Reindexed ${target}: ${count} image(s).\n`));
-      if (!known) throw new ImagesCommandFailure(`No category ${db}.`);
+      if (!known) throw new CommandFailure(`No category ${db}.`);
     });
 
   images
@@ -70,7 +71,7 @@ export function registerImageCommands(program: Command, context: () => ImagesCli
           process.stdout.write('The images database already has categories; nothing seeded.\n');
           return;
         case 'failed':
-          throw new ImagesCommandFailure(`Seeding ${result.category} failed: ${result.failures.map(describeOutcome).join('; ')}`);
+          throw new CommandFailure(`Seeding ${result.category} failed: ${result.failures.map(describeOutcome).join('; ')}`);
         case 'seeded':
           process.stdout.write(`Seeded ${result.categories} demo categories with ${result.images} placeholder images.\n`);
       }

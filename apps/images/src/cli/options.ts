@@ -66,10 +66,6 @@ export function text(max: number) {
   };
 }
 
-/** A repeatable option: every occurrence is collected. */
-export function collect(parse: (value: string) => string) {
-  return (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), parse(value)];
-}
 
 export function sourceUrl(value: string): string {
   const trimmed = value.trim();

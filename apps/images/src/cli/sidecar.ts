@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { ImageCredits } from '../services/image-import.service.js';
-import { ImagesCommandFailure } from './cli-context.js';
+import { CommandFailure } from '@pawlink/service-kit/cli';
 import { textProblem, urlProblem } from './options.js';
 
 /** Per-file details a sidecar JSON may give, keyed by file name (or path relative to the cwd). */
@@ -59,7 +59,7 @@ export async function readSidecar(file: string): Promise<Sidecar> {
     if (info.size > SIDECAR_MAX_BYTES) throw new Error(`larger than ${SIDECAR_MAX_BYTES / 1024 / 1024} MiB.`);
     return parseSidecar(JSON.parse(await readFile(file, 'utf8')));
   } catch (error) {
-    throw new ImagesCommandFailure(`Cannot use the sidecar ${file}: ${(error as Error).message}`);
+    throw new CommandFailure(`Cannot use the sidecar ${file}: ${(error as Error).message}`);
   }
 }
 

@@ -12,7 +12,7 @@ import type { SizeIndexRepository } from '../repositories/size-index.repository.
 import { isCategoryKey } from './category-key.rules.js';
 import { toImageRecord, toImageWithCategory } from './image-record.js';
 import type { SizeIndexService } from './size-index.service.js';
-import type { ServiceLogger } from './service-logger.js';
+import type { LogSink } from '@pawlink/service-kit/logger';
 
 export interface ImagesServiceDeps {
   categories: Pick<CategoryRepository, 'find' | 'listWithContent' | 'typeStats' | 'hasContent'>;
@@ -24,7 +24,7 @@ export interface ImagesServiceDeps {
   imagesMediaUrl: string;
   /** How long a category row is trusted in process; 0 asks MySQL every time. */
   categoryCacheMs: number;
-  logger: Pick<ServiceLogger, 'warn'>;
+  logger: Pick<LogSink, 'warn'>;
   now?: () => number;
 }
 

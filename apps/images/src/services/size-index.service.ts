@@ -1,11 +1,11 @@
 import type { ImageRepository } from '../repositories/image.repository.js';
 import type { SizeIndexRepository } from '../repositories/size-index.repository.js';
-import type { ServiceLogger } from './service-logger.js';
+import type { LogSink } from '@pawlink/service-kit/logger';
 
 export interface SizeIndexServiceDeps {
   index: Pick<SizeIndexRepository, 'addIfIndexed' | 'rebuild' | 'size'>;
   images: Pick<ImageRepository, 'idsAndSizes' | 'countsByCategory'>;
-  logger: Pick<ServiceLogger, 'info'>;
+  logger: Pick<LogSink, 'info'>;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { codeOf, runValidation } from '../../test/run-validation.js';
+import { codeOf, runValidation } from '@pawlink/service-kit';
 import { bulkValidation, type BulkInput } from './bulk.validation.js';
 
 describe('bulkValidation', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { codeOf, runValidation } from '../../test/run-validation.js';
+import { codeOf, runValidation } from '@pawlink/service-kit';
 import { amountQuery, randomImagesBySegmentsValidation, randomImagesValidation, sizeLimitQuery, type RandomImagesInput } from './random.validation.js';
 
 describe('sizeLimitQuery', () => {

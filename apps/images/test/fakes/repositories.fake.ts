@@ -5,7 +5,7 @@ import type { ImageFileRepository } from '../../src/repositories/image-file.repo
 import type { ImageHeader, ImageProbeRepository } from '../../src/repositories/image-probe.repository.js';
 import type { IdAndSize, ImageRepository } from '../../src/repositories/image.repository.js';
 import type { RecordCacheRepository } from '../../src/repositories/record-cache.repository.js';
-import type { ServiceLogger } from '../../src/services/service-logger.js';
+import type { LogSink } from '@pawlink/service-kit/logger';
 import type { RandomPick, SizeIndexRepository } from '../../src/repositories/size-index.repository.js';
 
 /*
@@ -242,7 +242,7 @@ export class FakeImageProbeRepository implements Pick<ImageProbeRepository, 'rea
 }
 
 /** A logger that keeps what it was told. */
-export function fakeLogger(): ServiceLogger & { lines: Array<{ level: string; message: string; meta: unknown }> } {
+export function fakeLogger(): LogSink & { lines: Array<{ level: string; message: string; meta: unknown }> } {
   const lines: Array<{ level: string; message: string; meta: unknown }> = [];
   return {
     lines,

@@ -45,7 +45,7 @@ function fakes(options: { posts?: BoardFile[]; downloadedMd5?: string; decode?: 
         return Promise.resolve(`/thumbs/${md5}.${type}`);
       },
     },
-    logger: { info: (message) => calls.logged.push(message) },
+    logger: { info: (message) => calls.logged.push(message), warn: (message) => calls.logged.push(message) },
     limits,
     now: (() => {
       let t = 1000;

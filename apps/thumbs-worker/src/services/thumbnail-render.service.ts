@@ -1,4 +1,5 @@
 import { THUMBNAIL_PROGRESS, thumbnailFileName, type ThumbnailJobPayload, type ThumbnailJobResult, type ThumbnailType } from '@pawlink/contracts';
+import type { LogSink } from '@pawlink/service-kit/logger';
 import type { RenderLimits } from '../config.js';
 import type { DownloadRepository } from '../repositories/download.repository.js';
 import type { ImageRepository } from '../repositories/image.repository.js';
@@ -14,11 +15,6 @@ import { UnsupportedMediaError } from './thumbnail.errors.js';
 /** Reports a job's progress in percent (THUMBNAIL_PROGRESS); the API shows it while clients wait. */
 export type ReportProgress = (percent: number) => Promise<void>;
 
-/** What the service logs: one line per thumbnail written (a winston logger fits). */
-export interface RenderLogger {
-  info(message: string, meta?: Record<string, unknown>): unknown;
-}
-
 /** The adapters one job goes through, typed by what the service uses so specs can pass fakes. */
 export interface ThumbnailRenderDeps {
   posts: Pick<PostRepository, 'findFileByMd5'>;
@@ -28,7 +24,7 @@ export interface ThumbnailRenderDeps {
   images: Pick<ImageRepository, 'readClip'>;
   encoder: Pick<ThumbnailEncoderRepository, 'gif' | 'png'>;
   thumbnails: Pick<ThumbnailFileRepository, 'write'>;
-  logger: RenderLogger;
+  logger: LogSink;
   limits: RenderLimits;
   /** Unix ms; the job's duration in its result. */
   now?: () => number;

@@ -1,2 +1,3 @@
 export * from './input-failure.js';
 export * from './validate.js';
+export * from './run-validation.js';

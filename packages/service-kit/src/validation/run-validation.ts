@@ -1,4 +1,5 @@
-import { isApiError, validate, validated } from '@pawlink/service-kit';
+import { isApiError } from '../api-error.js';
+import { validate, validated } from './validate.js';
 import type { Request, Response } from 'express';
 import type { ValidationChain } from 'express-validator';
 
@@ -6,7 +7,8 @@ export type ValidationOutcome<T> = { ok: true; input: T } | { ok: false; code: n
 
 /**
  * Runs a route's chains through `validate()` on a bare request, as Express would: the first
- * failure, as the contract code and message the client would get, or the validated input.
+ * failure, as the contract code and message the client would get, or the validated input. For
+ * specs of validation chains, without an HTTP server.
  */
 export async function runValidation<T>(chains: ValidationChain[], request: { query?: Record<string, unknown>; params?: Record<string, unknown>; body?: unknown }): Promise<ValidationOutcome<T>> {
   const req = { query: {}, params: {}, headers: {}, ...request } as unknown as Request;
