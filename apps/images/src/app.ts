@@ -23,16 +23,7 @@ export interface ImagesAppDeps {
 
 /** The images HTTP API of API.md §3; never listens (main.ts and tests do). */
 export function createApp(deps: ImagesAppDeps): Express {
-  const { config } = deps;
-  const { app, finalize } = createServiceApp({
-    service: 'images',
-    logger: deps.logger,
-    readOnly: deps.readOnly,
-    bodyLimitBytes: config.bodyLimitBytes,
-    trustProxy: config.trustProxy,
-    ...(deps.metrics ? { metrics: deps.metrics } : {}),
-    ...(deps.startedAt !== undefined ? { startedAt: deps.startedAt } : {}),
-  });
+  const { app, finalize } = createServiceApp({ service: 'images', ...deps });
   const routes = { guards: deps.guards, images: deps.services.images };
   // On the app itself (not a sub-router) so the 405 handler sees every route's methods.
   registerCategoryRoutes(app, routes);

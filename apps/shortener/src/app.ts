@@ -22,15 +22,7 @@ export interface ShortenerAppDeps {
 /** The shortener's Express app (API.md §2). It never listens; see createRequestHandler. */
 export function createApp(deps: ShortenerAppDeps): Express {
   const { config } = deps;
-  const base = createServiceApp({
-    service: 'shortener',
-    logger: deps.logger,
-    readOnly: deps.readOnly,
-    bodyLimitBytes: config.bodyLimitBytes,
-    trustProxy: config.trustProxy,
-    ...(deps.metrics ? { metrics: deps.metrics } : {}),
-    ...(deps.startedAt !== undefined ? { startedAt: deps.startedAt } : {}),
-  });
+  const base = createServiceApp({ service: 'shortener', ...deps });
   registerShortUrlRoutes(base.app, {
     shortUrls: deps.services.shortUrls,
     guards: deps.guards,

@@ -1,5 +1,5 @@
-import { ApiKeyRepository, authDatabase, createAccessGuards } from '@pawlink/auth';
-import { ReadOnlySwitch, runService } from '@pawlink/service-kit';
+import { openAccessGuards } from '@pawlink/auth';
+import { runService } from '@pawlink/service-kit';
 import { createRequestHandler } from './app.js';
 import { loadShortenerConfig } from './config.js';
 import { createShortenerContainer } from './container.js';
@@ -10,20 +10,20 @@ await runService({
   loadConfig: loadShortenerConfig,
   port: (config) => config.ports.shortener,
   url: (config) => config.urls.shortener,
-  async start({ config, logger, startedAt, redis: connect, dataSource, onShutdown }) {
-    const redis = connect('shortener');
-    const subscriber = connect('shortener-invalidate');
-    const [shortener, auth] = await Promise.all([dataSource(shortenerDatabase), dataSource(authDatabase)]);
-
-    const readOnly = new ReadOnlySwitch(redis, config.redis.prefix, 'shortener', config.readOnlyDefault, logger);
-    await readOnly.start();
-    onShutdown(() => Promise.resolve(readOnly.stop()));
-
-    const services = createShortenerContainer({ config, logger, redis, subscriber, dataSource: shortener });
+  async start(runtime) {
+    const { config, logger, startedAt } = runtime;
+    const redis = runtime.redis('shortener');
+    const services = createShortenerContainer({
+      config,
+      logger,
+      redis,
+      subscriber: runtime.redis('shortener-invalidate'),
+      dataSource: await runtime.dataSource(shortenerDatabase),
+    });
     await services.redirectCache.start();
-    onShutdown(() => services.redirectCache.stop());
-
-    const guards = createAccessGuards({ service: 'shortener', apiKeys: new ApiKeyRepository(auth), redis, redisPrefix: config.redis.prefix, logger });
+    runtime.onShutdown(() => services.redirectCache.stop());
+    const readOnly = await runtime.readOnlySwitch('shortener', redis);
+    const guards = await openAccessGuards(runtime, 'shortener', redis);
     return createRequestHandler({ config, logger, services, guards, readOnly, startedAt });
   },
 });

@@ -19,16 +19,7 @@ export interface ThumbsAppDeps {
 
 /** The thumbs HTTP API (API.md §4). Never listens; never renders anything itself. */
 export function createApp(deps: ThumbsAppDeps): Express {
-  const { config } = deps;
-  const service = createServiceApp({
-    service: 'thumbs',
-    logger: deps.logger,
-    readOnly: deps.readOnly,
-    bodyLimitBytes: config.bodyLimitBytes,
-    trustProxy: config.trustProxy,
-    ...(deps.metrics ? { metrics: deps.metrics } : {}),
-    ...(deps.startedAt !== undefined ? { startedAt: deps.startedAt } : {}),
-  });
+  const service = createServiceApp({ service: 'thumbs', ...deps });
   registerThumbnailRoutes(service.app, { guards: deps.guards, readOnly: deps.readOnly, thumbnails: deps.services.thumbnails });
   return service.finalize();
 }

@@ -1,7 +1,7 @@
-import { ApiKeyRepository, authDatabase, createAccessGuards } from '@pawlink/auth';
+import { openAccessGuards } from '@pawlink/auth';
 import { createBoardClient } from '@pawlink/board';
 import { thumbnailQueuePrefix } from '@pawlink/contracts';
-import { ReadOnlySwitch, runService } from '@pawlink/service-kit';
+import { runService } from '@pawlink/service-kit';
 import { createApp } from './app.js';
 import { loadThumbsConfig } from './config.js';
 import { createThumbsContainer } from './container.js';
@@ -13,7 +13,8 @@ await runService({
   loadConfig: loadThumbsConfig,
   port: (config) => config.ports.thumbs,
   url: (config) => config.urls.thumbs,
-  async start({ config, logger, startedAt, redis: connect, dataSource, onShutdown }) {
+  async start(runtime) {
+    const { config, logger, startedAt, redis: connect, onShutdown } = runtime;
     const redis = connect('thumbs');
     const queue = openThumbnailQueue(connect('thumbs-queue', { forQueue: true }), config.redis.prefix);
     onShutdown(() => queue.close());
@@ -30,12 +31,8 @@ await runService({
     });
     onShutdown(() => recorder.close());
 
-    const readOnly = new ReadOnlySwitch(redis, config.redis.prefix, 'thumbs', config.readOnlyDefault, logger);
-    await readOnly.start();
-    onShutdown(() => Promise.resolve(readOnly.stop()));
-
-    const apiKeys = new ApiKeyRepository(await dataSource({ ...authDatabase, poolSize: 5 }));
-    const guards = createAccessGuards({ service: 'thumbs', apiKeys, redis, redisPrefix: config.redis.prefix, logger });
+    const readOnly = await runtime.readOnlySwitch('thumbs', redis);
+    const guards = await openAccessGuards(runtime, 'thumbs', redis);
     return createApp({ config, logger, services, guards, readOnly, startedAt });
   },
 });

@@ -1,10 +1,11 @@
 import type { ApiKeyFlag, ServiceName } from '@pawlink/contracts';
-import type { Logger } from '@pawlink/service-kit';
+import type { BaseConfig, Logger, ServiceRuntime } from '@pawlink/service-kit';
+import { authDatabase } from './db/auth.database.js';
 import type { RequestHandler } from 'express';
 import type { Redis } from 'ioredis';
 import { createApiKeyAuth } from './guards/api-key.guard.js';
 import { createInvalidKeyLimit, createRateLimit } from './guards/rate-limit.guard.js';
-import type { ApiKeyRepository } from './repositories/api-key.repository.js';
+import { ApiKeyRepository } from './repositories/api-key.repository.js';
 import { RATE_LIMIT_BUCKETS, type RateLimitBucket, type RateLimitRule } from './services/rate-limit.policy.js';
 
 /** The guards a route table puts first, in this order: key, then rate limit. */
@@ -27,6 +28,12 @@ export interface AccessGuardsOptions<B extends string = RateLimitBucket> {
   keyCacheTtlMs?: number;
   /** The production policy (`rate-limit.policy.ts`) unless a test brings its own. */
   limits?: { buckets?: Record<B, RateLimitRule>; global?: RateLimitRule; invalidKeys?: RateLimitRule };
+}
+
+/** The guards of a service process: keys from `<DB_PREFIX>auth` (opened through the runtime), limits in `redis`. */
+export async function openAccessGuards(runtime: Pick<ServiceRuntime<BaseConfig>, 'config' | 'logger' | 'dataSource'>, service: ServiceName, redis: Redis): Promise<AccessGuards> {
+  const apiKeys = new ApiKeyRepository(await runtime.dataSource({ ...authDatabase, poolSize: 5 }));
+  return createAccessGuards({ service, apiKeys, redis, redisPrefix: runtime.config.redis.prefix, logger: runtime.logger });
 }
 
 /** The one wiring of API keys and rate limits every service uses. */

@@ -29,7 +29,7 @@ export async function startProbeApp(ctx: TestContext, limits: { probe?: RateLimi
       ...(limits.global ? { global: limits.global } : {}),
     },
   });
-  const { app, finalize } = createServiceApp({ service: 'thumbs', logger, readOnly, bodyLimitBytes: config.bodyLimitBytes });
+  const { app, finalize } = createServiceApp({ service: 'thumbs', config, logger, readOnly });
   app.get('/probe', guards.requireKey('thumbs'), guards.rateLimit('probe'), (_req, res) => {
     res.json({ success: true, keyId: apiKeyOf(res)?.id });
   });

@@ -2,6 +2,7 @@ import type { ServiceName } from '@pawlink/contracts';
 import express, { type ErrorRequestHandler, type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { ApiError } from './api-error.js';
 import { bodyParserError, errorRenderer, unknownRouteHandler } from './error-renderer.js';
+import type { BaseConfig } from './base-config.js';
 import type { Logger } from './logger.js';
 import { HttpMetrics } from './metrics.js';
 import type { ReadOnlySwitch } from './read-only.js';
@@ -9,10 +10,10 @@ import { assignRequestId, runWithRequestId } from './request-id.js';
 
 export interface ServiceAppOptions {
   service: ServiceName;
+  /** BODY_LIMIT_BYTES and TRUST_PROXY. */
+  config: Pick<BaseConfig, 'bodyLimitBytes' | 'trustProxy'>;
   logger: Logger;
   readOnly: ReadOnlySwitch;
-  bodyLimitBytes: number;
-  trustProxy?: number;
   metrics?: HttpMetrics;
   /** Process start, for `/online`'s uptime. */
   startedAt?: number;
@@ -97,7 +98,7 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   const metrics = options.metrics ?? new HttpMetrics(options.service);
   const startedAt = options.startedAt ?? Date.now();
   app.disable('x-powered-by');
-  app.set('trust proxy', options.trustProxy ?? 0);
+  app.set('trust proxy', options.config.trustProxy);
   app.set('etag', false);
 
   app.use((req: Request, res: Response, next: NextFunction) => {
@@ -112,8 +113,8 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
     runWithRequestId(requestId, next);
   });
   app.use(parseQueryOnce);
-  app.use(express.json({ limit: options.bodyLimitBytes, type: ['application/json', 'application/*+json'] }));
-  app.use(express.urlencoded({ limit: options.bodyLimitBytes, extended: false, parameterLimit: 100 }));
+  app.use(express.json({ limit: options.config.bodyLimitBytes, type: ['application/json', 'application/*+json'] }));
+  app.use(express.urlencoded({ limit: options.config.bodyLimitBytes, extended: false, parameterLimit: 100 }));
   app.use(deferBodyParserErrors);
   app.use(deferUnparsableBody);
 

@@ -1,3 +1,4 @@
+import type { ServiceName } from '@pawlink/contracts';
 import type { RequestListener, Server } from 'node:http';
 import type { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
@@ -5,6 +6,7 @@ import type { BaseConfig } from './base-config.js';
 import type { Env } from './config.js';
 import { createDataSource, type DataSourceSpec } from './database.js';
 import { createLogger, type Logger } from './logger.js';
+import { ReadOnlySwitch } from './read-only.js';
 import { createRedis } from './redis.js';
 import { exitOnConfigError, installGracefulShutdown, listen, type Closer } from './serve.js';
 
@@ -20,6 +22,8 @@ export interface ServiceRuntime<C extends BaseConfig> {
   readonly dataSource: (spec: DataSourceSpec) => Promise<DataSource>;
   /** Runs at shutdown after the server has stopped; the last registered runs first. */
   readonly onShutdown: (close: Closer) => void;
+  /** The service's run-time read-only switch, polled on `redis` from now until shutdown. */
+  readonly readOnlySwitch: (service: ServiceName, redis: Redis) => Promise<ReadOnlySwitch>;
 }
 
 export interface ServiceDefinition<C extends BaseConfig> {
@@ -68,6 +72,12 @@ export async function runService<C extends BaseConfig>(definition: ServiceDefini
     },
     onShutdown: (close) => {
       closers.push(close);
+    },
+    readOnlySwitch: async (service, redis) => {
+      const readOnly = new ReadOnlySwitch(redis, config.redis.prefix, service, config.readOnlyDefault, logger);
+      await readOnly.start();
+      closers.push(() => Promise.resolve(readOnly.stop()));
+      return readOnly;
     },
   };
 

@@ -8,7 +8,7 @@ export async function startKitApp(ctx: TestContext) {
   const redis = createRedis(config.redis);
   const readOnly = new ReadOnlySwitch(redis, config.redis.prefix, 'shortener', false);
   await readOnly.start();
-  const { app, finalize } = createServiceApp({ service: 'shortener', logger, readOnly, bodyLimitBytes: 1024 });
+  const { app, finalize } = createServiceApp({ service: 'shortener', config: { bodyLimitBytes: 1024, trustProxy: 0 }, logger, readOnly });
   app.post('/echo', requireParsedBody, (req, res) => {
     res.json({ success: true, body: req.body as unknown });
   });

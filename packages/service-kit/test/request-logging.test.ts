@@ -18,7 +18,7 @@ beforeAll(async () => {
   const logger = createLogger('shortener', 'http', { stream });
   const redis = createRedis(config.redis);
   const readOnly = new ReadOnlySwitch(redis, config.redis.prefix, 'shortener', false);
-  const { app, finalize } = createServiceApp({ service: 'shortener', logger, readOnly, bodyLimitBytes: 1024 });
+  const { app, finalize } = createServiceApp({ service: 'shortener', config: { bodyLimitBytes: 1024, trustProxy: 0 }, logger, readOnly });
   app.get('/work', async (_req, res) => {
     await new Promise((resolve) => setTimeout(resolve, 5));
     logger.info('working', { step: 'get' });

@@ -9,7 +9,7 @@ const logLines: string[] = [];
 
 beforeAll(async () => {
   const logger = createLogger('images', 'error', { stream: new (await import('node:stream')).Writable({ write: (chunk: Buffer, _e, done) => (logLines.push(chunk.toString()), done()) }) });
-  const { app, finalize } = createServiceApp({ service: 'images', logger, readOnly: { enabled: false } as ReadOnlySwitch, bodyLimitBytes: 1024 });
+  const { app, finalize } = createServiceApp({ service: 'images', config: { bodyLimitBytes: 1024, trustProxy: 0 }, logger, readOnly: { enabled: false } as ReadOnlySwitch });
   app.get(
     '/items/:id',
     validate(

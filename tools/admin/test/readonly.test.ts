@@ -16,7 +16,7 @@ beforeAll(async () => {
   // A running service polling the switch exactly as the services do.
   readOnly = new ReadOnlySwitch(redis, config.redis.prefix, 'shortener', false);
   await readOnly.start();
-  const { app, finalize } = createServiceApp({ service: 'shortener', logger: createLogger('shortener', 'error', { silent: true }), readOnly, bodyLimitBytes: 1024 });
+  const { app, finalize } = createServiceApp({ service: 'shortener', logger: createLogger('shortener', 'error', { silent: true }), readOnly, config });
   app.post('/create', requireWritable(readOnly), (_req, res) => {
     res.status(201).json({ success: true });
   });
