@@ -17,6 +17,7 @@ export const Errors = define({
   RATE_LIMITED_ROUTE: { code: 1000, status: 429, message: 'You have been rate limited on this route.' },
   RATE_LIMITED_GLOBAL: { code: 1001, status: 429, message: 'You have been rate limited globally.' },
   READ_ONLY: { code: 1003, status: 503, message: 'This service is in read-only mode; try again later.' },
+  DEPENDENCY_UNAVAILABLE: { code: 1004, status: 503, message: 'A service this request needs is unavailable right now; try again shortly.' },
   INVALID_API_KEY: { code: 1010, status: 401, message: 'Invalid API key.' },
   INACTIVE_API_KEY: { code: 1011, status: 401, message: 'This API key is inactive.' },
   DISABLED_API_KEY: { code: 1012, status: 403, message: 'This API key has been disabled.' },
