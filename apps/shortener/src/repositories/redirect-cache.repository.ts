@@ -1,4 +1,4 @@
-import type { Logger } from '@pawlink/service-kit';
+import { logUnlessUnavailable, type Logger } from '@pawlink/service-kit';
 import type { Redis } from 'ioredis';
 import { EventEmitter, once } from 'node:events';
 
@@ -122,7 +122,7 @@ export class RedirectCacheRepository extends EventEmitter {
     try {
       shared = await this.options.redis.get(key);
     } catch (error) {
-      this.options.logger.warn('redirect cache read failed', { error });
+      this.cacheFailed(error);
     }
     if (shared === UNKNOWN) return null;
     let url = shared === TOMBSTONE ? null : shared;
@@ -130,17 +130,13 @@ export class RedirectCacheRepository extends EventEmitter {
       url = await this.options.load(code);
       if (url === null) {
         if (shared === null) {
-          await this.options.redis.set(key, UNKNOWN, 'EX', UNKNOWN_TTL_SECONDS, 'NX').catch((error: unknown) => {
-            this.options.logger.warn('redirect cache write failed', { error });
-          });
+          await this.options.redis.set(key, UNKNOWN, 'EX', UNKNOWN_TTL_SECONDS, 'NX').catch(this.cacheFailed);
         }
         return null;
       }
       // NX: an edit that wrote the key meanwhile wins over what we loaded before it.
       if (shared === null) {
-        await this.options.redis.set(key, url, 'EX', this.options.redisTtlSeconds, 'NX').catch((error: unknown) => {
-          this.options.logger.warn('redirect cache write failed', { error });
-        });
+        await this.options.redis.set(key, url, 'EX', this.options.redisTtlSeconds, 'NX').catch(this.cacheFailed);
       }
     }
     if (generation === this.generation) this.remember(code, url);
@@ -150,9 +146,7 @@ export class RedirectCacheRepository extends EventEmitter {
   /** A new entry: cached at once so its first redirect is already warm. */
   async put(code: string, url: string): Promise<void> {
     this.remember(code, url);
-    await this.options.redis.set(this.key(code), url, 'EX', this.options.redisTtlSeconds).catch((error: unknown) => {
-      this.options.logger.warn('redirect cache write failed', { error });
-    });
+    await this.options.redis.set(this.key(code), url, 'EX', this.options.redisTtlSeconds).catch(this.cacheFailed);
   }
 
   /** After an edit or a delete: mark the shared entry "ask MySQL", then tell every instance. */
@@ -166,6 +160,9 @@ export class RedirectCacheRepository extends EventEmitter {
       this.options.logger.error('redirect cache invalidation failed', { error, code });
     }
   }
+
+  /** Redis trouble is the connection monitor's to report (once per outage); the cache only degrades. */
+  private readonly cacheFailed = (error: unknown): void => logUnlessUnavailable(this.options.logger, 'redirect cache failed')(error);
 
   private remember(code: string, url: string): void {
     if (this.options.size === 0) return;
