@@ -7,11 +7,12 @@ describe('loadShortenerConfig', () => {
     const config = loadShortenerConfig({});
     expect(config.ports.shortener).toBe(3001);
     expect(config.urls.shortener).toBe('http://127.0.0.1:3001');
-    expect(config.shortener).toEqual({ cacheSize: 100_000, localCacheTtlMs: 300_000, redisCacheTtlSeconds: 86_400, redirectMaxAgeSeconds: 60 });
+    expect(config.shortener).toEqual({ cacheSize: 100_000, previewCacheSize: 10_000, localCacheTtlMs: 300_000, redisCacheTtlSeconds: 86_400, redirectMaxAgeSeconds: 60 });
   });
 
   it.each([
     ['SHORTENER_CACHE_SIZE', 'lots'],
+    ['SHORTENER_PREVIEW_CACHE_SIZE', '-1'],
     ['SHORTENER_LOCAL_CACHE_TTL_SECONDS', '0'],
     ['SHORTENER_REDIS_CACHE_TTL_SECONDS', '-5'],
     ['SHORTENER_REDIRECT_MAX_AGE', '99999'],

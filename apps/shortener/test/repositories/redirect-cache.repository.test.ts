@@ -79,6 +79,25 @@ describe('RedirectCacheRepository', () => {
     }
   });
 
+  it('announces a credit-only change without sending readers of the redirect back to the source', async () => {
+    stored.set('credited', 'https://example.com/same');
+    const editor = cache();
+    const peer = cache();
+    await peer.start();
+    try {
+      expect(await peer.get('credited')).toBe('https://example.com/same');
+      const announced = new Promise<string>((resolve) => peer.once('invalidated', resolve));
+      loads = [];
+      await editor.invalidate('credited', 'credited');
+      expect(await announced).toBe('credited');
+      expect(await peer.get('credited')).toBe('https://example.com/same');
+      expect(await cache().get('credited')).toBe('https://example.com/same');
+      expect(loads).toEqual([]);
+    } finally {
+      await peer.stop();
+    }
+  });
+
   it('holds at most `size` codes in memory, least recently used out first', async () => {
     const small = cache(2);
     await small.put('a', 'https://example.com/a');
