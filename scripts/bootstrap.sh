@@ -139,10 +139,23 @@ bs_ensure_system_packages() {
   bs_have chromium || bs_have chromium-browser || missing+=("chromium|chromium-browser")
   bs_have wrk || missing+=(wrk)
   bs_have flock || missing+=(util-linux)
+  # The local Redis the bootstrap starts, and the private ones tests start, run this binary.
+  bs_have redis-server || missing+=(redis-server)
   if ((${#missing[@]})); then
     command -v apt-get >/dev/null 2>&1 || bs_die "missing tools (${missing[*]}) and no apt-get to install them"
     bs_apt_install "${missing[@]}"
+    if [[ " ${missing[*]} " == *" redis-server "* ]]; then bs_stop_packaged_redis; fi
   fi
+}
+
+# With systemd, installing the package also starts Debian's redis-server service, with its own
+# persistence settings, where the bootstrap would start its durable one: stop the service the
+# install just started (a Redis that was running before is never touched).
+bs_stop_packaged_redis() {
+  command -v systemctl >/dev/null 2>&1 || return 0
+  systemctl is-active --quiet redis-server 2>/dev/null || return 0
+  bs_log "disabling the redis-server service the package install started (the bootstrap runs its own Redis, with AOF)"
+  bs_as_root systemctl disable --now redis-server >/dev/null 2>&1 || true
 }
 
 # ---------------------------------------------------------------- MariaDB/MySQL + Redis

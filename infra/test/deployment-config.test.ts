@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -22,10 +23,24 @@ interface ComposeService {
   volumes?: string[];
 }
 
-function run(cmd: string, args: string[]): { status: number | null; output: string } {
-  const res = spawnSync(cmd, args, { cwd: repoRoot, encoding: 'utf8' });
+function run(cmd: string, args: string[], env: NodeJS.ProcessEnv = process.env): { status: number | null; output: string } {
+  const res = spawnSync(cmd, args, { cwd: repoRoot, encoding: 'utf8', env });
   return { status: res.status, output: `${res.error?.message ?? ''}${res.stdout}${res.stderr}` };
 }
+
+/** `docker-compose config` with exactly these variables: not the repository's .env, nothing from the caller's environment. */
+function composeConfig(vars: Record<string, string>, ...args: string[]): { status: number | null; output: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'pawlink-compose-'));
+  try {
+    const envFile = join(dir, 'empty.env');
+    writeFileSync(envFile, '');
+    return run('docker-compose', ['--env-file', envFile, '-f', 'docker-compose.yml', 'config', ...args], { PATH: process.env.PATH, ...vars });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const SECRETS = { DB_PASSWORD: 'app-secret', DB_ROOT_PASSWORD: 'root-secret' };
 
 async function tempDir(prefix: string): Promise<string> {
   return mkdtemp(join(tmpdir(), prefix));
@@ -33,9 +48,31 @@ async function tempDir(prefix: string): Promise<string> {
 
 describe('docker-compose.yml', () => {
   it('is valid for docker-compose config', () => {
-    const res = run('docker-compose', ['-f', 'docker-compose.yml', 'config', '-q']);
+    const res = composeConfig(SECRETS, '-q');
     expect(res.output).toBe('');
     expect(res.status).toBe(0);
+  });
+
+  it('requires both database passwords: there is no default', () => {
+    for (const missing of ['DB_PASSWORD', 'DB_ROOT_PASSWORD'] as const) {
+      const vars: Record<string, string> = { ...SECRETS };
+      delete vars[missing];
+      const res = composeConfig(vars, '-q');
+      expect(res.status, missing).not.toBe(0);
+      expect(res.output, missing).toContain(`set ${missing}`);
+    }
+  });
+
+  it('connects every app as the least-privilege user, never as root', () => {
+    const doc = parse(composeConfig(SECRETS).output) as { services: Record<string, { environment?: Record<string, string>; volumes?: unknown[] }> };
+    for (const app of ['shortener', 'images', 'thumbs', 'thumbs-worker', 'migrate']) {
+      const env = doc.services[app]?.environment ?? {};
+      expect(env.DB_USER, app).toBe('pawlink');
+      expect(env.DB_PASSWORD, app).toBe('app-secret');
+    }
+    const mysql = doc.services.mysql?.environment ?? {};
+    expect(mysql).toMatchObject({ MYSQL_ROOT_PASSWORD: 'root-secret', PAWLINK_DB_USER: 'pawlink', PAWLINK_DB_PASSWORD: 'app-secret', PAWLINK_DB_PREFIX: 'pawlink_' });
+    expect(JSON.stringify(doc.services.mysql?.volumes)).toContain('/docker-entrypoint-initdb.d');
   });
 
   it('defines every service, with a scalable worker', async () => {
