@@ -95,6 +95,20 @@ describe('RedirectCacheRepository', () => {
     expect(loads).toEqual([]);
   });
 
+  it('drops its memory and says so (`reset`) when the subscriber reconnects, as announcements may have been missed', async () => {
+    const instance = cache();
+    await instance.start();
+    try {
+      await instance.put('kept', 'https://example.com/kept');
+      const reset = new Promise<void>((resolve) => instance.once('reset', resolve));
+      subscriber.emit('ready');
+      await reset;
+      expect(instance.peek('kept')).toBeUndefined();
+    } finally {
+      await instance.stop();
+    }
+  });
+
   it('holds at most `size` codes in memory, least recently used out first', async () => {
     const small = cache(2);
     await small.put('a', 'https://example.com/a');
