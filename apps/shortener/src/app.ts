@@ -30,6 +30,7 @@ export function createApp(deps: ShortenerAppDeps): Express {
     guards: deps.guards,
     readOnly: deps.readOnly,
     redirectCacheControl: redirectCacheControl(config.shortener.redirectMaxAgeSeconds),
+    logger: deps.logger,
   });
   return base.finalize();
 }
