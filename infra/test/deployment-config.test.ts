@@ -93,6 +93,15 @@ describe('docker-compose.yml', () => {
     }
   });
 
+  it('checks the health of each service with /ready, which names a dependency that is down', async () => {
+    const doc = parse(await readFile(join(repoRoot, 'docker-compose.yml'), 'utf8')) as {
+      services: Record<string, { healthcheck?: { test?: string[] } }>;
+    };
+    for (const [app, port] of [['shortener', 3001], ['images', 3002], ['thumbs', 3003]] as const) {
+      expect(doc.services[app]?.healthcheck?.test?.join(' '), app).toContain(`http://127.0.0.1:${port}/ready`);
+    }
+  });
+
   it('builds every app from its Dockerfile, which exists', async () => {
     for (const app of ['shortener', 'images', 'thumbs', 'thumbs-worker', 'admin']) {
       const dockerfile = await readFile(join(repoRoot, `infra/docker/${app}.Dockerfile`), 'utf8');
