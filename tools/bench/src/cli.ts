@@ -3,7 +3,9 @@
  *   node tools/bench/dist/cli.js generator   measure the generator once ($BENCH_GENERATOR_FILE)
  *   node tools/bench/dist/cli.js summary     one table of every row the benchmarks appended ($BENCH_RESULTS_FILE)
  */
-import { GENERATOR_FILE_ENV, generatorLimit } from './generator.js';
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { GENERATOR_FILE_ENV, generatorLimit, type GeneratorLimit } from './generator.js';
 import { describeGenerator, describeMachine, describeSettings } from './machine.js';
 import { formatResults, readResults, RESULTS_FILE_ENV } from './report.js';
 import { loadSettings } from './settings.js';
@@ -33,6 +35,8 @@ async function summary(): Promise<void> {
   if (results.length === 0) return;
   log('== Pawlink against its ceilings');
   log(describeMachine());
+  const generatorFile = process.env[GENERATOR_FILE_ENV];
+  if (generatorFile && existsSync(generatorFile)) log(describeGenerator(JSON.parse(await readFile(generatorFile, 'utf8')) as GeneratorLimit));
   for (const line of formatResults(results)) log(line);
 }
 

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
+import { forEachConcurrently } from '@pawlink/bench';
 import type mysql from 'mysql2/promise';
 import type { ImagesRepositories } from '../container.js';
 import type { ImageRow } from '../db/entities/image.entity.js';
@@ -7,6 +8,7 @@ import type { IdAndSize } from '../repositories/image.repository.js';
 
 const INSERT_BATCH = 5_000;
 const REDIS_BATCH = 1_000;
+const REDIS_WRITES_IN_FLIGHT = 8;
 const SAMPLE_SIZE = 1_000;
 const TYPES = [
   ['png', 'image/png'],
@@ -70,9 +72,10 @@ export async function seedCategory(connection: mysql.Connection, repositories: P
   const inserted = Date.now();
   // Readable.from: the rebuild reads MySQL in batches asynchronously; here they come from memory.
   await repositories.sizeIndex.rebuild(db, Readable.from(inBatches(rows)));
-  for (let offset = 0; offset < count; offset += REDIS_BATCH) {
+  await forEachConcurrently(Math.ceil(count / REDIS_BATCH), REDIS_WRITES_IN_FLIGHT, async (batch) => {
+    const offset = batch * REDIS_BATCH;
     await repositories.records.setMany(rows.slice(offset, offset + REDIS_BATCH).map((compact) => toImageRow(db, compact, createdAt)));
-  }
+  });
   const step = Math.max(1, Math.floor(count / SAMPLE_SIZE));
   const sample = rows.filter((_, i) => i % step === 0).slice(0, SAMPLE_SIZE).map((r) => r.id);
   return { db, sample, mysqlSeconds: (inserted - started) / 1000, redisSeconds: (Date.now() - inserted) / 1000 };
