@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
-# pnpm bench [shortener|images|thumbs|all]... — runs apps/<name>/dist/bench/main.js where present.
+# pnpm bench [shortener|images|thumbs|all]... — each service against its ceilings (wrk), then one
+# table of every endpoint; `thumbs` also runs the worker's rendering benchmark.
+# BENCH_DURATION (s per run, 5), BENCH_ROUNDS (3), BENCH_CONNECTIONS (50); BENCH_ROWS (images, 1000000).
 set -euo pipefail
-
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-cd "$ROOT"
 
 ALL=(shortener images thumbs)
 targets=()
@@ -18,19 +17,27 @@ for arg in "${@:-all}"; do
   esac
 done
 
-bash scripts/bootstrap.sh
+# shellcheck source=scripts/bootstrap.sh
+. "$(dirname "${BASH_SOURCE[0]}")/bootstrap.sh" # cds to the repo root, exports the env defaults (.env included)
+command -v wrk >/dev/null || bs_die "wrk is missing (Debian package wrk; scripts/bootstrap.sh installs it)"
+
+state="$(mktemp -d)"
+trap 'rm -rf "$state"' EXIT
+# The generator is measured once for every benchmark; each appends its rows for the summary.
+export BENCH_GENERATOR_FILE="$state/generator.json" BENCH_RESULTS_FILE="$state/results.jsonl"
 
 status=0
+echo "== load generator"
+node tools/bench/dist/cli.js generator || exit 1
 for name in "${targets[@]}"; do
-  # The thumbnail benchmark measures the worker's rendering, so it lives with the worker.
-  app="$name"
-  [[ "$name" == thumbs ]] && app=thumbs-worker
-  entry="apps/$app/dist/bench/main.js"
-  if [[ -f "$entry" ]]; then
-    echo "== bench $name"
+  entries=("apps/$name/dist/bench/main.js")
+  # The rendering benchmark measures the worker, so it lives with the worker.
+  [[ "$name" == thumbs ]] && entries+=(apps/thumbs-worker/dist/bench/main.js)
+  for entry in "${entries[@]}"; do
+    echo
     node "$entry" || status=$?
-  else
-    echo "no benchmark for $name yet"
-  fi
+  done
 done
+echo
+node tools/bench/dist/cli.js summary || status=$?
 exit "$status"

@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { formatTable, stopProcess } from '@pawlink/bench';
 import { makeAnimatedGif, makeMp4, makePng, makeWebm, startFakeBoard, type FakeBoard } from '@pawlink/board/testing';
 import { THUMBNAIL_JOB, THUMBNAIL_QUEUE, thumbnailJobId, thumbnailQueuePrefix, type ThumbnailJobPayload, type ThumbnailJobResult } from '@pawlink/contracts';
 import { loadBaseConfig } from '@pawlink/service-kit';
@@ -44,11 +45,7 @@ const fmtBytes = (n: number): string => (n >= 1024 * 1024 ? `${(n / 1024 / 1024)
 const ratio = (a: number, b: number): string => (b > 0 ? `${(a / b).toFixed(2)}×` : 'n/a');
 
 function table(headers: string[], rows: string[][]): void {
-  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]): string => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
-  log(line(headers));
-  log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
-  for (const row of rows) log(line(row));
+  for (const line of formatTable(headers, rows)) log(line);
 }
 
 /** Runs a command to completion; wall and CPU (ours plus reaped children) and its peak RSS. */
@@ -91,14 +88,8 @@ function startWorker(mediaDir: string, board: FakeBoard, extraEnv: Record<string
   });
 }
 
-async function stopWorker(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-  await exited;
-  clearTimeout(timer);
-}
+/** A running job may take a while to finish after SIGTERM. */
+const stopWorker = (child: ChildProcess): Promise<void> => stopProcess(child, 30_000);
 
 type BenchQueue = Queue<ThumbnailJobPayload, ThumbnailJobResult>;
 
@@ -142,6 +133,7 @@ async function main(): Promise<void> {
   const queue: BenchQueue = new Queue(THUMBNAIL_QUEUE, { connection: redis, prefix: thumbnailQueuePrefix(prefix) });
   let nextId = 1;
   try {
+    log('== thumbs-worker: GIF+PNG rendering against the ffmpeg decode floor');
     log(`machine: ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'unknown'}), load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
     log('generating inputs…');
     const specs: Array<{ name: string; ext: string; duration: number; make: () => Promise<Buffer> }> = [

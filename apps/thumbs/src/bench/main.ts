@@ -1,0 +1,63 @@
+/**
+ * `pnpm bench thumbs` (API half): the real thumbs service (dist/main.js) against its ceiling,
+ * loaded by wrk from outside: `GET /check/:md5/:type` for 1,000 queued jobs (ceiling: node:http +
+ * one Redis round trip). No worker runs, so the jobs stay queued. The rendering benchmark is the
+ * worker's (apps/thumbs-worker/src/bench).
+ */
+import { createHash } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { createBenchKey, createBenchSandbox, forEachConcurrently, runHttpBench, startCeiling, startService } from '@pawlink/bench';
+import { createRedis } from '@pawlink/service-kit';
+import { loadThumbsConfig } from '../config.js';
+import { openThumbnailQueue } from '../repositories/thumbnail-queue.repository.js';
+import type { CheckCeilingConfig } from './check-ceiling.js';
+
+const JOBS = 1_000;
+/** Requests in flight while the jobs are queued (the measured checks come from wrk). */
+const SETUP_CONCURRENCY = 20;
+const here = (file: string): string => fileURLToPath(new URL(file, import.meta.url));
+
+/** Queues a GIF job per md5 through `PUT /:md5/gif`, as clients do. */
+async function queueJobs(baseUrl: string, key: string, md5s: readonly string[]): Promise<void> {
+  await forEachConcurrently(md5s.length, SETUP_CONCURRENCY, async (i) => {
+    const response = await fetch(`${baseUrl}/${md5s[i]}/gif`, { method: 'PUT', headers: { authorization: key } });
+    const text = await response.text();
+    if (response.status !== 202) throw new Error(`PUT answered ${response.status}: ${text}`);
+  });
+}
+
+await runHttpBench('thumbs', async ({ defer, measure, log }) => {
+  const sandbox = await createBenchSandbox();
+  defer(() => sandbox.cleanup());
+  const env = { ...process.env, ...sandbox.env };
+  const config = loadThumbsConfig(env);
+  const key = await createBenchKey(config.database, ['thumbs']);
+  const thumbs = await startService('thumbs', here('../main.js'), env);
+  defer(thumbs.stop);
+
+  log(`queueing ${JOBS.toLocaleString('en-US')} thumbnail jobs…`);
+  const run = Date.now().toString(36);
+  const md5s = Array.from({ length: JOBS }, (_, i) => createHash('md5').update(`bench:${run}:${i}`).digest('hex'));
+  await queueJobs(thumbs.url, key, md5s);
+
+  const redis = createRedis(config.redis, { name: 'thumbs-bench', forQueue: true });
+  defer(() => redis.quit());
+  const queue = openThumbnailQueue(redis, config.redis.prefix);
+  defer(() => queue.close());
+  const ceiling = await startCeiling('check ceiling', here('./check-ceiling.js'), {
+    redisUrl: config.redis.url,
+    jobKeyPrefix: queue.toKey(''),
+    thumbsUrl: thumbs.url,
+    defaultJobMs: config.thumbs.defaultJobMs,
+  } satisfies CheckCeilingConfig);
+  defer(ceiling.stop);
+
+  await measure({
+    endpoint: `GET /check/:md5/:type, queued job (${JOBS.toLocaleString('en-US')} jobs)`,
+    ceiling: 'node:http + one Redis round trip (HGETALL of the BullMQ job hash)',
+    target: { minRatio: 0.5 },
+    pawlinkUrl: thumbs.url,
+    ceilingUrl: ceiling.url,
+    requests: md5s.map((md5) => ({ path: `/check/${md5}/gif`, headers: { Authorization: key } })),
+  });
+});

@@ -1,0 +1,47 @@
+import { authDatabase, ApiKeyRepository } from '@pawlink/auth';
+import { createTestKey } from '@pawlink/auth/testing';
+import type { ApiKeyFlag, ServiceName } from '@pawlink/contracts';
+import { createDataSource, migrateDatabase, type DatabaseConfig } from '@pawlink/service-kit';
+import { createTestContext, freePort, type TestContext } from '@pawlink/test-kit';
+import { nodeScript, startServer, type ServerProcess } from './processes.js';
+
+/**
+ * The bench client's route and global limits: counted on every request like any client's, and
+ * far above what a run can send.
+ */
+export const BENCH_RATE_LIMIT = 1_000_000_000;
+
+/** Private databases, Redis prefix and media directory for one benchmark (`createTestContext`); `cleanup` removes them. */
+export const createBenchSandbox = (): Promise<TestContext> => createTestContext('bench');
+
+/** Migrates `<prefix>auth` and stores a key with `flags` and `BENCH_RATE_LIMIT`; returns it as a client sends it. */
+export async function createBenchKey(database: DatabaseConfig, flags: ApiKeyFlag[]): Promise<string> {
+  await migrateDatabase(database, authDatabase);
+  const dataSource = createDataSource(database, { ...authDatabase, poolSize: 1 });
+  await dataSource.initialize();
+  try {
+    return await createTestKey(new ApiKeyRepository(dataSource), flags, { name: 'bench', contact: 'bench@localhost', rateLimitRoute: BENCH_RATE_LIMIT, rateLimitGlobal: BENCH_RATE_LIMIT });
+  } finally {
+    await dataSource.destroy();
+  }
+}
+
+/**
+ * Runs a service's real entry (`dist/main.js`) with `env` on a free port (`<SERVICE>_PORT`,
+ * `<SERVICE>_URL`), waiting for `/online`.
+ */
+export async function startService(service: ServiceName, main: string, env: NodeJS.ProcessEnv): Promise<ServerProcess> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const name = service.toUpperCase();
+  return startServer({ name: service, command: nodeScript(main), env: { ...env, [`${name}_PORT`]: String(port), [`${name}_URL`]: url }, url });
+}
+
+/** Calls `task(i)` for i = 0…count-1 with at most `concurrency` running at once (setting data up through the API). */
+export async function forEachConcurrently(count: number, concurrency: number, task: (i: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < count) await task(next++);
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));
+}

@@ -1,0 +1,128 @@
+import { generatorLimit, type GeneratorLimit } from './generator.js';
+import { interleave, type LoadSettings } from './interleave.js';
+import { describeGenerator, describeMachine, describeSettings } from './machine.js';
+import { appendResult, formatResults, judge, RESULTS_FILE_ENV, type EndpointResult, type MeasuredSide, type Target } from './report.js';
+import { loadSettings } from './settings.js';
+import { fetchShape, headerDifferences, shapeMismatch } from './shape.js';
+import { formatMs, formatRate } from './table.js';
+import { createWorkspace, type Workspace } from './workspace.js';
+import { writeWrkScript, type WrkRequest } from './wrk-script.js';
+import type { WrkResult } from './wrk.js';
+
+/** One endpoint of Pawlink and the ceiling it is held against, loaded with the same requests. */
+export interface EndpointBench {
+  /** The table's first column, e.g. "GET /:code redirect (1,000 codes)". */
+  endpoint: string;
+  /** What the ceiling does, e.g. "node:http + Map lookup". */
+  ceiling: string;
+  target: Target;
+  pawlinkUrl: string;
+  ceilingUrl: string;
+  /** Sent in turn, round and round; the first is also the one whose answers are compared. */
+  requests: readonly WrkRequest[];
+}
+
+export interface BenchContext {
+  settings: LoadSettings;
+  workspace: Workspace;
+  generator: GeneratorLimit;
+  log: (line?: string) => void;
+  /** Runs `cleanup` when the benchmark ends, however it ends (last registered runs first). */
+  defer: (cleanup: () => Promise<unknown>) => void;
+  /** Measures an endpoint against its ceiling, interleaved, and keeps its row. */
+  measure: (bench: EndpointBench) => Promise<EndpointResult>;
+}
+
+const log = (line = ''): void => void process.stdout.write(`${line}\n`);
+
+const sideOf = (summary: { requestsPerSecond: number; p50Ms: number; p99Ms: number; errors: number }): MeasuredSide => ({
+  requestsPerSecond: summary.requestsPerSecond,
+  p50Ms: summary.p50Ms,
+  p99Ms: summary.p99Ms,
+  errors: summary.errors,
+});
+
+const describeRun = (r: WrkResult): string => `${formatRate(r.requestsPerSecond)} req/s p50 ${formatMs(r.p50Ms)} p99 ${formatMs(r.p99Ms)}${r.badResponses + r.socketErrors > 0 ? ` (${r.badResponses} bad answers, ${r.socketErrors} socket errors)` : ''}`;
+
+async function measureEndpoint(bench: EndpointBench, context: Omit<BenchContext, 'measure' | 'defer'>, results: EndpointResult[]): Promise<EndpointResult> {
+  const { settings, workspace, generator } = context;
+  log(`${bench.endpoint} vs ${bench.ceiling}`);
+  const script = await writeWrkScript(workspace.file(`endpoint-${results.length + 1}.lua`), bench.requests);
+  const first = bench.requests[0]!;
+  const [pawlinkShape, ceilingShape] = [await fetchShape(bench.pawlinkUrl, first), await fetchShape(bench.ceilingUrl, first)];
+  const invalid = shapeMismatch(pawlinkShape, ceilingShape);
+  if (invalid) log(`  answers differ: ${invalid}`);
+  const headers = headerDifferences(pawlinkShape, ceilingShape);
+  if (headers.onlyPawlink.length > 0 || headers.onlyCeiling.length > 0) {
+    log(`  headers only Pawlink sends: ${headers.onlyPawlink.join(', ') || 'none'}; only the ceiling: ${headers.onlyCeiling.join(', ') || 'none'}`);
+  }
+  const [pawlink, ceiling] = await interleave(
+    [
+      { name: 'Pawlink', url: bench.pawlinkUrl, script },
+      { name: 'ceiling', url: bench.ceilingUrl, script },
+    ],
+    settings,
+    (round, [ours, theirs]) => log(`  round ${round}: Pawlink ${describeRun(ours!)} | ceiling ${describeRun(theirs!)}`),
+  );
+  const result: EndpointResult = {
+    endpoint: bench.endpoint,
+    ceiling: bench.ceiling,
+    target: bench.target,
+    pawlink: sideOf(pawlink!),
+    ceilingSide: sideOf(ceiling!),
+    generatorMaxRequestsPerSecond: generator.maxRequestsPerSecond,
+    ...(invalid ? { invalid } : {}),
+  };
+  const judgement = judge(result);
+  log(`  medians: Pawlink ${formatRate(result.pawlink.requestsPerSecond)} req/s, ceiling ${formatRate(result.ceilingSide.requestsPerSecond)} req/s → ${judgement.ratio === null ? judgement.verdict : `${judgement.ratio.toFixed(2)}, p99 ${judgement.p99Ratio?.toFixed(2)}×: ${judgement.verdict}`}`);
+  results.push(result);
+  const file = process.env[RESULTS_FILE_ENV];
+  if (file) await appendResult(file, result);
+  return result;
+}
+
+/**
+ * Runs one app's HTTP benchmark: prints the machine and the settings, gets the generator's limit,
+ * runs `body`, then the deferred cleanups (also on Ctrl-C), and prints the table of its rows —
+ * unless scripts/bench.sh collects rows from several benchmarks and prints them together.
+ */
+export async function runHttpBench(name: string, body: (context: BenchContext) => Promise<void>): Promise<void> {
+  const settings = loadSettings();
+  const workspace = await createWorkspace(name);
+  const cleanups: Array<() => Promise<unknown>> = [workspace.remove];
+  let cleaning: Promise<void> | undefined;
+  const cleanUp = (): Promise<void> =>
+    (cleaning ??= (async () => {
+      for (const cleanup of cleanups.reverse()) {
+        try {
+          await cleanup();
+        } catch (error) {
+          process.stderr.write(`cleanup failed: ${(error as Error).message}\n`);
+        }
+      }
+    })());
+  const interrupted = (): void => void cleanUp().finally(() => process.exit(130));
+  process.once('SIGINT', interrupted);
+  process.once('SIGTERM', interrupted);
+  const results: EndpointResult[] = [];
+  try {
+    log(`== ${name}: Pawlink against its ceilings`);
+    log(describeMachine());
+    log(describeSettings(settings));
+    const { limit: generator, measuredNow } = await generatorLimit(settings, workspace);
+    if (measuredNow) log(describeGenerator(generator));
+    const context = { settings, workspace, generator, log };
+    await body({ ...context, defer: (cleanup) => void cleanups.push(cleanup), measure: (bench) => measureEndpoint(bench, context, results) });
+    if (!process.env[RESULTS_FILE_ENV] && results.length > 0) {
+      log();
+      for (const line of formatResults(results)) log(line);
+    }
+  } catch (error) {
+    process.stderr.write(`${name} benchmark failed: ${(error as Error).stack ?? String(error)}\n`);
+    process.exitCode = 1;
+  } finally {
+    await cleanUp();
+    process.off('SIGINT', interrupted);
+    process.off('SIGTERM', interrupted);
+  }
+}
