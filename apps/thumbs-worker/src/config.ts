@@ -1,7 +1,8 @@
 import os from 'node:os';
 import path from 'node:path';
 import { loadBoardConfig, type BoardConfig } from '@pawlink/board/config';
-import { loadBaseConfig, readInt, readString, type BaseConfig, type Env } from '@pawlink/service-kit';
+import { ConfigError, loadBaseConfig, readInt, readString, type BaseConfig, type Env } from '@pawlink/service-kit';
+import { mediaHostsOf, parseMediaHost, type MediaHost } from './services/media-host.rules.js';
 
 /** Limits against hostile media and the shape of the output. */
 export interface RenderLimits {
@@ -27,6 +28,16 @@ export interface WorkerSettings {
   jobTimeoutMs: number;
   maxDownloadBytes: number;
   downloadTimeoutMs: number;
+  /** The only hosts files are downloaded from, at every redirect (THUMBS_DOWNLOAD_HOSTS). */
+  downloadHosts: MediaHost[];
+  /**
+   * Those of the download hosts that may be at loopback, private, link-local or reserved
+   * addresses: only a board on the local network (and tests). Every other host resolving to such
+   * an address is refused, at every hop (THUMBS_DOWNLOAD_PRIVATE_HOSTS, default none).
+   */
+  downloadPrivateHosts: MediaHost[];
+  /** Redirects followed per download, each checked like the first URL. */
+  downloadMaxRedirects: number;
   /** Downloads land here, one directory per job, before decoding. */
   tmpDir: string;
   ffmpegPath: string;
@@ -46,9 +57,11 @@ export interface ThumbsWorkerConfig extends BaseConfig {
 
 /** The shared variables plus the BOARD_, WORKER_ and THUMBS_ ones; a bad value names its variable. */
 export function loadThumbsWorkerConfig(env: Env, cwd = process.cwd()): ThumbsWorkerConfig {
+  const board = loadBoardConfig(env);
+  const downloadHosts = readDownloadHosts(env, [board.staticUrl, board.baseUrl]);
   return {
     ...loadBaseConfig(env, cwd),
-    board: loadBoardConfig(env),
+    board,
     worker: {
       concurrency: readInt(env, 'WORKER_CONCURRENCY', 1, { min: 1, max: 64 }),
       lockDurationMs: readInt(env, 'WORKER_LOCK_DURATION_MS', 30_000, { min: 1_000, max: 600_000 }),
@@ -57,6 +70,9 @@ export function loadThumbsWorkerConfig(env: Env, cwd = process.cwd()): ThumbsWor
       jobTimeoutMs: readInt(env, 'THUMBS_JOB_TIMEOUT_MS', 120_000, { min: 1_000, max: 3_600_000 }),
       maxDownloadBytes: readInt(env, 'THUMBS_MAX_DOWNLOAD_BYTES', 200 * 1024 * 1024, { min: 1024, max: 10 * 1024 ** 3 }),
       downloadTimeoutMs: readInt(env, 'THUMBS_DOWNLOAD_TIMEOUT_MS', 60_000, { min: 100, max: 3_600_000 }),
+      downloadHosts,
+      downloadPrivateHosts: readPrivateHosts(env, downloadHosts),
+      downloadMaxRedirects: readInt(env, 'THUMBS_DOWNLOAD_MAX_REDIRECTS', 3, { min: 0, max: 10 }),
       tmpDir: path.resolve(cwd, readString(env, 'THUMBS_TMP_DIR', os.tmpdir())),
       ffmpegPath: readString(env, 'FFMPEG_PATH', 'ffmpeg'),
       ffprobePath: readString(env, 'FFPROBE_PATH', 'ffprobe'),
@@ -69,4 +85,26 @@ export function loadThumbsWorkerConfig(env: Env, cwd = process.cwd()): ThumbsWor
       },
     },
   };
+}
+
+/** A comma-separated list of `host[:port]` entries; null when the variable is unset. */
+function readHostList(env: Env, name: string): MediaHost[] | null {
+  const value = readString(env, name, '');
+  if (value === '') return null;
+  return value.split(',').map((entry) => {
+    const host = parseMediaHost(entry);
+    if (!host) throw new ConfigError(name, `must list host or host:port entries separated by commas, got "${entry.trim()}"`);
+    return host;
+  });
+}
+
+/** THUMBS_DOWNLOAD_HOSTS; unset, the hosts of the board's URLs. */
+const readDownloadHosts = (env: Env, boardUrls: string[]): MediaHost[] => readHostList(env, 'THUMBS_DOWNLOAD_HOSTS') ?? mediaHostsOf(boardUrls);
+
+/** THUMBS_DOWNLOAD_PRIVATE_HOSTS: each must be one of the download hosts, or it could never apply. */
+function readPrivateHosts(env: Env, downloadHosts: MediaHost[]): MediaHost[] {
+  const hosts = readHostList(env, 'THUMBS_DOWNLOAD_PRIVATE_HOSTS') ?? [];
+  const stray = hosts.find((host) => !downloadHosts.some((known) => known.hostname === host.hostname && known.port === host.port));
+  if (stray) throw new ConfigError('THUMBS_DOWNLOAD_PRIVATE_HOSTS', `must name hosts the worker downloads from (THUMBS_DOWNLOAD_HOSTS), got "${stray.hostname}${stray.port === null ? '' : `:${stray.port}`}"`);
+  return hosts;
 }
