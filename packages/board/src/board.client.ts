@@ -174,21 +174,31 @@ export function createBoardClient(options: BoardClientOptions): BoardClient {
     }
   }
 
+  // While the board is known to be unavailable, failures are not logged again: one line when it
+  // goes, one when it answers again, however many lookups fail in between.
+  let unavailable = false;
+
   /** JSON of a GET, or null on 404. Retries only what may succeed later. */
   async function getJson(path: string, requesters: readonly BoardRequester[] = []): Promise<unknown> {
     const url = `${baseUrl}${path}`;
     for (let tryNumber = 0; ; tryNumber++) {
       try {
-        return await attempt(url, requesters);
+        const body = await attempt(url, requesters);
+        if (unavailable) {
+          unavailable = false;
+          logger?.info('board available again', { url });
+        }
+        return body;
       } catch (error) {
         if (!(error instanceof Retryable)) throw error;
         const backoff = retryBaseMs * 2 ** tryNumber * (0.5 + Math.random());
         const waitMs = Math.max(backoff, error.retryAfterMs ?? 0);
         if (tryNumber >= retries || (error.retryAfterMs ?? 0) > maxRetryAfterMs) {
-          logger?.warn('board unavailable', { url, attempts: tryNumber + 1, status: error.status, error: error.message });
+          if (!unavailable) logger?.warn('board unavailable', { url, attempts: tryNumber + 1, status: error.status, error: error.message });
+          unavailable = true;
           throw new BoardUnavailableError(`board unavailable after ${tryNumber + 1} attempt(s): ${error.message}`, error.status, { cause: error });
         }
-        logger?.warn('board request will be retried', { url, attempt: tryNumber + 1, status: error.status, waitMs: Math.round(waitMs), error: error.message });
+        if (!unavailable) logger?.warn('board request will be retried', { url, attempt: tryNumber + 1, status: error.status, waitMs: Math.round(waitMs), error: error.message });
         await sleep(waitMs);
       }
     }
