@@ -2,6 +2,14 @@ import { ConfigError } from '@pawlink/service-kit';
 import { describe, expect, it } from 'vitest';
 import { loadThumbsWorkerConfig } from './config.js';
 
+describe('loadThumbsWorkerConfig: stalled jobs', () => {
+  it('takes a killed worker\'s job back within 15 s by default (10 s lock, 5 s stalled checks), configurable', () => {
+    expect(loadThumbsWorkerConfig({}, '/srv').worker).toMatchObject({ lockDurationMs: 10_000, stalledIntervalMs: 5_000, maxStalledCount: 2 });
+    expect(loadThumbsWorkerConfig({ WORKER_LOCK_DURATION_MS: '30000', WORKER_STALLED_INTERVAL_MS: '30000' }, '/srv').worker).toMatchObject({ lockDurationMs: 30_000, stalledIntervalMs: 30_000 });
+    expect(() => loadThumbsWorkerConfig({ WORKER_LOCK_DURATION_MS: '500' })).toThrow('WORKER_LOCK_DURATION_MS');
+  });
+});
+
 describe('loadThumbsWorkerConfig: downloads', () => {
   it('downloads from the hosts of BOARD_STATIC_URL and BOARD_URL by default, none of them at a private address, following 3 redirects', () => {
     expect(loadThumbsWorkerConfig({}, '/srv').worker).toMatchObject({

@@ -22,7 +22,14 @@ export interface RenderLimits {
 export interface WorkerSettings {
   /** Jobs this process runs at once, each on its own worker thread. */
   concurrency: number;
+  /**
+   * BullMQ job lock, renewed every half of it by the main thread. Renders run on worker threads,
+   * so the main thread's event loop stays free to renew however long a render takes (up to
+   * THUMBS_JOB_TIMEOUT_MS); the lock only has to outlast a renewal delayed by a slow Redis or a
+   * GC pause. Short, so a killed worker's job comes back soon: after lock + stalled interval at worst.
+   */
   lockDurationMs: number;
+  /** How often (across all workers) active jobs whose lock has expired are put back in the queue. */
   stalledIntervalMs: number;
   maxStalledCount: number;
   jobTimeoutMs: number;
@@ -64,8 +71,9 @@ export function loadThumbsWorkerConfig(env: Env, cwd = process.cwd()): ThumbsWor
     board,
     worker: {
       concurrency: readInt(env, 'WORKER_CONCURRENCY', 1, { min: 1, max: 64 }),
-      lockDurationMs: readInt(env, 'WORKER_LOCK_DURATION_MS', 30_000, { min: 1_000, max: 600_000 }),
-      stalledIntervalMs: readInt(env, 'WORKER_STALLED_INTERVAL_MS', 30_000, { min: 500, max: 600_000 }),
+      // A killed worker's job is running again 5–15 s later (lock expiry, then the next check).
+      lockDurationMs: readInt(env, 'WORKER_LOCK_DURATION_MS', 10_000, { min: 1_000, max: 600_000 }),
+      stalledIntervalMs: readInt(env, 'WORKER_STALLED_INTERVAL_MS', 5_000, { min: 500, max: 600_000 }),
       maxStalledCount: readInt(env, 'WORKER_MAX_STALLED_COUNT', 2, { min: 0, max: 100 }),
       jobTimeoutMs: readInt(env, 'THUMBS_JOB_TIMEOUT_MS', 120_000, { min: 1_000, max: 3_600_000 }),
       maxDownloadBytes: readInt(env, 'THUMBS_MAX_DOWNLOAD_BYTES', 200 * 1024 * 1024, { min: 1024, max: 10 * 1024 ** 3 }),
