@@ -37,3 +37,11 @@ describe('loadThumbsWorkerConfig: downloads', () => {
     expect(() => loadThumbsWorkerConfig({ [name]: value })).toThrow(name);
   });
 });
+
+describe('loadThumbsWorkerConfig: health server', () => {
+  it('has none unless WORKER_HEALTH_PORT is set, and binds to 127.0.0.1 unless WORKER_HEALTH_HOST says otherwise', () => {
+    expect(loadThumbsWorkerConfig({}, '/srv').worker.health).toEqual({ host: '127.0.0.1', port: null });
+    expect(loadThumbsWorkerConfig({ WORKER_HEALTH_PORT: '9464', WORKER_HEALTH_HOST: '0.0.0.0' }, '/srv').worker.health).toEqual({ host: '0.0.0.0', port: 9464 });
+    expect(() => loadThumbsWorkerConfig({ WORKER_HEALTH_PORT: 'http' })).toThrow('WORKER_HEALTH_PORT');
+  });
+});

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { loadBoardConfig, type BoardConfig } from '@pawlink/board/config';
-import { ConfigError, loadBaseConfig, readInt, readString, type BaseConfig, type Env } from '@pawlink/service-kit';
+import { ConfigError, loadBaseConfig, readInt, readPort, readString, type BaseConfig, type Env } from '@pawlink/service-kit';
 import { mediaHostsOf, parseMediaHost, type MediaHost } from './services/media-host.rules.js';
 
 /** Limits against hostile media and the shape of the output. */
@@ -50,6 +50,8 @@ export interface WorkerSettings {
   ffmpegPath: string;
   ffprobePath: string;
   limits: RenderLimits;
+  /** `/online` and `/ready` over HTTP; port null: no server (WORKER_HEALTH_PORT unset). */
+  health: { host: string; port: number | null };
 }
 
 /**
@@ -84,6 +86,10 @@ export function loadThumbsWorkerConfig(env: Env, cwd = process.cwd()): ThumbsWor
       tmpDir: path.resolve(cwd, readString(env, 'THUMBS_TMP_DIR', os.tmpdir())),
       ffmpegPath: readString(env, 'FFMPEG_PATH', 'ffmpeg'),
       ffprobePath: readString(env, 'FFPROBE_PATH', 'ffprobe'),
+      health: {
+        host: readString(env, 'WORKER_HEALTH_HOST', '127.0.0.1'),
+        port: readString(env, 'WORKER_HEALTH_PORT', '') === '' ? null : readPort(env, 'WORKER_HEALTH_PORT', 0),
+      },
       limits: {
         maxInputPixels: readInt(env, 'THUMBS_MAX_INPUT_PIXELS', 100_000_000, { min: 1, max: 1_000_000_000 }),
         maxFrames: readInt(env, 'THUMBS_MAX_FRAMES', 60, { min: 1, max: 1000 }),
