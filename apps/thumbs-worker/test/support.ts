@@ -1,9 +1,7 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { startFakeBoard, type FakeBoard } from '@pawlink/board/testing';
 import { thumbnailJobId, thumbnailQueuePrefix, thumbnailsDir, THUMBNAIL_JOB, THUMBNAIL_QUEUE, type ThumbnailJobPayload, type ThumbnailJobResult, type ThumbnailType } from '@pawlink/contracts';
 import { createLogger, createRedis } from '@pawlink/service-kit';
-import { createTestContext, type TestContext } from '@pawlink/test-kit';
+import { createTestContext, serveForTest, type TestContext } from '@pawlink/test-kit';
 import { Queue, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { createThumbnailWorker, loadThumbsWorkerConfig, type ThumbnailWorker, type ThumbsWorkerConfig } from '../src/index.js';
@@ -137,22 +135,12 @@ export interface Trap {
 /** Starts a Trap on a free loopback port. */
 export async function startTrap(): Promise<Trap> {
   const hits: string[] = [];
-  const server = http.createServer((req, res) => {
+  const server = await serveForTest((req, res) => {
     hits.push(req.url ?? '/');
     res.writeHead(200, { 'content-type': 'image/png' });
     res.end('secret internal answer');
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    port,
-    hits,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
-  };
+  return { url: server.url, port: server.port, hits, close: () => server.close() };
 }
 
 /** JSON log lines as they are printed, by whoever prints them (worker threads' logs arrive on this process's stdout). */

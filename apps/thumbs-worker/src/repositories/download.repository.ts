@@ -29,11 +29,11 @@ export interface Downloaded {
   md5: string;
 }
 
-/** A resolved address the connection is pinned to, so DNS cannot answer differently between check and connect. */
-interface Pinned {
-  address: string;
-  family: 4 | 6;
-}
+/**
+ * The checked addresses a connection is pinned to, so DNS cannot answer differently between the
+ * check and the connect; all of them, so Node can still try the other family (happy eyeballs).
+ */
+type Pinned = Array<{ address: string; family: 4 | 6 }>;
 
 /** The request for `url`, refused for good, with the detail for the logs. */
 const refused = (url: string, why: string): UnsupportedMediaError => new UnsupportedMediaError(`download of ${url} refused: ${why}`, { failure: 'download' });
@@ -133,9 +133,9 @@ export class DownloadRepository {
   }
 
   /**
-   * The address to connect to for `url`: its IP literal, or the first address its name resolves
-   * to. Unless the host is one of the private hosts, every address must be public (the check
-   * covers all of them, not only the one used, so a mixed answer cannot slip through).
+   * The addresses to connect to for `url`: its IP literal, or what its name resolves to. Unless
+   * the host is one of the private hosts, every one of them must be public, so a mixed answer
+   * cannot slip a private address through.
    */
   private async resolve(url: URL, signal: AbortSignal): Promise<Pinned> {
     const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
@@ -150,15 +150,14 @@ export class DownloadRepository {
       const blocked = addresses.find((entry) => !isPublicIpAddress(entry.address));
       if (blocked) throw refused(url.href, `${host} resolves to ${blocked.address}, not a public address`);
     }
-    const [chosen] = addresses;
-    return { address: chosen!.address, family: chosen!.family === 6 ? 6 : 4 };
+    return addresses.map((entry) => ({ address: entry.address, family: entry.family === 6 ? 6 : 4 }));
   }
 
   /** One GET to the pinned address (fresh connection, no redirects followed), resolved with its response head. */
   private get(url: URL, pinned: Pinned, signal: AbortSignal): Promise<IncomingMessage> {
     const lookup: LookupFunction = (_hostname, options, callback) => {
-      if (options.all) callback(null, [pinned]);
-      else callback(null, pinned.address, pinned.family);
+      if (options.all) callback(null, pinned);
+      else callback(null, pinned[0]!.address, pinned[0]!.family);
     };
     const client = url.protocol === 'https:' ? https : http;
     return new Promise((resolve, reject) => {
