@@ -153,7 +153,7 @@ describe('the worker\'s health server (WORKER_HEALTH_PORT)', () => {
 
     // once when it went, once when it came back: per connection, and for the BullMQ worker
     await waitUntil(() => count('thumbnail worker reconnected to Redis') > 0);
-    for (const connection of ['thumbs-worker', 'thumbs-worker-health']) {
+    for (const connection of ['thumbs-worker', 'thumbs-worker-checks']) {
       expect([count('redis connection lost', connection), count('redis connection restored', connection)], connection).toEqual([1, 1]);
     }
     expect(count('thumbnail worker lost its Redis connection')).toBe(1);

@@ -107,11 +107,12 @@ it('with the default lock and stalled interval, a SIGKILLed worker\'s job runs a
 
   expect(await job.getState()).toBe('completed');
   // processedOn: when the second worker took the job. 10 s lock + 5 s checks: 5–15 s after the
-  // kill; the bound leaves room for a slow start of the second process on a busy machine.
+  // kill (measured 11.6–15 s here); the bound leaves room for a slow start of the second process
+  // on a busy machine and is still far below the 35–65 s of 30 s locks and checks.
   const pickedUpAfterMs = (job.processedOn ?? Infinity) - killedAt;
   process.stderr.write(`stalled job picked up again ${pickedUpAfterMs} ms after the SIGKILL\n`);
   expect(pickedUpAfterMs).toBeGreaterThan(0);
-  expect(pickedUpAfterMs).toBeLessThan(20_000);
+  expect(pickedUpAfterMs).toBeLessThan(25_000);
 }, 90_000);
 
 it('SIGTERM lets the running job finish, then the process exits 0', async () => {

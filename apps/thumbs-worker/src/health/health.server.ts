@@ -1,14 +1,14 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Errors } from '@pawlink/contracts';
-import type { LogSink } from '@pawlink/service-kit/logger';
-import type { DependencyChecksRepository, DependencyState } from '../repositories/dependency-checks.repository.js';
+import type { LogSink, ReadinessReport } from '@pawlink/service-kit';
 
 export interface HealthServerOptions {
   host: string;
   /** 0: any free port (the log line and `port` say which). */
   port: number;
-  checks: Pick<DependencyChecksRepository, 'redisState' | 'mediaState'>;
+  /** Each dependency's state right now (`redis`, `media`); ready when all are up. */
+  readiness: () => Promise<ReadinessReport>;
   /** Process start (unix ms), for `/online`'s uptime. */
   startedAt: number;
   logger: LogSink;
@@ -28,31 +28,32 @@ function send(res: http.ServerResponse, status: number, body: unknown, headers: 
   res.end(text);
 }
 
+const failure = (name: 'UNKNOWN_ROUTE' | 'METHOD_NOT_ALLOWED'): Record<string, unknown> => ({ success: false, error: Errors[name].message, code: Errors[name].code });
+
 /**
  * The worker's health endpoints, on node:http (the worker has no Express): `GET /online` is
- * liveness (`{success, uptime}`), `GET /ready` is 200 while Redis answers and the thumbnail
- * directory is writable, else 503 code 1004 with the state of each.
+ * liveness (`{success, uptime}`), `GET /ready` is 200 while every dependency is up, else 503
+ * code 1004 with the state of each.
  */
 export async function startHealthServer(options: HealthServerOptions): Promise<HealthServer> {
-  const { checks, startedAt } = options;
+  const { readiness, startedAt } = options;
   const server = http.createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://worker.invalid').pathname;
     if (path !== '/online' && path !== '/ready') {
-      send(res, Errors.UNKNOWN_ROUTE.status, { success: false, error: Errors.UNKNOWN_ROUTE.message, code: Errors.UNKNOWN_ROUTE.code });
+      send(res, Errors.UNKNOWN_ROUTE.status, failure('UNKNOWN_ROUTE'));
       return;
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      send(res, Errors.METHOD_NOT_ALLOWED.status, { success: false, error: Errors.METHOD_NOT_ALLOWED.message, code: Errors.METHOD_NOT_ALLOWED.code }, { allow: 'GET, HEAD' });
+      send(res, Errors.METHOD_NOT_ALLOWED.status, failure('METHOD_NOT_ALLOWED'), { allow: 'GET, HEAD' });
       return;
     }
     if (path === '/online') {
       send(res, 200, { success: true, uptime: Math.floor((Date.now() - startedAt) / 1000) });
       return;
     }
-    void Promise.all([checks.redisState(), checks.mediaState()]).then(([redis, media]) => {
-      const states: Record<string, DependencyState> = { redis, media };
-      if (redis === 'up' && media === 'up') send(res, 200, { success: true, ready: true, checks: states });
-      else send(res, Errors.DEPENDENCY_UNAVAILABLE.status, { success: false, code: Errors.DEPENDENCY_UNAVAILABLE.code, error: Errors.DEPENDENCY_UNAVAILABLE.message, checks: states }, { 'retry-after': RETRY_AFTER_SECONDS });
+    void readiness().then((checks) => {
+      if (Object.values(checks).every((state) => state === 'up')) send(res, 200, { success: true, ready: true, checks });
+      else send(res, Errors.DEPENDENCY_UNAVAILABLE.status, { success: false, code: Errors.DEPENDENCY_UNAVAILABLE.code, error: Errors.DEPENDENCY_UNAVAILABLE.message, checks }, { 'retry-after': RETRY_AFTER_SECONDS });
     });
   });
   // Probes are tiny; a client that holds a socket open must not hold the process at shutdown.
