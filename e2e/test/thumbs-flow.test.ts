@@ -54,6 +54,8 @@ beforeAll(async () => {
     BOARD_STATIC_URL: board.staticUrl,
     BOARD_REQUESTS_PER_SECOND: '10',
     WORKER_CONCURRENCY: '1',
+    // the fake board listens on loopback: the workers may download from it there
+    THUMBS_DOWNLOAD_PRIVATE_HOSTS: new URL(board.staticUrl).host,
   };
   // Two worker processes share the queue.
   procs.push(startWorker('worker-1', env), startWorker('worker-2', env));
@@ -155,6 +157,7 @@ describe('thumbnail flow: API → queue → two workers → files served by ngin
     expect(check.status, JSON.stringify(check.body)).toBe(500);
     expect(check.body).toMatchObject({ success: false, status: 'error', code: 1060 });
     expect(typeof check.body.error).toBe('string');
+    expect(check.body.error).toBe('the post is not on the board');
     const putAgain = await request(`${apiUrl}/${md5}/gif`, { method: 'PUT', headers });
     expect(putAgain.status).toBe(500);
     expect(putAgain.body.code).toBe(1060);
@@ -169,6 +172,8 @@ describe('thumbnail flow: API → queue → two workers → files served by ngin
     expect(check.status, JSON.stringify(check.body)).toBe(500);
     expect(check.body).toMatchObject({ success: false, status: 'error', code: 1060 });
     expect(check.body.error).not.toMatch(/\/tmp\/|pawlink-thumb-|\bat \w+ \(/);
+    // one fixed reason per failure class: ffmpeg's words stay in the worker's log
+    expect(check.body.error).toBe('the file is not a readable image or video');
     const downloads = board.requests.filter((r) => r.path.includes(`/${post.md5}.webm`));
     expect(downloads).toHaveLength(1);
     const info = await request(`${apiUrl}/${post.md5}`, { headers });

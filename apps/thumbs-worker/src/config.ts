@@ -1,7 +1,8 @@
 import os from 'node:os';
 import path from 'node:path';
 import { loadBoardConfig, type BoardConfig } from '@pawlink/board/config';
-import { loadBaseConfig, readInt, readString, type BaseConfig, type Env } from '@pawlink/service-kit';
+import { ConfigError, loadBaseConfig, readInt, readPort, readString, type BaseConfig, type Env } from '@pawlink/service-kit';
+import { mediaHostsOf, parseMediaHost, type MediaHost } from './services/media-host.rules.js';
 
 /** Limits against hostile media and the shape of the output. */
 export interface RenderLimits {
@@ -21,17 +22,36 @@ export interface RenderLimits {
 export interface WorkerSettings {
   /** Jobs this process runs at once, each on its own worker thread. */
   concurrency: number;
+  /**
+   * BullMQ job lock, renewed every half of it by the main thread. Renders run on worker threads,
+   * so the main thread's event loop stays free to renew however long a render takes (up to
+   * THUMBS_JOB_TIMEOUT_MS); the lock only has to outlast a renewal delayed by a slow Redis or a
+   * GC pause. Short, so a killed worker's job comes back soon: after lock + stalled interval at worst.
+   */
   lockDurationMs: number;
+  /** How often (across all workers) active jobs whose lock has expired are put back in the queue. */
   stalledIntervalMs: number;
   maxStalledCount: number;
   jobTimeoutMs: number;
   maxDownloadBytes: number;
   downloadTimeoutMs: number;
+  /** The only hosts files are downloaded from, at every redirect (THUMBS_DOWNLOAD_HOSTS). */
+  downloadHosts: MediaHost[];
+  /**
+   * Those of the download hosts that may be at loopback, private, link-local or reserved
+   * addresses: only a board on the local network (and tests). Every other host resolving to such
+   * an address is refused, at every hop (THUMBS_DOWNLOAD_PRIVATE_HOSTS, default none).
+   */
+  downloadPrivateHosts: MediaHost[];
+  /** Redirects followed per download, each checked like the first URL. */
+  downloadMaxRedirects: number;
   /** Downloads land here, one directory per job, before decoding. */
   tmpDir: string;
   ffmpegPath: string;
   ffprobePath: string;
   limits: RenderLimits;
+  /** `/online` and `/ready` over HTTP; port null: no server (WORKER_HEALTH_PORT unset). */
+  health: { host: string; port: number | null };
 }
 
 /**
@@ -46,20 +66,30 @@ export interface ThumbsWorkerConfig extends BaseConfig {
 
 /** The shared variables plus the BOARD_, WORKER_ and THUMBS_ ones; a bad value names its variable. */
 export function loadThumbsWorkerConfig(env: Env, cwd = process.cwd()): ThumbsWorkerConfig {
+  const board = loadBoardConfig(env);
+  const downloadHosts = readDownloadHosts(env, [board.staticUrl, board.baseUrl]);
   return {
     ...loadBaseConfig(env, cwd),
-    board: loadBoardConfig(env),
+    board,
     worker: {
       concurrency: readInt(env, 'WORKER_CONCURRENCY', 1, { min: 1, max: 64 }),
-      lockDurationMs: readInt(env, 'WORKER_LOCK_DURATION_MS', 30_000, { min: 1_000, max: 600_000 }),
-      stalledIntervalMs: readInt(env, 'WORKER_STALLED_INTERVAL_MS', 30_000, { min: 500, max: 600_000 }),
+      // A killed worker's job is running again 5–15 s later (lock expiry, then the next check).
+      lockDurationMs: readInt(env, 'WORKER_LOCK_DURATION_MS', 10_000, { min: 1_000, max: 600_000 }),
+      stalledIntervalMs: readInt(env, 'WORKER_STALLED_INTERVAL_MS', 5_000, { min: 500, max: 600_000 }),
       maxStalledCount: readInt(env, 'WORKER_MAX_STALLED_COUNT', 2, { min: 0, max: 100 }),
       jobTimeoutMs: readInt(env, 'THUMBS_JOB_TIMEOUT_MS', 120_000, { min: 1_000, max: 3_600_000 }),
       maxDownloadBytes: readInt(env, 'THUMBS_MAX_DOWNLOAD_BYTES', 200 * 1024 * 1024, { min: 1024, max: 10 * 1024 ** 3 }),
       downloadTimeoutMs: readInt(env, 'THUMBS_DOWNLOAD_TIMEOUT_MS', 60_000, { min: 100, max: 3_600_000 }),
+      downloadHosts,
+      downloadPrivateHosts: readPrivateHosts(env, downloadHosts),
+      downloadMaxRedirects: readInt(env, 'THUMBS_DOWNLOAD_MAX_REDIRECTS', 3, { min: 0, max: 10 }),
       tmpDir: path.resolve(cwd, readString(env, 'THUMBS_TMP_DIR', os.tmpdir())),
       ffmpegPath: readString(env, 'FFMPEG_PATH', 'ffmpeg'),
       ffprobePath: readString(env, 'FFPROBE_PATH', 'ffprobe'),
+      health: {
+        host: readString(env, 'WORKER_HEALTH_HOST', '127.0.0.1'),
+        port: readString(env, 'WORKER_HEALTH_PORT', '') === '' ? null : readPort(env, 'WORKER_HEALTH_PORT', 0),
+      },
       limits: {
         maxInputPixels: readInt(env, 'THUMBS_MAX_INPUT_PIXELS', 100_000_000, { min: 1, max: 1_000_000_000 }),
         maxFrames: readInt(env, 'THUMBS_MAX_FRAMES', 60, { min: 1, max: 1000 }),
@@ -69,4 +99,26 @@ export function loadThumbsWorkerConfig(env: Env, cwd = process.cwd()): ThumbsWor
       },
     },
   };
+}
+
+/** A comma-separated list of `host[:port]` entries; null when the variable is unset. */
+function readHostList(env: Env, name: string): MediaHost[] | null {
+  const value = readString(env, name, '');
+  if (value === '') return null;
+  return value.split(',').map((entry) => {
+    const host = parseMediaHost(entry);
+    if (!host) throw new ConfigError(name, `must list host or host:port entries separated by commas, got "${entry.trim()}"`);
+    return host;
+  });
+}
+
+/** THUMBS_DOWNLOAD_HOSTS; unset, the hosts of the board's URLs. */
+const readDownloadHosts = (env: Env, boardUrls: string[]): MediaHost[] => readHostList(env, 'THUMBS_DOWNLOAD_HOSTS') ?? mediaHostsOf(boardUrls);
+
+/** THUMBS_DOWNLOAD_PRIVATE_HOSTS: each must be one of the download hosts, or it could never apply. */
+function readPrivateHosts(env: Env, downloadHosts: MediaHost[]): MediaHost[] {
+  const hosts = readHostList(env, 'THUMBS_DOWNLOAD_PRIVATE_HOSTS') ?? [];
+  const stray = hosts.find((host) => !downloadHosts.some((known) => known.hostname === host.hostname && known.port === host.port));
+  if (stray) throw new ConfigError('THUMBS_DOWNLOAD_PRIVATE_HOSTS', `must name hosts the worker downloads from (THUMBS_DOWNLOAD_HOSTS), got "${stray.hostname}${stray.port === null ? '' : `:${stray.port}`}"`);
+  return hosts;
 }

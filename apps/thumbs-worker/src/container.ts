@@ -31,24 +31,26 @@ export interface ThumbsWorkerContainer {
   close(): Promise<void>;
 }
 
-export interface ContainerOptions {
-  /** Replaces `fetch` for board files (tests). */
-  fetch?: typeof fetch;
-}
-
 /**
  * The thread side of the worker: repositories and the render service built from the config. The
  * board client gets its own Redis connection, where the rate limiter shared by every process
  * books its slots. The processor thread builds one and keeps it between jobs; tests build their own.
  */
-export function createThumbsWorkerContainer(config: ThumbsWorkerConfig, logger: Logger, options: ContainerOptions = {}): ThumbsWorkerContainer {
+export function createThumbsWorkerContainer(config: ThumbsWorkerConfig, logger: Logger): ThumbsWorkerContainer {
   const redis = createRedis(config.redis, { name: 'thumbs-worker-board', logger });
   const board = createBoardClient({ ...config.board, redis, redisPrefix: config.redis.prefix, logger });
   const { worker } = config;
   const repositories = {
     posts: new PostRepository(board),
     workDirs: new WorkDirRepository(worker.tmpDir),
-    downloads: new DownloadRepository({ userAgent: config.board.userAgent, maxBytes: worker.maxDownloadBytes, timeoutMs: worker.downloadTimeoutMs, fetch: options.fetch }),
+    downloads: new DownloadRepository({
+      userAgent: config.board.userAgent,
+      maxBytes: worker.maxDownloadBytes,
+      timeoutMs: worker.downloadTimeoutMs,
+      allowedHosts: worker.downloadHosts,
+      privateHosts: worker.downloadPrivateHosts,
+      maxRedirects: worker.downloadMaxRedirects,
+    }),
     videos: new VideoRepository({ ffmpegPath: worker.ffmpegPath, ffprobePath: worker.ffprobePath }),
     images: new ImageRepository(),
     encoder: new ThumbnailEncoderRepository(),

@@ -2,16 +2,17 @@ import { createHash } from 'node:crypto';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { makeAnimatedGif, makeAudioOnlyMp4, makeMp4, makePng, makeWebm, type FakeBoard } from '@pawlink/board/testing';
-import { isThumbnailTimeout, type ThumbnailType } from '@pawlink/contracts';
+import { isThumbnailTimeout, THUMBNAIL_FAILURE_REASONS, thumbnailJobId, type ThumbnailFailure, type ThumbnailType } from '@pawlink/contracts';
 import type { TestContext } from '@pawlink/test-kit';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWorkerHarness, type WorkerHarness } from './support.js';
+import { captureLogLines, startWorkerHarness, type CapturedLogs, type WorkerHarness } from './support.js';
 
 /*
  * Hostile or broken input from the board. Every case must end as a readable, unrecoverable
- * failure (one attempt, not a timeout: the API answers 500 1060) or as a correct thumbnail —
- * never a crashed worker, a hung job or a partial file. Default render limits apply.
+ * failure (one attempt, not a timeout: the API answers 500 1060 with its class's fixed reason,
+ * while the worker's log says which check refused it) or as a correct thumbnail — never a crashed
+ * worker, a hung job or a partial file. Default render limits apply.
  */
 
 let harness: WorkerHarness;
@@ -19,15 +20,20 @@ let ctx: TestContext;
 let board: FakeBoard;
 let thumbsDir: string;
 let tmpDir: string;
+let logs: CapturedLogs;
 let nextId = 1;
 
 beforeAll(async () => {
-  harness = await startWorkerHarness('thumbshostile', { env: { WORKER_CONCURRENCY: '2', THUMBS_JOB_TIMEOUT_MS: '30000', BOARD_REQUESTS_PER_SECOND: '50' } });
+  logs = captureLogLines();
+  harness = await startWorkerHarness('thumbshostile', { env: { WORKER_CONCURRENCY: '2', THUMBS_JOB_TIMEOUT_MS: '30000', BOARD_REQUESTS_PER_SECOND: '50', LOG_LEVEL: 'warn' } });
   ({ ctx, board, thumbsDir } = harness);
   tmpDir = harness.config.worker.tmpDir;
 });
 
-afterAll(() => harness?.close());
+afterAll(async () => {
+  await harness?.close();
+  logs?.stop();
+});
 
 const md5Of = (bytes: Buffer): string => createHash('md5').update(bytes).digest('hex');
 
@@ -37,16 +43,22 @@ async function outputsOf(md5: string): Promise<string[]> {
   return (await readdir(thumbsDir).catch(() => [] as string[])).filter((name) => name.includes(md5));
 }
 
-/** Failed once and for good, for a reason a person can read, with nothing written. */
-async function expectUnrecoverable(md5: string, reason: RegExp, type: ThumbnailType = 'gif'): Promise<void> {
+/**
+ * Failed once and for good with the fixed reason of `failure`, nothing written, and the worker's
+ * log line naming the check that refused it (`detail`).
+ */
+async function expectUnrecoverable(md5: string, failure: ThumbnailFailure, detail: RegExp, type: ThumbnailType = 'gif'): Promise<void> {
   const job = await run(md5, type);
   expect(await job.getState()).toBe('failed');
   expect(job.attemptsMade).toBe(1);
-  expect(job.failedReason).toMatch(reason);
+  expect(job.failedReason).toBe(THUMBNAIL_FAILURE_REASONS[failure]);
   expect(isThumbnailTimeout(job.failedReason)).toBe(false);
-  // the reason reaches API clients (500 1060): no paths of this host in it
-  expect(job.failedReason).not.toContain(tmpDir);
   expect(await outputsOf(md5)).toEqual([]);
+  const logged = await logs.waitFor((line) => line.jobId === thumbnailJobId(md5, type) && line.message === 'thumbnail job failed for good');
+  expect(logged).toMatchObject({ service: 'thumbs-worker', level: 'warn', failure, reason: THUMBNAIL_FAILURE_REASONS[failure] });
+  expect(logged.detail).toMatch(detail);
+  // the detail stays in the log, but not this host's paths either
+  expect(logged.detail).not.toContain(tmpDir);
 }
 
 /** A PNG whose header claims `width`×`height`; its few bytes of image data decode to nothing like that. */
@@ -63,10 +75,10 @@ async function pngClaiming(width: number, height: number): Promise<Buffer> {
 describe('hostile media files', () => {
   it('a zero-byte file fails as unrecoverable', async () => {
     const post = board.addPost({ id: nextId++, ext: 'webm' }, Buffer.alloc(0));
-    await expectUnrecoverable(post.md5, /^not a readable video: input: Invalid data found/);
+    await expectUnrecoverable(post.md5, 'unreadable', /^not a readable video: input: Invalid data found/);
     // the same (empty) md5 re-registered as an image, asked for as a PNG: a job id of its own
     board.addPost({ id: nextId++, ext: 'png' }, Buffer.alloc(0));
-    await expectUnrecoverable(post.md5, /^not a readable image/, 'png');
+    await expectUnrecoverable(post.md5, 'unreadable', /^not a readable image/, 'png');
   });
 
   it('HTML served as an image or a video fails as unrecoverable', async () => {
@@ -74,8 +86,8 @@ describe('hostile media files', () => {
     const asPng = board.addPost({ id: nextId++, ext: 'png' }, html('png'));
     const asMp4 = board.addPost({ id: nextId++, ext: 'mp4' }, html('mp4'));
     await Promise.all([
-      expectUnrecoverable(asPng.md5, /^not a readable image/),
-      expectUnrecoverable(asMp4.md5, /^not a readable video/),
+      expectUnrecoverable(asPng.md5, 'unreadable', /^not a readable image/),
+      expectUnrecoverable(asMp4.md5, 'unreadable', /^not a readable video/),
     ]);
   });
 
@@ -85,14 +97,14 @@ describe('hostile media files', () => {
     ));
     const tiff = board.addPost({ id: nextId++, ext: 'jpg' }, await sharp(await makePng(16, 16)).tiff().toBuffer());
     await Promise.all([
-      expectUnrecoverable(svg.md5, /^unsupported image format "svg"$/),
-      expectUnrecoverable(tiff.md5, /^unsupported image format "tiff"$/),
+      expectUnrecoverable(svg.md5, 'unreadable', /^unsupported image format "svg"$/),
+      expectUnrecoverable(tiff.md5, 'unreadable', /^unsupported image format "tiff"$/),
     ]);
   });
 
   it('a PNG claiming 20000×20000 is refused by the pixel limit before anything is decoded', async () => {
     const post = board.addPost({ id: nextId++, ext: 'png' }, await pngClaiming(20_000, 20_000));
-    await expectUnrecoverable(post.md5, /20000×20000, over the 100000000 pixel limit/);
+    await expectUnrecoverable(post.md5, 'tooLarge', /20000×20000, over the 100000000 pixel limit/);
   });
 
   it('a GIF with thousands of frames becomes a short GIF within the frame limit', async () => {
@@ -124,19 +136,19 @@ describe('hostile media files', () => {
     ));
     const concat = board.addPost({ id: nextId++, ext: 'mp4' }, Buffer.from(`ffconcat version 1.0\nfile secret.mp4\n# ${Math.random()}\n`));
     await Promise.all([
-      expectUnrecoverable(playlist.md5, /^not a readable video: the file is hls, not a WebM or MP4 container$/),
-      expectUnrecoverable(concat.md5, /^not a readable video/),
+      expectUnrecoverable(playlist.md5, 'unreadable', /^not a readable video: the file is hls, not a WebM or MP4 container$/),
+      expectUnrecoverable(concat.md5, 'unreadable', /^not a readable video/),
     ]);
   });
 
   it('an image under a video extension is refused with a reason that names what it is', async () => {
     const post = board.addPost({ id: nextId++, ext: 'webm' }, await makeAnimatedGif(3, 16, 16));
-    await expectUnrecoverable(post.md5, /^not a readable video: the file is gif, not a WebM or MP4 container$/);
+    await expectUnrecoverable(post.md5, 'unreadable', /^not a readable video: the file is gif, not a WebM or MP4 container$/);
   });
 
   it('an mp4 with audio only fails as unrecoverable', async () => {
     const post = board.addPost({ id: nextId++, ext: 'mp4' }, await makeAudioOnlyMp4(1));
-    await expectUnrecoverable(post.md5, /no video stream/);
+    await expectUnrecoverable(post.md5, 'unreadable', /no video stream/);
   });
 });
 
@@ -162,7 +174,7 @@ describe('malformed post JSON from the board', () => {
       board.answerRaw(`/posts.json?tags=md5:${md5}`, answers(md5)[i]);
       md5s.push(md5);
     }
-    await Promise.all(md5s.map((md5) => expectUnrecoverable(md5, /^post not found on the board$/)));
+    await Promise.all(md5s.map((md5) => expectUnrecoverable(md5, 'notOnBoard', /^post not found on the board$/)));
   });
 
   it('wrong types in fields the worker does not need still give a correct thumbnail', async () => {

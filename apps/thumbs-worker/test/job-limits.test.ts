@@ -1,5 +1,5 @@
 import { makeJpeg, makePng, makeWebm } from '@pawlink/board/testing';
-import { isThumbnailTimeout } from '@pawlink/contracts';
+import { isThumbnailTimeout, THUMBNAIL_FAILURE_REASONS } from '@pawlink/contracts';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startWorkerHarness, type WorkerHarness } from './support.js';
 
@@ -37,14 +37,14 @@ it('refuses a download over the size cap as unrecoverable', async () => {
   expect(post.size).toBeGreaterThan(64 * 1024);
   const job = await harness.run(post.md5, 'gif');
   expect(job.attemptsMade).toBe(1);
-  expect(job.failedReason).toMatch(/over the 65536 byte limit/);
+  expect(job.failedReason).toBe(THUMBNAIL_FAILURE_REASONS.tooLarge);
 });
 
 it('refuses an image over the pixel limit as unrecoverable', async () => {
   const post = harness.board.addPost({ id: 3, ext: 'jpg' }, await makeJpeg(400, 300));
   const job = await harness.run(post.md5, 'png');
   expect(job.attemptsMade).toBe(1);
-  expect(job.failedReason).toMatch(/over the 90000 pixel limit/);
+  expect(job.failedReason).toBe(THUMBNAIL_FAILURE_REASONS.tooLarge);
 });
 
 it('retries a download the board answers with 503, then completes', async () => {

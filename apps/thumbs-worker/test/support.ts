@@ -1,7 +1,7 @@
 import { startFakeBoard, type FakeBoard } from '@pawlink/board/testing';
 import { thumbnailJobId, thumbnailQueuePrefix, thumbnailsDir, THUMBNAIL_JOB, THUMBNAIL_QUEUE, type ThumbnailJobPayload, type ThumbnailJobResult, type ThumbnailType } from '@pawlink/contracts';
 import { createLogger, createRedis } from '@pawlink/service-kit';
-import { createTestContext, type TestContext } from '@pawlink/test-kit';
+import { createTestContext, serveForTest, type TestContext } from '@pawlink/test-kit';
 import { Queue, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { createThumbnailWorker, loadThumbsWorkerConfig, type ThumbnailWorker, type ThumbsWorkerConfig } from '../src/index.js';
@@ -19,6 +19,8 @@ export function workerEnv(ctx: TestContext, board: FakeBoard, overrides: Record<
     BOARD_STATIC_URL: board.staticUrl,
     BOARD_USER_AGENT: 'PawlinkTest/1.0 (thumbs-worker tests)',
     BOARD_RETRIES: '1',
+    // the fake board listens on loopback: the one host allowed at a private address
+    THUMBS_DOWNLOAD_PRIVATE_HOSTS: new URL(board.staticUrl).host,
     WORKER_LOCK_DURATION_MS: '5000',
     WORKER_STALLED_INTERVAL_MS: '2000',
     LOG_LEVEL: 'error',
@@ -55,8 +57,8 @@ export async function waitForJob(queue: ThumbnailQueue, jobId: string, timeoutMs
 }
 
 export interface HarnessOptions {
-  /** Worker variables over the test defaults (see workerEnv). */
-  env?: Record<string, string>;
+  /** Worker variables over the test defaults (see workerEnv); a function when they name the fake board. */
+  env?: Record<string, string> | ((board: FakeBoard) => Record<string, string>);
   /**
    * In-process workers to start, by name (`undefined`: the production name, host:pid:concurrency).
    * Default one; none for tests that run the built process instead.
@@ -95,7 +97,7 @@ export async function startWorkerHarness(label: string, options: HarnessOptions 
     closers.push(() => ctx.cleanup());
     const board = await startFakeBoard();
     closers.push(() => board.close());
-    const config = workerConfig(ctx, board, options.env);
+    const config = workerConfig(ctx, board, typeof options.env === 'function' ? options.env(board) : options.env);
     const { queue, connection } = createQueue(ctx);
     closers.push(() => connection.disconnect(), () => queue.close());
     const logger = createLogger('thumbs-worker', 'error', { silent: true });
@@ -119,4 +121,71 @@ export async function startWorkerHarness(label: string, options: HarnessOptions 
     await close();
     throw error;
   }
+}
+
+/** A server that must never be reached: it counts what arrives and answers a file-like 200. */
+export interface Trap {
+  /** `http://127.0.0.1:<port>` */
+  url: string;
+  port: number;
+  hits: string[];
+  close(): Promise<void>;
+}
+
+/** Starts a Trap on a free loopback port. */
+export async function startTrap(): Promise<Trap> {
+  const hits: string[] = [];
+  const server = await serveForTest((req, res) => {
+    hits.push(req.url ?? '/');
+    res.writeHead(200, { 'content-type': 'image/png' });
+    res.end('secret internal answer');
+  });
+  return { url: server.url, port: server.port, hits, close: () => server.close() };
+}
+
+/** JSON log lines as they are printed, by whoever prints them (worker threads' logs arrive on this process's stdout). */
+export interface CapturedLogs {
+  lines: Array<Record<string, unknown>>;
+  /** Polls until a line matches, for up to `timeoutMs` (thread output arrives a little later than the job's state). */
+  waitFor(match: (line: Record<string, unknown>) => boolean, timeoutMs?: number): Promise<Record<string, unknown>>;
+  /** Gives stdout back. */
+  stop(): void;
+}
+
+/** Takes over this process's stdout and keeps its JSON lines (other output is printed as usual). */
+export function captureLogLines(): CapturedLogs {
+  const lines: Array<Record<string, unknown>> = [];
+  const original = process.stdout.write.bind(process.stdout);
+  let partial = '';
+  const capture = (chunk: string | Uint8Array, ...rest: unknown[]): boolean => {
+    partial += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+    const complete = partial.split('\n');
+    partial = complete.pop() ?? '';
+    const other: string[] = [];
+    for (const line of complete) {
+      try {
+        lines.push(JSON.parse(line) as Record<string, unknown>);
+      } catch {
+        other.push(line);
+      }
+    }
+    if (other.length > 0) return original(`${other.join('\n')}\n`, ...(rest as []));
+    return true;
+  };
+  process.stdout.write = capture;
+  return {
+    lines,
+    async waitFor(match, timeoutMs = 5_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const found = lines.find(match);
+        if (found) return found;
+        if (Date.now() > deadline) throw new Error(`no log line matched among ${lines.length}`);
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    },
+    stop() {
+      process.stdout.write = original;
+    },
+  };
 }

@@ -14,6 +14,10 @@ export interface ThumbsSettings {
   durationSamples: number;
   /** Longest a request waits for a board rate-limit slot to resolve a post id before answering 503 1067. */
   boardMaxWaitMs: number;
+  /** The most board slots booked ahead one API key may hold for post-id lookups. */
+  boardSharePerKey: number;
+  /** The same for one client IP, whatever keys it uses. */
+  boardSharePerIp: number;
 }
 
 export interface ThumbsConfig extends BaseConfig {
@@ -34,6 +38,8 @@ export function loadThumbsConfig(env: Env, cwd = process.cwd()): ThumbsConfig {
       defaultJobMs: readInt(env, 'THUMBS_DEFAULT_JOB_MS', 5000, { min: 100, max: 3_600_000 }),
       durationSamples: readInt(env, 'THUMBS_DURATION_SAMPLES', 20, { min: 1, max: 1000 }),
       boardMaxWaitMs: readInt(env, 'THUMBS_BOARD_MAX_WAIT_MS', 3000, { min: 0, max: 60_000 }),
+      boardSharePerKey: readInt(env, 'THUMBS_BOARD_SHARE_PER_KEY', 2, { min: 1, max: 1000 }),
+      boardSharePerIp: readInt(env, 'THUMBS_BOARD_SHARE_PER_IP', 4, { min: 1, max: 1000 }),
     },
   };
 }

@@ -39,7 +39,7 @@ export function createThumbsContainer(connections: ThumbsConnections): ThumbsCon
     files: new ThumbnailFileRepository(config.mediaDir),
     queue: queueRepository,
     durations,
-    posts: new PostRepository(connections.board),
+    posts: new PostRepository(connections.board, { perKey: config.thumbs.boardSharePerKey, perIp: config.thumbs.boardSharePerIp }),
     urls: { media: config.urls.media, thumbs: config.urls.thumbs },
     jobs: {
       attempts: config.thumbs.jobAttempts,

@@ -1,7 +1,7 @@
 import type { LogSink } from '@pawlink/service-kit/logger';
 import type { Redis } from 'ioredis';
 import { isHttpUrl, normalizePost, staticFileUrl, type BoardPost, type RawBoardPost } from './board-post.js';
-import { BoardRateLimiter } from './board-rate-limiter.js';
+import { BoardRateLimiter, type BoardRequester, type SlotRefusal } from './board-rate-limiter.js';
 import { BOARD_DEFAULTS } from './board.defaults.js';
 import { BoardUnavailableError } from './board.errors.js';
 
@@ -43,14 +43,24 @@ export interface BoardClientOptions {
   logger?: LogSink;
 }
 
+/** Who a lookup is made for. */
+export interface BoardLookupOptions {
+  /**
+   * The requesters (API key, client IP) this lookup is made for, each with its share of the
+   * budget; the lookup fails at once with BoardUnavailableError when one of them already holds
+   * its share of the slots booked ahead. None (workers): no share applies.
+   */
+  requesters?: readonly BoardRequester[];
+}
+
 /** The image board's JSON API (e621-compatible), rate limited across processes. */
 export interface BoardClient {
   /** `GET /posts/<id>.json`; null when the board has no such post. */
-  getPostById(id: number): Promise<BoardPost | null>;
+  getPostById(id: number, options?: BoardLookupOptions): Promise<BoardPost | null>;
   /** `GET /posts.json?tags=md5:<md5>`; null when no post has that file. */
-  getPostByMd5(md5: string): Promise<BoardPost | null>;
+  getPostByMd5(md5: string, options?: BoardLookupOptions): Promise<BoardPost | null>;
   /** The md5 of post `id` (cached in Redis), or null when the board has no such post. */
-  resolveMd5(id: number): Promise<string | null>;
+  resolveMd5(id: number, options?: BoardLookupOptions): Promise<string | null>;
   /** The post's file URL: its own, or the static-host layout when the board hid it. */
   fileUrl(post: { md5: string; ext: string; url?: string | null }): string;
 }
@@ -101,6 +111,13 @@ async function readCapped(response: Response, maxBytes: number, url: string): Pr
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/** A refused reservation as the error callers see; the message is for logs only. */
+function refused(refusal: SlotRefusal): BoardUnavailableError {
+  return refusal.reason === 'share'
+    ? new BoardUnavailableError(`requester ${refusal.requester.id} already holds its share of ${refusal.requester.maxHeldSlots} board request slot(s)`)
+    : new BoardUnavailableError('board request budget is booked further ahead than this caller waits');
+}
+
 class Retryable extends Error {
   constructor(message: string, readonly status: number | null, readonly retryAfterMs: number | null, options?: { cause?: unknown }) {
     super(message, options);
@@ -124,10 +141,9 @@ export function createBoardClient(options: BoardClientOptions): BoardClient {
 
   const maxSlotWaitMs = options.maxSlotWaitMs ?? Infinity;
 
-  async function attempt(url: string): Promise<unknown> {
-    if (!(await limiter.acquire(maxSlotWaitMs))) {
-      throw new BoardUnavailableError(`board request budget is booked for more than ${maxSlotWaitMs} ms ahead`);
-    }
+  async function attempt(url: string, requesters: readonly BoardRequester[]): Promise<unknown> {
+    const refusal = await limiter.acquireFor(requesters, maxSlotWaitMs);
+    if (refusal) throw refused(refusal);
     let response: Response;
     try {
       response = await doFetch(url, {
@@ -158,38 +174,48 @@ export function createBoardClient(options: BoardClientOptions): BoardClient {
     }
   }
 
+  // While the board is known to be unavailable, failures are not logged again: one line when it
+  // goes, one when it answers again, however many lookups fail in between.
+  let unavailable = false;
+
   /** JSON of a GET, or null on 404. Retries only what may succeed later. */
-  async function getJson(path: string): Promise<unknown> {
+  async function getJson(path: string, requesters: readonly BoardRequester[] = []): Promise<unknown> {
     const url = `${baseUrl}${path}`;
     for (let tryNumber = 0; ; tryNumber++) {
       try {
-        return await attempt(url);
+        const body = await attempt(url, requesters);
+        if (unavailable) {
+          unavailable = false;
+          logger?.info('board available again', { url });
+        }
+        return body;
       } catch (error) {
         if (!(error instanceof Retryable)) throw error;
         const backoff = retryBaseMs * 2 ** tryNumber * (0.5 + Math.random());
         const waitMs = Math.max(backoff, error.retryAfterMs ?? 0);
         if (tryNumber >= retries || (error.retryAfterMs ?? 0) > maxRetryAfterMs) {
-          logger?.warn('board unavailable', { url, attempts: tryNumber + 1, status: error.status, error: error.message });
+          if (!unavailable) logger?.warn('board unavailable', { url, attempts: tryNumber + 1, status: error.status, error: error.message });
+          unavailable = true;
           throw new BoardUnavailableError(`board unavailable after ${tryNumber + 1} attempt(s): ${error.message}`, error.status, { cause: error });
         }
-        logger?.warn('board request will be retried', { url, attempt: tryNumber + 1, status: error.status, waitMs: Math.round(waitMs), error: error.message });
+        if (!unavailable) logger?.warn('board request will be retried', { url, attempt: tryNumber + 1, status: error.status, waitMs: Math.round(waitMs), error: error.message });
         await sleep(waitMs);
       }
     }
   }
 
-  async function getPostById(id: number): Promise<BoardPost | null> {
+  async function getPostById(id: number, lookup: BoardLookupOptions = {}): Promise<BoardPost | null> {
     if (!Number.isSafeInteger(id) || id < 0) return null;
-    const body = (await getJson(`/posts/${id}.json`)) as { post?: RawBoardPost } | null;
+    const body = (await getJson(`/posts/${id}.json`, lookup.requesters)) as { post?: RawBoardPost } | null;
     const post = body === null ? null : normalizePost(body.post, staticUrl);
     if (post) await redis.set(idKey(id), post.md5, 'EX', cacheTtlSeconds);
     return post;
   }
 
-  async function getPostByMd5(md5: string): Promise<BoardPost | null> {
+  async function getPostByMd5(md5: string, lookup: BoardLookupOptions = {}): Promise<BoardPost | null> {
     const wanted = md5.toLowerCase();
     if (!MD5.test(wanted)) return null;
-    const body = (await getJson(`/posts.json?tags=md5:${wanted}`)) as { posts?: RawBoardPost[] } | null;
+    const body = (await getJson(`/posts.json?tags=md5:${wanted}`, lookup.requesters)) as { posts?: RawBoardPost[] } | null;
     const posts = Array.isArray(body?.posts) ? body.posts : [];
     for (const raw of posts) {
       const post = normalizePost(raw, staticUrl);
@@ -198,12 +224,12 @@ export function createBoardClient(options: BoardClientOptions): BoardClient {
     return null;
   }
 
-  async function resolveMd5(id: number): Promise<string | null> {
+  async function resolveMd5(id: number, lookup: BoardLookupOptions = {}): Promise<string | null> {
     if (!Number.isSafeInteger(id) || id < 0) return null;
     const cached = await redis.get(idKey(id));
     if (cached === NEGATIVE) return null;
     if (cached !== null) return cached;
-    const post = await getPostById(id);
+    const post = await getPostById(id, lookup);
     if (!post && negativeCacheTtlSeconds > 0) await redis.set(idKey(id), NEGATIVE, 'EX', negativeCacheTtlSeconds);
     return post?.md5 ?? null;
   }

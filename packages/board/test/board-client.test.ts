@@ -188,3 +188,23 @@ describe('board client', () => {
     }
   });
 });
+
+describe('board client logs', () => {
+  it('say once that the board is unavailable and once that it answers again, however many lookups fail in between', async () => {
+    const lines: Array<{ level: string; message: string }> = [];
+    const logger = {
+      info: (message: string) => lines.push({ level: 'info', message }),
+      warn: (message: string) => lines.push({ level: 'warn', message }),
+    };
+    const c = client({ retries: 1, logger });
+    const added = board.addPost({ id: nextId++, ext: 'png' }, png);
+    board.failNext(503, 6);
+    for (let i = 0; i < 3; i++) await expect(c.getPostById(added.id)).rejects.toBeInstanceOf(BoardUnavailableError);
+    expect((await c.getPostById(added.id))?.md5).toBe(added.md5);
+    expect(lines).toEqual([
+      { level: 'warn', message: 'board request will be retried' },
+      { level: 'warn', message: 'board unavailable' },
+      { level: 'info', message: 'board available again' },
+    ]);
+  });
+});

@@ -1,7 +1,7 @@
 import { createTestContext, type TestContext } from '@pawlink/test-kit';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { BoardRateLimiter, BoardUnavailableError, createBoardClient } from '../src/index.js';
+import { BoardRateLimiter, BoardUnavailableError, createBoardClient, isRefusal } from '../src/index.js';
 import { startFakeBoard, type FakeBoard } from '../src/testing/index.js';
 
 let ctx: TestContext;
@@ -73,5 +73,65 @@ it('a client with maxSlotWaitMs fails fast with BoardUnavailableError instead of
   const client = createBoardClient({ baseUrl: board.url, staticUrl: board.staticUrl, userAgent: 'PawlinkTest/1.0', redis, redisPrefix: prefix, maxSlotWaitMs: 1000 });
   const before = board.requests.length;
   await expect(client.getPostById(4242)).rejects.toBeInstanceOf(BoardUnavailableError);
+  expect(board.requests.length).toBe(before);
+});
+
+it('a requester may hold at most its share of the slots booked ahead; concurrent reservations cannot exceed it', async () => {
+  const redis = new Redis(ctx.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+  connections.push(redis);
+  const key = `${ctx.redisPrefix}share-slots`;
+  const limiter = new BoardRateLimiter(redis, key, 2);
+  const greedy = { id: 'key:1', maxHeldSlots: 3 };
+  // someone else's slot first, so every slot of the test lies ahead (a slot due now is not held)
+  await limiter.reserveSlot();
+  const results = await Promise.all(Array.from({ length: 20 }, () => limiter.reserveFor([greedy], 60_000)));
+  const granted = results.filter((r) => !isRefusal(r));
+  expect(granted).toHaveLength(3);
+  expect(results.filter(isRefusal).every((r) => r.reason === 'share' && r.requester === greedy)).toBe(true);
+  expect(await redis.zcard(limiter.heldSlotsKey(greedy))).toBeLessThanOrEqual(3);
+
+  // A refusal reserved nothing: the next requester gets the slot right after the greedy one's.
+  const lastGranted = Math.max(...granted.map((r) => (r as { slotAt: number }).slotAt));
+  const other = await limiter.reserveFor([{ id: 'key:2', maxHeldSlots: 3 }], 60_000);
+  expect(other).toMatchObject({ slotAt: lastGranted + 500 });
+  expect(await redis.pttl(limiter.heldSlotsKey(greedy))).toBeGreaterThan(0);
+});
+
+it('is refused when any one of its requesters (key or IP) holds its share, and the refusal names that requester', async () => {
+  const redis = new Redis(ctx.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+  connections.push(redis);
+  const limiter = new BoardRateLimiter(redis, `${ctx.redisPrefix}share-ip`, 2);
+  const ip = { id: 'ip:203.0.113.9', maxHeldSlots: 2 };
+  await limiter.reserveSlot();
+  expect(isRefusal(await limiter.reserveFor([{ id: 'key:10', maxHeldSlots: 2 }, ip], 60_000))).toBe(false);
+  expect(isRefusal(await limiter.reserveFor([{ id: 'key:11', maxHeldSlots: 2 }, ip], 60_000))).toBe(false);
+  // a third key behind the same IP: the IP's share is spent
+  expect(await limiter.reserveFor([{ id: 'key:12', maxHeldSlots: 2 }, ip], 60_000)).toEqual({ reason: 'share', requester: ip });
+  // the same key from another IP is fine
+  expect(isRefusal(await limiter.reserveFor([{ id: 'key:12', maxHeldSlots: 2 }, { id: 'ip:198.51.100.7', maxHeldSlots: 2 }], 60_000))).toBe(false);
+});
+
+it('a requester books again once its slots have come', async () => {
+  const redis = new Redis(ctx.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+  connections.push(redis);
+  const limiter = new BoardRateLimiter(redis, `${ctx.redisPrefix}share-release`, 10);
+  const requester = { id: 'key:20', maxHeldSlots: 1 };
+  // Slot 1 is now (held until now passes), slot 2 is 100 ms on.
+  expect(await limiter.acquireFor([requester])).toBeNull();
+  expect(await limiter.acquireFor([requester])).toBeNull();
+});
+
+it('a client lookup refused for its requester\'s share fails with BoardUnavailableError without asking the board', async () => {
+  const redis = new Redis(ctx.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+  connections.push(redis);
+  const prefix = `${ctx.redisPrefix}share-client:`;
+  const requester = { id: 'key:30', maxHeldSlots: 1 };
+  const limiter = new BoardRateLimiter(redis, `${prefix}board:ratelimit`, 2);
+  // the budget is busy for 2 s, and the requester holds a slot at its end
+  for (let i = 0; i < 4; i++) await limiter.reserveSlot();
+  expect(isRefusal(await limiter.reserveFor([requester]))).toBe(false);
+  const client = createBoardClient({ baseUrl: board.url, staticUrl: board.staticUrl, userAgent: 'PawlinkTest/1.0', redis, redisPrefix: prefix, maxSlotWaitMs: 10_000 });
+  const before = board.requests.length;
+  await expect(client.resolveMd5(4343, { requesters: [requester] })).rejects.toBeInstanceOf(BoardUnavailableError);
   expect(board.requests.length).toBe(before);
 });

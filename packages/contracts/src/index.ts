@@ -5,3 +5,4 @@ export * from './images.js';
 export * from './thumbs.js';
 export * from './md5.js';
 export * from './media-layout.js';
+export * from './public-address.js';

@@ -85,3 +85,22 @@ export const isThumbnailTimeout = (failedReason: string | undefined | null): boo
 
 /** `job.progress` values the worker reports at each stage (0–100). */
 export const THUMBNAIL_PROGRESS = { resolved: 5, downloaded: 30, decoded: 60, encoded: 90, done: 100 } as const;
+
+/**
+ * The reason a failed job gives, one fixed sentence per failure class: it reaches API clients as
+ * the message of 1060, so it never names a URL, an HTTP status, an md5 or a tool's output (those
+ * stay in the worker's logs). A timed-out job's reason starts with THUMBNAIL_TIMEOUT_MARKER instead.
+ */
+export const THUMBNAIL_FAILURE_REASONS = {
+  notOnBoard: 'the post is not on the board',
+  unsupportedType: "the post's file type cannot be made into a thumbnail",
+  download: "the post's file could not be downloaded",
+  tooLarge: "the post's file is over the size limits for thumbnails",
+  mismatch: "the downloaded file does not match the post's md5",
+  unreadable: 'the file is not a readable image or video',
+  boardUnavailable: 'the image board could not be reached',
+  internal: 'the thumbnail could not be generated',
+} as const;
+
+/** A failure class of a thumbnail job (the keys of THUMBNAIL_FAILURE_REASONS). */
+export type ThumbnailFailure = keyof typeof THUMBNAIL_FAILURE_REASONS;

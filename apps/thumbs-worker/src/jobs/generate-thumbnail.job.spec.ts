@@ -1,7 +1,8 @@
-import { isThumbnailTimeout, THUMBNAIL_JOB, type ThumbnailJobPayload, type ThumbnailJobResult } from '@pawlink/contracts';
+import { BoardUnavailableError } from '@pawlink/board';
+import { isThumbnailTimeout, THUMBNAIL_FAILURE_REASONS, THUMBNAIL_JOB, type ThumbnailJobPayload, type ThumbnailJobResult } from '@pawlink/contracts';
 import { UnrecoverableError } from 'bullmq';
 import { describe, expect, it } from 'vitest';
-import { JobTimeoutError, UnsupportedMediaError } from '../services/thumbnail.errors.js';
+import { JobTimeoutError, RetryableJobError, UnsupportedMediaError } from '../services/thumbnail.errors.js';
 import { handleThumbnailJob, type ThumbnailJob, type ThumbnailJobDeps } from './generate-thumbnail.job.js';
 
 const MD5 = '0123456789abcdef0123456789abcdef';
@@ -17,12 +18,15 @@ function job(overrides: Partial<ThumbnailJob> = {}): ThumbnailJob & { progress: 
   };
 }
 
-/** A render service that runs `render`, with a silent logger and a generous budget. */
-const deps = (render: ThumbnailJobDeps['renderService']['render'], jobTimeoutMs = 5_000): ThumbnailJobDeps => ({
-  renderService: { render },
-  jobTimeoutMs,
-  logger: { warn: () => undefined } as unknown as ThumbnailJobDeps['logger'],
-});
+/** What the handler logged, newest last. */
+let logged: Array<{ message: string; meta: Record<string, unknown> }> = [];
+
+/** A render service that runs `render`, with a logger that keeps its lines and a generous budget. */
+const deps = (render: ThumbnailJobDeps['renderService']['render'], jobTimeoutMs = 5_000): ThumbnailJobDeps => {
+  logged = [];
+  const warn = (message: string, meta: Record<string, unknown> = {}) => logged.push({ message, meta });
+  return { renderService: { render }, jobTimeoutMs, logger: { warn } as unknown as ThumbnailJobDeps['logger'] };
+};
 
 const failing = (error: Error) => deps(() => Promise.reject(error));
 const reasonOf = (promise: Promise<unknown>): Promise<unknown> => promise.then(() => undefined, (e: unknown) => e);
@@ -54,15 +58,27 @@ describe('handleThumbnailJob', () => {
     }
   });
 
-  it('turns unsupported media into an unrecoverable failure with the same reason', async () => {
-    const error = await reasonOf(handleThumbnailJob(job(), failing(new UnsupportedMediaError('unsupported file type "swf"'))));
+  it('turns unsupported media into an unrecoverable failure with its class\'s fixed reason, and logs the detail', async () => {
+    const error = await reasonOf(handleThumbnailJob(job(), failing(new UnsupportedMediaError('unsupported file type "swf"', { failure: 'unsupportedType' }))));
     expect(error).toBeInstanceOf(UnrecoverableError);
-    expect((error as Error).message).toBe('unsupported file type "swf"');
+    expect((error as Error).message).toBe(THUMBNAIL_FAILURE_REASONS.unsupportedType);
+    expect(logged.at(-1)).toEqual({ message: 'thumbnail job failed for good', meta: { jobId: `${MD5}:png`, failure: 'unsupportedType', reason: THUMBNAIL_FAILURE_REASONS.unsupportedType, detail: 'unsupported file type "swf"' } });
   });
 
-  it('passes any other failure on as it is, so the queue retries it', async () => {
-    const failure = new Error('board unavailable after 2 attempt(s)');
-    expect(await reasonOf(handleThumbnailJob(job(), failing(failure)))).toBe(failure);
+  it('passes any other failure on as retryable, with its class\'s fixed reason; URL, status and md5 stay in the log', async () => {
+    const cases: Array<[Error, string]> = [
+      [new BoardUnavailableError('board unavailable after 2 attempt(s): board answered 502', 502), THUMBNAIL_FAILURE_REASONS.boardUnavailable],
+      [new RetryableJobError('download', 'download of http://10.0.0.1/x.png failed: HTTP 503'), THUMBNAIL_FAILURE_REASONS.download],
+      [new RetryableJobError('mismatch', `downloaded file has md5 ${'f'.repeat(32)}, expected ${MD5}`), THUMBNAIL_FAILURE_REASONS.mismatch],
+      [new Error('EACCES: permission denied, open \'/srv/media/thumbs/x\'', { cause: new Error('deep') }), THUMBNAIL_FAILURE_REASONS.internal],
+    ];
+    for (const [failure, reason] of cases) {
+      const error = await reasonOf(handleThumbnailJob(job(), failing(failure)));
+      expect(error).not.toBeInstanceOf(UnrecoverableError);
+      expect((error as Error).message).toBe(reason);
+      expect(logged.at(-1)).toMatchObject({ message: 'thumbnail job failed; it may be retried', meta: { reason, detail: failure.message } });
+    }
+    expect(logged.at(-1)?.meta.cause).toBe('deep');
   });
 
   it('ends a job over its budget at once, unrecoverable, with the timeout marker, and aborts the render', async () => {

@@ -4,6 +4,7 @@ import { createLogger, type Logger } from '@pawlink/service-kit/logger';
 import { UnrecoverableError, type SandboxedJob } from 'bullmq';
 import type { ThumbsWorkerConfig } from '../config.js';
 import { createThumbsWorkerContainer } from '../container.js';
+import { failureOf, publicReasonOf } from '../services/thumbnail-failure.rules.js';
 import type { ThumbnailRenderService } from '../services/thumbnail-render.service.js';
 import { JobTimeoutError, UnsupportedMediaError } from '../services/thumbnail.errors.js';
 
@@ -51,11 +52,18 @@ const rejectOnAbort = (signal: AbortSignal): Promise<never> => new Promise((_, r
   else signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
 });
 
+/** What the logs keep of a failure: its detail, and its cause's when it has one. */
+const detailsOf = (error: unknown): Record<string, unknown> => {
+  const cause = error instanceof Error && error.cause instanceof Error ? { cause: error.cause.message } : {};
+  return { detail: error instanceof Error ? error.message : String(error), ...cause };
+};
+
 /**
  * Handles one job: refuses unknown job names and invalid payloads for good, renders within the
  * job's time budget (or until `cancel`), and sorts failures the way the API reports them: over
- * the budget → unrecoverable with the timeout marker (408 1065); unsupported media → unrecoverable
- * with its reason (500 1060); anything else is thrown as is, so the queue retries it.
+ * the budget → unrecoverable with the timeout marker (408 1065); unsupported media → unrecoverable;
+ * anything else is retried by the queue. A failure's reason is the fixed sentence of its class
+ * (500 1060 shows it to clients); its details (URLs, statuses, md5s, ffmpeg's words) are logged.
  */
 export async function handleThumbnailJob(job: ThumbnailJob, deps: ThumbnailJobDeps, cancel?: AbortSignal): Promise<ThumbnailJobResult> {
   if (job.name !== THUMBNAIL_JOB) throw new UnrecoverableError(`no handler for job "${job.name}"`);
@@ -77,12 +85,16 @@ export async function handleThumbnailJob(job: ThumbnailJob, deps: ThumbnailJobDe
       logger.warn('thumbnail job timed out', { jobId: job.id, timeoutMs: jobTimeoutMs });
       throw new UnrecoverableError(`${THUMBNAIL_TIMEOUT_MARKER} thumbnail generation took longer than ${jobTimeoutMs} ms`);
     }
+    // Cancelled by BullMQ (the worker is closing): its own reason, and the queue decides.
+    if (cancel?.aborted && error === cancel.reason) throw error;
+    const failure = failureOf(error);
+    const reason = publicReasonOf(failure);
     if (error instanceof UnsupportedMediaError) {
-      logger.warn('thumbnail job failed for good', { jobId: job.id, reason: error.message });
-      throw new UnrecoverableError(error.message);
+      logger.warn('thumbnail job failed for good', { jobId: job.id, failure, reason, ...detailsOf(error) });
+      throw new UnrecoverableError(reason);
     }
-    logger.warn('thumbnail job failed; it may be retried', { jobId: job.id, error: (error as Error).message });
-    throw error;
+    logger.warn('thumbnail job failed; it may be retried', { jobId: job.id, failure, reason, ...detailsOf(error) });
+    throw new Error(reason);
   } finally {
     clearTimeout(timer);
     cancel?.removeEventListener('abort', onCancel);

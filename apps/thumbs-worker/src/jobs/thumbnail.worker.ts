@@ -10,6 +10,7 @@ import type { Redis } from 'ioredis';
 import 'sharp';
 import type { ThumbsWorkerConfig } from '../config.js';
 import type { ProcessorWorkerData } from './generate-thumbnail.job.js';
+import { logQueueErrors } from './queue-outage-log.js';
 
 /**
  * The compiled processor, `dist/jobs/generate-thumbnail.job.js`. Tests import this module from
@@ -48,6 +49,6 @@ export function createThumbnailWorker(config: ThumbsWorkerConfig, connection: Re
   worker.on('completed', (job) => logger.info('thumbnail job completed', { jobId: job.id, durationMs: job.returnvalue?.durationMs }));
   worker.on('failed', (job, error) => logger.warn('thumbnail job failed', { jobId: job?.id, attemptsMade: job?.attemptsMade, reason: error.message }));
   worker.on('stalled', (jobId) => logger.warn('thumbnail job stalled; it goes back to the queue', { jobId }));
-  worker.on('error', (error) => logger.error('thumbnail worker error', { error }));
+  logQueueErrors(worker, logger, 'thumbnail worker');
   return worker;
 }

@@ -1,4 +1,6 @@
-import { mkdir } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { thumbnailFileName, type ThumbnailType } from '@pawlink/contracts';
 import { removeStaleTempFiles, writeFileAtomically } from '@pawlink/service-kit/files';
 
@@ -17,6 +19,25 @@ export class ThumbnailFileRepository {
   /** Writes (or replaces) one thumbnail; returns its path. */
   write(md5: string, type: ThumbnailType, bytes: Uint8Array): Promise<string> {
     return writeFileAtomically(this.dir, thumbnailFileName(md5, type), bytes);
+  }
+
+  /**
+   * Whether a new file can be created in the directory within `timeoutMs` (readiness): creates and
+   * removes an empty hidden file, named like the kit's temp files so that one left by a killed
+   * process is swept like them. A failing or hanging disk is false, never an exception.
+   */
+  async isWritable(timeoutMs: number): Promise<boolean> {
+    const probe = path.join(this.dir, `.ready.${randomBytes(6).toString('hex')}.tmp`);
+    const attempt = writeFile(probe, '', { flag: 'wx' }).then(() => true, () => false).finally(() => rm(probe, { force: true }).catch(() => undefined));
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(false), timeoutMs);
+    });
+    try {
+      return await Promise.race([attempt, late]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /**

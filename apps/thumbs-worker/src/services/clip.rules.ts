@@ -40,9 +40,9 @@ export function representativeStart(totalSeconds: number, clipSeconds: number): 
 export const clipFps = (sourceFps: number, maxFps: number): number => (Number.isFinite(sourceFps) && sourceFps > 0 ? Math.min(maxFps, sourceFps) : maxFps);
 
 /**
- * Refuses a frame over the pixel limit before anything is decoded; the message becomes the job's
- * failure reason, so it says what the input is and which limit it broke.
+ * Refuses a frame over the pixel limit before anything is decoded; the message (for the worker's
+ * log) says what the input is and which limit it broke.
  */
 export function refuseOverPixelLimit(what: 'image' | 'video', width: number, height: number, maxInputPixels: number): void {
-  if (width * height > maxInputPixels) throw new UnsupportedMediaError(`${what} is ${width}×${height}, over the ${maxInputPixels} pixel limit`);
+  if (width * height > maxInputPixels) throw new UnsupportedMediaError(`${what} is ${width}×${height}, over the ${maxInputPixels} pixel limit`, { failure: 'tooLarge' });
 }

@@ -66,6 +66,7 @@ describe('ThumbnailRenderService.render', () => {
     const error = await new ThumbnailRenderService(deps).render(payload('gif'), noProgress, never).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnsupportedMediaError);
     expect((error as Error).message).toBe('post not found on the board');
+    expect((error as UnsupportedMediaError).failure).toBe('notOnBoard');
     expect(calls.workDirsCreated).toBe(0);
     expect(calls.downloads).toEqual([]);
   });
@@ -75,6 +76,7 @@ describe('ThumbnailRenderService.render', () => {
     const error = await new ThumbnailRenderService(deps).render(payload('gif'), noProgress, never).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnsupportedMediaError);
     expect((error as Error).message).toBe('unsupported file type "swf"');
+    expect((error as UnsupportedMediaError).failure).toBe('unsupportedType');
     expect(calls.downloads).toEqual([]);
   });
 

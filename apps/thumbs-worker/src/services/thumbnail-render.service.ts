@@ -10,7 +10,7 @@ import type { VideoRepository } from '../repositories/video.repository.js';
 import type { WorkDirRepository } from '../repositories/work-dir.repository.js';
 import type { Clip } from './clip.rules.js';
 import { clipRequestFor, mediaKindOf, thumbnailFilesOf } from './thumbnail-job.rules.js';
-import { UnsupportedMediaError } from './thumbnail.errors.js';
+import { RetryableJobError, UnsupportedMediaError } from './thumbnail.errors.js';
 
 /** Reports a job's progress in percent (THUMBNAIL_PROGRESS); the API shows it while clients wait. */
 export type ReportProgress = (percent: number) => Promise<void>;
@@ -34,7 +34,8 @@ export interface ThumbnailRenderDeps {
  * One thumbnail job: find the post on the board, refuse types we do not render, download its
  * file into a private work dir and check its md5, decode the representative stretch once, encode
  * the job's files (docs/adr/0007) and publish them. Refusals are UnsupportedMediaError (the job
- * fails for good); anything else may succeed on a retry.
+ * fails for good); anything else may succeed on a retry. Each failure names its class; its
+ * message is a detail for the logs, never for clients.
  */
 export class ThumbnailRenderService {
   private readonly now: () => number;
@@ -50,10 +51,10 @@ export class ThumbnailRenderService {
     const md5 = payload.md5.toLowerCase();
 
     const post = await posts.findFileByMd5(md5);
-    if (!post) throw new UnsupportedMediaError('post not found on the board');
+    if (!post) throw new UnsupportedMediaError('post not found on the board', { failure: 'notOnBoard' });
     const ext = post.ext.toLowerCase();
     const kind = mediaKindOf(ext);
-    if (!kind) throw new UnsupportedMediaError(`unsupported file type "${ext}"`);
+    if (!kind) throw new UnsupportedMediaError(`unsupported file type "${ext}"`, { failure: 'unsupportedType' });
     await report(THUMBNAIL_PROGRESS.resolved);
 
     const workDir = await workDirs.create();
@@ -61,7 +62,7 @@ export class ThumbnailRenderService {
       const input = workDir.file(`input.${ext}`);
       const downloaded = await downloads.download(post.url, input, signal);
       // The board or a cache in between served other bytes; a later attempt may get the right ones.
-      if (downloaded.md5 !== md5) throw new Error(`downloaded file has md5 ${downloaded.md5}, expected ${md5}`);
+      if (downloaded.md5 !== md5) throw new RetryableJobError('mismatch', `downloaded file has md5 ${downloaded.md5}, expected ${md5}`);
       await report(THUMBNAIL_PROGRESS.downloaded);
 
       const request = clipRequestFor(payload.type, this.deps.limits);

@@ -34,3 +34,14 @@ it('sweeps old temp files a killed worker left, keeps fresh ones and real thumbn
   expect(await thumbnails.removeStaleTempFiles(60_000)).toBe(1);
   expect((await readdir(thumbnails.dir)).sort()).toEqual([path.basename(fresh), `${md5}.png`].sort());
 });
+
+it('is writable while a file can be created in its directory, leaving nothing behind; not when the directory is a file', async () => {
+  const probeDir = path.join(dir, 'probe');
+  const probed = new ThumbnailFileRepository(probeDir);
+  await probed.ensureDir();
+  expect(await probed.isWritable(1000)).toBe(true);
+  expect(await readdir(probeDir)).toEqual([]);
+  await rm(probeDir, { recursive: true });
+  await writeFile(probeDir, 'not a directory');
+  expect(await probed.isWritable(1000)).toBe(false);
+});

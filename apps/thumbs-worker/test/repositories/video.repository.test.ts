@@ -45,7 +45,7 @@ describe('VideoRepository', () => {
   });
 
   it('refuses a video over the pixel limit before decoding, and text as unreadable, without our path in the reason', async () => {
-    await expect(videos.readClip(webm, { ...request, maxInputPixels: 1000 })).rejects.toThrow(new UnsupportedMediaError('video is 480×270, over the 1000 pixel limit'));
+    await expect(videos.readClip(webm, { ...request, maxInputPixels: 1000 })).rejects.toThrow(new UnsupportedMediaError('video is 480×270, over the 1000 pixel limit', { failure: 'tooLarge' }));
     const text = path.join(dir, 'text.webm');
     await writeFile(text, 'not a video');
     const error = await videos.readClip(text, request).catch((e: unknown) => e);

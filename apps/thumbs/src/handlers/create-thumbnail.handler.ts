@@ -3,13 +3,14 @@ import { validated } from '@pawlink/service-kit';
 import type { RequestHandler } from 'express';
 import type { ThumbnailTarget } from '../services/thumbnail-id.rules.js';
 import type { ThumbnailService } from '../services/thumbnail.service.js';
+import { postRequesterOf } from './post-requester.js';
 import { doneBody, failureError, processingBody, rethrowBoardUnavailable, setPollHeaders } from './thumbnail-responses.js';
 
 /** PUT /:id/:type — 200 when the file exists, else 202 with the (new or existing) job's estimate. */
 export function createThumbnailHandler(thumbnails: Pick<ThumbnailService, 'request'>): RequestHandler {
   return async (req, res) => {
     const { id, type } = validated<{ id: ThumbnailTarget; type: ThumbnailType }>(req);
-    const state = await thumbnails.request(id, type).catch(rethrowBoardUnavailable);
+    const state = await thumbnails.request(id, type, postRequesterOf(req, res)).catch(rethrowBoardUnavailable);
     res.setHeader('Cache-Control', 'no-store');
     if (state.status === 'failed') throw failureError(state);
     if (state.status === 'done') {

@@ -41,8 +41,9 @@ export function failureError(state: Extract<ThumbnailState, { status: 'failed' }
 
 /**
  * Use as `.catch(rethrowBoardUnavailable)`: a post id the board could not resolve right now
- * (unreachable, timed out, failing, or no request slot free soon enough) is 503 1067 with
- * Retry-After, since the request itself was fine and will work later; anything else passes through.
+ * (unreachable, timed out, failing, no request slot free soon enough, or the requester holding its
+ * share of the board budget) is 503 1067 with Retry-After, since the request itself was fine and
+ * will work later; anything else passes through.
  */
 export function rethrowBoardUnavailable(error: unknown): never {
   if (error instanceof PostUnavailableError) throw new ApiError('BOARD_UNAVAILABLE', { headers: { 'Retry-After': BOARD_RETRY_AFTER_SECONDS }, cause: error });

@@ -1,7 +1,7 @@
 import { thumbnailJobId, type ThumbnailJobPayload, type ThumbnailType } from '@pawlink/contracts';
 import { isApiError } from '@pawlink/service-kit';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { PostUnavailableError } from '../repositories/post.repository.js';
+import { PostUnavailableError, type PostRequester } from '../repositories/post.repository.js';
 import type { JobPolicy, JobSnapshot, QueueLoad, ThumbnailQueueRepository } from '../repositories/thumbnail-queue.repository.js';
 import { ThumbnailService, type ThumbnailState } from './thumbnail.service.js';
 import { MIN_WAIT_MS } from './wait-estimate.js';
@@ -72,6 +72,7 @@ let now: number;
 let files: InMemoryFiles;
 let queue: InMemoryQueue;
 let posts: Map<number, string | Error>;
+let askedFor: PostRequester[];
 let service: ThumbnailService;
 
 beforeEach(() => {
@@ -80,12 +81,14 @@ beforeEach(() => {
   files = new InMemoryFiles();
   queue = new InMemoryQueue(clock);
   posts = new Map<number, string | Error>([[4242, POST_MD5]]);
+  askedFor = [];
   service = new ThumbnailService({
     files,
     queue,
     durations: { averageMs: () => Promise.resolve(AVERAGE_MS) },
     posts: {
-      md5OfPost: (postId) => {
+      md5OfPost: (postId, requester = {}) => {
+        askedFor.push(requester);
         const answer = posts.get(postId);
         return answer instanceof Error ? Promise.reject(answer) : Promise.resolve(answer ?? null);
       },
@@ -125,6 +128,13 @@ describe('info', () => {
     files.add(POST_MD5, 'png');
     expect(await service.info(byPost(4242))).toEqual({ gif: null, png: `${MEDIA}/${POST_MD5}.png` });
     expect(await refusal(service.info(byPost(7)))).toEqual({ code: 1062, message: 'Invalid post id: the board has no such post.' });
+  });
+
+  it('resolves a post id for its requester, so the board budget is shared fairly', async () => {
+    await service.info(byPost(4242), { apiKeyId: 7, ip: '203.0.113.1' });
+    await service.request(byPost(4242), 'gif', { apiKeyId: 8, ip: '203.0.113.2' });
+    await service.info(byMd5(MD5), { apiKeyId: 9 });
+    expect(askedFor).toEqual([{ apiKeyId: 7, ip: '203.0.113.1' }, { apiKeyId: 8, ip: '203.0.113.2' }]);
   });
 
   it('lets a board that cannot answer reach the caller as PostUnavailableError', async () => {

@@ -1,7 +1,7 @@
 import { isThumbnailTimeout, thumbnailFileName, THUMBNAIL_TYPES, type ThumbnailJobPayload, type ThumbnailType } from '@pawlink/contracts';
 import { ApiError } from '@pawlink/service-kit';
 import type { JobDurationRepository } from '../repositories/job-duration.repository.js';
-import type { PostRepository } from '../repositories/post.repository.js';
+import type { PostRepository, PostRequester } from '../repositories/post.repository.js';
 import type { ThumbnailFileRepository } from '../repositories/thumbnail-file.repository.js';
 import type { JobPolicy, JobSnapshot, ThumbnailQueueRepository } from '../repositories/thumbnail-queue.repository.js';
 import type { ThumbnailTarget } from './thumbnail-id.rules.js';
@@ -38,9 +38,9 @@ export interface ThumbnailServiceDeps {
 export class ThumbnailService {
   constructor(private readonly deps: ThumbnailServiceDeps) {}
 
-  /** GET /:id: the URL of each thumbnail whose file exists. */
-  async info(target: ThumbnailTarget): Promise<Record<ThumbnailType, string | null>> {
-    const md5 = await this.md5Of(target);
+  /** GET /:id: the URL of each thumbnail whose file exists. `requester` asks when a post id must be resolved. */
+  async info(target: ThumbnailTarget, requester: PostRequester = {}): Promise<Record<ThumbnailType, string | null>> {
+    const md5 = await this.md5Of(target, requester);
     const present = await Promise.all(THUMBNAIL_TYPES.map((type) => this.deps.files.exists(md5, type)));
     const result = {} as Record<ThumbnailType, string | null>;
     THUMBNAIL_TYPES.forEach((type, i) => {
@@ -50,8 +50,8 @@ export class ThumbnailService {
   }
 
   /** PUT: done when the file exists, else the existing job's state, else a new job. */
-  async request(target: ThumbnailTarget, type: ThumbnailType): Promise<Exclude<ThumbnailState, { status: 'missing' }>> {
-    const md5 = await this.md5Of(target);
+  async request(target: ThumbnailTarget, type: ThumbnailType, requester: PostRequester = {}): Promise<Exclude<ThumbnailState, { status: 'missing' }>> {
+    const md5 = await this.md5Of(target, requester);
     if (await this.deps.files.exists(md5, type)) return { status: 'done', url: this.urlOf(md5, type) };
     const payload: ThumbnailJobPayload = { md5, type, requestedAt: this.deps.clock(), ...(target.kind === 'post' ? { postId: target.postId } : {}) };
     let job = await this.deps.queue.find(md5, type);
@@ -87,11 +87,11 @@ export class ThumbnailService {
   /**
    * The MD5 a validated `:id` names: a post id goes through the board (unknown → 1062). When the
    * board cannot answer, the repository's PostUnavailableError goes to the caller: the request
-   * itself was fine and will work later.
+   * itself was fine and will work later (so is a requester over its share of the board budget).
    */
-  private async md5Of(target: ThumbnailTarget): Promise<string> {
+  private async md5Of(target: ThumbnailTarget, requester: PostRequester): Promise<string> {
     if (target.kind === 'md5') return target.md5;
-    const md5 = await this.deps.posts.md5OfPost(target.postId);
+    const md5 = await this.deps.posts.md5OfPost(target.postId, requester);
     if (md5 === null) throw new ApiError('INVALID_POST_ID', { message: 'Invalid post id: the board has no such post.' });
     return md5;
   }

@@ -50,9 +50,10 @@ export interface FakeBoard {
   /**
    * Answers requests for exactly `pathAndQuery` (e.g. `/posts.json?tags=md5:<md5>`) with `body`
    * instead of a rendered post: a string is sent as-is (HTML, broken JSON), anything else as
-   * JSON. For hostile or malformed board answers.
+   * JSON. For hostile or malformed board answers; with `headers` (e.g. a `Location` and status
+   * 302, also on a file's path) for redirects.
    */
-  answerRaw(pathAndQuery: string, body: unknown, options?: { status?: number; contentType?: string }): void;
+  answerRaw(pathAndQuery: string, body: unknown, options?: { status?: number; contentType?: string; headers?: Record<string, string> }): void;
   close(): Promise<void>;
 }
 
@@ -78,7 +79,7 @@ export async function startFakeBoard(options: { posts?: Array<BoardPostInput & {
   const failures: Array<{ status: number; remaining: number; options: FailOptions }> = [];
   let mediaDelayMs = 0;
   let apiDelayMs = 0;
-  const rawAnswers = new Map<string, { body: unknown; status: number; contentType: string | undefined }>();
+  const rawAnswers = new Map<string, { body: unknown; status: number; contentType: string | undefined; headers: Record<string, string> }>();
   const pendingTimers = new Set<NodeJS.Timeout>();
   let baseUrl = '';
 
@@ -145,7 +146,7 @@ export async function startFakeBoard(options: { posts?: Array<BoardPostInput & {
     if (rawAnswer) {
       const text = typeof rawAnswer.body === 'string' ? rawAnswer.body : JSON.stringify(rawAnswer.body);
       const contentType = rawAnswer.contentType ?? (typeof rawAnswer.body === 'string' ? 'text/html; charset=utf-8' : 'application/json; charset=utf-8');
-      res.writeHead(rawAnswer.status, { 'content-type': contentType, 'content-length': Buffer.byteLength(text) });
+      res.writeHead(rawAnswer.status, { ...rawAnswer.headers, 'content-type': contentType, 'content-length': Buffer.byteLength(text) });
       res.end(text);
       return;
     }
@@ -216,7 +217,7 @@ export async function startFakeBoard(options: { posts?: Array<BoardPostInput & {
       apiDelayMs = ms;
     },
     answerRaw(pathAndQuery, body, rawOptions = {}) {
-      rawAnswers.set(pathAndQuery, { body, status: rawOptions.status ?? 200, contentType: rawOptions.contentType });
+      rawAnswers.set(pathAndQuery, { body, status: rawOptions.status ?? 200, contentType: rawOptions.contentType, headers: rawOptions.headers ?? {} });
     },
     close: () => new Promise<void>((resolve) => {
       for (const timer of pendingTimers) clearTimeout(timer);

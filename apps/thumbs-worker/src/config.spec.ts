@@ -1,0 +1,47 @@
+import { ConfigError } from '@pawlink/service-kit';
+import { describe, expect, it } from 'vitest';
+import { loadThumbsWorkerConfig } from './config.js';
+
+describe('loadThumbsWorkerConfig: stalled jobs', () => {
+  it('takes a killed worker\'s job back within 15 s by default (10 s lock, 5 s stalled checks), configurable', () => {
+    expect(loadThumbsWorkerConfig({}, '/srv').worker).toMatchObject({ lockDurationMs: 10_000, stalledIntervalMs: 5_000, maxStalledCount: 2 });
+    expect(loadThumbsWorkerConfig({ WORKER_LOCK_DURATION_MS: '30000', WORKER_STALLED_INTERVAL_MS: '30000' }, '/srv').worker).toMatchObject({ lockDurationMs: 30_000, stalledIntervalMs: 30_000 });
+    expect(() => loadThumbsWorkerConfig({ WORKER_LOCK_DURATION_MS: '500' })).toThrow('WORKER_LOCK_DURATION_MS');
+  });
+});
+
+describe('loadThumbsWorkerConfig: downloads', () => {
+  it('downloads from the hosts of BOARD_STATIC_URL and BOARD_URL by default, none of them at a private address, following 3 redirects', () => {
+    expect(loadThumbsWorkerConfig({}, '/srv').worker).toMatchObject({
+      downloadHosts: [{ hostname: 'static1.e621.net', port: null }, { hostname: 'e621.net', port: null }],
+      downloadPrivateHosts: [],
+      downloadMaxRedirects: 3,
+    });
+    const local = loadThumbsWorkerConfig({ BOARD_URL: 'http://10.0.0.5:8080', BOARD_STATIC_URL: 'http://10.0.0.5:8080/static' }, '/srv').worker;
+    expect(local.downloadHosts).toEqual([{ hostname: '10.0.0.5', port: 8080 }]);
+  });
+
+  it('takes THUMBS_DOWNLOAD_HOSTS and THUMBS_DOWNLOAD_PRIVATE_HOSTS as host[:port] lists', () => {
+    const worker = loadThumbsWorkerConfig({ THUMBS_DOWNLOAD_HOSTS: 'static1.e621.net, mirror.lan:8080', THUMBS_DOWNLOAD_PRIVATE_HOSTS: 'mirror.lan:8080' }, '/srv').worker;
+    expect(worker.downloadHosts).toEqual([{ hostname: 'static1.e621.net', port: null }, { hostname: 'mirror.lan', port: 8080 }]);
+    expect(worker.downloadPrivateHosts).toEqual([{ hostname: 'mirror.lan', port: 8080 }]);
+  });
+
+  it.each([
+    ['THUMBS_DOWNLOAD_HOSTS', 'https://static1.e621.net'],
+    ['THUMBS_DOWNLOAD_HOSTS', 'a,,b'],
+    ['THUMBS_DOWNLOAD_PRIVATE_HOSTS', 'localhost'],
+    ['THUMBS_DOWNLOAD_MAX_REDIRECTS', '11'],
+  ])('refuses %s=%s naming it', (name, value) => {
+    expect(() => loadThumbsWorkerConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => loadThumbsWorkerConfig({ [name]: value })).toThrow(name);
+  });
+});
+
+describe('loadThumbsWorkerConfig: health server', () => {
+  it('has none unless WORKER_HEALTH_PORT is set, and binds to 127.0.0.1 unless WORKER_HEALTH_HOST says otherwise', () => {
+    expect(loadThumbsWorkerConfig({}, '/srv').worker.health).toEqual({ host: '127.0.0.1', port: null });
+    expect(loadThumbsWorkerConfig({ WORKER_HEALTH_PORT: '9464', WORKER_HEALTH_HOST: '0.0.0.0' }, '/srv').worker.health).toEqual({ host: '0.0.0.0', port: 9464 });
+    expect(() => loadThumbsWorkerConfig({ WORKER_HEALTH_PORT: 'http' })).toThrow('WORKER_HEALTH_PORT');
+  });
+});
