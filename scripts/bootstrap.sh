@@ -143,6 +143,30 @@ bs_ensure_system_packages() {
     command -v apt-get >/dev/null 2>&1 || bs_die "missing tools (${missing[*]}) and no apt-get to install them"
     bs_apt_install "${missing[@]}"
   fi
+  bs_ensure_fault_suite_packages
+}
+
+# The fault suite (faults/) starts private Redis and MariaDB instances from these binaries. Their
+# packages' own services are not started on install: CI already has its databases on 3306/6379,
+# and bs_ensure_services starts the local ones itself when they are needed.
+bs_ensure_fault_suite_packages() {
+  local missing=()
+  { bs_have mariadbd && bs_have mariadb-install-db; } || missing+=(mariadb-server)
+  bs_have redis-server || missing+=(redis-server)
+  ((${#missing[@]})) || return 0
+  command -v apt-get >/dev/null 2>&1 || bs_die "missing ${missing[*]} (the fault suite needs them) and no apt-get to install them"
+  local policy=/usr/sbin/policy-rc.d
+  if [[ -e "$policy" ]]; then
+    bs_apt_install "${missing[@]}"
+    return 0
+  fi
+  # policy-rc.d answering 101 tells invoke-rc.d and deb-systemd-invoke not to start services;
+  # the trap removes it also when the install fails (bs_die exits).
+  trap "bs_as_root rm -f '$policy'" EXIT
+  bs_as_root sh -c "printf '#!/bin/sh\nexit 101\n' >'$policy' && chmod 755 '$policy'"
+  bs_apt_install "${missing[@]}"
+  bs_as_root rm -f "$policy"
+  trap - EXIT
 }
 
 # ---------------------------------------------------------------- MariaDB/MySQL + Redis
