@@ -3,7 +3,7 @@ import type { WriteCheck } from './final-checks.js';
 import type { FaultObservation } from './faults.js';
 import type { TrackedJob } from './job-tracker.js';
 import { RECOVERY_LIMIT_MS } from './recovery.js';
-import type { RequestRecord } from './request-log.js';
+import { SERVICE_OF, type RequestRecord } from './request-log.js';
 
 /** When 503 1004 is documented (the outage plus the recovery allowance) and when a service was not running. */
 export function faultWindows(observations: readonly FaultObservation[]): FaultWindows {
@@ -30,9 +30,12 @@ export function violations(records: readonly RequestRecord[], windows: FaultWind
   return found;
 }
 
-/** Violations of requests sent outside every fault (from its injection to the end of its recovery checks). */
+/** A request belongs to a fault when it was under way at some time from the injection to the end of the recovery checks. */
+export const duringFault = (record: RequestRecord, observation: FaultObservation): boolean => record.startedAt <= observation.endedAt && record.endedAt >= observation.injectedAt;
+
+/** Violations of requests that were under way during no fault. */
 export function betweenFaults(found: readonly Violation[], observations: readonly FaultObservation[]): Violation[] {
-  return found.filter(({ record }) => !observations.some((o) => record.startedAt >= o.injectedAt && record.startedAt <= o.endedAt));
+  return found.filter(({ record }) => !observations.some((o) => duringFault(record, o)));
 }
 
 /** Violations grouped by reason and kind, with a count and the time of the first, for readable failures. */
@@ -45,7 +48,10 @@ export function summarise(found: readonly Violation[], since: number): string[] 
     group.maxLatency = Math.max(group.maxLatency, record.latencyMs);
     groups.set(key, group);
   }
-  return [...groups.entries()].sort((a, b) => b[1].count - a[1].count).map(([key, g]) => `${g.count}× ${key} (first at +${((g.first - since) / 1000).toFixed(1)} s, max ${g.maxLatency} ms)`);
+  return [...groups.entries()].sort((a, b) => b[1].count - a[1].count).map(([key, g]) => {
+    const first = (g.first - since) / 1000;
+    return `${g.count}× ${key} (first at ${first >= 0 ? '+' : ''}${first.toFixed(1)} s, max ${g.maxLatency} ms)`;
+  });
 }
 
 export interface FaultFigures {
@@ -67,9 +73,9 @@ export interface FaultFigures {
   lostCreates: number;
 }
 
-/** What the table shows for one fault: the requests sent from its injection to the end of its recovery checks. */
+/** What the table shows for one fault: the requests under way from its injection to the end of its recovery checks. */
 export function faultFigures(observation: FaultObservation, records: readonly RequestRecord[], found: readonly Violation[], jobs: ReadonlyMap<string, TrackedJob>, writes: WriteCheck): FaultFigures {
-  const inWindow = (record: RequestRecord) => record.startedAt >= observation.injectedAt && record.startedAt <= observation.endedAt;
+  const inWindow = (record: RequestRecord) => duringFault(record, observation);
   const window = records.filter(inWindow);
   const back = observation.backAt ?? observation.injectedAt;
   const open = observation.openJobsAtInjection.map((id) => jobs.get(id)).filter((job): job is TrackedJob => job !== undefined);
@@ -88,5 +94,18 @@ export function faultFigures(observation: FaultObservation, records: readonly Re
     openJobsLastEndedMs: ended.length > 0 ? Math.max(...ended.map((job) => (job.endedAt ?? observation.injectedAt) - observation.injectedAt)) : undefined,
     creates: createdHere.size,
     lostCreates: writes.lost.filter((write) => createdHere.has(write.code)).length,
+  };
+}
+
+/** The SIGTERM fault's requests to the stopped service: in flight at the signal, refused while it was down, reset. */
+export function drainFigures(observation: FaultObservation, records: readonly RequestRecord[]): { inFlight: number; inFlightAnswered: number; refused: number; resets: number } {
+  const toService = records.filter((record) => SERVICE_OF[record.kind] === 'shortener');
+  const inFlight = toService.filter((record) => record.startedAt < observation.injectedAt && record.endedAt > observation.injectedAt);
+  const whileDown = toService.filter((record) => record.startedAt >= observation.injectedAt && record.startedAt <= (observation.backAt ?? observation.endedAt));
+  return {
+    inFlight: inFlight.length,
+    inFlightAnswered: inFlight.filter((record) => record.status !== null).length,
+    refused: whileDown.filter((record) => record.failure === 'refused').length,
+    resets: [...inFlight, ...whileDown].filter((record) => record.failure === 'reset').length,
   };
 }

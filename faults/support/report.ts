@@ -24,10 +24,12 @@ export function faultSummary(result: ScenarioResult): string {
   const { killedJob, writes } = result;
   const workerProbes = result.observations.flatMap((o) => [...o.readyDuring, ...(o.readyAfter?.probes ?? [])]).filter((probe) => probe.kind === 'worker');
   const unserved = workerProbes.filter((probe) => probe.failure === 'refused').length;
+  const term = result.observations.find((o) => o.facts.drainMs !== undefined)?.facts ?? {};
   return [
     `fault suite: ${result.records.length} requests in ${seconds(result.durationMs)}`,
     result.table,
     `killed worker's job ${killedJob.id}: ended ${killedJob.endedAt === undefined ? 'never' : `${seconds(killedJob.endedAt - killedJob.killedAt)} after the kill`}`,
+    `shortener SIGTERM: exit ${term.exitCode ?? term.exitSignal} after ${term.drainMs} ms; ${term.inFlightAnswered}/${term.inFlight} requests in flight answered, ${term.refused} refused while it was down, ${term.resets} resets`,
     `acknowledged creates ${writes.checked}, lost ${writes.lost.length}; committed although the client saw no acknowledgement: ${writes.committedUnacknowledged}`,
     `worker /ready: ${unserved} of ${workerProbes.length} probes refused (no health port: not judged)`,
     `details: ${REPORT_FILE}`,

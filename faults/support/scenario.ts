@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { faultFigures, faultWindows, violations, type FaultFigures, type Violation } from './analysis.js';
+import { drainFigures, faultFigures, faultWindows, violations, type FaultFigures, type Violation } from './analysis.js';
 import type { ThumbnailJobKey } from './board-posts.js';
 import type { FaultWindows } from './contract.js';
 import { CreatedCodes } from './created-codes.js';
@@ -80,6 +80,8 @@ export async function runScenario(system: FaultSystem): Promise<ScenarioResult> 
   await system.book.stopAll();
   const logViolations = checkJsonLogs(system.book.entries);
 
+  const term = observations.find((observation) => observation.name === FAULTS.serviceTerm);
+  if (term) Object.assign(term.facts, drainFigures(term, log.records));
   const windows = faultWindows(observations);
   const found = violations(log.records, windows);
   const figures = observations.map((observation) => ({ name: observation.name, figures: faultFigures(observation, log.records, found, endpoints.jobs.jobs, writes) }));
