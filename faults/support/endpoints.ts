@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { ServiceName } from '@pawlink/test-kit';
 import { jobId, type ThumbnailJobKey } from './board-posts.js';
 import type { CreatedCodes } from './created-codes.js';
@@ -13,6 +14,20 @@ export interface EndpointTargets {
 
 /** Every url the suite shortens starts with this, so the database can be asked for all of them. */
 export const CREATED_URL_PREFIX = 'https://example.com/faults/';
+
+/** `text` in two halves, `pauseMs` apart. */
+function trickled(text: string, pauseMs: number): ReadableStream<Uint8Array> {
+  const bytes = new TextEncoder().encode(text);
+  const halves = [bytes.subarray(0, bytes.length >> 1), bytes.subarray(bytes.length >> 1)];
+  return new ReadableStream({
+    async pull(controller) {
+      const next = halves.shift();
+      if (next === undefined) return controller.close();
+      if (halves.length === 0) await sleep(pauseMs);
+      controller.enqueue(next);
+    },
+  });
+}
 
 /**
  * Each kind of request the load makes, sent through the request log; the answers feed the
@@ -33,12 +48,14 @@ export class Endpoints {
     return { authorization: this.targets.key };
   }
 
-  async create(origin: RequestRecord['origin']): Promise<Answer> {
+  /** POST /create of a new url; with `bodyPauseMs`, the body's second half follows that much later (the request is under way meanwhile). */
+  async create(origin: RequestRecord['origin'], options: { bodyPauseMs?: number } = {}): Promise<Answer> {
     const url = `${CREATED_URL_PREFIX}${this.run}/${++this.sequence}`;
+    const payload = JSON.stringify({ url });
     const answer = await this.log.send('create', origin, `${this.targets.url('shortener')}/create`, {
       method: 'POST',
       headers: { ...this.keyed, 'content-type': 'application/json' },
-      body: JSON.stringify({ url }),
+      ...(options.bodyPauseMs === undefined ? { body: payload } : { body: trickled(payload, options.bodyPauseMs), duplex: 'half' }),
     });
     const { record, body } = answer;
     if (record.status === 201 || record.status === 200) {

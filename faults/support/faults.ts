@@ -26,6 +26,8 @@ const READY_PROBE_DELAY_MS = 2000;
 export const STALLED_RETRY_LIMIT_MS = 20_000;
 /** How long the board holds the download of the job the worker is killed in. */
 const SLOW_DOWNLOAD_MS = 8000;
+/** Creates the suite keeps in flight when it sends SIGTERM. */
+export const IN_FLIGHT_CREATES = 4;
 /** SHUTDOWN_TIMEOUT_MS is 10 s; past this the drain has failed. */
 export const DRAIN_LIMIT_MS = 15_000;
 
@@ -109,7 +111,7 @@ export function databaseKill(h: Harness): Promise<FaultObservation> {
   return dependencyFault(h, FAULTS.databaseKill, 'database', DATABASE_DOWN_MS, () => mariadb.daemon.kill9(), () => mariadb.restart());
 }
 
-/** The label of the worker process whose log says it started `id` last (LOG_LEVEL=info logs each job start). */
+/** The live worker whose log says it started job `id` (LOG_LEVEL=info logs each job start). */
 function workerRunning(h: Harness, id: string): FaultSystem['workers'][number] | undefined {
   return h.system.workers.find((worker) => worker.proc.child.exitCode === null && worker.proc.lines.some((line) => line.includes('thumbnail job started') && line.includes(id)));
 }
@@ -136,7 +138,7 @@ export async function workerKill(h: Harness): Promise<FaultObservation> {
       await sleep(50);
       victim = workerRunning(h, id);
     }
-    // Well into the held download: the worker holds the job's lock and has renewed nothing yet.
+    // Well into the held download, so the kill lands in the middle of the job.
     await sleep(1500);
     observation = begin(h, FAULTS.workerKill);
     h.system.book.expectExit(victim.proc);
@@ -157,8 +159,13 @@ export async function workerKill(h: Harness): Promise<FaultObservation> {
   return observation;
 }
 
-/** SIGTERM to the shortener while the load runs; it must drain and exit 0, then a new one takes its port. */
+/**
+ * SIGTERM to the shortener while the load runs and a few creates are sure to be in flight (their
+ * bodies are still arriving); it must answer those, exit 0, and a new one takes its port.
+ */
 export async function serviceTerm(h: Harness): Promise<FaultObservation> {
+  const inFlight = Array.from({ length: IN_FLIGHT_CREATES }, () => h.endpoints.create('probe', { bodyPauseMs: 1000 }));
+  await sleep(300);
   const observation = begin(h, FAULTS.serviceTerm);
   const proc = h.system.service('shortener');
   h.system.book.expectExit(proc);
@@ -169,6 +176,8 @@ export async function serviceTerm(h: Harness): Promise<FaultObservation> {
     await proc.exited;
   }
   observation.facts = { exitCode: exited?.code ?? null, exitSignal: exited?.signal ?? (exited ? null : 'SIGKILL after 15 s'), drainMs: Date.now() - observation.injectedAt };
+  // Sent through the request log, so their answers are judged with the rest.
+  await Promise.all(inFlight);
   await h.system.restartService('shortener');
   const backAt = Date.now();
   h.endpoints.codes.shortenerRestarted(backAt);

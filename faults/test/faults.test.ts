@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { betweenFaults, duringFault, summarise } from '../support/analysis.js';
 import { FaultSystem } from '../support/fault-system.js';
-import { FAULTS, STALLED_RETRY_LIMIT_MS, type FaultName, type FaultObservation } from '../support/faults.js';
+import { FAULTS, IN_FLIGHT_CREATES, STALLED_RETRY_LIMIT_MS, type FaultName, type FaultObservation } from '../support/faults.js';
 import { readyViolation, readyWhileDownViolation } from '../support/readiness.js';
 import { RECOVERY_LIMIT_MS } from '../support/recovery.js';
 import { faultSummary, writeReport } from '../support/report.js';
@@ -93,6 +93,7 @@ describe(FAULTS.workerKill, () => {
 describe(FAULTS.serviceTerm, () => {
   it('drains and exits 0 within the shutdown limit, answering what was in flight and resetting no connection', () => {
     const { facts } = observation(FAULTS.serviceTerm);
+    expect(facts.inFlight).toBeGreaterThanOrEqual(IN_FLIGHT_CREATES);
     expect(facts).toMatchObject({ exitCode: 0, exitSignal: null, resets: 0, inFlightAnswered: facts.inFlight });
   });
 });
