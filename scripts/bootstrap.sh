@@ -139,9 +139,12 @@ bs_ensure_system_packages() {
   bs_have chromium || bs_have chromium-browser || missing+=("chromium|chromium-browser")
   bs_have wrk || missing+=(wrk)
   bs_have flock || missing+=(util-linux)
+  # The local Redis the bootstrap starts, and the private ones tests start, run this binary.
+  bs_have redis-server || missing+=(redis-server)
   if ((${#missing[@]})); then
     command -v apt-get >/dev/null 2>&1 || bs_die "missing tools (${missing[*]}) and no apt-get to install them"
     bs_apt_install "${missing[@]}"
+    if [[ " ${missing[*]} " == *" redis-server "* ]]; then bs_stop_packaged_redis; fi
   fi
   bs_ensure_fault_suite_packages
 }
@@ -169,6 +172,16 @@ bs_ensure_fault_suite_packages() {
   trap - EXIT
 }
 
+# With systemd, installing the package also starts Debian's redis-server service, with its own
+# persistence settings, where the bootstrap would start its durable one: stop the service the
+# install just started (a Redis that was running before is never touched).
+bs_stop_packaged_redis() {
+  command -v systemctl >/dev/null 2>&1 || return 0
+  systemctl is-active --quiet redis-server 2>/dev/null || return 0
+  bs_log "disabling the redis-server service the package install started (the bootstrap runs its own Redis, with AOF)"
+  bs_as_root systemctl disable --now redis-server >/dev/null 2>&1 || true
+}
+
 # ---------------------------------------------------------------- MariaDB/MySQL + Redis
 bs_is_local() { [[ "$1" == 127.0.0.1 || "$1" == localhost || "$1" == ::1 || "$1" == "[::1]" ]]; }
 
@@ -191,6 +204,11 @@ bs_db_answers() {
 
 bs_redis_hostport() {
   node -e 'const u=new URL(process.argv[1]); console.log(`${u.hostname.replace(/^\[|\]$/g,"")} ${u.port||6379}`)' "$REDIS_URL"
+}
+
+# REDIS_URL as messages may show it: without its password.
+bs_redis_url_shown() {
+  printf '%s\n' "$REDIS_URL" | sed -E 's#^([a-z]+://)?.*@#\1***@#'
 }
 
 bs_redis_answers() {
@@ -230,17 +248,36 @@ bs_start_db() {
   bs_as_root start-stop-daemon --start --oknodo --background --exec "$daemon" >/dev/null
 }
 
+# Where the Redis started here keeps its append-only file and log (REDIS_DATA_DIR overrides).
+bs_redis_data_dir() {
+  printf '%s\n' "${REDIS_DATA_DIR:-/var/lib/redis/pawlink-$1}"
+}
+
 bs_start_redis() {
   if ! command -v redis-server >/dev/null 2>&1; then
     bs_apt_install redis-server
   fi
-  local host port
+  local host port dir
   read -r host port < <(bs_redis_hostport)
-  bs_log "starting redis-server on port $port"
-  bs_as_root mkdir -p /var/lib/redis /var/log/redis
-  # --dir keeps dump.rdb out of the current directory.
+  dir="$(bs_redis_data_dir "$port")"
+  bs_log "starting redis-server on port $port (append-only file in $dir)"
+  bs_as_root mkdir -p "$dir"
+  # The thumbnail queue, rate-limit windows and the read-only switch live here: AOF fsynced every
+  # second survives a restart (losing at most about a second); BullMQ loses jobs if keys are ever
+  # evicted, hence noeviction. --dir keeps the files out of the current directory.
   bs_as_root redis-server --daemonize yes --bind 127.0.0.1 -::1 --port "$port" --save "" \
-    --appendonly no --dir /var/lib/redis --logfile /var/log/redis/ci.log >/dev/null
+    --appendonly yes --appendfsync everysec --maxmemory-policy noeviction \
+    --dir "$dir" --logfile "$dir/redis-server.log" >/dev/null
+}
+
+# A Redis that was already running is left as it is; say so when it would let BullMQ lose jobs.
+bs_check_redis_policy() {
+  command -v redis-cli >/dev/null 2>&1 || return 0
+  local policy
+  policy="$(redis-cli -u "$REDIS_URL" config get maxmemory-policy 2>/dev/null | sed -n 2p)"
+  if [[ -n "$policy" && "$policy" != noeviction ]]; then
+    bs_log "WARNING: Redis at $(bs_redis_url_shown) runs with maxmemory-policy $policy; BullMQ needs noeviction (queued thumbnail jobs can be evicted). Not changing it."
+  fi
 }
 
 bs_ensure_services() {
@@ -253,9 +290,12 @@ bs_ensure_services() {
   if ! bs_redis_answers; then
     local host port
     read -r host port < <(bs_redis_hostport)
-    bs_is_local "$host" || bs_die "Redis does not answer at $REDIS_URL (not local, so not starting it)"
+    bs_is_local "$host" || bs_die "Redis does not answer at $(bs_redis_url_shown) (not local, so not starting it)"
     bs_start_redis
-    bs_wait redis bs_redis_answers || bs_die "Redis does not answer at $REDIS_URL after 30 s (see /var/log/redis/ci.log)"
+    bs_wait redis bs_redis_answers ||
+      bs_die "Redis does not answer at $(bs_redis_url_shown) after 30 s (see $(bs_redis_data_dir "$port")/redis-server.log)"
+  else
+    bs_check_redis_policy
   fi
 }
 

@@ -30,16 +30,52 @@ fi
 NGINX_DIR="$PAWLINK_ROOT/data/nginx"
 mkdir -p "$NGINX_DIR"
 MEDIA_ABS="$(cd "$MEDIA_DIR" && pwd -P)"
-NGINX_USER=""
-# nginx started by root runs its workers as nobody, who may not be able to reach MEDIA_DIR.
-[[ "$(id -u)" == 0 ]] && NGINX_USER=root
+
+# True when `user` can list and enter MEDIA_DIR and its thumbs/ and images/.
+media_readable_by() {
+  local user="$1" dir
+  for dir in "$MEDIA_ABS" "$MEDIA_ABS/thumbs" "$MEDIA_ABS/images"; do
+    runuser -u "$user" -- test -r "$dir" -a -x "$dir" || return 1
+  done
+}
+
+# The first directory on the way to MEDIA_DIR that `user` cannot enter.
+media_blocking_dir() {
+  local user="$1" dir="" part parts
+  IFS=/ read -ra parts <<<"${MEDIA_ABS#/}"
+  for part in "${parts[@]}"; do
+    dir="$dir/$part"
+    runuser -u "$user" -- test -x "$dir" || { printf '%s\n' "$dir"; return 0; }
+  done
+}
+
+# nginx workers never run as root. Started as root, nginx runs them as NGINX_USER (default www-data,
+# else nobody); started by anyone else, as that user. Either way they must be able to read MEDIA_DIR.
+NGINX_USER_DIRECTIVE=""
+if [[ "$(id -u)" == 0 ]]; then
+  NGINX_USER_DIRECTIVE="${NGINX_USER:-$(node --input-type=module -e '
+    import { unprivilegedNginxUser } from "./infra/nginx/render-media-conf.mjs";
+    console.log(unprivilegedNginxUser());')}"
+  nginx_user="${NGINX_USER_DIRECTIVE%% *}"
+  [[ "$nginx_user" != root && "$nginx_user" != 0 ]] || bs_die "NGINX_USER must not be root: nginx workers never run as root"
+  id "$nginx_user" >/dev/null 2>&1 || bs_die "NGINX_USER '$nginx_user' does not exist"
+  if ! command -v runuser >/dev/null 2>&1; then
+    say "WARNING: runuser is missing; cannot check that nginx workers ($nginx_user) can read $MEDIA_ABS"
+  elif ! media_readable_by "$nginx_user"; then
+    # Ours to open: the media dir and its two subdirectories (the bootstrap made them).
+    chmod o+rx "$MEDIA_ABS" "$MEDIA_ABS/thumbs" "$MEDIA_ABS/images"
+    if ! media_readable_by "$nginx_user"; then
+      bs_die "nginx workers run as '$nginx_user' (never root), who cannot reach $MEDIA_ABS: $(media_blocking_dir "$nginx_user") is closed to other users (a checkout under /root is). Set MEDIA_DIR outside it (e.g. MEDIA_DIR=/srv/pawlink/media), run 'chmod o+x' on that directory, or set NGINX_USER to a user who can read MEDIA_DIR."
+    fi
+  fi
+fi
 node --input-type=module -e '
   import { writeFileSync } from "node:fs";
   import { renderMediaNginxConf } from "./infra/nginx/render-media-conf.mjs";
   const [mediaDir, port, runDir, user] = process.argv.slice(1);
   writeFileSync(`${runDir}/nginx.conf`,
     renderMediaNginxConf({ mediaDir, port: Number(port), runDir, ...(user ? { user } : {}) }));
-' "$MEDIA_ABS" "$MEDIA_PORT" "$NGINX_DIR" "$NGINX_USER"
+' "$MEDIA_ABS" "$MEDIA_PORT" "$NGINX_DIR" "$NGINX_USER_DIRECTIVE"
 NGINX_BIN="$(command -v nginx || echo /usr/sbin/nginx)"
 if ! nginx_check="$("$NGINX_BIN" -t -c "$NGINX_DIR/nginx.conf" -e "$NGINX_DIR/error.log" 2>&1)"; then
   printf '%s\n' "$nginx_check" >&2

@@ -91,6 +91,12 @@ describe.each(Object.keys(PROBES) as Array<keyof typeof PROBES>)('%s: common rul
     expect((await request(url(name, '/no/such/route/here'))).headers.get('x-request-id')).toBeTruthy();
   });
 
+  it('answers /ready with the state of its dependencies', async () => {
+    const ready = await request(url(name, '/ready'));
+    expect(ready.status).toBe(200);
+    expect(ready.body).toEqual({ success: true, ready: true, checks: { redis: 'up', database: 'up' } });
+  });
+
   it('404 for an unknown route', async () => {
     const [path, code] = probe.unknownRoute;
     const res = await request(url(name, path));

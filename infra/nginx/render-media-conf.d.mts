@@ -12,6 +12,8 @@ export interface MediaNginxConfOptions {
   user?: string;
 }
 
+export declare const MEDIA_TYPES: Readonly<Record<string, string>>;
+export declare function unprivilegedNginxUser(passwd?: string, group?: string): string;
 export declare function renderMediaServerBlock(opts: MediaServerBlockOptions): string;
 export declare function renderMediaNginxConf(opts: MediaNginxConfOptions): string;
 export declare function renderComposeMediaConf(): string;

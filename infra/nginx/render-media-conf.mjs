@@ -2,9 +2,25 @@
 // scripts/start.sh (standalone nginx.conf), @pawlink/test-kit startNginx (same, in a temp dir)
 // and infra/nginx/media.conf (the server block for the compose nginx container; regenerate with
 // `node infra/nginx/render-media-conf.mjs > infra/nginx/media.conf`).
+import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 
 const LONG_CACHE = 'public, max-age=31536000, immutable';
+
+/**
+ * The only files served, by extension, with their type. Set in the location itself, so the answer
+ * does not depend on the mime.types of the host or the image, and nothing else (html, svg, the
+ * worker's `.tmp` files) is ever served from MEDIA_DIR.
+ */
+export const MEDIA_TYPES = {
+  gif: 'image/gif',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  webp: 'image/webp',
+};
+
+const byType = Object.entries(MEDIA_TYPES).reduce((types, [ext, type]) => ({ ...types, [type]: [...(types[type] ?? []), ext] }), {});
 
 /**
  * @param {{ mediaDir: string, listen: string, accessLog?: string }} opts
@@ -23,21 +39,29 @@ export function renderMediaServerBlock({ mediaDir, listen, accessLog }) {
     // Only components below the media root are checked, so a symlinked MEDIA_DIR still works.
     '    disable_symlinks on from=$document_root;',
     '',
-    ...['thumbs', 'images'].flatMap((dir) => [
-      `    location /${dir}/ {`,
-      // add_header is not allowed in a server-level `if`, hence one check per location.
-      '        if ($request_method !~ ^(GET|HEAD)$) {',
-      '            add_header Allow "GET, HEAD" always;',
-      '            return 405;',
-      '        }',
-      // try_files on $uri alone: directories are not files, so they 404 instead of listing.
-      '        try_files $uri =404;',
-      `        add_header Cache-Control "${LONG_CACHE}";`,
-      '        add_header Access-Control-Allow-Origin "*";',
-      '        add_header X-Content-Type-Options "nosniff";',
-      '    }',
-      '',
-    ]),
+    // Regex locations are tried in order, first match wins: hidden files (the worker's and the
+    // imports' `.<name>.<hex>.tmp`) are refused before the media pattern is looked at.
+    '    location ~ /\\. {',
+    '        return 404;',
+    '    }',
+    '',
+    // Files directly under thumbs/ and images/ (the layout of @pawlink/contracts media-layout).
+    `    location ~ ^/(?:thumbs|images)/[^/]+\\.(?:${Object.keys(MEDIA_TYPES).join('|')})$ {`,
+    // add_header is not allowed in a server-level `if`, hence the check in the location.
+    '        if ($request_method !~ ^(GET|HEAD)$) {',
+    '            add_header Allow "GET, HEAD" always;',
+    '            return 405;',
+    '        }',
+    '        types {',
+    ...Object.entries(byType).map(([type, exts]) => `            ${type} ${exts.join(' ')};`),
+    '        }',
+    // try_files on $uri alone: directories are not files, so they 404 instead of listing.
+    '        try_files $uri =404;',
+    `        add_header Cache-Control "${LONG_CACHE}";`,
+    '        add_header Access-Control-Allow-Origin "*";',
+    '        add_header X-Content-Type-Options "nosniff";',
+    '    }',
+    '',
     '    location / {',
     '        return 404;',
     '    }',
@@ -47,15 +71,34 @@ export function renderMediaServerBlock({ mediaDir, listen, accessLog }) {
 }
 
 /**
+ * The `user` directive for nginx started as root: `www-data` where it exists (Debian), else
+ * `nobody` with its group (`nogroup` on Debian, where no `nobody` group exists).
+ * @param {string} [passwd] contents of /etc/passwd
+ * @param {string} [group] contents of /etc/group
+ * @returns {string}
+ */
+export function unprivilegedNginxUser(passwd = readFileSync('/etc/passwd', 'utf8'), group = readFileSync('/etc/group', 'utf8')) {
+  const names = (file) => new Set(file.split('\n').map((line) => line.split(':')[0]));
+  if (names(passwd).has('www-data')) return 'www-data';
+  return names(group).has('nobody') ? 'nobody' : 'nobody nogroup';
+}
+
+/**
  * Full standalone nginx.conf (foreground, every writable path under runDir).
- * `user` is only meaningful when nginx starts as root; pass it then (e.g. 'root' so workers can
- * read a media dir that only root can traverse), omit it otherwise.
+ * `user` is only meaningful when nginx starts as root; pass it then (`unprivilegedNginxUser()`;
+ * MEDIA_DIR must be readable for it), omit it otherwise. Workers never run as root: `root` is refused.
  * @param {{ mediaDir: string, port: number, runDir: string, host?: string, user?: string }} opts
  * @returns {string}
  */
 export function renderMediaNginxConf({ mediaDir, port, runDir, host = '127.0.0.1', user }) {
   if (!Number.isInteger(port) || port < 1 || port > 65535) {
     throw new Error(`renderMediaNginxConf: invalid port ${String(port)}`);
+  }
+  if (user !== undefined && /^(?:root|0)$/.test(user.split(' ')[0] ?? '')) {
+    throw new Error('renderMediaNginxConf: nginx workers must not run as root; use unprivilegedNginxUser()');
+  }
+  if (user !== undefined && !/^[a-z_][a-z0-9_-]*(?: [a-z_][a-z0-9_-]*)?$/i.test(user)) {
+    throw new Error(`renderMediaNginxConf: invalid user ${JSON.stringify(user)}`);
   }
   const run = runDir.replace(/\/+$/, '');
   const server = renderMediaServerBlock({
@@ -102,7 +145,8 @@ export function renderComposeMediaConf() {
   return (
     '# Generated by infra/nginx/render-media-conf.mjs (renderComposeMediaConf); do not edit by hand.\n' +
     '# Mounted as /etc/nginx/conf.d/default.conf in the compose nginx container; the media volume\n' +
-    '# is mounted read-only at /srv/media (thumbs/ and images/).\n' +
+    '# is mounted read-only at /srv/media (thumbs/ and images/). The image\'s nginx.conf runs the\n' +
+    '# workers as its unprivileged `nginx` user.\n' +
     renderMediaServerBlock({ mediaDir: '/srv/media', listen: '3004' })
   );
 }

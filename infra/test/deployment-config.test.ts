@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +10,7 @@ import { nginxBinary, startNginx, type StartedNginx } from '../../packages/test-
 import {
   renderComposeMediaConf,
   renderMediaNginxConf,
+  unprivilegedNginxUser,
 } from '../nginx/render-media-conf.mjs';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -21,10 +23,24 @@ interface ComposeService {
   volumes?: string[];
 }
 
-function run(cmd: string, args: string[]): { status: number | null; output: string } {
-  const res = spawnSync(cmd, args, { cwd: repoRoot, encoding: 'utf8' });
+function run(cmd: string, args: string[], env: NodeJS.ProcessEnv = process.env): { status: number | null; output: string } {
+  const res = spawnSync(cmd, args, { cwd: repoRoot, encoding: 'utf8', env });
   return { status: res.status, output: `${res.error?.message ?? ''}${res.stdout}${res.stderr}` };
 }
+
+/** `docker-compose config` with exactly these variables: not the repository's .env, nothing from the caller's environment. */
+function composeConfig(vars: Record<string, string>, ...args: string[]): { status: number | null; output: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'pawlink-compose-'));
+  try {
+    const envFile = join(dir, 'empty.env');
+    writeFileSync(envFile, '');
+    return run('docker-compose', ['--env-file', envFile, '-f', 'docker-compose.yml', 'config', ...args], { PATH: process.env.PATH, ...vars });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const SECRETS = { DB_PASSWORD: 'app-secret', DB_ROOT_PASSWORD: 'root-secret' };
 
 async function tempDir(prefix: string): Promise<string> {
   return mkdtemp(join(tmpdir(), prefix));
@@ -32,9 +48,31 @@ async function tempDir(prefix: string): Promise<string> {
 
 describe('docker-compose.yml', () => {
   it('is valid for docker-compose config', () => {
-    const res = run('docker-compose', ['-f', 'docker-compose.yml', 'config', '-q']);
+    const res = composeConfig(SECRETS, '-q');
     expect(res.output).toBe('');
     expect(res.status).toBe(0);
+  });
+
+  it('requires both database passwords: there is no default', () => {
+    for (const missing of ['DB_PASSWORD', 'DB_ROOT_PASSWORD'] as const) {
+      const vars: Record<string, string> = { ...SECRETS };
+      delete vars[missing];
+      const res = composeConfig(vars, '-q');
+      expect(res.status, missing).not.toBe(0);
+      expect(res.output, missing).toContain(`set ${missing}`);
+    }
+  });
+
+  it('connects every app as the least-privilege user, never as root', () => {
+    const doc = parse(composeConfig(SECRETS).output) as { services: Record<string, { environment?: Record<string, string>; volumes?: unknown[] }> };
+    for (const app of ['shortener', 'images', 'thumbs', 'thumbs-worker', 'migrate']) {
+      const env = doc.services[app]?.environment ?? {};
+      expect(env.DB_USER, app).toBe('pawlink');
+      expect(env.DB_PASSWORD, app).toBe('app-secret');
+    }
+    const mysql = doc.services.mysql?.environment ?? {};
+    expect(mysql).toMatchObject({ MYSQL_ROOT_PASSWORD: 'root-secret', PAWLINK_DB_USER: 'pawlink', PAWLINK_DB_PASSWORD: 'app-secret', PAWLINK_DB_PREFIX: 'pawlink_' });
+    expect(JSON.stringify(doc.services.mysql?.volumes)).toContain('/docker-entrypoint-initdb.d');
   });
 
   it('defines every service, with a scalable worker', async () => {
@@ -52,6 +90,15 @@ describe('docker-compose.yml', () => {
       const deps = services[app]?.depends_on as Record<string, { condition?: string }>;
       expect(deps.migrate?.condition, app).toBe('service_completed_successfully');
       expect(deps.redis?.condition, app).toBe('service_healthy');
+    }
+  });
+
+  it('checks the health of each service with /ready, which names a dependency that is down', async () => {
+    const doc = parse(await readFile(join(repoRoot, 'docker-compose.yml'), 'utf8')) as {
+      services: Record<string, { healthcheck?: { test?: string[] } }>;
+    };
+    for (const [app, port] of [['shortener', 3001], ['images', 3002], ['thumbs', 3003]] as const) {
+      expect(doc.services[app]?.healthcheck?.test?.join(' '), app).toContain(`http://127.0.0.1:${port}/ready`);
     }
   });
 
@@ -82,6 +129,25 @@ describe('nginx configs', () => {
     const res = run(nginxBinary(), ['-t', '-c', file, '-e', join(runDir, 'error.log')]);
     expect(res.output).toContain('test is successful');
     expect(res.status).toBe(0);
+  });
+
+  it('never renders root as the worker user, and picks an unprivileged one', async () => {
+    const runDir = join(dir, 'user');
+    await mkdir(runDir);
+    for (const user of ['root', 'root root', '0']) {
+      expect(() => renderMediaNginxConf({ mediaDir: join(dir, 'media'), port: 3004, runDir, user })).toThrow(/must not run as root/);
+    }
+    expect(() => renderMediaNginxConf({ mediaDir: join(dir, 'media'), port: 3004, runDir, user: 'x; daemon on' })).toThrow(/invalid user/);
+    expect(unprivilegedNginxUser('root:x:0:0::/root:/bin/bash\nwww-data:x:33:33::/var/www:/usr/sbin/nologin\n', '')).toBe('www-data');
+    expect(unprivilegedNginxUser('nobody:x:65534:65534::/nonexistent:/usr/sbin/nologin\n', 'nogroup:x:65534:\n')).toBe('nobody nogroup');
+    expect(unprivilegedNginxUser('nobody:x:65534:65534::/:/sbin/nologin\n', 'nobody:x:65534:\n')).toBe('nobody');
+
+    const conf = renderMediaNginxConf({ mediaDir: join(dir, 'media'), port: 3004, runDir, user: unprivilegedNginxUser() });
+    expect(conf).toMatch(/^user (www-data|nobody)( \w+)?;$/m);
+    const file = join(runDir, 'nginx.conf');
+    await writeFile(file, conf);
+    const res = run(nginxBinary(), ['-t', '-c', file, '-e', join(runDir, 'error.log')]);
+    expect(res.output).toContain('test is successful');
   });
 
   it('keeps infra/nginx/media.conf in sync with the template', async () => {
@@ -146,6 +212,55 @@ describe('media nginx (startNginx)', () => {
       expect(res.headers.get('cache-control')).toBe(LONG_CACHE);
       expect(Buffer.from(await res.arrayBuffer())).toEqual(bytes);
     }
+  });
+
+  it('serves every image type with its own Content-Type', async () => {
+    for (const [name, type] of [
+      ['a.gif', 'image/gif'],
+      ['b.webp', 'image/webp'],
+      ['c.jpeg', 'image/jpeg'],
+    ] as const) {
+      await writeFile(join(mediaDir, 'images', name), png);
+      const res = await fetch(`${nginx.baseUrl}/images/${name}`);
+      await res.arrayBuffer();
+      expect(res.status, name).toBe(200);
+      expect(res.headers.get('content-type'), name).toBe(type);
+    }
+  });
+
+  it('gives 404 for hidden files, such as the temporary files of atomic writes', async () => {
+    await writeFile(join(mediaDir, 'thumbs', '.0123abcd.png.0123456789ab.tmp'), png);
+    await writeFile(join(mediaDir, 'thumbs', '.hidden.png'), png);
+    await mkdir(join(mediaDir, 'images', '.git'), { recursive: true });
+    await writeFile(join(mediaDir, 'images', '.git', 'config.png'), png);
+    for (const path of ['/thumbs/.0123abcd.png.0123456789ab.tmp', '/thumbs/.hidden.png', '/thumbs/%2Ehidden.png', '/images/.git/config.png', '/.hidden.png']) {
+      const res = await fetch(nginx.baseUrl + path);
+      const body = Buffer.from(await res.arrayBuffer());
+      expect(res.status, path).toBe(404);
+      expect(body.includes(png), path).toBe(false);
+    }
+  });
+
+  it('gives 404 for any other extension, whatever the file holds', async () => {
+    const html = '<script>alert(1)</script>';
+    for (const name of ['evil.html', 'evil.svg', 'evil.htm', 'evil.js', 'x.png.html', 'noext', 'upper.PNG']) await writeFile(join(mediaDir, 'thumbs', name), html);
+    for (const name of ['evil.html', 'evil.svg', 'evil.htm', 'evil.js', 'x.png.html', 'noext', 'upper.PNG']) {
+      const res = await fetch(`${nginx.baseUrl}/thumbs/${name}`);
+      const body = await res.text();
+      expect(res.status, name).toBe(404);
+      expect(body, name).not.toContain(html);
+    }
+  });
+
+  it('runs its workers as an unprivileged user', async () => {
+    const workers = (await readdir('/proc')).filter((entry) => /^\d+$/.test(entry));
+    const uids: string[] = [];
+    for (const pid of workers) {
+      const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
+      if (new RegExp(`^PPid:\\s+${nginx.pid}$`, 'm').test(status)) uids.push(/^Uid:\s+(\d+)/m.exec(status)?.[1] ?? '');
+    }
+    expect(uids.length).toBeGreaterThan(0);
+    for (const uid of uids) expect(uid).not.toBe('0');
   });
 
   it('answers HEAD', async () => {

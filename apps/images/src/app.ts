@@ -1,5 +1,5 @@
 import type { AccessGuards } from '@pawlink/auth';
-import { createServiceApp, type HttpMetrics, type Logger, type ReadOnlySwitch } from '@pawlink/service-kit';
+import { createServiceApp, type HttpMetrics, type Logger, type Readiness, type ReadOnlySwitch } from '@pawlink/service-kit';
 import type { Express } from 'express';
 import type { ImagesConfig } from './config.js';
 import type { ImagesContainer } from './container.js';
@@ -19,6 +19,8 @@ export interface ImagesAppDeps {
   metrics?: HttpMetrics;
   /** Process start (unix ms), for `/online`'s uptime. */
   startedAt?: number;
+  /** What `/ready` asks: the runtime's dependencies. */
+  readiness?: Readiness;
 }
 
 /** The images HTTP API of API.md §3; never listens (main.ts and tests do). */

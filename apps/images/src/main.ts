@@ -19,6 +19,6 @@ await runService({
     await services.sizeIndex.ensureAll();
     const readOnly = await runtime.readOnlySwitch('images', redis);
     const guards = await openAccessGuards(runtime, 'images', redis);
-    return createApp({ config, logger, services, guards, readOnly, startedAt });
+    return createApp({ config, logger, services, guards, readOnly, startedAt, readiness: runtime.readiness });
   },
 });

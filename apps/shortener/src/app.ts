@@ -1,5 +1,5 @@
 import type { AccessGuards } from '@pawlink/auth';
-import { createServiceApp, HttpMetrics, type Logger, type ReadOnlySwitch } from '@pawlink/service-kit';
+import { createServiceApp, HttpMetrics, type Logger, type Readiness, type ReadOnlySwitch } from '@pawlink/service-kit';
 import type { Express } from 'express';
 import type { RequestListener } from 'node:http';
 import { Counter } from 'prom-client';
@@ -17,6 +17,8 @@ export interface ShortenerAppDeps {
   readOnly: ReadOnlySwitch;
   metrics?: HttpMetrics;
   startedAt?: number;
+  /** What `/ready` asks: the runtime's dependencies. */
+  readiness?: Readiness;
 }
 
 /** The shortener's Express app (API.md §2). It never listens; see createRequestHandler. */
@@ -28,6 +30,7 @@ export function createApp(deps: ShortenerAppDeps): Express {
     guards: deps.guards,
     readOnly: deps.readOnly,
     redirectCacheControl: redirectCacheControl(config.shortener.redirectMaxAgeSeconds),
+    logger: deps.logger,
   });
   return base.finalize();
 }

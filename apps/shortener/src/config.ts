@@ -4,7 +4,9 @@ export interface ShortenerConfig extends BaseConfig {
   shortener: {
     /** Most codes the in-process redirect cache holds (least recently used go first). */
     cacheSize: number;
-    /** Longest an in-process entry is trusted; bounds staleness if an invalidation is ever lost. */
+    /** Most preview rows held in process (least recently used go first); 0 turns the preview cache off. */
+    previewCacheSize: number;
+    /** Longest an in-process entry (redirect or preview) is trusted; bounds staleness if an invalidation is ever lost. */
     localCacheTtlMs: number;
     /** Lifetime of a code → url entry in the shared Redis cache. */
     redisCacheTtlSeconds: number;
@@ -19,6 +21,7 @@ export function loadShortenerConfig(env: Env, cwd = process.cwd()): ShortenerCon
     ...loadBaseConfig(env, cwd),
     shortener: {
       cacheSize: readInt(env, 'SHORTENER_CACHE_SIZE', 100_000, { min: 0, max: 10_000_000 }),
+      previewCacheSize: readInt(env, 'SHORTENER_PREVIEW_CACHE_SIZE', 10_000, { min: 0, max: 1_000_000 }),
       localCacheTtlMs: readInt(env, 'SHORTENER_LOCAL_CACHE_TTL_SECONDS', 300, { min: 1, max: 86_400 }) * 1000,
       redisCacheTtlSeconds: readInt(env, 'SHORTENER_REDIS_CACHE_TTL_SECONDS', 86_400, { min: 1, max: 30 * 86_400 }),
       redirectMaxAgeSeconds: readInt(env, 'SHORTENER_REDIRECT_MAX_AGE', 60, { min: 0, max: 3600 }),

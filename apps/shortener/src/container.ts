@@ -2,6 +2,7 @@ import type { Logger } from '@pawlink/service-kit';
 import type { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
 import type { ShortenerConfig } from './config.js';
+import { PreviewCacheRepository } from './repositories/preview-cache.repository.js';
 import { RedirectCacheRepository } from './repositories/redirect-cache.repository.js';
 import { ShortUrlRepository } from './repositories/short-url.repository.js';
 import { ShortUrlService } from './services/short-url.service.js';
@@ -39,9 +40,18 @@ export function createShortenerContainer(connections: ShortenerConnections): Sho
     logger,
     load: async (code) => (await repository.findByCode(code))?.url ?? null,
   });
+  const previews = new PreviewCacheRepository({
+    size: config.shortener.previewCacheSize,
+    ttlMs: config.shortener.localCacheTtlMs,
+    load: (code) => repository.findByCode(code),
+  });
+  // Peers announce their edits and deletes on the redirect cache's channel; previews follow it.
+  redirectCache.on('invalidated', (code: string) => previews.evict(code));
+  redirectCache.on('reset', () => previews.clear());
   const shortUrls = new ShortUrlService({
     repository,
     cache: redirectCache,
+    previews,
     baseUrl: config.urls.shortener,
     clock: connections.clock ?? (() => new Date()),
     ...(connections.generateCode ? { generateCode: connections.generateCode } : {}),

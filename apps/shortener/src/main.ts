@@ -24,6 +24,6 @@ await runService({
     runtime.onShutdown(() => services.redirectCache.stop());
     const readOnly = await runtime.readOnlySwitch('shortener', redis);
     const guards = await openAccessGuards(runtime, 'shortener', redis);
-    return createRequestHandler({ config, logger, services, guards, readOnly, startedAt });
+    return createRequestHandler({ config, logger, services, guards, readOnly, startedAt, readiness: runtime.readiness });
   },
 });

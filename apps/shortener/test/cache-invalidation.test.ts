@@ -1,6 +1,5 @@
-import type { RedirectCacheRepository } from '../src/repositories/redirect-cache.repository.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { create, jsonInit, request, startHarness, uniqueUrl, type Harness, type Instance } from './support.js';
+import { create, invalidated, jsonInit, request, startHarness, uniqueUrl, type Harness, type Instance } from './support.js';
 
 let h: Harness;
 let second: Instance;
@@ -16,18 +15,6 @@ async function editable(): Promise<{ code: string; managementCode: string; url: 
   const url = uniqueUrl();
   const { body } = await create(h, { url }, { editable: true });
   return { code: body.data.code, managementCode: body.data.managementCode!, url };
-}
-
-/** Resolves once `cache` has applied a peer's announcement for `code` (whatever else arrives first). */
-function invalidated(cache: RedirectCacheRepository, code: string): Promise<void> {
-  return new Promise((resolve) => {
-    const listener = (announced: string): void => {
-      if (announced !== code) return;
-      cache.off('invalidated', listener);
-      resolve();
-    };
-    cache.on('invalidated', listener);
-  });
 }
 
 const locationAt = async (base: string, code: string): Promise<string | null> => (await request(`${base}/${code}`)).headers.get('location');

@@ -227,6 +227,24 @@ describe('POST /create — validation', () => {
     expect(res.body).toMatchObject({ success: false, code: 1074 });
   });
 
+  // Bidi controls reorder what a reader sees around the credit (an "evil" credit that renders as
+  // something else), as they are refused in target URLs.
+  const BIDI_CONTROLS = ['\u202A', '\u202B', '\u202C', '\u202D', '\u202E', '\u2066', '\u2067', '\u2068', '\u2069', '\u200E', '\u200F', '\u061C'];
+  it.each(BIDI_CONTROLS.map((control) => [control.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0'), control]))('refuses a credit with the bidi control U+%s (422 1074)', async (_name, control) => {
+    const res = await create(h, { url: uniqueUrl(), credit: `Fox${control}gpj.exe` });
+    expect(res.status).toBe(422);
+    expect(res.body).toMatchObject({ success: false, code: 1074 });
+    expect(res.body.error).toContain('bidirectional controls');
+  });
+
+  it('keeps accepting emoji sequences joined by zero-width joiners and right-to-left text', async () => {
+    for (const credit of ['👨‍👩‍👧 family', 'שלום', 'مرحبا']) {
+      const res = await create(h, { url: uniqueUrl(), credit });
+      expect(res.status, credit).toBe(201);
+      expect(res.body.data.credit).toBe(credit);
+    }
+  });
+
   it('answers 1026 for a malformed JSON body and treats a missing body as a missing url', async () => {
     const bad = await request(`${h.url}/create`, { method: 'POST', headers: { authorization: h.key, 'content-type': 'application/json' }, body: '{"url":' });
     expect(bad.status).toBe(400);

@@ -40,4 +40,18 @@ describe('with Redis unavailable to an instance', () => {
     expect(del.status).toBe(204);
     expect((await request(`${degraded.url}/${code}`)).status).toBe(404);
   });
+
+  it('answers cold redirects, unknown codes and previews from MySQL though the lookup limit cannot be asked', async () => {
+    const url = uniqueUrl();
+    const { body } = await create({ url: h.url, key: h.key }, { url, credit: 'Offline' });
+    const code = body.data.code;
+    const redirect = await request(`${degraded.url}/${code}`);
+    expect(redirect.status).toBe(302);
+    expect(redirect.headers.get('location')).toBe(url);
+    const preview = await request(`${degraded.url}/${code}+`);
+    expect(preview.status).toBe(200);
+    expect(preview.text).toContain('<dd id="credit">Offline</dd>');
+    expect((await request(`${degraded.url}/nope${Date.now().toString(36)}`)).status).toBe(404);
+    expect((await request(`${degraded.url}/nope${Date.now().toString(36)}+`)).status).toBe(404);
+  });
 });

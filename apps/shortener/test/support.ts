@@ -1,4 +1,4 @@
-import { ApiKeyRepository, authDatabase, createAccessGuards } from '@pawlink/auth';
+import { ApiKeyRepository, authDatabase, createAccessGuards, type AccessGuardsOptions } from '@pawlink/auth';
 import { createTestKey } from '@pawlink/auth/testing';
 import { createDataSource, createLogger, createRedis, migrateDatabase, ReadOnlySwitch, setReadOnly } from '@pawlink/service-kit';
 import { createTestContext, jsonInit, request, serveForTest, type JsonResponse, type TestContext } from '@pawlink/test-kit';
@@ -37,8 +37,14 @@ export interface Harness {
   close(): Promise<void>;
 }
 
+export type HarnessOverrides = Partial<Pick<ShortenerConnections, 'generateCode' | 'clock'>> & {
+  /** Rate limits instead of the production policy. */
+  limits?: AccessGuardsOptions['limits'];
+};
+
 /** Fresh schemas and Redis prefix, migrated, and one instance listening on a free port. */
-export async function startHarness(label: string, env: Record<string, string> = {}, overrides: Partial<Pick<ShortenerConnections, 'generateCode' | 'clock'>> = {}): Promise<Harness> {
+export async function startHarness(label: string, env: Record<string, string> = {}, harnessOverrides: HarnessOverrides = {}): Promise<Harness> {
+  const { limits, ...overrides } = harnessOverrides;
   const ctx = await createTestContext(label);
   const config = loadShortenerConfig({ ...ctx.env, SHORTENER_URL, ...env });
   await migrateDatabase(config.database, authDatabase);
@@ -60,7 +66,7 @@ export async function startHarness(label: string, env: Record<string, string> = 
     const services = createShortenerContainer({ config, logger, redis: instanceRedis, subscriber, dataSource, ...overrides });
     const cache = services.redirectCache;
     await cache.start();
-    const guards = createAccessGuards({ service: 'shortener', apiKeys, redis: instanceRedis, redisPrefix: config.redis.prefix, logger });
+    const guards = createAccessGuards({ service: 'shortener', apiKeys, redis: instanceRedis, redisPrefix: config.redis.prefix, logger, ...(limits ? { limits } : {}) });
     const server = await serveForTest(createRequestHandler({ config, logger, services, guards, readOnly }));
     const instance: Instance = {
       url: server.url,
@@ -127,3 +133,15 @@ let counter = 0;
 export const uniqueUrl = (path = 'page'): string => `https://example.com/${path}/${Date.now().toString(36)}-${counter++}`;
 
 export { jsonInit, request };
+
+/** Resolves once `cache` has applied a peer's announcement for `code` (whatever else arrives first). */
+export function invalidated(cache: RedirectCacheRepository, code: string): Promise<void> {
+  return new Promise((resolve) => {
+    const listener = (announced: string): void => {
+      if (announced !== code) return;
+      cache.off('invalidated', listener);
+      resolve();
+    };
+    cache.on('invalidated', listener);
+  });
+}

@@ -117,7 +117,7 @@ describe('PATCH /:code', () => {
       expect(res.status, JSON.stringify(url)).toBe(422);
       expect(res.body.code).toBe(1073);
     }
-    for (const credit of ['x'.repeat(51), 7, 'nul\u0000', '\udc00']) {
+    for (const credit of ['x'.repeat(51), 7, 'nul\u0000', '\udc00', 'right\u202Eto left', 'isolate\u2066d']) {
       const res = await patch(entry.code, { managementCode: entry.managementCode, credit });
       expect(res.status, JSON.stringify(credit)).toBe(422);
       expect(res.body.code).toBe(1074);

@@ -1,5 +1,5 @@
 import type { AccessGuards } from '@pawlink/auth';
-import { createServiceApp, type HttpMetrics, type Logger, type ReadOnlySwitch } from '@pawlink/service-kit';
+import { createServiceApp, type HttpMetrics, type Logger, type Readiness, type ReadOnlySwitch } from '@pawlink/service-kit';
 import type { Express } from 'express';
 import type { ThumbsConfig } from './config.js';
 import type { ThumbsContainer } from './container.js';
@@ -15,6 +15,8 @@ export interface ThumbsAppDeps {
   metrics?: HttpMetrics;
   /** Process start (unix ms), for `/online`'s uptime. */
   startedAt?: number;
+  /** What `/ready` asks: the runtime's dependencies. */
+  readiness?: Readiness;
 }
 
 /** The thumbs HTTP API (API.md §4). Never listens; never renders anything itself. */

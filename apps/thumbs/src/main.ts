@@ -1,7 +1,7 @@
 import { openAccessGuards } from '@pawlink/auth';
 import { createBoardClient } from '@pawlink/board';
 import { thumbnailQueuePrefix } from '@pawlink/contracts';
-import { runService } from '@pawlink/service-kit';
+import { logUnlessUnavailable, runService } from '@pawlink/service-kit';
 import { createApp } from './app.js';
 import { loadThumbsConfig } from './config.js';
 import { createThumbsContainer } from './container.js';
@@ -16,7 +16,9 @@ await runService({
   async start(runtime) {
     const { config, logger, startedAt, redis: connect, onShutdown } = runtime;
     const redis = connect('thumbs');
-    const queue = openThumbnailQueue(connect('thumbs-queue', { forQueue: true }), config.redis.prefix);
+    // The API only adds and reads jobs (no blocking commands): its queue connection fails fast too.
+    const queue = openThumbnailQueue(connect('thumbs-queue'), config.redis.prefix);
+    queue.on('error', logUnlessUnavailable(logger, 'thumbnail queue error'));
     onShutdown(() => queue.close());
     const board = createBoardClient({ ...config.board, redis, redisPrefix: config.redis.prefix, maxSlotWaitMs: config.thumbs.boardMaxWaitMs, logger });
     const services = createThumbsContainer({ config, redis, queue, board });
@@ -27,12 +29,12 @@ await runService({
       queuePrefix: thumbnailQueuePrefix(config.redis.prefix),
       queue,
       durations: services.durations,
-      onError: (error) => logger.warn('could not record a job duration', { error }),
+      onError: logUnlessUnavailable(logger, 'could not record a job duration'),
     });
     onShutdown(() => recorder.close());
 
     const readOnly = await runtime.readOnlySwitch('thumbs', redis);
     const guards = await openAccessGuards(runtime, 'thumbs', redis);
-    return createApp({ config, logger, services, guards, readOnly, startedAt });
+    return createApp({ config, logger, services, guards, readOnly, startedAt, readiness: runtime.readiness });
   },
 });

@@ -7,7 +7,7 @@ import { createTestKey } from '@pawlink/auth/testing';
 import { createBoardClient, type BoardClient } from '@pawlink/board';
 import { startFakeBoard, type FakeBoard } from '@pawlink/board/testing';
 import { THUMBNAIL_QUEUE, thumbnailFileName, thumbnailQueuePrefix, thumbnailsDir, type ApiKeyFlag, type ThumbnailJobPayload, type ThumbnailType } from '@pawlink/contracts';
-import { createDataSource, createLogger, createRedis, migrateDatabase, ReadOnlySwitch, setReadOnly, type Logger } from '@pawlink/service-kit';
+import { createDataSource, createLogger, createRedis, failFastRedis, migrateDatabase, ReadOnlySwitch, setReadOnly, type Logger } from '@pawlink/service-kit';
 import { createTestContext, serveForTest, type TestContext } from '@pawlink/test-kit';
 import { Worker, type Job, type Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -69,8 +69,10 @@ export async function startThumbs(env: Record<string, string> = {}): Promise<Thu
   const key = await newKey(['thumbs']);
   const keyWithoutFlag = await newKey(['shortener']);
 
-  const redis = createRedis(config.redis);
-  const queueConnection = createRedis(config.redis, { forQueue: true });
+  // The connections of the thumbs process (main.ts): the API's queue connection fails fast too.
+  const failFast = failFastRedis(config.dependencyTimeouts);
+  const redis = createRedis(config.redis, { failFast });
+  const queueConnection = createRedis(config.redis, { failFast });
   const prefix = thumbnailQueuePrefix(config.redis.prefix);
   const queue = openThumbnailQueue(queueConnection, config.redis.prefix);
   const logger = createLogger('thumbs-test', 'error', { silent: process.env.TEST_LOG !== '1' });
@@ -89,8 +91,8 @@ export async function startThumbs(env: Record<string, string> = {}): Promise<Thu
 
   /** Another API instance: its own Redis connections, queue object and HTTP server, same Redis. */
   async function startAnotherInstance(makeQueue?: MakeQueue): Promise<string> {
-    const otherRedis = createRedis(config.redis);
-    const otherConnection = createRedis(config.redis, { forQueue: true });
+    const otherRedis = createRedis(config.redis, { failFast });
+    const otherConnection = createRedis(config.redis, { failFast });
     const otherQueue = makeQueue ? makeQueue(otherConnection, prefix) : openThumbnailQueue(otherConnection, config.redis.prefix);
     const other = await serveForTest((await buildInstance({ config, logger, apiKeys, redis: otherRedis, queue: otherQueue, board: boardClient })).app);
     extraInstances.push(async () => {

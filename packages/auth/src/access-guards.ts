@@ -6,6 +6,8 @@ import type { Redis } from 'ioredis';
 import { createApiKeyAuth } from './guards/api-key.guard.js';
 import { createInvalidKeyLimit, createRateLimit } from './guards/rate-limit.guard.js';
 import { ApiKeyRepository } from './repositories/api-key.repository.js';
+import { LocalRateLimitWindows, RedisRateLimitWindows } from './repositories/rate-limit.repository.js';
+import { ResilientRateLimitWindows } from './repositories/resilient-rate-limit-windows.js';
 import { RATE_LIMIT_BUCKETS, type RateLimitBucket, type RateLimitRule } from './services/rate-limit.policy.js';
 
 /** The guards a route table puts first, in this order: key, then rate limit. */
@@ -39,15 +41,15 @@ export async function openAccessGuards(runtime: Pick<ServiceRuntime<BaseConfig>,
 /** The one wiring of API keys and rate limits every service uses. */
 export function createAccessGuards<B extends string = RateLimitBucket>(options: AccessGuardsOptions<B>): AccessGuards<B> {
   const { service, redis, redisPrefix, logger } = options;
+  const windows = new ResilientRateLimitWindows(new RedisRateLimitWindows(redis, `${redisPrefix}ratelimit:`), new LocalRateLimitWindows(), logger);
   const keys = createApiKeyAuth({
     repository: options.apiKeys,
     logger,
     ...(options.keyCacheTtlMs !== undefined ? { cacheTtlMs: options.keyCacheTtlMs } : {}),
-    invalidKeyLimit: createInvalidKeyLimit({ redis, redisPrefix, service, logger, ...(options.limits?.invalidKeys ? { rule: options.limits.invalidKeys } : {}) }),
+    invalidKeyLimit: createInvalidKeyLimit({ windows, service, ...(options.limits?.invalidKeys ? { rule: options.limits.invalidKeys } : {}) }),
   });
   const rateLimit = createRateLimit<B>({
-    redis,
-    redisPrefix,
+    windows,
     service,
     buckets: options.limits?.buckets ?? (RATE_LIMIT_BUCKETS as Record<B, RateLimitRule>),
     ...(options.limits?.global ? { global: options.limits.global } : {}),

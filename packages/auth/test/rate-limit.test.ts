@@ -110,3 +110,37 @@ describe('invalid API keys per client IP (bucket auth.invalid)', () => {
     expect(noKey.body.code).toBe(1013);
   });
 });
+
+describe('invalid API keys, counted atomically', () => {
+  // Its own prefix: the invalid-key window of this address is fresh.
+  let own: TestContext;
+  let app: Awaited<ReturnType<typeof startProbeApp>>;
+  let lookups = 0;
+  beforeAll(async () => {
+    own = await createTestContext('ratelimit-atomic');
+    app = await startProbeApp(own, { invalidKeys: { limit: 30, windowMs: 60_000 }, keyCacheMs: 100 });
+    const findByKey = app.keys.findByKey.bind(app.keys);
+    app.keys.findByKey = (key: string) => {
+      lookups++;
+      return findByKey(key);
+    };
+  });
+  afterAll(async () => {
+    await app.close();
+    await own.cleanup();
+  });
+
+  it('300 concurrent made-up keys cost exactly the limit of lookups; the rest are 429 before any lookup', async () => {
+    const { key } = await app.keys.create({ name: 'trusted', contact: 'c', flags: ['thumbs'], rateLimitRoute: 0, rateLimitGlobal: 0 });
+    expect((await call(app.url, key)).status).toBe(200);
+    lookups = 0;
+    const answers = await Promise.all(Array.from({ length: 300 }, (_, i) => call(app.url, `pl_made-up-${i}`)));
+    expect(lookups).toBe(30);
+    expect(answers.filter((a) => a.status === 401)).toHaveLength(30);
+    expect(answers.filter((a) => a.status === 429)).toHaveLength(270);
+    // A key this instance found valid is not locked out by them, even once its cache entry is stale.
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect((await call(app.url, key)).status).toBe(200);
+  });
+});
+

@@ -20,6 +20,28 @@ export interface RedisConfig {
   prefix: string;
 }
 
+/** How long a process waits on its dependencies before it answers 503 1004 instead. */
+export interface DependencyTimeouts {
+  /** Opening a MySQL connection (a stalled server accepts TCP but never answers the handshake). */
+  databaseConnectMs: number;
+  /** One query of a service (migrations and bin/admin have none). */
+  databaseQueryMs: number;
+  /** Opening a Redis connection. */
+  redisConnectMs: number;
+  /** One Redis command. */
+  redisCommandMs: number;
+}
+
+/** The HTTP server's limits against slow and greedy clients. */
+export interface HttpLimits {
+  /** Whole request, headers and body. */
+  requestTimeoutMs: number;
+  headersTimeoutMs: number;
+  keepAliveTimeoutMs: number;
+  /** Open connections per process; more are refused by the server. */
+  maxConnections: number;
+}
+
 export interface PublicUrls {
   shortener: string;
   images: string;
@@ -41,6 +63,8 @@ export interface BaseConfig {
   trustProxy: number;
   shutdownTimeoutMs: number;
   bodyLimitBytes: number;
+  dependencyTimeouts: DependencyTimeouts;
+  http: HttpLimits;
 }
 
 export function loadBaseConfig(env: Env, cwd = process.cwd()): BaseConfig {
@@ -77,5 +101,17 @@ export function loadBaseConfig(env: Env, cwd = process.cwd()): BaseConfig {
     trustProxy: readInt(env, 'TRUST_PROXY', 0, { min: 0, max: 10 }),
     shutdownTimeoutMs: readInt(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, { min: 100, max: 600_000 }),
     bodyLimitBytes: readInt(env, 'BODY_LIMIT_BYTES', 100 * 1024, { min: 1024, max: 50 * 1024 * 1024 }),
+    dependencyTimeouts: {
+      databaseConnectMs: readInt(env, 'DB_CONNECT_TIMEOUT_MS', 1000, { min: 100, max: 60_000 }),
+      databaseQueryMs: readInt(env, 'DB_QUERY_TIMEOUT_MS', 1000, { min: 100, max: 600_000 }),
+      redisConnectMs: readInt(env, 'REDIS_CONNECT_TIMEOUT_MS', 1000, { min: 100, max: 60_000 }),
+      redisCommandMs: readInt(env, 'REDIS_COMMAND_TIMEOUT_MS', 1000, { min: 50, max: 60_000 }),
+    },
+    http: {
+      requestTimeoutMs: readInt(env, 'HTTP_REQUEST_TIMEOUT_MS', 30_000, { min: 1000, max: 600_000 }),
+      headersTimeoutMs: readInt(env, 'HTTP_HEADERS_TIMEOUT_MS', 10_000, { min: 500, max: 600_000 }),
+      keepAliveTimeoutMs: readInt(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 5_000, { min: 100, max: 600_000 }),
+      maxConnections: readInt(env, 'HTTP_MAX_CONNECTIONS', 10_000, { min: 10, max: 1_000_000 }),
+    },
   };
 }

@@ -11,6 +11,37 @@ export class ConfigError extends Error {
   }
 }
 
+/** Variables whose values no error ever shows, whatever reads them. */
+const SECRET_VARIABLE = /PASSWORD|PASSWD|SECRET|TOKEN|(?:^|_)KEY$/i;
+
+/** Query parameters that carry credentials in connection URLs (`?password=…`, `?auth=…`). */
+const SECRET_PARAMETER = /([?&;][^=&#;]*(?:pass|pwd|secret|token|key|auth)[^=&#;]*=)[^&#;]*/gi;
+
+/**
+ * `value` with anything that may be a credential masked: the user info of a URL (everything up to
+ * the last `@`, so a password holding `@` or `/` is masked whole), a password after the last `:` of
+ * an authority without `@` (`redis://:secret`), and password-like query parameters. Errs on the side
+ * of masking: an error message only has to name the variable and hint at the mistake.
+ */
+export function redactCredentials(value: string): string {
+  const scheme = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.exec(value)?.[0] ?? '';
+  let rest = value.slice(scheme.length);
+  const at = rest.lastIndexOf('@');
+  if (at >= 0) {
+    rest = `***${rest.slice(at)}`;
+  } else if (scheme !== '') {
+    const authority = /^[^/?#]*/.exec(rest)?.[0] ?? '';
+    const colon = authority.lastIndexOf(':');
+    if (colon >= 0 && !/^\d*$/.test(authority.slice(colon + 1))) rest = `${authority.slice(0, colon)}:***${rest.slice(authority.length)}`;
+  }
+  return `${scheme}${rest}`.replace(SECRET_PARAMETER, '$1***');
+}
+
+/** A value as a configuration error may quote it: never a secret variable's, never a URL's credentials. */
+function shown(name: string, value: string): string {
+  return SECRET_VARIABLE.test(name) ? '(hidden)' : `"${redactCredentials(value)}"`;
+}
+
 function raw(env: Env, name: string): string | undefined {
   const value = env[name];
   return value === undefined || value.trim() === '' ? undefined : value.trim();
@@ -28,10 +59,11 @@ export function readSecret(env: Env, name: string, fallback = ''): string {
 export function readInt(env: Env, name: string, fallback: number, range: { min?: number; max?: number } = {}): number {
   const value = raw(env, name);
   if (value === undefined) return fallback;
-  if (!/^-?\d+$/.test(value)) throw new ConfigError(name, `must be an integer, got "${value}"`);
+  const got = shown(name, value);
+  if (!/^-?\d+$/.test(value)) throw new ConfigError(name, `must be an integer, got ${got}`);
   const parsed = Number(value);
-  if (range.min !== undefined && parsed < range.min) throw new ConfigError(name, `must be at least ${range.min}, got ${parsed}`);
-  if (range.max !== undefined && parsed > range.max) throw new ConfigError(name, `must be at most ${range.max}, got ${parsed}`);
+  if (range.min !== undefined && parsed < range.min) throw new ConfigError(name, `must be at least ${range.min}, got ${got}`);
+  if (range.max !== undefined && parsed > range.max) throw new ConfigError(name, `must be at most ${range.max}, got ${got}`);
   return parsed;
 }
 
@@ -47,14 +79,14 @@ export function readBool(env: Env, name: string, fallback: boolean): boolean {
   if (value === undefined) return fallback;
   if (TRUE.has(value)) return true;
   if (FALSE.has(value)) return false;
-  throw new ConfigError(name, `must be true or false, got "${value}"`);
+  throw new ConfigError(name, `must be true or false, got ${shown(name, value)}`);
 }
 
 export function readEnum<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
   const value = raw(env, name);
   if (value === undefined) return fallback;
   if (!(allowed as readonly string[]).includes(value)) {
-    throw new ConfigError(name, `must be one of ${allowed.join(', ')}, got "${value}"`);
+    throw new ConfigError(name, `must be one of ${allowed.join(', ')}, got ${shown(name, value)}`);
   }
   return value as T;
 }
@@ -66,16 +98,16 @@ export function readUrl(env: Env, name: string, fallback: string, protocols = ['
   try {
     parsed = new URL(value);
   } catch {
-    throw new ConfigError(name, `must be an absolute URL, got "${value}"`);
+    throw new ConfigError(name, `must be an absolute URL, got ${shown(name, value)}`);
   }
   if (!protocols.includes(parsed.protocol)) {
-    throw new ConfigError(name, `must use ${protocols.join(' or ')}, got "${value}"`);
+    throw new ConfigError(name, `must use ${protocols.join(' or ')}, got ${shown(name, value)}`);
   }
   return value.replace(/\/+$/, '');
 }
 
 export function readIdentifier(env: Env, name: string, fallback: string, pattern: RegExp): string {
   const value = raw(env, name) ?? fallback;
-  if (!pattern.test(value)) throw new ConfigError(name, `must match ${String(pattern)}, got "${value}"`);
+  if (!pattern.test(value)) throw new ConfigError(name, `must match ${String(pattern)}, got ${shown(name, value)}`);
   return value;
 }

@@ -3,6 +3,7 @@ import express, { type ErrorRequestHandler, type Express, type NextFunction, typ
 import { ApiError } from './api-error.js';
 import { bodyParserError, errorRenderer, unknownRouteHandler } from './error-renderer.js';
 import type { BaseConfig } from './base-config.js';
+import type { Readiness } from './dependencies/readiness.js';
 import type { Logger } from './logger.js';
 import { HttpMetrics } from './metrics.js';
 import type { ReadOnlySwitch } from './read-only.js';
@@ -17,6 +18,8 @@ export interface ServiceAppOptions {
   metrics?: HttpMetrics;
   /** Process start, for `/online`'s uptime. */
   startedAt?: number;
+  /** What `/ready` asks (the runtime's); without it the service has no dependency to report. */
+  readiness?: Readiness;
 }
 
 export interface ServiceApp {
@@ -120,6 +123,18 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
 
   app.get('/online', (_req, res) => {
     res.json({ success: true, uptime: Math.floor((Date.now() - startedAt) / 1000), readOnly: options.readOnly.enabled });
+  });
+  // Readiness, not liveness: a load balancer takes the instance out while a dependency is down.
+  app.get('/ready', async (_req, res) => {
+    const checks = options.readiness ? await options.readiness() : {};
+    const down = Object.keys(checks).filter((name) => checks[name] === 'down');
+    res.setHeader('Cache-Control', 'no-store');
+    if (down.length === 0) {
+      res.json({ success: true, ready: true, checks });
+      return;
+    }
+    const error = new ApiError('DEPENDENCY_UNAVAILABLE', { message: `Not ready: ${down.join(' and ')} unavailable.` });
+    res.status(error.httpStatus).setHeader('Retry-After', '2').json({ ...error.toBody(), checks });
   });
   app.get('/metrics', async (_req, res) => {
     res.setHeader('Content-Type', metrics.contentType);

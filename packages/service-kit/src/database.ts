@@ -1,5 +1,5 @@
 import mysql from 'mysql2/promise';
-import { DataSource, type DataSourceOptions } from 'typeorm';
+import { DataSource, type DataSourceOptions, type Logger } from 'typeorm';
 import type { DatabaseConfig } from './base-config.js';
 
 const DATABASE_NAME = /^[A-Za-z0-9_]{1,64}$/;
@@ -41,8 +41,23 @@ export interface DataSourceSpec {
   poolSize?: number;
 }
 
+/** How a service's data source fails fast; bin/admin and migrations use none of it. */
+export interface FailFastOptions {
+  connectTimeoutMs: number;
+  /** Each query is abandoned (and its connection closed) after this. */
+  queryTimeoutMs: number;
+  /** Told about every failed query (the database circuit listens here). */
+  onQueryError?: (error: unknown) => void;
+}
+
+/** typeorm's logger interface, used only to hear about failed queries. */
+function queryErrorListener(onQueryError: (error: unknown) => void): Logger {
+  const quiet = (): void => undefined;
+  return { logQuery: quiet, logQuerySlow: quiet, logSchemaBuild: quiet, logMigration: quiet, log: quiet, logQueryError: (error) => onQueryError(error) };
+}
+
 /** A typeorm DataSource for one service schema; never `synchronize`, always migrations. */
-export function createDataSource(config: DatabaseConfig, spec: DataSourceSpec): DataSource {
+export function createDataSource(config: DatabaseConfig, spec: DataSourceSpec, failFast?: FailFastOptions): DataSource {
   return new DataSource({
     type: config.type,
     host: config.host,
@@ -58,6 +73,14 @@ export function createDataSource(config: DatabaseConfig, spec: DataSourceSpec): 
     timezone: 'Z',
     poolSize: spec.poolSize ?? 10,
     logging: false,
+    ...(failFast
+      ? {
+          connectTimeout: failFast.connectTimeoutMs,
+          enableQueryTimeout: true,
+          maxQueryExecutionTime: failFast.queryTimeoutMs,
+          ...(failFast.onQueryError ? { logger: queryErrorListener(failFast.onQueryError) } : {}),
+        }
+      : {}),
   });
 }
 

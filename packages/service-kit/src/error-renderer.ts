@@ -2,6 +2,7 @@ import { Errors } from '@pawlink/contracts';
 import type { ErrorRequestHandler, Express, RequestHandler } from 'express';
 import { ApiError, isApiError } from './api-error.js';
 import type { Logger } from './logger.js';
+import { unavailableDependencyOf } from './dependencies/dependency-failure.js';
 import { allowedMethods } from './method-not-allowed.js';
 
 interface HttpishError {
@@ -32,11 +33,20 @@ export function bodyParserError(error: unknown): ApiError | undefined {
   return undefined;
 }
 
-/** Body-parser and router failures that are the client's fault, mapped to registry codes. */
-function clientError(error: unknown): ApiError | undefined {
+/** Seconds a client is asked to wait when a dependency is down: the circuits probe twice a second. */
+const DEPENDENCY_RETRY_AFTER_SECONDS = '2';
+
+/** Redis or the database is down or stalled: 503 1004 with Retry-After, whatever the route was doing. */
+export function dependencyError(error: unknown): ApiError | undefined {
+  const dependency = unavailableDependencyOf(error);
+  return dependency === undefined ? undefined : new ApiError('DEPENDENCY_UNAVAILABLE', { headers: { 'Retry-After': DEPENDENCY_RETRY_AFTER_SECONDS }, cause: error });
+}
+
+/** Body-parser and router failures that are the client's fault, and unavailable dependencies, mapped to registry codes. */
+function knownError(error: unknown): ApiError | undefined {
   // Express answers undecodable percent-escapes in a path with a URIError: no route has that path.
   if (error instanceof URIError) return new ApiError('UNKNOWN_ROUTE');
-  return bodyParserError(error);
+  return bodyParserError(error) ?? dependencyError(error);
 }
 
 /** Unknown route (1024) or, when another method would match, 405 (1025) with `Allow`. */
@@ -61,7 +71,7 @@ export function errorRenderer(logger: Logger): ErrorRequestHandler {
       next(error);
       return;
     }
-    const known = isApiError(error) ? error : clientError(error);
+    const known = isApiError(error) ? error : knownError(error);
     if (known) {
       for (const [name, value] of Object.entries(known.headers)) res.setHeader(name, value);
       res.status(known.httpStatus).json(known.toBody());

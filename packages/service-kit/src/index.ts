@@ -14,3 +14,4 @@ export * from './only-methods.js';
 export * from './run-service.js';
 export * from './validation/index.js';
 export * from './files/index.js';
+export * from './dependencies/index.js';

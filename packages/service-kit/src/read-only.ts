@@ -30,6 +30,7 @@ export async function getReadOnly(redis: Redis, redisPrefix: string): Promise<Re
 export class ReadOnlySwitch {
   private current: boolean;
   private timer: NodeJS.Timeout | undefined;
+  private failing = false;
 
   constructor(
     private readonly redis: Redis,
@@ -55,11 +56,23 @@ export class ReadOnlySwitch {
   }
 
   async start(): Promise<void> {
-    await this.refresh().catch((error: unknown) => this.logger?.warn('read-only refresh failed', { error }));
-    this.timer = setInterval(() => {
-      this.refresh().catch((error: unknown) => this.logger?.warn('read-only refresh failed', { error }));
-    }, this.pollMs);
+    await this.poll();
+    this.timer = setInterval(() => void this.poll(), this.pollMs);
     this.timer.unref();
+  }
+
+  /**
+   * One refresh; while Redis cannot be asked the last known value stays in force, and the failure
+   * is logged once, not on every poll (the connection's own monitor reports the outage too).
+   */
+  private async poll(): Promise<void> {
+    try {
+      await this.refresh();
+      this.failing = false;
+    } catch (error) {
+      if (!this.failing) this.logger?.warn('read-only switch unreadable; keeping the last known value', { readOnly: this.current, error: (error as Error).message });
+      this.failing = true;
+    }
   }
 
   stop(): void {

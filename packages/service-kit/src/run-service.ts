@@ -7,8 +7,10 @@ import type { Env } from './config.js';
 import { createDataSource, type DataSourceSpec } from './database.js';
 import { createLogger, type Logger } from './logger.js';
 import { ReadOnlySwitch } from './read-only.js';
-import { createRedis } from './redis.js';
-import { exitOnConfigError, installGracefulShutdown, listen, type Closer } from './serve.js';
+import { DatabaseCircuit } from './dependencies/database-circuit.js';
+import { readinessOf, redisReadiness, type Readiness, type ReadinessCheck } from './dependencies/readiness.js';
+import { createRedis, failFastRedis } from './redis.js';
+import { exitOnConfigError, installGracefulShutdown, labelled, listen, type Closer } from './serve.js';
 
 /** What a process gets to build itself with; everything opened through it is closed on shutdown. */
 export interface ServiceRuntime<C extends BaseConfig> {
@@ -16,14 +18,20 @@ export interface ServiceRuntime<C extends BaseConfig> {
   readonly logger: Logger;
   /** Process start (unix ms), for `/online`'s uptime. */
   readonly startedAt: number;
-  /** A Redis connection named `name`, its failures logged once per change of state. */
+  /**
+   * A Redis connection named `name`, its failures logged once per change of state. Plain
+   * connections fail fast (DB_/REDIS_*_TIMEOUT_MS); `forQueue` ones (BullMQ workers, queue events)
+   * wait for Redis instead.
+   */
   readonly redis: (name: string, options?: { forQueue?: boolean }) => Redis;
-  /** An initialised DataSource for one schema. */
+  /** An initialised DataSource for one schema, behind a circuit that fails fast while the database is down. */
   readonly dataSource: (spec: DataSourceSpec) => Promise<DataSource>;
   /** Runs at shutdown after the server has stopped; the last registered runs first. */
   readonly onShutdown: (close: Closer) => void;
   /** The service's run-time read-only switch, polled on `redis` from now until shutdown. */
   readonly readOnlySwitch: (service: ServiceName, redis: Redis) => Promise<ReadOnlySwitch>;
+  /** Asks what was opened through the runtime (Redis, each database) whether it answers: `/ready`. */
+  readonly readiness: Readiness;
 }
 
 export interface ServiceDefinition<C extends BaseConfig> {
@@ -41,6 +49,87 @@ export interface ServiceDefinition<C extends BaseConfig> {
 }
 
 /**
+ * BullMQ loses jobs when Redis evicts keys under memory pressure; so would rate limits and the
+ * read-only switch. Managed Redis services may refuse CONFIG: then nothing can be said.
+ */
+async function warnUnlessNoEviction(redis: Redis, logger: Logger): Promise<void> {
+  try {
+    const [, policy] = (await redis.config('GET', 'maxmemory-policy')) as [string, string];
+    if (policy !== undefined && policy !== 'noeviction') {
+      logger.warn('Redis maxmemory-policy is not noeviction: under memory pressure Redis may drop queued jobs and limits', { maxmemoryPolicy: policy });
+    }
+  } catch {
+    // CONFIG refused or Redis not there yet: the connection's own monitoring reports the latter.
+  }
+}
+
+/** A runtime and the closers of what was opened through it (newest last). */
+export interface OpenedRuntime<C extends BaseConfig> {
+  runtime: ServiceRuntime<C>;
+  closers: Closer[];
+}
+
+/**
+ * The runtime `runService` gives a process: connections that fail fast and are watched, databases
+ * behind circuits, readiness. Exported so tests can build a process's wiring in-process.
+ */
+export function createServiceRuntime<C extends BaseConfig>(config: C, logger: Logger): OpenedRuntime<C> {
+  const timeouts = config.dependencyTimeouts;
+  const closers: Closer[] = [];
+  const checks: Record<string, ReadinessCheck> = {};
+  const circuits: DatabaseCircuit[] = [];
+  const runtime: ServiceRuntime<C> = {
+    config,
+    logger,
+    startedAt: Date.now(),
+    redis: (name, options = {}) => {
+      const redis = createRedis(config.redis, {
+        ...options,
+        name,
+        logger,
+        failFast: failFastRedis(timeouts),
+      });
+      closers.push(labelled(`redis ${name}`, () => redis.quit().catch(() => redis.disconnect())));
+      if (!options.forQueue && !checks.redis) {
+        checks.redis = redisReadiness(redis);
+        void warnUnlessNoEviction(redis, logger);
+      }
+      return redis;
+    },
+    dataSource: async (spec) => {
+      const circuit = new DatabaseCircuit({ name: spec.name, logger, probeTimeoutMs: timeouts.databaseQueryMs });
+      const dataSource = createDataSource(config.database, spec, {
+        connectTimeoutMs: timeouts.databaseConnectMs,
+        queryTimeoutMs: timeouts.databaseQueryMs,
+        onQueryError: (error) => circuit.failed(error),
+      });
+      await dataSource.initialize();
+      circuit.attach(dataSource);
+      circuits.push(circuit);
+      checks.database = async () => (await Promise.all(circuits.map((c) => c.check()))).every(Boolean);
+      closers.push(
+        labelled(`database ${spec.name}`, () => {
+          circuit.stop();
+          return dataSource.destroy();
+        }),
+      );
+      return dataSource;
+    },
+    onShutdown: (close) => {
+      closers.push(close);
+    },
+    readOnlySwitch: async (service, redis) => {
+      const readOnly = new ReadOnlySwitch(redis, config.redis.prefix, service, config.readOnlyDefault, logger);
+      await readOnly.start();
+      closers.push(() => Promise.resolve(readOnly.stop()));
+      return readOnly;
+    },
+    readiness: readinessOf(checks),
+  };
+  return { runtime, closers };
+}
+
+/**
  * The one way every process boots: configuration (a bad value stops it with a message naming the
  * variable, exit 78), the JSON logger, the process's own connections, then `start`, the HTTP
  * server, and a graceful shutdown on SIGTERM/SIGINT that closes what was opened, newest first.
@@ -54,38 +143,13 @@ export async function runService<C extends BaseConfig>(definition: ServiceDefini
     exitOnConfigError(error);
   }
   const logger = createLogger(definition.name, config.logLevel);
-  const closers: Closer[] = [];
-  const runtime: ServiceRuntime<C> = {
-    config,
-    logger,
-    startedAt: Date.now(),
-    redis: (name, options = {}) => {
-      const redis = createRedis(config.redis, { ...options, name, logger });
-      closers.push(() => redis.quit().catch(() => redis.disconnect()));
-      return redis;
-    },
-    dataSource: async (spec) => {
-      const dataSource = createDataSource(config.database, spec);
-      await dataSource.initialize();
-      closers.push(() => dataSource.destroy());
-      return dataSource;
-    },
-    onShutdown: (close) => {
-      closers.push(close);
-    },
-    readOnlySwitch: async (service, redis) => {
-      const readOnly = new ReadOnlySwitch(redis, config.redis.prefix, service, config.readOnlyDefault, logger);
-      await readOnly.start();
-      closers.push(() => Promise.resolve(readOnly.stop()));
-      return readOnly;
-    },
-  };
+  const { runtime, closers } = createServiceRuntime(config, logger);
 
   const servers: Server[] = [];
   try {
     const handler = await definition.start(runtime);
     if (handler && definition.port) {
-      const { server, port } = await listen(handler, definition.port(config));
+      const { server, port } = await listen(handler, definition.port(config), '0.0.0.0', config.http);
       servers.push(server);
       logger.info(`${definition.name} listening`, { port, url: definition.url?.(config) });
     }

@@ -1,24 +1,55 @@
 import http, { type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { HttpLimits } from './base-config.js';
 import type { Logger } from './logger.js';
 
-export interface ServerTimeouts {
-  /** Whole request, headers and body, from a client. */
-  requestTimeoutMs: number;
-  headersTimeoutMs: number;
-  keepAliveTimeoutMs: number;
-}
+export const DEFAULT_HTTP_LIMITS: HttpLimits = { requestTimeoutMs: 30_000, headersTimeoutMs: 10_000, keepAliveTimeoutMs: 5_000, maxConnections: 10_000 };
 
-export const DEFAULT_TIMEOUTS: ServerTimeouts = { requestTimeoutMs: 30_000, headersTimeoutMs: 10_000, keepAliveTimeoutMs: 5_000 };
+/** How often Node looks for requests past their timeouts (its default, 30 s, let slow clients stay ~37 s). */
+const CONNECTIONS_CHECKING_INTERVAL_MS = 1000;
 
 export interface ListeningServer {
   server: http.Server;
   port: number;
 }
 
-/** An HTTP server with timeouts against slow clients, listening on `port` (0 picks one). */
-export async function listen(handler: RequestListener, port: number, host = '0.0.0.0', timeouts = DEFAULT_TIMEOUTS): Promise<ListeningServer> {
-  const server = http.createServer({ requestTimeout: timeouts.requestTimeoutMs, headersTimeout: timeouts.headersTimeoutMs, keepAliveTimeout: timeouts.keepAliveTimeoutMs, maxHeaderSize: 16 * 1024 }, handler);
+/** Servers being drained: every response they still send tells the client to close the connection. */
+const draining = new WeakSet<http.Server>();
+/** Responses each server has not finished yet, so a drain can mark the ones already in flight. */
+const inFlight = new WeakMap<http.Server, Set<http.ServerResponse>>();
+
+/** From now on, `server`'s responses (in flight and new) close their connection after them. */
+function startDraining(server: http.Server): void {
+  draining.add(server);
+  for (const res of inFlight.get(server) ?? []) {
+    if (!res.headersSent) res.shouldKeepAlive = false;
+  }
+}
+
+/**
+ * An HTTP server with limits against slow and greedy clients, listening on `port` (0 picks one).
+ * Once draining (shutdown), each response carries `Connection: close`, so a client with a pooled
+ * keep-alive socket opens a new connection elsewhere instead of having this one reset under it.
+ */
+export async function listen(handler: RequestListener, port: number, host = '0.0.0.0', limits: HttpLimits = DEFAULT_HTTP_LIMITS): Promise<ListeningServer> {
+  const server = http.createServer(
+    {
+      requestTimeout: limits.requestTimeoutMs,
+      headersTimeout: limits.headersTimeoutMs,
+      keepAliveTimeout: limits.keepAliveTimeoutMs,
+      connectionsCheckingInterval: CONNECTIONS_CHECKING_INTERVAL_MS,
+      maxHeaderSize: 16 * 1024,
+    },
+    (req, res) => {
+      if (draining.has(server)) res.shouldKeepAlive = false;
+      const pending = inFlight.get(server);
+      pending?.add(res);
+      res.on('close', () => pending?.delete(res));
+      handler(req, res);
+    },
+  );
+  inFlight.set(server, new Set());
+  server.maxConnections = limits.maxConnections;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
@@ -29,7 +60,11 @@ export async function listen(handler: RequestListener, port: number, host = '0.0
   return { server, port: (server.address() as AddressInfo).port };
 }
 
-export type Closer = () => Promise<unknown>;
+/** Closes something at shutdown; a `label` names it in the log when it hangs. */
+export type Closer = (() => Promise<unknown>) & { label?: string };
+
+/** A closer with a name for the shutdown log. */
+export const labelled = (label: string, close: () => Promise<unknown>): Closer => Object.assign(close, { label });
 
 export interface ShutdownOptions {
   servers: http.Server[];
@@ -41,9 +76,25 @@ export interface ShutdownOptions {
   signals?: NodeJS.Signals[];
 }
 
+/** Waits for `promise` at most `ms`; false when it took longer (it is left to finish or not). */
+async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([promise.then(() => true), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /**
- * On SIGTERM/SIGINT: stop accepting, let in-flight requests finish, close queues, Redis and the
- * database, exit 0. If that takes longer than `timeoutMs`, cut the connections and exit 1.
+ * On SIGTERM/SIGINT: stop accepting, answer the requests in flight (with `Connection: close`),
+ * close idle keep-alive sockets as they become idle, then close queues, Redis and the database
+ * and exit 0. The servers get `timeoutMs` to drain: past it the remaining connections are cut
+ * and the process exits 1. A closer that hangs (a stalled database) is abandoned after its share
+ * of the time with a log line naming it; it does not hold the exit.
  */
 export function installGracefulShutdown(options: ShutdownOptions): () => Promise<void> {
   const exit = options.exit ?? ((code: number) => process.exit(code));
@@ -59,7 +110,9 @@ export function installGracefulShutdown(options: ShutdownOptions): () => Promise
     }, options.timeoutMs);
     deadline.unref();
     shuttingDown = (async () => {
+      const started = Date.now();
       await Promise.all(options.servers.map((server) => new Promise<void>((resolve) => {
+        startDraining(server);
         // Keep-alive sockets become idle only after their in-flight response; reap them as they do.
         const reaper = setInterval(() => server.closeIdleConnections(), 50);
         server.close(() => {
@@ -68,15 +121,16 @@ export function installGracefulShutdown(options: ShutdownOptions): () => Promise
         });
         server.closeIdleConnections();
       })));
+      clearTimeout(deadline);
       const closers = typeof options.closers === 'function' ? options.closers() : options.closers;
-      for (const close of closers) {
-        try {
-          await close();
-        } catch (error) {
-          options.logger.warn('error while closing', { error });
+      const closeBudgetMs = Math.max(1000, options.timeoutMs - (Date.now() - started));
+      for (const [index, close] of closers.entries()) {
+        const closing = Promise.resolve().then(close);
+        closing.catch((error: unknown) => options.logger.warn('error while closing', { error }));
+        if (!(await within(closing, closeBudgetMs / closers.length))) {
+          options.logger.warn('a connection did not close in time; abandoned', { closing: close.label ?? `closer ${index}`, waitedMs: Math.round(closeBudgetMs / closers.length) });
         }
       }
-      clearTimeout(deadline);
       options.logger.info('shut down cleanly');
       exit(0);
     })();

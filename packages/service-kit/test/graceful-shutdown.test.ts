@@ -1,9 +1,30 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { once } from 'node:events';
+import http from 'node:http';
+import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const fixture = fileURLToPath(new URL('./fixtures/slow-server.mjs', import.meta.url));
+
+function start(env: Record<string, string> = {}): { child: ChildProcessWithoutNullStreams; output: string[] } {
+  const child = spawn(process.execPath, [fixture], { env: { ...process.env, SHUTDOWN_TIMEOUT_MS: '10000', ...env } });
+  const output: string[] = [];
+  child.stdout.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  return { child, output };
+}
+
+/** GET over a keep-alive agent, as pooling clients do; resolves with the status and the Connection header. */
+function keepAliveGet(port: number, path: string, agent: http.Agent): Promise<{ status: number; connection: string | undefined }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get({ host: '127.0.0.1', port, path, agent }, (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection }));
+      })
+      .on('error', reject);
+  });
+}
 
 function waitForLine(child: ChildProcessWithoutNullStreams, pattern: RegExp): Promise<RegExpMatchArray> {
   return new Promise((resolve, reject) => {
@@ -37,6 +58,53 @@ describe('graceful shutdown', () => {
     expect(code).toBe(0);
     expect(output.join('')).toContain('closers-ran');
     await expect(fetch(`http://127.0.0.1:${port}/online`)).rejects.toThrow();
+  });
+
+  it('tells a keep-alive client to close its connection on the response in flight during the drain', async () => {
+    const { child } = start();
+    const [, port] = await waitForLine(child, /port=(\d+)/);
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      expect(await keepAliveGet(Number(port), '/online', agent)).toEqual({ status: 200, connection: 'keep-alive' });
+      const inFlight = keepAliveGet(Number(port), '/slow', agent);
+      await waitForLine(child, /slow-started/);
+      child.kill('SIGTERM');
+      expect(await inFlight).toEqual({ status: 200, connection: 'close' });
+      const [code] = (await once(child, 'exit')) as [number | null];
+      expect(code).toBe(0);
+    } finally {
+      agent.destroy();
+    }
+  });
+
+  it('abandons a closer that hangs (a stalled database) with a log line naming it, and still exits 0', async () => {
+    const { child, output } = start({ HANG_CLOSER: '1', SHUTDOWN_TIMEOUT_MS: '2000' });
+    await waitForLine(child, /port=(\d+)/);
+    child.kill('SIGTERM');
+    const [code] = (await once(child, 'exit')) as [number | null];
+    expect(code).toBe(0);
+    const lines = output.join('').split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines).toContainEqual(expect.objectContaining({ level: 'warn', message: 'a connection did not close in time; abandoned', closing: 'database stalled' }));
+    expect(output.join('')).toContain('closers-ran');
+  });
+
+  it('cuts a client that sends its headers too slowly at the configured timeout, not ~30 s later', async () => {
+    const { child } = start({ HTTP_HEADERS_TIMEOUT_MS: '1000' });
+    const [, port] = await waitForLine(child, /port=(\d+)/);
+    try {
+      const socket = net.connect(Number(port), '127.0.0.1');
+      await once(socket, 'connect');
+      socket.write('GET /online HTTP/1.1\r\nHost: x\r\n');
+      const started = Date.now();
+      const answer: Buffer[] = [];
+      socket.on('data', (chunk: Buffer) => answer.push(chunk));
+      await once(socket, 'close');
+      // Behaviour, not performance: the server gives up after about a second, well before 5 s.
+      expect(Date.now() - started).toBeLessThan(5000);
+      expect(Buffer.concat(answer).toString()).toMatch(/^HTTP\/1\.1 408/);
+    } finally {
+      child.kill('SIGKILL');
+    }
   });
 
   it('exits non-zero naming the variable when configuration is bad', async () => {

@@ -1,13 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { renderMediaNginxConf } from '../../../infra/nginx/render-media-conf.mjs';
+import { renderMediaNginxConf, unprivilegedNginxUser } from '../../../infra/nginx/render-media-conf.mjs';
 
 export interface StartedNginx {
+  /** The master process; its workers are its children. */
+  pid: number;
   port: number;
   /** e.g. http://127.0.0.1:40123 — media lives under /thumbs/ and /images/. */
   baseUrl: string;
@@ -60,7 +62,12 @@ async function answers(baseUrl: string): Promise<boolean> {
   }
 }
 
-/** Starts a private nginx serving `mediaDir` (thumbs/ and images/) with the production template. */
+/**
+ * Starts a private nginx serving `mediaDir` (thumbs/ and images/) with the production template.
+ * Started as root (CI), its workers run as an unprivileged user as in production
+ * (`unprivilegedNginxUser()`), so `mediaDir` is opened to others (o+rx: a temp dir is 0700); the
+ * directories above it must be traversable and its files readable (the apps write 0644).
+ */
 export async function startNginx(options: StartNginxOptions): Promise<StartedNginx> {
   const mediaDir = await realpath(resolve(options.mediaDir));
   const runDir = await mkdtemp(join(tmpdir(), 'pawlink-nginx-'));
@@ -68,13 +75,13 @@ export async function startNginx(options: StartNginxOptions): Promise<StartedNgi
   const errorLog = join(runDir, 'error.log');
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   const timeoutMs = options.startTimeoutMs ?? 15_000;
+  if (isRoot) await chmod(mediaDir, (await stat(mediaDir)).mode | 0o005);
 
   // A port can be taken between freePort() and bind(); retry a few times with a new one.
   for (let attempt = 1; ; attempt++) {
     const port = await freePort();
     const baseUrl = `http://127.0.0.1:${port}`;
-    // root's nginx workers would otherwise run as nobody and miss 0700 temp dirs.
-    const conf = renderMediaNginxConf({ mediaDir, port, runDir, ...(isRoot ? { user: 'root' } : {}) });
+    const conf = renderMediaNginxConf({ mediaDir, port, runDir, ...(isRoot ? { user: unprivilegedNginxUser() } : {}) });
     await writeFile(confPath, conf);
 
     const child = spawn(nginxBinary(), ['-c', confPath, '-e', errorLog, '-p', runDir], {
@@ -103,7 +110,7 @@ export async function startNginx(options: StartNginxOptions): Promise<StartedNgi
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
       if (spawnError || child.exitCode !== null || child.signalCode !== null) break;
-      if (await answers(baseUrl)) return { port, baseUrl, stop };
+      if ((await answers(baseUrl)) && child.pid !== undefined) return { pid: child.pid, port, baseUrl, stop };
       await sleep(50);
     }
 

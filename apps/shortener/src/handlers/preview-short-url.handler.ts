@@ -1,12 +1,18 @@
-import { validated } from '@pawlink/service-kit';
+import { validated, type ApiError } from '@pawlink/service-kit';
 import type { RequestHandler, Response } from 'express';
 import type { ShortUrlService } from '../services/short-url.service.js';
 import type { PublicCodeInput } from '../validation/short-url.validation.js';
-import { PREVIEW_HEADERS, renderNotFoundPage, renderPreviewPage } from '../views/preview.page.js';
+import { PREVIEW_HEADERS, renderLimitedPage, renderNotFoundPage, renderPreviewPage } from '../views/preview.page.js';
+import { limitedText } from './lookup-limit.js';
 
 /** The preview's 404: an HTML page under the same CSP. */
 export function sendPreviewNotFound(res: Response): void {
   res.set(PREVIEW_HEADERS).status(404).send(renderNotFoundPage());
+}
+
+/** The preview's 429 (lookup limit): an HTML page under the same CSP, with the rate-limit headers. */
+export function sendPreviewLimited(res: Response, error: ApiError): void {
+  res.set(error.headers).set(PREVIEW_HEADERS).status(error.httpStatus).send(renderLimitedPage(limitedText(error)));
 }
 
 /** GET /:code+: the HTML preview, or an HTML 404. */

@@ -1,6 +1,7 @@
-import type { Logger } from '@pawlink/service-kit';
+import { logUnlessUnavailable, type Logger } from '@pawlink/service-kit';
 import type { Redis } from 'ioredis';
 import { EventEmitter, once } from 'node:events';
+import { LocalLru } from './local-lru.js';
 
 export interface RedirectCacheOptions {
   redis: Redis;
@@ -17,24 +18,23 @@ export interface RedirectCacheOptions {
   now?: () => number;
 }
 
-interface LocalEntry {
-  url: string;
-  expires: number;
-}
-
 /**
  * Marks an edited or deleted code in Redis as "ask MySQL": a reader that loaded the old url just
  * before the change cannot put it back (fills are SET NX), and neither can a late edit's write land
  * over a delete's, since both write the same marker and MySQL then answers for both.
  */
 const TOMBSTONE = '';
-const TOMBSTONE_TTL_SECONDS: Record<CacheChange, number> = {
+const TOMBSTONE_TTL_SECONDS: Record<Exclude<CacheChange, 'credited'>, number> = {
   deleted: 3600,
   // Only needs to outlive the reads that were in flight during the edit; then the url is cached again.
   edited: 60,
 };
 
-export type CacheChange = 'edited' | 'deleted';
+/**
+ * What happened to a code. A credit-only edit leaves the redirect as it is but is still announced:
+ * the instances' preview caches hold the credit.
+ */
+export type CacheChange = 'edited' | 'deleted' | 'credited';
 
 /**
  * Marks a code MySQL does not have, so a flood of made-up codes on the public redirect costs one
@@ -49,19 +49,18 @@ const UNKNOWN_TTL_SECONDS = 30;
  * the fast path) and a shared Redis cache in front of MySQL. Edits and deletes mark the Redis entry
  * and are announced on `<prefix>shortener:invalidate`, so every instance drops its copy.
  *
- * Emits `invalidated` (code) after a peer's announcement has been applied here.
+ * Emits `invalidated` (code) after a peer's announcement has been applied here, and `reset` when
+ * the local layer was dropped because announcements may have been missed: other in-process caches
+ * of short URLs (the previews) follow both.
  */
 export class RedirectCacheRepository extends EventEmitter {
-  private readonly local = new Map<string, LocalEntry>();
-  /** Bumped on every invalidation: a fill that started before one must not be remembered. */
-  private generation = 0;
-  private readonly now: () => number;
+  private readonly local: LocalLru<string>;
   readonly channel: string;
   private started = false;
 
   constructor(private readonly options: RedirectCacheOptions) {
     super();
-    this.now = options.now ?? Date.now;
+    this.local = new LocalLru(options.size, options.localTtlMs, options.now);
     this.channel = `${options.redisPrefix}shortener:invalidate`;
   }
 
@@ -78,6 +77,7 @@ export class RedirectCacheRepository extends EventEmitter {
   /** Announcements may have been missed while disconnected: start over from Redis. */
   private readonly onReady = (): void => {
     this.clear();
+    this.emit('reset');
   };
 
   async start(): Promise<void> {
@@ -100,29 +100,20 @@ export class RedirectCacheRepository extends EventEmitter {
 
   /** The in-process answer, or undefined; never does I/O (the fast redirect path). */
   peek(code: string): string | undefined {
-    const entry = this.local.get(code);
-    if (entry === undefined) return undefined;
-    if (entry.expires <= this.now()) {
-      this.local.delete(code);
-      return undefined;
-    }
-    // Re-insert so Map order is least-recently-used first.
-    this.local.delete(code);
-    this.local.set(code, entry);
-    return entry.url;
+    return this.local.get(code);
   }
 
   /** The target for `code` from the fastest layer that has it; null when no entry exists. */
   async get(code: string): Promise<string | null> {
     const hit = this.peek(code);
     if (hit !== undefined) return hit;
-    const generation = this.generation;
+    const generation = this.local.generation;
     const key = this.key(code);
     let shared: string | null = null;
     try {
       shared = await this.options.redis.get(key);
     } catch (error) {
-      this.options.logger.warn('redirect cache read failed', { error });
+      this.cacheFailed(error);
     }
     if (shared === UNKNOWN) return null;
     let url = shared === TOMBSTONE ? null : shared;
@@ -130,36 +121,30 @@ export class RedirectCacheRepository extends EventEmitter {
       url = await this.options.load(code);
       if (url === null) {
         if (shared === null) {
-          await this.options.redis.set(key, UNKNOWN, 'EX', UNKNOWN_TTL_SECONDS, 'NX').catch((error: unknown) => {
-            this.options.logger.warn('redirect cache write failed', { error });
-          });
+          await this.options.redis.set(key, UNKNOWN, 'EX', UNKNOWN_TTL_SECONDS, 'NX').catch(this.cacheFailed);
         }
         return null;
       }
       // NX: an edit that wrote the key meanwhile wins over what we loaded before it.
       if (shared === null) {
-        await this.options.redis.set(key, url, 'EX', this.options.redisTtlSeconds, 'NX').catch((error: unknown) => {
-          this.options.logger.warn('redirect cache write failed', { error });
-        });
+        await this.options.redis.set(key, url, 'EX', this.options.redisTtlSeconds, 'NX').catch(this.cacheFailed);
       }
     }
-    if (generation === this.generation) this.remember(code, url);
+    this.local.set(code, url, generation);
     return url;
   }
 
   /** A new entry: cached at once so its first redirect is already warm. */
   async put(code: string, url: string): Promise<void> {
-    this.remember(code, url);
-    await this.options.redis.set(this.key(code), url, 'EX', this.options.redisTtlSeconds).catch((error: unknown) => {
-      this.options.logger.warn('redirect cache write failed', { error });
-    });
+    this.local.set(code, url);
+    await this.options.redis.set(this.key(code), url, 'EX', this.options.redisTtlSeconds).catch(this.cacheFailed);
   }
 
-  /** After an edit or a delete: mark the shared entry "ask MySQL", then tell every instance. */
+  /** After an edit or a delete: mark the shared entry "ask MySQL" (unless only the credit changed), then tell every instance. */
   async invalidate(code: string, change: CacheChange): Promise<void> {
     this.evict(code);
     try {
-      await this.options.redis.set(this.key(code), TOMBSTONE, 'EX', TOMBSTONE_TTL_SECONDS[change]);
+      if (change !== 'credited') await this.options.redis.set(this.key(code), TOMBSTONE, 'EX', TOMBSTONE_TTL_SECONDS[change]);
       await this.options.redis.publish(this.channel, code);
     } catch (error) {
       // The database change stands; peers catch up when their local entries expire.
@@ -167,23 +152,15 @@ export class RedirectCacheRepository extends EventEmitter {
     }
   }
 
-  private remember(code: string, url: string): void {
-    if (this.options.size === 0) return;
-    this.local.delete(code);
-    if (this.local.size >= this.options.size) {
-      const oldest = this.local.keys().next();
-      if (oldest.done !== true) this.local.delete(oldest.value);
-    }
-    this.local.set(code, { url, expires: this.now() + this.options.localTtlMs });
-  }
+  /** Redis trouble is the connection monitor's to report (once per outage); the cache only degrades. */
+  private readonly cacheFailed = (error: unknown): void => logUnlessUnavailable(this.options.logger, 'redirect cache failed')(error);
+
 
   private evict(code: string): void {
-    this.generation++;
     this.local.delete(code);
   }
 
   clear(): void {
-    this.generation++;
     this.local.clear();
   }
 

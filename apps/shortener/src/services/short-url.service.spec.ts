@@ -39,9 +39,13 @@ class MemoryShortUrls {
   }
 }
 
-/** The redirect cache as a log of what the service told it. */
+/** The redirect cache as a log of what the service told it; `warm` codes are held in memory. */
 class RecordingCache {
   readonly calls: string[] = [];
+  readonly warm = new Map<string, string>();
+  peek(code: string): string | undefined {
+    return this.warm.get(code);
+  }
   get(code: string): Promise<string | null> {
     this.calls.push(`get ${code}`);
     return Promise.resolve(null);
@@ -50,9 +54,25 @@ class RecordingCache {
     this.calls.push(`put ${code} ${url}`);
     return Promise.resolve();
   }
-  invalidate(code: string, change: 'edited' | 'deleted'): Promise<void> {
+  invalidate(code: string, change: 'edited' | 'deleted' | 'credited'): Promise<void> {
     this.calls.push(`${change} ${code}`);
     return Promise.resolve();
+  }
+}
+
+/** The preview cache, logging into the redirect cache's list so the order of what the service did shows. */
+class RecordingPreviews {
+  readonly held = new Set<string>();
+  constructor(private readonly calls: string[], private readonly rows: MemoryShortUrls) {}
+  has(code: string): boolean {
+    return this.held.has(code);
+  }
+  get(code: string): Promise<ShortUrl | null> {
+    this.calls.push(`preview ${code}`);
+    return this.rows.findByCode(code);
+  }
+  evict(code: string): void {
+    this.calls.push(`drop preview ${code}`);
   }
 }
 
@@ -61,8 +81,9 @@ const NOW = new Date('2026-11-23T12:00:00.000Z');
 function setup(overrides: Partial<ShortUrlServiceDeps> = {}) {
   const repository = new MemoryShortUrls();
   const cache = new RecordingCache();
-  const service = new ShortUrlService({ repository, cache, baseUrl: 'https://pawl.ink', clock: () => NOW, ...overrides });
-  return { repository, cache, service };
+  const previews = new RecordingPreviews(cache.calls, repository);
+  const service = new ShortUrlService({ repository, cache, previews, baseUrl: 'https://pawl.ink', clock: () => NOW, ...overrides });
+  return { repository, cache, previews, service };
 }
 
 const expectCode = async (promise: Promise<unknown>, code: number): Promise<void> => {
@@ -146,20 +167,45 @@ describe('ShortUrlService.update and remove', () => {
     const record = await service.update(code, { managementCode, url: 'https://example.com/new' });
     expect(record).toMatchObject({ url: 'https://example.com/new', modifiedAt: NOW.toISOString() });
     expect(repository.rows[0]).toMatchObject({ urlChangedAt: NOW });
-    expect(cache.calls).toEqual([`edited ${code}`]);
+    expect(cache.calls).toEqual([`drop preview ${code}`, `edited ${code}`]);
   });
 
-  it('changes only the credit: no destination notice, the cache keeps its entry', async () => {
+  it('changes only the credit: no destination notice, announced as a credit change (the redirect stays cached)', async () => {
     const { service, repository, cache, code, managementCode } = await editableEntry();
     await service.update(code, { managementCode, credit: 'Wolf' });
     expect(repository.rows[0]).toMatchObject({ credit: 'Wolf', urlChangedAt: null, modifiedAt: NOW });
-    expect(cache.calls).toEqual([]);
+    expect(cache.calls).toEqual([`drop preview ${code}`, `credited ${code}`]);
   });
 
   it('deletes and marks the code deleted in the cache', async () => {
     const { service, repository, cache, code, managementCode } = await editableEntry();
     await service.remove(code, managementCode);
     expect(repository.rows).toHaveLength(0);
-    expect(cache.calls).toEqual([`deleted ${code}`]);
+    expect(cache.calls).toEqual([`drop preview ${code}`, `deleted ${code}`]);
+  });
+});
+
+describe('ShortUrlService lookups', () => {
+  it('reads previews through the preview cache', async () => {
+    const { service, cache } = setup();
+    const created = await service.create({ url: 'https://example.com/p', credit: 'Otter', editable: true });
+    cache.calls.length = 0;
+    const preview = await service.preview(created.record.code);
+    expect(preview?.record).toMatchObject({ url: 'https://example.com/p', credit: 'Otter' });
+    expect(await service.preview('missing')).toBeNull();
+    expect(cache.calls).toEqual([`preview ${created.record.code}`, 'preview missing']);
+  });
+
+  it('needs a lookup only for a well-formed code that is not held in memory', () => {
+    const { service, cache, previews } = setup();
+    cache.warm.set('warm', 'https://example.com/w');
+    previews.held.add('shown');
+    expect(service.redirectNeedsLookup('cold')).toBe(true);
+    expect(service.redirectNeedsLookup('warm')).toBe(false);
+    expect(service.redirectNeedsLookup('no/such%code')).toBe(false);
+    expect(service.redirectNeedsLookup('x'.repeat(51))).toBe(false);
+    expect(service.previewNeedsLookup('cold')).toBe(true);
+    expect(service.previewNeedsLookup('shown')).toBe(false);
+    expect(service.previewNeedsLookup('bad code')).toBe(false);
   });
 });

@@ -2,9 +2,10 @@ import { generateManagementCode, hashManagementCode, verifyManagementCode } from
 import { DEFAULT_CREDIT, type ShortUrlRecord } from '@pawlink/contracts';
 import { ApiError } from '@pawlink/service-kit';
 import type { ShortUrl } from '../db/entities/short-url.entity.js';
+import type { PreviewCacheRepository } from '../repositories/preview-cache.repository.js';
 import type { RedirectCacheRepository } from '../repositories/redirect-cache.repository.js';
 import type { ShortUrlRepository } from '../repositories/short-url.repository.js';
-import { randomCode } from './short-code.rules.js';
+import { isWellFormedCode, randomCode } from './short-code.rules.js';
 import { isReservedCode } from './shortener.policy.js';
 
 /** Random codes collide with odds ~n/62⁸; a handful of retries is plenty. */
@@ -42,7 +43,9 @@ export interface ShortUrlPreview {
 
 export interface ShortUrlServiceDeps {
   repository: Pick<ShortUrlRepository, 'findByCode' | 'findSharedByUrl' | 'insert' | 'update' | 'delete'>;
-  cache: Pick<RedirectCacheRepository, 'get' | 'put' | 'invalidate'>;
+  cache: Pick<RedirectCacheRepository, 'peek' | 'get' | 'put' | 'invalidate'>;
+  /** The rows behind previews, in process; dropped here on edits and deletes. */
+  previews: Pick<PreviewCacheRepository, 'has' | 'get' | 'evict'>;
   /** SHORTENER_URL: `fullURL` is built from it, never from the request. */
   baseUrl: string;
   clock: () => Date;
@@ -72,14 +75,28 @@ export class ShortUrlService {
     return entry ? this.toRecord(entry) : null;
   }
 
+  /** What the preview page of `code` shows, from memory when it was shown before; null when no entry has the code. */
   async preview(code: string): Promise<ShortUrlPreview | null> {
-    const entry = await this.deps.repository.findByCode(code);
+    const entry = await this.deps.previews.get(code);
     return entry ? { record: this.toRecord(entry), urlChangedAt: entry.urlChangedAt?.toISOString() ?? null } : null;
   }
 
   /** Target of a redirect, from the caches when warm; null when no entry has the code. */
   resolve(code: string): Promise<string | null> {
     return this.deps.cache.get(code);
+  }
+
+  /**
+   * Whether the redirect for the path segment `code` must ask Redis or MySQL: false for a
+   * malformed code (unknown without a lookup) and for one this instance holds in memory.
+   */
+  redirectNeedsLookup(code: string): boolean {
+    return isWellFormedCode(code) && this.deps.cache.peek(code) === undefined;
+  }
+
+  /** The same for the preview page of `code`. */
+  previewNeedsLookup(code: string): boolean {
+    return isWellFormedCode(code) && !this.deps.previews.has(code);
   }
 
   /**
@@ -150,7 +167,8 @@ export class ShortUrlService {
     // modifiedAt follows any edit; urlChangedAt only a new destination (the preview warns about those).
     const updated = await this.deps.repository.update(entry.pos, changes.url === undefined ? { ...changes, modifiedAt } : { ...changes, modifiedAt, urlChangedAt: modifiedAt });
     if (!updated) throw new ApiError('SHORT_URL_NOT_FOUND');
-    if (changes.url !== undefined) await this.deps.cache.invalidate(entry.code, 'edited');
+    this.deps.previews.evict(entry.code);
+    await this.deps.cache.invalidate(entry.code, changes.url === undefined ? 'credited' : 'edited');
     return this.toRecord({ ...entry, ...changes, modifiedAt });
   }
 
@@ -158,6 +176,7 @@ export class ShortUrlService {
     const entry = await this.authorise(code, managementCode);
     const deleted = await this.deps.repository.delete(entry.pos);
     if (!deleted) throw new ApiError('SHORT_URL_NOT_FOUND');
+    this.deps.previews.evict(entry.code);
     await this.deps.cache.invalidate(entry.code, 'deleted');
   }
 }

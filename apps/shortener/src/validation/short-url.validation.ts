@@ -28,7 +28,7 @@ const credit = (): ValidationChain =>
     .isString().withMessage(fail('CREDIT_TOO_LONG', 'The provided credit must be a string of at most 50 characters.')).bail()
     .trim()
     .custom(fitsCredit).withMessage(fail('CREDIT_TOO_LONG')).bail()
-    .not().matches(NOT_TEXT).withMessage(fail('CREDIT_TOO_LONG', 'The provided credit must be plain text: no control characters or broken unicode.')).bail()
+    .not().matches(NOT_TEXT).withMessage(fail('CREDIT_TOO_LONG', 'The provided credit must be plain text: no control characters, bidirectional controls or broken unicode.')).bail()
     .customSanitizer((value: string) => (value === '' ? DEFAULT_CREDIT : value));
 
 /** The management code of PATCH and DELETE: a non-empty string, else 1076. */

@@ -116,3 +116,8 @@ ${notice}<p>This link takes you to:</p>
 export function renderNotFoundPage(): string {
   return page('Unknown short url', '', '<h1>Not found</h1>\n<p>Unknown short url code.</p>');
 }
+
+/** The page of a preview refused by the lookup limit; `message` says when to try again. */
+export function renderLimitedPage(message: string): string {
+  return page('Too many requests', '', `<h1>Too many requests</h1>\n<p id="limited">${escapeHtml(message)}</p>`);
+}

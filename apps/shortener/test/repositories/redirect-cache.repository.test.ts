@@ -2,7 +2,7 @@ import { createLogger, createRedis, loadBaseConfig } from '@pawlink/service-kit'
 import { createTestContext, type TestContext } from '@pawlink/test-kit';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RedirectCacheRepository } from '../../src/repositories/redirect-cache.repository.js';
+import { RedirectCacheRepository, type CacheChange } from '../../src/repositories/redirect-cache.repository.js';
 
 let ctx: TestContext;
 let redis: Redis;
@@ -61,21 +61,51 @@ describe('RedirectCacheRepository', () => {
     expect(await cache().get('ghost')).toBe('https://example.com/now-real');
   });
 
-  it('after an edit or a delete asks the source again, and tells the other instances', async () => {
-    stored.set('moved', 'https://example.com/old');
-    const editor = cache();
+  /** A subscribed peer that has read `code`, an editor that announces `change` to it, and what the peer heard. */
+  async function announce(code: string, change: CacheChange, between: () => void = () => undefined): Promise<{ peer: RedirectCacheRepository; heard: string }> {
     const peer = cache();
     await peer.start();
     try {
-      expect(await peer.get('moved')).toBe('https://example.com/old');
+      await peer.get(code);
       const announced = new Promise<string>((resolve) => peer.once('invalidated', resolve));
-      stored.set('moved', 'https://example.com/new');
-      await editor.invalidate('moved', 'edited');
-      expect(await announced).toBe('moved');
-      expect(peer.peek('moved')).toBeUndefined();
-      expect(await peer.get('moved')).toBe('https://example.com/new');
+      between();
+      await cache().invalidate(code, change);
+      return { peer, heard: await announced };
     } finally {
       await peer.stop();
+    }
+  }
+
+  it('after an edit or a delete asks the source again, and tells the other instances', async () => {
+    stored.set('moved', 'https://example.com/old');
+    const { peer, heard } = await announce('moved', 'edited', () => stored.set('moved', 'https://example.com/new'));
+    expect(heard).toBe('moved');
+    expect(peer.peek('moved')).toBeUndefined();
+    expect(await peer.get('moved')).toBe('https://example.com/new');
+  });
+
+  it('announces a credit-only change without sending readers of the redirect back to the source', async () => {
+    stored.set('credited', 'https://example.com/same');
+    const { peer, heard } = await announce('credited', 'credited', () => {
+      loads = [];
+    });
+    expect(heard).toBe('credited');
+    expect(await peer.get('credited')).toBe('https://example.com/same');
+    expect(await cache().get('credited')).toBe('https://example.com/same');
+    expect(loads).toEqual([]);
+  });
+
+  it('drops its memory and says so (`reset`) when the subscriber reconnects, as announcements may have been missed', async () => {
+    const instance = cache();
+    await instance.start();
+    try {
+      await instance.put('kept', 'https://example.com/kept');
+      const reset = new Promise<void>((resolve) => instance.once('reset', resolve));
+      subscriber.emit('ready');
+      await reset;
+      expect(instance.peek('kept')).toBeUndefined();
+    } finally {
+      await instance.stop();
     }
   });
 

@@ -1,5 +1,5 @@
 import type { ApiKeyFlag } from '@pawlink/contracts';
-import { ApiError, type Logger } from '@pawlink/service-kit';
+import { ApiError, unavailableDependencyOf, type Logger } from '@pawlink/service-kit';
 import type { Request, RequestHandler, Response } from 'express';
 import type { ApiKey } from '../db/entities/api-key.entity.js';
 import type { ApiKeyRepository } from '../repositories/api-key.repository.js';
@@ -24,32 +24,68 @@ export const apiKeyOf = (res: Response): ApiKey | undefined => res.locals.apiKey
 export interface ApiKeyAuthOptions {
   repository: ApiKeyRepository;
   logger?: Logger;
-  /** How long a looked-up key is trusted before asking the database again. */
+  /** How long a looked-up key is trusted before asking the database again: a revoke or disable takes effect within it. */
   cacheTtlMs?: number;
-  /** Limits invalid keys per client IP; without it, invalid keys are only answered 1010. */
+  /**
+   * How long a key that was valid keeps working while the database cannot be asked (an outage),
+   * counted from its last successful lookup: the longest a key revoked just before an outage can
+   * outlive its revocation. Past it, requests with the key get 503 1004 until the database is back.
+   */
+  staleTtlMs?: number;
+  /** Limits unknown keys per client IP; without it, invalid keys are only answered 1010. */
   invalidKeyLimit?: InvalidKeyLimit;
 }
 
+interface Checked {
+  key: ApiKey | null;
+  checkedAt: number;
+}
+
+/** Keys remembered per kind; past it the least recently checked go first. */
+const MAX_REMEMBERED = 10_000;
+
 /**
  * Builds the key middlewares. Lookups are cached briefly in process (keys are checked on every
- * protected request); a disable or revoke takes effect within `cacheTtlMs`.
+ * protected request); a disable or revoke takes effect within `cacheTtlMs`. A key seen valid is
+ * trusted: it never counts against the invalid-key limit of its address, and it keeps working
+ * through a database outage of up to `staleTtlMs`.
  */
 export function createApiKeyAuth(options: ApiKeyAuthOptions) {
-  const ttl = options.cacheTtlMs ?? 2_000;
-  const cache = new Map<string, { key: ApiKey | null; expires: number }>();
+  const freshMs = options.cacheTtlMs ?? 2_000;
+  const staleMs = options.staleTtlMs ?? 10 * 60_000;
+  const valid = new Map<string, Checked>();
+  const invalid = new Map<string, Checked>();
   const lastTouched = new Map<number, number>();
 
-  async function lookup(key: string, req: Request, res: Response): Promise<ApiKey | null> {
-    const hash = hashApiKey(key);
+  const remember = (hash: string, checked: Checked): void => {
+    const store = checked.key ? valid : invalid;
+    (checked.key ? invalid : valid).delete(hash);
+    store.delete(hash);
+    if (store.size >= MAX_REMEMBERED) store.delete(store.keys().next().value as string);
+    store.set(hash, checked);
+  };
+
+  async function lookup(presented: string, req: Request, res: Response): Promise<ApiKey | null> {
+    const hash = hashApiKey(presented);
     const now = Date.now();
-    const hit = cache.get(hash);
-    if (hit?.key && hit.expires > now) return hit.key;
-    // A key we do not already trust: an address that keeps presenting bad ones is stopped here.
-    await options.invalidKeyLimit?.check(req, res);
-    if (hit && hit.expires > now) return hit.key;
-    const found = await options.repository.findByKey(key);
-    if (cache.size > 10_000) cache.clear();
-    cache.set(hash, { key: found, expires: now + ttl });
+    const trusted = valid.get(hash);
+    if (trusted && now - trusted.checkedAt >= staleMs) valid.delete(hash);
+    else if (trusted && now - trusted.checkedAt < freshMs) return trusted.key;
+    const known = trusted && now - trusted.checkedAt < staleMs ? trusted : undefined;
+    // A key this instance does not already trust uses up the address's allowance for unknown keys.
+    if (!known) await options.invalidKeyLimit?.take(req, res);
+    const rejected = invalid.get(hash);
+    if (rejected && now - rejected.checkedAt < freshMs) return null;
+    let found: ApiKey | null;
+    try {
+      found = await options.repository.findByKey(presented);
+    } catch (error) {
+      // Through a database outage a key that was valid a moment ago keeps working.
+      if (known && unavailableDependencyOf(error) === 'database') return known.key;
+      throw error;
+    }
+    if (found && !known) await options.invalidKeyLimit?.refund(req);
+    remember(hash, { key: found, checkedAt: now });
     return found;
   }
 
@@ -57,7 +93,10 @@ export function createApiKeyAuth(options: ApiKeyAuthOptions) {
     const now = Date.now();
     if ((lastTouched.get(key.id) ?? 0) + TOUCH_INTERVAL_MS > now) return;
     lastTouched.set(key.id, now);
-    options.repository.touch(key.id, new Date(now)).catch((error: unknown) => options.logger?.warn('could not record key use', { error }));
+    options.repository.touch(key.id, new Date(now)).catch((error: unknown) => {
+      // A database outage is reported once by its circuit, not once per request here.
+      if (unavailableDependencyOf(error) === undefined) options.logger?.warn('could not record key use', { error });
+    });
   }
 
   async function authenticate(req: Request, res: Response, required: boolean, flag?: ApiKeyFlag): Promise<void> {
@@ -68,11 +107,8 @@ export function createApiKeyAuth(options: ApiKeyAuthOptions) {
     }
     let key: ApiKey | null = null;
     if (KEY_SYNTAX.test(presented)) key = await lookup(presented, req, res);
-    else await options.invalidKeyLimit?.check(req, res);
-    if (!key) {
-      await options.invalidKeyLimit?.record(req);
-      throw new ApiError('INVALID_API_KEY');
-    }
+    else await options.invalidKeyLimit?.take(req, res);
+    if (!key) throw new ApiError('INVALID_API_KEY');
     if (!key.active) throw new ApiError('INACTIVE_API_KEY');
     if (key.disabled) throw new ApiError('DISABLED_API_KEY', { extra: { reason: key.disabledReason ?? 'No reason was given.' } });
     if (flag && !key.flags.includes(flag)) throw new ApiError('MISSING_FLAG');

@@ -1,15 +1,13 @@
 import type { ServiceName } from '@pawlink/contracts';
-import { ApiError, type Logger } from '@pawlink/service-kit';
-import type { Redis } from 'ioredis';
+import { ApiError } from '@pawlink/service-kit';
 import type { Request, RequestHandler, Response } from 'express';
-import { RateLimiter, type WindowState } from '../repositories/rate-limit.repository.js';
+import type { RateLimitWindows, WindowState } from '../repositories/rate-limit.repository.js';
 import { GLOBAL_RATE_LIMIT, INVALID_KEY_RATE_LIMIT, type RateLimitBucket, type RateLimitRule } from '../services/rate-limit.policy.js';
 import { apiKeyOf } from './api-key.guard.js';
 
 export interface RateLimitOptions<B extends string> {
-  redis: Redis;
-  /** REDIS_PREFIX; keys are `<prefix>ratelimit:...`. */
-  redisPrefix: string;
+  /** Where the windows are counted (Redis, or this process while Redis is down). */
+  windows: RateLimitWindows;
   service: ServiceName;
   /** The route buckets by name (the production policy unless a test brings its own). */
   buckets: Record<B, RateLimitRule>;
@@ -49,7 +47,6 @@ const clientIp = (req: Request): string => req.ip ?? req.socket.remoteAddress ??
  * key authentication so a key's own overrides apply; 0 in an override means unlimited.
  */
 export function createRateLimit<B extends string = RateLimitBucket>(options: RateLimitOptions<B>) {
-  const limiter = new RateLimiter(options.redis, `${options.redisPrefix}ratelimit:`);
   const globalDefault = options.global ?? GLOBAL_RATE_LIMIT;
 
   return function rateLimit(bucket: B): RequestHandler {
@@ -64,20 +61,18 @@ export function createRateLimit<B extends string = RateLimitBucket>(options: Rat
         return;
       }
       const now = Date.now();
-      const state = await limiter.hit(
-        `${options.service}:${bucket}:${identity}`,
-        routeRule.windowMs,
-        `${options.service}:global:${identity}`,
-        globalRule.windowMs,
-      );
-      const route = describe(bucket, routeRule, state.route, now);
-      const global = describe('global', globalRule, state.global, now);
-      if (globalRule.limit !== 0 && state.global.count > globalRule.limit) {
+      const [routeState, globalState] = (await options.windows.hit([
+        { key: `${options.service}:${bucket}:${identity}`, windowMs: routeRule.windowMs },
+        { key: `${options.service}:global:${identity}`, windowMs: globalRule.windowMs },
+      ])) as [WindowState, WindowState];
+      const route = describe(bucket, routeRule, routeState, now);
+      const global = describe('global', globalRule, globalState, now);
+      if (globalRule.limit !== 0 && globalState.count > globalRule.limit) {
         const headers = setHeaders(res, global, true);
         res.setHeader('X-RateLimit-Global', 'true');
         throw new ApiError('RATE_LIMITED_GLOBAL', { info: { ...global, global: true }, headers: { ...headers, 'X-RateLimit-Global': 'true' } });
       }
-      if (routeRule.limit !== 0 && state.route.count > routeRule.limit) {
+      if (routeRule.limit !== 0 && routeState.count > routeRule.limit) {
         const headers = setHeaders(res, route, true);
         throw new ApiError('RATE_LIMITED_ROUTE', { info: { ...route, global: false }, headers });
       }
@@ -90,47 +85,35 @@ export function createRateLimit<B extends string = RateLimitBucket>(options: Rat
 export type RateLimit<B extends string = RateLimitBucket> = ReturnType<typeof createRateLimit<B>>;
 
 export interface InvalidKeyLimitOptions {
-  redis: Redis;
-  redisPrefix: string;
+  windows: RateLimitWindows;
   service: ServiceName;
   rule?: RateLimitRule;
-  /** Warned when Redis cannot be asked; the guard then lets the request through (valid keys must keep working). */
-  logger?: Logger;
 }
 
 /**
- * How many invalid API keys one client IP may present to a service per window (bucket
- * `auth.invalid`). Key authentication asks `check` before it looks up a key it does not already
- * trust, so a flood of made-up keys is answered 429 (code 1000) without touching the database,
- * and `record`s each key it found invalid.
+ * How many unknown API keys one client IP may have looked up per window (bucket `auth.invalid`).
+ * Key authentication `take`s a slot before it looks up a key it does not already trust — counted
+ * atomically, so 300 concurrent made-up keys cost exactly `limit` lookups — and gives it back
+ * (`refund`) when the key turns out valid, so valid keys never use up the allowance of an address.
+ * Past the limit the answer is 429 code 1000, before the database is asked.
  */
 export function createInvalidKeyLimit(options: InvalidKeyLimitOptions) {
-  const limiter = new RateLimiter(options.redis, `${options.redisPrefix}ratelimit:`);
   const bucket = 'auth.invalid';
   const rule = options.rule ?? INVALID_KEY_RATE_LIMIT;
   const keyOf = (req: Request): string => `${options.service}:${bucket}:ip:${clientIp(req)}`;
-  const onRedisError = (error: unknown): void => {
-    options.logger?.warn('invalid-key limit unavailable; letting the request through', { error });
-  };
 
   return {
-    async check(req: Request, res: Response): Promise<void> {
+    async take(req: Request, res: Response): Promise<void> {
       if (rule.limit === 0) return;
-      let state: WindowState;
-      try {
-        state = await limiter.peek(keyOf(req));
-      } catch (error) {
-        onRedisError(error);
-        return;
-      }
-      if (state.count < rule.limit) return;
+      const [state] = (await options.windows.hit([{ key: keyOf(req), windowMs: rule.windowMs }])) as [WindowState];
+      if (state.count <= rule.limit) return;
       const info = describe(bucket, rule, state, Date.now());
       const headers = setHeaders(res, info, true);
       throw new ApiError('RATE_LIMITED_ROUTE', { message: 'Too many invalid API keys from this address; try again later.', info: { ...info, global: false }, headers });
     },
-    async record(req: Request): Promise<void> {
+    async refund(req: Request): Promise<void> {
       if (rule.limit === 0) return;
-      await limiter.hitOne(keyOf(req), rule.windowMs).catch(onRedisError);
+      await options.windows.refund(keyOf(req));
     },
   };
 }

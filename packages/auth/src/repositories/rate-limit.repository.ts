@@ -16,43 +16,100 @@ end
 return result
 `;
 
+/** Takes back one hit, never below zero, and never creates the window. */
+const REFUND_SCRIPT = `
+local count = tonumber(redis.call('GET', KEYS[1]) or '0')
+if count > 0 then return redis.call('DECR', KEYS[1]) end
+return 0
+`;
+
 export interface WindowState {
   count: number;
   resetInMs: number;
 }
 
+/** A fixed window to count a hit in. */
+export interface Window {
+  key: string;
+  windowMs: number;
+}
+
+/** Fixed-window counters; the Redis ones are shared by every instance, the local ones by none. */
+export interface RateLimitWindows {
+  /** One hit in each window, atomically; their states in the same order. */
+  hit(windows: readonly Window[]): Promise<WindowState[]>;
+  /** Takes back one hit of `key` (a key that turned out valid does not count as invalid). */
+  refund(key: string): Promise<void>;
+}
+
+type Script = (...args: Array<string | number>) => Promise<number[]>;
+
 /** Fixed-window counters in Redis, shared by every instance on the same Redis. */
-export class RateLimiter {
-  constructor(private readonly redis: Redis, private readonly prefix: string) {
-    redis.defineCommand('pawlinkRateLimitHit', { numberOfKeys: 2, lua: HIT_SCRIPT });
-    redis.defineCommand('pawlinkRateLimitHitOne', { numberOfKeys: 1, lua: HIT_SCRIPT });
+export class RedisRateLimitWindows implements RateLimitWindows {
+  private readonly hitOne: Script;
+  private readonly hitTwo: Script;
+  private readonly refundOne: (key: string) => Promise<number>;
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+  ) {
+    const commands = redis as unknown as Record<string, Script | undefined>;
+    if (!commands.pawlinkRateLimitHit) {
+      redis.defineCommand('pawlinkRateLimitHit', { numberOfKeys: 2, lua: HIT_SCRIPT });
+      redis.defineCommand('pawlinkRateLimitHitOne', { numberOfKeys: 1, lua: HIT_SCRIPT });
+      redis.defineCommand('pawlinkRateLimitRefund', { numberOfKeys: 1, lua: REFUND_SCRIPT });
+    }
+    const bound = (name: string) => (commands[name] as Script).bind(redis);
+    this.hitOne = bound('pawlinkRateLimitHitOne');
+    this.hitTwo = bound('pawlinkRateLimitHit');
+    this.refundOne = bound('pawlinkRateLimitRefund') as unknown as (key: string) => Promise<number>;
   }
 
-  /** One hit in a single window. */
-  async hitOne(key: string, windowMs: number): Promise<WindowState> {
-    const command = (this.redis as unknown as Record<string, (...args: unknown[]) => Promise<number[]>>).pawlinkRateLimitHitOne;
-    if (!command) throw new Error('rate limit script not defined');
-    const [count = 0, ttl = 0] = await command.call(this.redis, `${this.prefix}${key}`, windowMs);
-    return { count, resetInMs: ttl };
+  async hit(windows: readonly Window[]): Promise<WindowState[]> {
+    if (windows.length === 0 || windows.length > 2) throw new RangeError('one or two windows per hit');
+    const keys = windows.map((w) => `${this.prefix}${w.key}`);
+    const raw = windows.length === 1 ? await this.hitOne(keys[0]!, windows[0]!.windowMs) : await this.hitTwo(keys[0]!, keys[1]!, windows[0]!.windowMs, windows[1]!.windowMs);
+    return windows.map((_, i) => ({ count: Number(raw[2 * i] ?? 0), resetInMs: Number(raw[2 * i + 1] ?? 0) }));
   }
 
-  /** A window's state without counting a hit (count 0 when it has not started). */
-  async peek(key: string): Promise<WindowState> {
-    const fullKey = `${this.prefix}${key}`;
-    const [count, ttl] = await Promise.all([this.redis.get(fullKey), this.redis.pttl(fullKey)]);
-    return { count: Number(count ?? 0), resetInMs: Math.max(0, ttl) };
+  async refund(key: string): Promise<void> {
+    await this.refundOne(`${this.prefix}${key}`);
   }
+}
 
-  async hit(routeKey: string, routeWindowMs: number, globalKey: string, globalWindowMs: number): Promise<{ route: WindowState; global: WindowState }> {
-    const command = (this.redis as unknown as Record<string, (...args: unknown[]) => Promise<number[]>>).pawlinkRateLimitHit;
-    if (!command) throw new Error('rate limit script not defined');
-    const [routeCount = 0, routeTtl = 0, globalCount = 0, globalTtl = 0] = await command.call(
-      this.redis,
-      `${this.prefix}${routeKey}`,
-      `${this.prefix}${globalKey}`,
-      routeWindowMs,
-      globalWindowMs,
+/**
+ * The same counters in this process's memory, for while Redis is down: each instance then limits
+ * on its own (N instances let up to N times the limit through), which beats refusing everyone.
+ */
+export class LocalRateLimitWindows implements RateLimitWindows {
+  private readonly windows = new Map<string, { count: number; resetsAt: number }>();
+
+  constructor(
+    private readonly now: () => number = Date.now,
+    /** Windows kept at most; past it the oldest are forgotten (they would only have let more through). */
+    private readonly maxWindows = 100_000,
+  ) {}
+
+  hit(windows: readonly Window[]): Promise<WindowState[]> {
+    const now = this.now();
+    return Promise.resolve(
+      windows.map(({ key, windowMs }) => {
+        let window = this.windows.get(key);
+        if (!window || window.resetsAt <= now) {
+          if (!window && this.windows.size >= this.maxWindows) this.windows.delete(this.windows.keys().next().value as string);
+          window = { count: 0, resetsAt: now + windowMs };
+          this.windows.set(key, window);
+        }
+        window.count++;
+        return { count: window.count, resetInMs: window.resetsAt - now };
+      }),
     );
-    return { route: { count: routeCount, resetInMs: routeTtl }, global: { count: globalCount, resetInMs: globalTtl } };
+  }
+
+  refund(key: string): Promise<void> {
+    const window = this.windows.get(key);
+    if (window && window.count > 0) window.count--;
+    return Promise.resolve();
   }
 }

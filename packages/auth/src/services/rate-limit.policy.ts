@@ -12,6 +12,9 @@ export const RATE_LIMIT_BUCKETS = {
   'shortener.create': { limit: 60, windowMs: 60_000 },
   'shortener.manage': { limit: 60, windowMs: 60_000 },
   'shortener.read': { limit: 300, windowMs: 60_000 },
+  // Anonymous redirects and previews that miss the instance's memory and ask Redis/MySQL, per
+  // client IP: bounds what made-up codes cost; warm redirects and cached previews never count.
+  'shortener.lookup': { limit: 300, windowMs: 60_000 },
   'images.random': { limit: 300, windowMs: 60_000 },
   'images.bulk': { limit: 10, windowMs: 60_000 },
   'images.info': { limit: 300, windowMs: 60_000 },

@@ -1,0 +1,49 @@
+import { unavailableDependencyOf, type LogSink } from '@pawlink/service-kit';
+import type { RateLimitWindows, Window, WindowState } from './rate-limit.repository.js';
+
+/**
+ * Counts in Redis, and in this process while Redis is unavailable (logged once when it goes and
+ * once when it is back), so rate limits never turn a Redis outage into failed requests.
+ */
+export class ResilientRateLimitWindows implements RateLimitWindows {
+  private usingLocal = false;
+
+  constructor(
+    private readonly shared: RateLimitWindows,
+    private readonly local: RateLimitWindows,
+    private readonly logger: LogSink,
+  ) {}
+
+  async hit(windows: readonly Window[]): Promise<WindowState[]> {
+    try {
+      const states = await this.shared.hit(windows);
+      this.sharedAnswered();
+      return states;
+    } catch (error) {
+      this.sharedFailed(error);
+      return this.local.hit(windows);
+    }
+  }
+
+  async refund(key: string): Promise<void> {
+    try {
+      await this.shared.refund(key);
+    } catch (error) {
+      this.sharedFailed(error);
+      await this.local.refund(key);
+    }
+  }
+
+  private sharedFailed(error: unknown): void {
+    if (unavailableDependencyOf(error) !== 'redis') throw error;
+    if (this.usingLocal) return;
+    this.usingLocal = true;
+    this.logger.warn('rate limits counted in this process while Redis is unavailable', { error: (error as Error).message });
+  }
+
+  private sharedAnswered(): void {
+    if (!this.usingLocal) return;
+    this.usingLocal = false;
+    this.logger.info('rate limits shared through Redis again');
+  }
+}

@@ -1,0 +1,3 @@
+export * from './database-circuit.js';
+export * from './dependency-failure.js';
+export * from './readiness.js';
