@@ -109,3 +109,26 @@ export function drainFigures(observation: FaultObservation, records: readonly Re
     resets: [...inFlight, ...whileDown].filter((record) => record.failure === 'reset').length,
   };
 }
+
+/** How each kind of request was answered over the run (status and code, or why there was no answer), and how fast. */
+export function answerStats(records: readonly RequestRecord[]): Record<string, { answers: Record<string, number>; p50Ms: number; p99Ms: number; maxMs: number }> {
+  const byKind = new Map<string, RequestRecord[]>();
+  for (const record of records) {
+    const key = `${record.kind} (${record.origin})`;
+    const list = byKind.get(key) ?? [];
+    list.push(record);
+    byKind.set(key, list);
+  }
+  const stats: ReturnType<typeof answerStats> = {};
+  for (const [key, list] of byKind) {
+    const answers: Record<string, number> = {};
+    for (const record of list) {
+      const answer = record.status === null ? (record.failure ?? 'network') : `${record.status}${record.code !== undefined ? ` ${record.code}` : ''}`;
+      answers[answer] = (answers[answer] ?? 0) + 1;
+    }
+    const latencies = list.map((record) => record.latencyMs).sort((a, b) => a - b);
+    const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
+    stats[key] = { answers, p50Ms: at(0.5), p99Ms: at(0.99), maxMs: latencies.at(-1) ?? 0 };
+  }
+  return stats;
+}

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { ServiceName } from '@pawlink/test-kit';
 import { jobId, type ThumbnailJobKey } from './board-posts.js';
 import type { CreatedCodes } from './created-codes.js';
 import type { JobTracker } from './job-tracker.js';
+import { HttpClient } from './http-client.js';
 import type { Answer, RequestLog, RequestRecord } from './request-log.js';
 
 export interface EndpointTargets {
@@ -15,27 +15,16 @@ export interface EndpointTargets {
 /** Every url the suite shortens starts with this, so the database can be asked for all of them. */
 export const CREATED_URL_PREFIX = 'https://example.com/faults/';
 
-/** `text` in two halves, `pauseMs` apart. */
-function trickled(text: string, pauseMs: number): ReadableStream<Uint8Array> {
-  const bytes = new TextEncoder().encode(text);
-  const halves = [bytes.subarray(0, bytes.length >> 1), bytes.subarray(bytes.length >> 1)];
-  return new ReadableStream({
-    async pull(controller) {
-      const next = halves.shift();
-      if (next === undefined) return controller.close();
-      if (halves.length === 0) await sleep(pauseMs);
-      controller.enqueue(next);
-    },
-  });
-}
-
 /**
- * Each kind of request the load makes, sent through the request log; the answers feed the
- * acknowledged creates and the job tracker, and a success whose content is wrong is marked so.
+ * Each kind of request the load makes, sent by a given client through the request log; the
+ * answers feed the acknowledged creates and the job tracker, and a success whose content is wrong
+ * is marked so.
  */
 export class Endpoints {
   private readonly run = randomBytes(4).toString('hex');
   private sequence = 0;
+  /** The client of the suite's own probes (recovery rounds, the job watch, the final checks of jobs), from 127.0.0.1. */
+  readonly probe = new HttpClient();
 
   constructor(
     private readonly targets: EndpointTargets,
@@ -49,13 +38,13 @@ export class Endpoints {
   }
 
   /** POST /create of a new url; with `bodyPauseMs`, the body's second half follows that much later (the request is under way meanwhile). */
-  async create(origin: RequestRecord['origin'], options: { bodyPauseMs?: number } = {}): Promise<Answer> {
+  async create(client: HttpClient, origin: RequestRecord['origin'], options: { bodyPauseMs?: number } = {}): Promise<Answer> {
     const url = `${CREATED_URL_PREFIX}${this.run}/${++this.sequence}`;
-    const payload = JSON.stringify({ url });
-    const answer = await this.log.send('create', origin, `${this.targets.url('shortener')}/create`, {
+    const answer = await this.log.send('create', origin, client, `${this.targets.url('shortener')}/create`, {
       method: 'POST',
       headers: { ...this.keyed, 'content-type': 'application/json' },
-      ...(options.bodyPauseMs === undefined ? { body: payload } : { body: trickled(payload, options.bodyPauseMs), duplex: 'half' }),
+      body: JSON.stringify({ url }),
+      bodyPauseMs: options.bodyPauseMs,
     });
     const { record, body } = answer;
     if (record.status === 201 || record.status === 200) {
@@ -69,20 +58,20 @@ export class Endpoints {
     return answer;
   }
 
-  async redirect(origin: RequestRecord['origin'], code: string, expectedUrl: string): Promise<Answer> {
+  async redirect(client: HttpClient, origin: RequestRecord['origin'], code: string, expectedUrl: string): Promise<Answer> {
     const warm = this.codes.isWarm(code);
-    const answer = await this.log.send('redirect', origin, `${this.targets.url('shortener')}/${code}`);
+    const answer = await this.log.send('redirect', origin, client, `${this.targets.url('shortener')}/${code}`);
     answer.record.warm = warm;
     if (answer.record.status === 302) {
-      const location = answer.headers?.get('location');
+      const { location } = answer;
       if (location !== expectedUrl) answer.record.wrong = `${code} redirected to ${location ?? 'nothing'} instead of ${expectedUrl}`;
       else this.codes.redirected(code, answer.record.startedAt);
     }
     return answer;
   }
 
-  async random(origin: RequestRecord['origin'], anonymous: boolean): Promise<Answer> {
-    const answer = await this.log.send(anonymous ? 'random-anonymous' : 'random-keyed', origin, `${this.targets.url('images')}/${this.targets.category}`, {
+  async random(client: HttpClient, origin: RequestRecord['origin'], anonymous: boolean): Promise<Answer> {
+    const answer = await this.log.send(anonymous ? 'random-anonymous' : 'random-keyed', origin, client, `${this.targets.url('images')}/${this.targets.category}`, {
       headers: anonymous ? {} : this.keyed,
     });
     if (answer.record.status === 200 && !(Array.isArray(answer.body?.images) && answer.body.images.length > 0)) {
@@ -91,14 +80,14 @@ export class Endpoints {
     return answer;
   }
 
-  async thumbPut(origin: RequestRecord['origin'], job: ThumbnailJobKey): Promise<Answer> {
-    const answer = await this.log.send('thumb-put', origin, `${this.targets.url('thumbs')}/${job.md5}/${job.type}`, { method: 'PUT', headers: this.keyed });
+  async thumbPut(client: HttpClient, origin: RequestRecord['origin'], job: ThumbnailJobKey): Promise<Answer> {
+    const answer = await this.log.send('thumb-put', origin, client, `${this.targets.url('thumbs')}/${job.md5}/${job.type}`, { method: 'PUT', headers: this.keyed });
     this.observeJob(job, answer, 'put');
     return answer;
   }
 
-  async thumbCheck(origin: RequestRecord['origin'], job: ThumbnailJobKey): Promise<Answer> {
-    const answer = await this.log.send('thumb-check', origin, `${this.targets.url('thumbs')}/check/${job.md5}/${job.type}`, { headers: this.keyed });
+  async thumbCheck(client: HttpClient, origin: RequestRecord['origin'], job: ThumbnailJobKey): Promise<Answer> {
+    const answer = await this.log.send('thumb-check', origin, client, `${this.targets.url('thumbs')}/check/${job.md5}/${job.type}`, { headers: this.keyed });
     this.observeJob(job, answer, 'check');
     return answer;
   }

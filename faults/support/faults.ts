@@ -4,7 +4,7 @@ import type { Endpoints } from './endpoints.js';
 import type { FaultSystem } from './fault-system.js';
 import type { Load } from './load.js';
 import { probeAll, waitForReady, type Dependency, type ReadyProbe, type ReadyTarget } from './readiness.js';
-import { RECOVERY_WATCH_MS, waitForFullRecovery, type RecoveryResult } from './recovery.js';
+import { RECOVERY_LIMIT_MS, RECOVERY_WATCH_MS, waitForFullRecovery, type RecoveryResult } from './recovery.js';
 
 /** The faults, in the order the suite injects them. */
 export const FAULTS = {
@@ -93,9 +93,14 @@ async function dependencyFault(h: Harness, name: FaultName, dependency: Dependen
   return observation;
 }
 
-export function redisKill(h: Harness): Promise<FaultObservation> {
+export async function redisKill(h: Harness): Promise<FaultObservation> {
   const { redis } = h.system;
-  return dependencyFault(h, FAULTS.redisKill, 'redis', REDIS_DOWN_MS, () => redis.daemon.kill9(), () => redis.restart());
+  const observation = await dependencyFault(h, FAULTS.redisKill, 'redis', REDIS_DOWN_MS, () => redis.daemon.kill9(), () => redis.restart());
+  // The shortener empties its redirect cache when its invalidation subscriber is back (within the
+  // recovery allowance): codes it redirected before are cold again.
+  await sleepUntil((observation.backAt ?? Date.now()) + RECOVERY_LIMIT_MS);
+  h.endpoints.codes.cacheDropped(Date.now());
+  return observation;
 }
 
 export function databasePause(h: Harness): Promise<FaultObservation> {
@@ -129,7 +134,7 @@ export async function workerKill(h: Harness): Promise<FaultObservation> {
   h.system.board.setMediaDelay(SLOW_DOWNLOAD_MS);
   let observation: FaultObservation;
   try {
-    const put = await h.endpoints.thumbPut('probe', job);
+    const put = await h.endpoints.thumbPut(h.endpoints.probe, 'probe', job);
     if (put.record.status !== 202) throw new Error(`the slow job was not queued: ${put.record.status ?? put.record.failure} ${JSON.stringify(put.body)}`);
     const deadline = Date.now() + 10_000;
     let victim = workerRunning(h, id);
@@ -153,8 +158,8 @@ export async function workerKill(h: Harness): Promise<FaultObservation> {
   const replacement = await h.system.startWorker();
   observation.backAt = Date.now();
   observation.facts.replacement = replacement.proc.name;
-  while (h.endpoints.jobs.get(id)?.endedAt === undefined && Date.now() - observation.injectedAt < STALLED_RETRY_LIMIT_MS) await sleep(100);
   observation.readyAfter = await waitForReady(readyTargets(h.system), Date.now() + RECOVERY_WATCH_MS);
+  while (h.endpoints.jobs.get(id)?.endedAt === undefined && Date.now() - observation.injectedAt < STALLED_RETRY_LIMIT_MS) await sleep(100);
   observation.endedAt = Date.now();
   return observation;
 }
@@ -164,7 +169,7 @@ export async function workerKill(h: Harness): Promise<FaultObservation> {
  * bodies are still arriving); it must answer those, exit 0, and a new one takes its port.
  */
 export async function serviceTerm(h: Harness): Promise<FaultObservation> {
-  const inFlight = Array.from({ length: IN_FLIGHT_CREATES }, () => h.endpoints.create('probe', { bodyPauseMs: 1000 }));
+  const inFlight = Array.from({ length: IN_FLIGHT_CREATES }, () => h.endpoints.create(h.endpoints.probe, 'probe', { bodyPauseMs: 1000 }));
   await sleep(300);
   const observation = begin(h, FAULTS.serviceTerm);
   const proc = h.system.service('shortener');
@@ -180,7 +185,7 @@ export async function serviceTerm(h: Harness): Promise<FaultObservation> {
   await Promise.all(inFlight);
   await h.system.restartService('shortener');
   const backAt = Date.now();
-  h.endpoints.codes.shortenerRestarted(backAt);
+  h.endpoints.codes.cacheDropped(backAt);
   await watchRecovery(h, observation, backAt);
   return observation;
 }

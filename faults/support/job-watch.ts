@@ -11,7 +11,7 @@ const UNOBSERVED_MS = 1000;
  * file exists (the answers only lost the record), else it stays "vanished".
  */
 async function checkOnce(endpoints: Endpoints, job: TrackedJob, origin: 'probe' | 'final'): Promise<void> {
-  const { record } = await endpoints.thumbCheck(origin, job.key);
+  const { record } = await endpoints.thumbCheck(endpoints.probe, origin, job.key);
   if (record.status === 404 && record.code === 1066 && (await endpoints.thumbnailExists(job.key)) === true) {
     endpoints.jobs.ended(job.key, Date.now(), 'completed');
   }

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ThumbnailJobKey } from './board-posts.js';
 import type { Endpoints } from './endpoints.js';
+import { HttpClient, loopbackAddresses } from './http-client.js';
 
 /** How much load, and of which kind: bounded so that the 2-core machine measures the faults, not itself. */
 export const LOAD_MIX = {
@@ -11,6 +12,13 @@ export const LOAD_MIX = {
   pauseMs: 40,
   /** Share of the shortener clients' requests that are creates (the rest redirect acknowledged codes). */
   createShare: 0.35,
+  /**
+   * Share of redirects to a code the shortener has not redirected yet (a lookup in Redis/MySQL);
+   * the rest follow codes already redirected, as links people share are followed again and again.
+   * Lookups are limited per client IP (shortener.lookup, 300/min): ~23 requests/s × 0.65 × 0.15
+   * keeps each client near 130/min.
+   */
+  coldRedirectShare: 0.15,
   /** Share of random-image requests sent without a key, as the anonymous budget allows. */
   anonymousShare: 0.3,
   /** Anonymous requests per second: with the recovery probes' (≤ 4/s for ≤ 15 s a fault), under the per-IP limit of images.random (300/min). */
@@ -65,6 +73,7 @@ class Gate {
 export class Load {
   private stopped = false;
   private readonly running: Array<Promise<void>> = [];
+  private readonly clients: HttpClient[] = [];
   private readonly anonymous = new TokenBucket(LOAD_MIX.anonymousPerSecond, 3);
   private readonly thumbsGate = new Gate();
   private parked = 0;
@@ -72,10 +81,17 @@ export class Load {
 
   constructor(private readonly endpoints: Endpoints, private readonly jobs: readonly ThumbnailJobKey[]) {}
 
+  /** Each client has its own source address: 127.1.0.1, 127.1.0.2, ... */
   start(): void {
-    for (let i = 0; i < LOAD_MIX.shortenerClients; i++) this.running.push(this.loop(() => this.shortenerStep()));
-    for (let i = 0; i < LOAD_MIX.imagesClients; i++) this.running.push(this.loop(() => this.imagesStep()));
-    for (let i = 0; i < LOAD_MIX.thumbsClients; i++) this.running.push(this.loop(this.thumbsClient()));
+    const addresses = loopbackAddresses(1, LOAD_MIX.shortenerClients + LOAD_MIX.imagesClients + LOAD_MIX.thumbsClients);
+    const client = (): HttpClient => {
+      const made = new HttpClient(addresses.shift());
+      this.clients.push(made);
+      return made;
+    };
+    for (let i = 0; i < LOAD_MIX.shortenerClients; i++) this.running.push(this.loop(this.shortenerClient(client())));
+    for (let i = 0; i < LOAD_MIX.imagesClients; i++) this.running.push(this.loop(this.imagesClient(client())));
+    for (let i = 0; i < LOAD_MIX.thumbsClients; i++) this.running.push(this.loop(this.thumbsClient(client())));
   }
 
   /** Lets every client finish its request in flight, then returns. */
@@ -83,6 +99,7 @@ export class Load {
     this.stopped = true;
     this.thumbsGate.open();
     await Promise.all(this.running);
+    for (const client of this.clients) client.close();
   }
 
   /** Holds the thumbs clients before their next job; resolves once all of them wait. */
@@ -106,19 +123,24 @@ export class Load {
     }
   }
 
-  private async shortenerStep(): Promise<void> {
-    const known = this.endpoints.codes.random();
-    if (!known || Math.random() < LOAD_MIX.createShare) await this.endpoints.create('load');
-    else await this.endpoints.redirect('load', known.code, known.url);
+  private shortenerClient(client: HttpClient): () => Promise<void> {
+    return async () => {
+      const { codes } = this.endpoints;
+      const target = Math.random() < LOAD_MIX.coldRedirectShare ? codes.random() : (codes.randomWarm() ?? codes.random());
+      if (!target || Math.random() < LOAD_MIX.createShare) await this.endpoints.create(client, 'load');
+      else await this.endpoints.redirect(client, 'load', target.code, target.url);
+    };
   }
 
-  private async imagesStep(): Promise<void> {
-    const anonymous = Math.random() < LOAD_MIX.anonymousShare && this.anonymous.take();
-    await this.endpoints.random('load', anonymous);
+  private imagesClient(client: HttpClient): () => Promise<void> {
+    return async () => {
+      const anonymous = Math.random() < LOAD_MIX.anonymousShare && this.anonymous.take();
+      await this.endpoints.random(client, 'load', anonymous);
+    };
   }
 
   /** One thumbs client: a job is PUT until accepted (503s are retried after a pause), then polled until it ends. */
-  private thumbsClient(): () => Promise<void> {
+  private thumbsClient(client: HttpClient): () => Promise<void> {
     let job: ThumbnailJobKey | undefined;
     return async () => {
       this.parked++;
@@ -127,7 +149,7 @@ export class Load {
       if (this.stopped) return;
       // Past the last job the clients start over: PUTs of finished jobs answer 200 "done".
       job ??= this.jobs[this.nextJob++ % this.jobs.length]!;
-      const put = await this.endpoints.thumbPut('load', job);
+      const put = await this.endpoints.thumbPut(client, 'load', job);
       if (put.record.status !== 202) {
         if (put.record.status === 503 || put.record.status === null) await sleep(500);
         else job = undefined;
@@ -138,7 +160,7 @@ export class Load {
       const giveUpAt = Date.now() + LOAD_MIX.giveUpPollingAfterMs;
       while (!this.stopped && Date.now() < giveUpAt) {
         await sleep(LOAD_MIX.checkEveryMs);
-        const { status } = (await this.endpoints.thumbCheck('load', polled)).record;
+        const { status } = (await this.endpoints.thumbCheck(client, 'load', polled)).record;
         if (status !== null && status !== 200 && status !== 503) return;
       }
     };

@@ -24,12 +24,12 @@ const describe = ({ record }: Answer): string => `${record.kind}: ${record.statu
  */
 export async function fullSuccessRound(endpoints: Endpoints, freshJob: () => ThumbnailJobKey): Promise<RoundResult> {
   const job = freshJob();
-  // The load spends at most 1.5 anonymous requests a second, so a probe's fits the per-IP limit.
-  const [create, put, keyed, anonymous] = await Promise.all([endpoints.create('probe'), endpoints.thumbPut('probe', job), endpoints.random('probe', false), endpoints.random('probe', true)]);
+  const { probe } = endpoints;
+  const [create, put, keyed, anonymous] = await Promise.all([endpoints.create(probe, 'probe'), endpoints.thumbPut(probe, 'probe', job), endpoints.random(probe, 'probe', false), endpoints.random(probe, 'probe', true)]);
   const answers: Answer[] = [create, put, keyed, anonymous];
   const created = create.record.created;
-  if (created) answers.push(await endpoints.redirect('probe', created.code, created.url));
-  if (put.record.status === 202) answers.push(await endpoints.thumbCheck('probe', job));
+  if (created) answers.push(await endpoints.redirect(probe, 'probe', created.code, created.url));
+  if (put.record.status === 202) answers.push(await endpoints.thumbCheck(probe, 'probe', job));
   const failures = answers.filter((answer) => !isSuccess(answer.record)).map(describe);
   if (!created) failures.push('redirect: not tried (no code created)');
   if (put.record.status !== 202 && put.record.status !== 200) failures.push('thumb-check: not tried (PUT failed)');

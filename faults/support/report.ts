@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { REPO_ROOT } from '@pawlink/test-kit';
-import { summarise, type FaultFigures } from './analysis.js';
+import { answerStats, summarise, type FaultFigures } from './analysis.js';
 import type { ScenarioResult } from './scenario.js';
 
 const seconds = (ms: number | undefined, missing = 'never'): string => (ms === undefined ? missing : `${(ms / 1000).toFixed(1)} s`);
@@ -45,6 +45,7 @@ export async function writeReport(result: ScenarioResult): Promise<void> {
   const report = {
     durationMs: result.durationMs,
     requests: result.records.length,
+    answers: answerStats(result.records),
     table: result.table.split('\n'),
     observations: result.observations,
     violations: summarise(result.violations, result.startedAt),

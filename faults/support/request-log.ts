@@ -1,4 +1,5 @@
 import type { ServiceName } from '@pawlink/test-kit';
+import type { HttpClient, HttpRequest } from './http-client.js';
 
 /** The kinds of request the load makes, each with its own documented answers. */
 export type EndpointKind = 'create' | 'redirect' | 'random-keyed' | 'random-anonymous' | 'thumb-put' | 'thumb-check';
@@ -47,7 +48,8 @@ export interface Answer {
   record: RequestRecord;
   /** Parsed JSON body, when the answer had one. */
   body: any;
-  headers: Headers | undefined;
+  /** The Location header, when there was one. */
+  location?: string;
 }
 
 function classify(error: unknown): { failure: NetworkFailure; message: string } {
@@ -56,7 +58,7 @@ function classify(error: unknown): { failure: NetworkFailure; message: string } 
   if (err.name === 'TimeoutError' || err.name === 'AbortError') return { failure: 'timeout', message };
   const code = err.cause?.code ?? err.code;
   if (code === 'ECONNREFUSED') return { failure: 'refused', message };
-  if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET' || code === 'UND_ERR_CLOSED') return { failure: 'reset', message };
+  if (code === 'ECONNRESET' || code === 'EPIPE') return { failure: 'reset', message };
   return { failure: 'network', message };
 }
 
@@ -64,21 +66,20 @@ function classify(error: unknown): { failure: NetworkFailure; message: string } 
 export class RequestLog {
   readonly records: RequestRecord[] = [];
 
-  /** One request, answered in full (body read) within REQUEST_TIMEOUT_MS or recorded as unanswered. */
-  async send(kind: EndpointKind, origin: RequestRecord['origin'], url: string, init: RequestInit = {}): Promise<Answer> {
+  /** One request by `client`, answered in full (body read) within REQUEST_TIMEOUT_MS or recorded as unanswered. */
+  async send(kind: EndpointKind, origin: RequestRecord['origin'], client: HttpClient, url: string, request: Omit<HttpRequest, 'timeoutMs'> = {}): Promise<Answer> {
     const startedAt = Date.now();
     const began = performance.now();
     const record: RequestRecord = { kind, origin, startedAt, endedAt: startedAt, latencyMs: 0, status: null, hasRetryAfter: false };
     this.records.push(record);
     let body: unknown;
-    let headers: Headers | undefined;
+    let location: string | undefined;
     try {
-      const response = await fetch(url, { redirect: 'manual', ...init, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
-      headers = response.headers;
-      const text = await response.text();
-      record.status = response.status;
-      record.hasRetryAfter = response.headers.has('retry-after');
-      if ((response.headers.get('content-type') ?? '').includes('json') && text !== '') {
+      const { status, headers, text } = await client.request(url, { ...request, timeoutMs: REQUEST_TIMEOUT_MS });
+      record.status = status;
+      record.hasRetryAfter = headers['retry-after'] !== undefined;
+      location = headers.location;
+      if ((headers['content-type'] ?? '').includes('json') && text !== '') {
         try {
           body = JSON.parse(text);
         } catch {
@@ -95,6 +96,6 @@ export class RequestLog {
     }
     record.latencyMs = Math.round(performance.now() - began);
     record.endedAt = Date.now();
-    return { record, body, headers };
+    return { record, body, location };
   }
 }

@@ -75,6 +75,7 @@ export async function runScenario(system: FaultSystem): Promise<ScenarioResult> 
   const killed = observations.find((observation) => observation.name === FAULTS.workerKill)!;
   const killedJobId = String(killed.facts.job);
   const writes = await verifyAcknowledgedWrites(system, endpoints);
+  endpoints.probe.close();
 
   const unexpectedExits = system.book.unexpectedExits().map((entry) => ({ name: entry.proc.name, role: entry.role, exit: entry.exit, tail: entry.proc.tail(1500) }));
   await system.book.stopAll();
