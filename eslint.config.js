@@ -27,7 +27,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/test/**/*.ts', '**/*.spec.ts', '**/*.test.ts', 'e2e/**/*.ts', '**/bench/**/*.ts'],
+    files: ['**/test/**/*.ts', '**/*.spec.ts', '**/*.test.ts', 'e2e/**/*.ts', 'faults/**/*.ts', '**/bench/**/*.ts'],
     rules: {
       '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/no-unsafe-assignment': 'off',

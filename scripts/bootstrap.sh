@@ -146,6 +146,27 @@ bs_ensure_system_packages() {
     bs_apt_install "${missing[@]}"
     if [[ " ${missing[*]} " == *" redis-server "* ]]; then bs_stop_packaged_redis; fi
   fi
+  bs_ensure_fault_suite_packages
+}
+
+# The fault suite (faults/) starts private MariaDB instances from these binaries (its private Redis
+# runs the redis-server above). The package's own service is not started on install: CI already
+# has its database on 3306, and bs_ensure_services starts the local one itself when it is needed.
+bs_ensure_fault_suite_packages() {
+  { bs_have mariadbd && bs_have mariadb-install-db; } && return 0
+  command -v apt-get >/dev/null 2>&1 || bs_die "missing mariadb-server (the fault suite needs it) and no apt-get to install it"
+  local policy=/usr/sbin/policy-rc.d
+  if [[ -e "$policy" ]]; then
+    bs_apt_install mariadb-server
+    return 0
+  fi
+  # policy-rc.d answering 101 tells invoke-rc.d and deb-systemd-invoke not to start services;
+  # the trap removes it also when the install fails (bs_die exits).
+  trap "bs_as_root rm -f '$policy'" EXIT
+  bs_as_root sh -c "printf '#!/bin/sh\nexit 101\n' >'$policy' && chmod 755 '$policy'"
+  bs_apt_install mariadb-server
+  bs_as_root rm -f "$policy"
+  trap - EXIT
 }
 
 # With systemd, installing the package also starts Debian's redis-server service, with its own

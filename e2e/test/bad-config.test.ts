@@ -1,6 +1,5 @@
-import { once } from 'node:events';
+import { spawnNode } from '@pawlink/test-kit';
 import { describe, expect, it } from 'vitest';
-import { spawnNode } from './support/system.js';
 
 /** A bad configuration value stops each real process with a message naming the variable. */
 describe.each([
@@ -10,10 +9,10 @@ describe.each([
   ['apps/thumbs-worker/dist/main.js', 'WORKER_CONCURRENCY', 'lots'],
 ])('%s', (script, variable, value) => {
   it(`exits non-zero naming ${variable}`, async () => {
-    const { child, output } = spawnNode(script, script, { [variable]: value, REDIS_URL: 'redis://127.0.0.1:6379', DB_PREFIX: 't_badconfig_' });
-    const [code] = (await once(child, 'exit')) as [number | null];
+    const proc = spawnNode(script, script, { [variable]: value, REDIS_URL: 'redis://127.0.0.1:6379', DB_PREFIX: 't_badconfig_' });
+    const { code } = await proc.exited;
     expect(code).not.toBe(0);
     expect(code).not.toBeNull();
-    expect(output.join('')).toContain(variable);
+    expect(proc.tail()).toContain(variable);
   });
 });

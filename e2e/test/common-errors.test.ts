@@ -1,8 +1,7 @@
 import { loadBaseConfig } from '@pawlink/service-kit';
-import { createTestContext, jsonInit, request, type TestContext } from '@pawlink/test-kit';
+import { admin, createKey, createTestContext, jsonInit, request, startService, type ServiceProcess, type TestContext } from '@pawlink/test-kit';
 import mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { admin, createKey, startService, type ServiceProcess } from './support/system.js';
 
 /**
  * API.md §1 on every service, through the real processes: each common code, X-Request-Id,
@@ -253,7 +252,7 @@ describe('internal errors', () => {
 describe('shutdown', () => {
   it('every service exits 0 on SIGTERM', async () => {
     for (const service of Object.values(services)) {
-      expect(await service.stop(), `${service.name}\n${service.output.join('').slice(-2000)}`).toBe(0);
+      expect(await service.stop(), `${service.name}\n${service.tail(2000)}`).toBe(0);
     }
   });
 });

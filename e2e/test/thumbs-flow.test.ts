@@ -4,10 +4,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiKeyRepository, authDatabase } from '@pawlink/auth';
 import { makeAnimatedGif, makeMp4, makePng, makeWebm, startFakeBoard, type FakeBoard } from '@pawlink/board/testing';
 import { createDataSource, createRedis, loadBaseConfig, migrateDatabase } from '@pawlink/service-kit';
-import { createTestContext, request, startNginx, type JsonResponse, type StartedNginx, type TestContext } from '@pawlink/test-kit';
+import { createTestContext, request, startNginx, startService, startWorker, type JsonResponse, type NodeProcess, type StartedNginx, type TestContext } from '@pawlink/test-kit';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startService, startWorker, type ServiceProcess } from './support/system.js';
 
 let ctx: TestContext;
 let board: FakeBoard;
@@ -15,7 +14,7 @@ let nginx: StartedNginx;
 let apiUrl: string;
 let headers: Record<string, string>;
 let env: Record<string, string>;
-const procs: ServiceProcess[] = [];
+const procs: NodeProcess[] = [];
 
 const posts: Record<string, { id: number; md5: string; animated: boolean }> = {};
 
@@ -72,7 +71,7 @@ afterAll(async () => {
 });
 
 function logs(): string {
-  return procs.map((p) => `--- ${p.name}\n${p.output.join('').slice(-4000)}`).join('\n');
+  return procs.map((p) => `--- ${p.name}\n${p.tail(4000)}`).join('\n');
 }
 
 /** PUT, then poll the check URL as the answers say, until the thumbnail is done. */

@@ -1,4 +1,5 @@
 export * from './http.js';
 export * from './test-context.js';
 export * from './nginx.js';
+export * from './processes.js';
 export * from './tcp-proxy.js';
