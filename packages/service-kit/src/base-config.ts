@@ -62,6 +62,8 @@ export interface BaseConfig {
   /** Express `trust proxy` value: hops of reverse proxies whose X-Forwarded-For is believed. */
   trustProxy: number;
   shutdownTimeoutMs: number;
+  /** How long a server that got SIGTERM keeps answering (each answer closing its connection) before it stops accepting. */
+  shutdownLastCallMs: number;
   bodyLimitBytes: number;
   dependencyTimeouts: DependencyTimeouts;
   http: HttpLimits;
@@ -100,6 +102,7 @@ export function loadBaseConfig(env: Env, cwd = process.cwd()): BaseConfig {
     logLevel: readEnum(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     trustProxy: readInt(env, 'TRUST_PROXY', 0, { min: 0, max: 10 }),
     shutdownTimeoutMs: readInt(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, { min: 100, max: 600_000 }),
+    shutdownLastCallMs: readInt(env, 'SHUTDOWN_LAST_CALL_MS', 1000, { min: 0, max: 60_000 }),
     bodyLimitBytes: readInt(env, 'BODY_LIMIT_BYTES', 100 * 1024, { min: 1024, max: 50 * 1024 * 1024 }),
     dependencyTimeouts: {
       databaseConnectMs: readInt(env, 'DB_CONNECT_TIMEOUT_MS', 1000, { min: 100, max: 60_000 }),

@@ -163,5 +163,6 @@ export async function runService<C extends BaseConfig>(definition: ServiceDefini
     closers: () => [...closers].reverse(),
     logger,
     timeoutMs: definition.shutdownTimeoutMs?.(config) ?? config.shutdownTimeoutMs,
+    lastCallMs: config.shutdownLastCallMs,
   });
 }

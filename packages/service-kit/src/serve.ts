@@ -72,6 +72,13 @@ export interface ShutdownOptions {
   closers: Closer[] | (() => Closer[]);
   logger: Logger;
   timeoutMs: number;
+  /**
+   * How long the servers keep accepting and answering after the signal, every answer with
+   * `Connection: close`, before they stop accepting and close idle connections: a client
+   * reusing a pooled keep-alive socket in that time is answered and learns to let it go,
+   * instead of having it closed under a request it just sent.
+   */
+  lastCallMs?: number;
   exit?: (code: number) => void;
   signals?: NodeJS.Signals[];
 }
@@ -90,9 +97,9 @@ async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
 }
 
 /**
- * On SIGTERM/SIGINT: stop accepting, answer the requests in flight (with `Connection: close`),
- * close idle keep-alive sockets as they become idle, then close queues, Redis and the database
- * and exit 0. The servers get `timeoutMs` to drain: past it the remaining connections are cut
+ * On SIGTERM/SIGINT: answer every request with `Connection: close` for `lastCallMs`, then stop
+ * accepting, finish the requests in flight, close idle keep-alive sockets as they become idle,
+ * then close queues, Redis and the database and exit 0. The servers get `timeoutMs` to drain: past it the remaining connections are cut
  * and the process exits 1. A closer that hangs (a stalled database) is abandoned after its share
  * of the time with a log line naming it; it does not hold the exit.
  */
@@ -111,8 +118,9 @@ export function installGracefulShutdown(options: ShutdownOptions): () => Promise
     deadline.unref();
     shuttingDown = (async () => {
       const started = Date.now();
+      for (const server of options.servers) startDraining(server);
+      if (options.servers.length > 0 && (options.lastCallMs ?? 0) > 0) await new Promise((resolve) => setTimeout(resolve, options.lastCallMs));
       await Promise.all(options.servers.map((server) => new Promise<void>((resolve) => {
-        startDraining(server);
         // Keep-alive sockets become idle only after their in-flight response; reap them as they do.
         const reaper = setInterval(() => server.closeIdleConnections(), 50);
         server.close(() => {

@@ -77,6 +77,23 @@ describe('graceful shutdown', () => {
     }
   });
 
+  it('answers a request sent on an idle pooled keep-alive socket right after SIGTERM, telling the client to close it', async () => {
+    const { child } = start({ SHUTDOWN_LAST_CALL_MS: '1000' });
+    const [, port] = await waitForLine(child, /port=(\d+)/);
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      expect(await keepAliveGet(Number(port), '/online', agent)).toEqual({ status: 200, connection: 'keep-alive' });
+      child.kill('SIGTERM');
+      await waitForLine(child, /shutting down/);
+      // The pooled socket is reused: the server answers on it instead of closing it under the request.
+      expect(await keepAliveGet(Number(port), '/online', agent)).toEqual({ status: 200, connection: 'close' });
+      const [code] = (await once(child, 'exit')) as [number | null];
+      expect(code).toBe(0);
+    } finally {
+      agent.destroy();
+    }
+  });
+
   it('abandons a closer that hangs (a stalled database) with a log line naming it, and still exits 0', async () => {
     const { child, output } = start({ HANG_CLOSER: '1', SHUTDOWN_TIMEOUT_MS: '2000' });
     await waitForLine(child, /port=(\d+)/);

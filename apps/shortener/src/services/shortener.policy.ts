@@ -38,5 +38,5 @@ export const ALLOWED_PROTOCOLS: ReadonlySet<string> = new Set(['http:', 'https:'
  */
 export const BLOCKED_HOST_NAMES: readonly string[] = ['localhost', 'local', 'internal', 'localdomain', 'home.arpa', 'intranet', 'lan'];
 
-/** ipaddr.js ranges allowed as a literal target host; every other range (private, loopback, …) is refused. */
-export const ALLOWED_IP_RANGES: ReadonlySet<string> = new Set(['unicast']);
+// Which literal addresses are allowed (public unicast only) is `isPublicIpAddress` in @pawlink/contracts,
+// shared with the thumbnail worker's download checks.

@@ -1,8 +1,7 @@
-import { URL_MAX_LENGTH } from '@pawlink/contracts';
+import { isIpAddressLiteral, isPublicIpAddress, URL_MAX_LENGTH } from '@pawlink/contracts';
 import { ApiError } from '@pawlink/service-kit';
-import ipaddr from 'ipaddr.js';
 import { domainToASCII } from 'node:url';
-import { ALLOWED_IP_RANGES, ALLOWED_PROTOCOLS, BLOCKED_HOST_NAMES } from './shortener.policy.js';
+import { ALLOWED_PROTOCOLS, BLOCKED_HOST_NAMES } from './shortener.policy.js';
 
 /** Control characters, any Unicode whitespace, and the bidi/invisible formatting marks. */
 const UNSAFE_CHARACTERS = /[\p{Cc}\p{Cf}\p{White_Space}\p{Zl}\p{Zp}]/u;
@@ -10,18 +9,6 @@ const ABSOLUTE = /^(?:https?|ftp):\/\//i;
 
 /** 1073 with the reason, as every check of a target URL reports it. */
 export const invalidUrl = (reason: string): ApiError => new ApiError('INVALID_URL', { message: `The provided url is invalid: ${reason}.` });
-
-function isBlockedIp(address: ipaddr.IPv4 | ipaddr.IPv6): boolean {
-  if (address.kind() === 'ipv6') {
-    const v6 = address as ipaddr.IPv6;
-    // IPv4-compatible (::a.b.c.d, deprecated) is "unicast" to ipaddr.js; judge the IPv4 inside.
-    const parts = v6.parts;
-    if (parts.slice(0, 6).every((part) => part === 0)) {
-      return isBlockedIp(ipaddr.IPv4.parse(`${parts[6]! >> 8}.${parts[6]! & 0xff}.${parts[7]! >> 8}.${parts[7]! & 0xff}`));
-    }
-  }
-  return !ALLOWED_IP_RANGES.has(address.range());
-}
 
 function isBlockedName(host: string): boolean {
   // A single label (`intranet`, `router`) is resolved through local search domains.
@@ -51,7 +38,7 @@ export function normaliseTargetUrl(input: string): string {
 
   let host = parsed.hostname;
   if (host.startsWith('[') && host.endsWith(']')) {
-    if (isBlockedIp(ipaddr.IPv6.parse(host.slice(1, -1)))) throw invalidUrl('private, loopback and reserved addresses are not allowed');
+    if (!isPublicIpAddress(host.slice(1, -1))) throw invalidUrl('private, loopback and reserved addresses are not allowed');
   } else {
     host = domainToASCII(host);
     // One trailing dot is the fully qualified spelling of the same name. Empty labels anywhere else
@@ -59,8 +46,8 @@ export function normaliseTargetUrl(input: string): string {
     if (host.endsWith('.')) host = host.slice(0, -1);
     if (host === '') throw invalidUrl('the host is missing');
     if (host.split('.').includes('')) throw invalidUrl('the host name has an empty label');
-    if (ipaddr.IPv4.isValidFourPartDecimal(host)) {
-      if (isBlockedIp(ipaddr.IPv4.parse(host))) throw invalidUrl('private, loopback and reserved addresses are not allowed');
+    if (isIpAddressLiteral(host)) {
+      if (!isPublicIpAddress(host)) throw invalidUrl('private, loopback and reserved addresses are not allowed');
     } else if (isBlockedName(host)) {
       throw invalidUrl('local host names are not allowed');
     }
