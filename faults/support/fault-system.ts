@@ -105,6 +105,8 @@ export class FaultSystem {
       // The fake board has no budget to protect; the default 2/s would be the bottleneck of the load.
       BOARD_REQUESTS_PER_SECOND: '50',
       THUMBS_TMP_DIR: workerTmp,
+      // The stand-in board serves its files from loopback, which the worker refuses unless told.
+      THUMBS_DOWNLOAD_PRIVATE_HOSTS: new URL(this.board.staticUrl).host,
       LOG_LEVEL: 'info',
     };
 

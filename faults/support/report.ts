@@ -28,10 +28,12 @@ export function faultSummary(result: ScenarioResult): string {
   return [
     `fault suite: ${result.records.length} requests in ${seconds(result.durationMs)}`,
     result.table,
-    `killed worker's job ${killedJob.id}: ended ${killedJob.endedAt === undefined ? 'never' : `${seconds(killedJob.endedAt - killedJob.killedAt)} after the kill`}`,
+    `killed worker's job ${killedJob.id}: ended ${killedJob.endedAt === undefined ? 'never' : `${killedJob.outcome} ${seconds(killedJob.endedAt - killedJob.killedAt)} after the kill`}`,
     `shortener SIGTERM: exit ${term.exitCode ?? term.exitSignal} after ${term.drainMs} ms; ${term.inFlightAnswered}/${term.inFlight} requests in flight answered, ${term.refused} refused while it was down, ${term.resets} resets`,
     `acknowledged creates ${writes.checked}, lost ${writes.lost.length}; committed although the client saw no acknowledgement: ${writes.committedUnacknowledged}`,
-    `worker /ready: ${unserved} of ${workerProbes.length} probes refused (no health port: not judged)`,
+    unserved === workerProbes.length
+      ? `worker /ready: no health port answered (${workerProbes.length} probes refused): not judged`
+      : `worker /ready: ${workerProbes.length - unserved} of ${workerProbes.length} probes answered`,
     `details: ${REPORT_FILE}`,
   ].join('\n');
 }

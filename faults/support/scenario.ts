@@ -33,7 +33,7 @@ export interface ScenarioResult {
   jobs: TrackedJob[];
   lastFaultEndedAt: number;
   /** The job running in the killed worker: the kill, and when it ended (undefined: not by the end of the suite). */
-  killedJob: { id: string; killedAt: number; endedAt?: number };
+  killedJob: { id: string; killedAt: number; endedAt?: number; outcome?: string };
   /** Exits the suite did not cause, recorded before the final stop. */
   unexpectedExits: Array<Pick<BookedProcess, 'role' | 'exit'> & { name: string; tail: string }>;
   logViolations: LogViolation[];
@@ -97,7 +97,7 @@ export async function runScenario(system: FaultSystem): Promise<ScenarioResult> 
     writes,
     jobs: [...endpoints.jobs.jobs.values()],
     lastFaultEndedAt,
-    killedJob: { id: killedJobId, killedAt: killed.injectedAt, endedAt: endpoints.jobs.get(killedJobId)?.endedAt },
+    killedJob: { id: killedJobId, killedAt: killed.injectedAt, endedAt: endpoints.jobs.get(killedJobId)?.endedAt, outcome: endpoints.jobs.get(killedJobId)?.outcome },
     unexpectedExits,
     logViolations,
     table: faultTable(figures),

@@ -1,5 +1,5 @@
 import http, { type RequestListener } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import type { HttpLimits } from './base-config.js';
 import type { Logger } from './logger.js';
 
@@ -98,7 +98,7 @@ async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
 
 /**
  * On SIGTERM/SIGINT: answer every request with `Connection: close` for `lastCallMs`, then stop
- * accepting, finish the requests in flight, close idle keep-alive sockets as they become idle,
+ * accepting, let every open connection end (after its next answer, or at its keep-alive timeout),
  * then close queues, Redis and the database and exit 0. The servers get `timeoutMs` to drain: past it the remaining connections are cut
  * and the process exits 1. A closer that hangs (a stalled database) is abandoned after its share
  * of the time with a log line naming it; it does not hold the exit.
@@ -120,15 +120,18 @@ export function installGracefulShutdown(options: ShutdownOptions): () => Promise
       const started = Date.now();
       for (const server of options.servers) startDraining(server);
       if (options.servers.length > 0 && (options.lastCallMs ?? 0) > 0) await new Promise((resolve) => setTimeout(resolve, options.lastCallMs));
-      await Promise.all(options.servers.map((server) => new Promise<void>((resolve) => {
-        // Keep-alive sockets become idle only after their in-flight response; reap them as they do.
-        const reaper = setInterval(() => server.closeIdleConnections(), 50);
-        server.close(() => {
-          clearInterval(reaper);
-          resolve();
-        });
-        server.closeIdleConnections();
-      })));
+      await Promise.all(
+        options.servers.map(
+          (server) =>
+            new Promise<void>((resolve) => {
+              // Stop accepting, but leave the open connections alone (http.Server#close would
+              // close the idle ones, under a request a client may have just sent on one): each
+              // closes after the answer it carries next (Connection: close), or when its
+              // keep-alive timeout ends, as it would have anyway.
+              net.Server.prototype.close.call(server, () => resolve());
+            }),
+        ),
+      );
       clearTimeout(deadline);
       const closers = typeof options.closers === 'function' ? options.closers() : options.closers;
       const closeBudgetMs = Math.max(1000, options.timeoutMs - (Date.now() - started));
