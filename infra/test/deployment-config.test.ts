@@ -93,11 +93,11 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  it('checks the health of each service with /ready, which names a dependency that is down', async () => {
+  it('checks the health of each service and the worker with /ready, which names a dependency that is down', async () => {
     const doc = parse(await readFile(join(repoRoot, 'docker-compose.yml'), 'utf8')) as {
       services: Record<string, { healthcheck?: { test?: string[] } }>;
     };
-    for (const [app, port] of [['shortener', 3001], ['images', 3002], ['thumbs', 3003]] as const) {
+    for (const [app, port] of [['shortener', 3001], ['images', 3002], ['thumbs', 3003], ['thumbs-worker', 3005]] as const) {
       expect(doc.services[app]?.healthcheck?.test?.join(' '), app).toContain(`http://127.0.0.1:${port}/ready`);
     }
   });
