@@ -138,8 +138,8 @@ describe('bin/admin category and images commands', () => {
     const result = await h.cli(['images', 'remove', id.toUpperCase()]);
     expect(result).toMatchObject({ code: 0, stdout: `Removed image ${id} from furry.hug.\n` });
     expect(existsSync(path.join(h.config.mediaDir, 'images', `${id}.png`))).toBe(false);
-    expect(await h.redis.zscore(`${h.config.redis.prefix}images:bysize:furry.hug`, id)).toBeNull();
-    expect(await h.redis.hexists(`${h.config.redis.prefix}images:records`, id)).toBe(0);
+    expect(await h.redis.zscore(`${h.config.redis.prefix}{images}:bysize:furry.hug`, id)).toBeNull();
+    expect(await h.redis.hexists(`${h.config.redis.prefix}{images}:records`, id)).toBe(0);
     expect((await request(`${h.url}/images/${id}.json`)).body.code).toBe(1040);
     expect((await request(`${h.url}/furry.hug`)).body.code).toBe(1030);
     expect((await h.cli(['images', 'remove', id])).code).toBe(1);

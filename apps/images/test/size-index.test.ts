@@ -7,7 +7,7 @@ import { placeholderImage, startHarness, type Harness } from './support.js';
 describe('the Redis size index behind random selection', () => {
   let h: Harness;
   const ids = new Map<string, number>();
-  const key = () => `${h.config.redis.prefix}images:bysize:furry.hug`;
+  const key = () => `${h.config.redis.prefix}{images}:bysize:furry.hug`;
   beforeAll(async () => {
     h = await startHarness('img-index');
     await h.addCategory('furry.hug');
@@ -69,7 +69,7 @@ describe('the Redis size index behind random selection', () => {
   });
 
   it('serves records from the Redis record cache, refilled from MySQL when lost', async () => {
-    const records = `${h.config.redis.prefix}images:records`;
+    const records = `${h.config.redis.prefix}{images}:records`;
     expect(await h.redis.hlen(records)).toBe(5);
     await h.redis.del(records);
     const res = await request(`${h.url}/furry.hug?amount=5`);

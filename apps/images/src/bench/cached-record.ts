@@ -3,7 +3,7 @@ import type { ImageRow } from '../db/entities/image.entity.js';
 /** Where the ceilings find what the images service stores in Redis (bench/main.ts takes the names from its repositories). */
 export interface RecordCeilingConfig {
   redisUrl: string;
-  /** `<prefix>images:records`: id → positional JSON row. */
+  /** `<prefix>{images}:records`: id → positional JSON row. */
   recordsKey: string;
   /** IMAGES_MEDIA_URL, for the records' URLs. */
   imagesMediaUrl: string;

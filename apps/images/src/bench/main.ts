@@ -67,7 +67,7 @@ await runHttpBench('images', async (context) => {
   const images = await startService('images', here('../main.js'), env);
   defer(images.stop);
   // the record cache's key, as RecordCacheRepository names it
-  const recordsKey = `${config.redis.prefix}images:records`;
+  const recordsKey = `${config.redis.prefix}{images}:records`;
   const recordCeiling: RecordCeilingConfig = { redisUrl: config.redis.url, recordsKey, imagesMediaUrl: config.urls.imagesMedia };
   const categories = seeded.map((c) => c.db);
   const randomCeiling = await startCeiling('random ceiling', here('./random-ceiling.js'), {

@@ -7,13 +7,23 @@ type Stored = [category: string, ext: string, mimeType: string, size: number, wi
 const encode = (row: ImageRow): string =>
   JSON.stringify([row.category, row.ext, row.mimeType, row.size, row.width, row.height, row.artists, row.sources, row.reportUrl, row.shortUrl, row.createdAt.getTime()] satisfies Stored);
 
-function decode(id: string, value: string): ImageRow {
+/** A record as the cache stores it, back to its row. */
+export function decodeRecord(id: string, value: string): ImageRow {
   const [category, ext, mimeType, size, width, height, artists, sources, reportUrl, shortUrl, createdAtMs] = JSON.parse(value) as Stored;
   return { id, category, ext, mimeType, size, width, height, artists, sources, reportUrl, shortUrl, createdAt: new Date(createdAtMs) };
 }
 
 /**
- * Image rows as JSON in one Redis hash `<prefix>images:records` (field = id). Rows never change
+ * Every images key carries the hash tag `{images}`: on a Redis Cluster they share one slot, so a
+ * script may read the size index and the records together.
+ */
+export const imagesKey = (redisPrefix: string, name: string): string => `${redisPrefix}{images}:${name}`;
+
+/** The hash of every cached record. */
+export const recordsKey = (redisPrefix: string): string => imagesKey(redisPrefix, 'records');
+
+/**
+ * Image rows as JSON in one Redis hash `<prefix>{images}:records` (field = id). Rows never change
  * after import, so entries are only written (import, read-through) and deleted (remove); a lost
  * hash refills from MySQL on reads. It keeps MySQL — whose buffer pool a large category
  * outgrows — off the random-image path.
@@ -27,7 +37,7 @@ export class RecordCacheRepository {
     private readonly redis: Redis,
     redisPrefix: string,
   ) {
-    this.key = `${redisPrefix}images:records`;
+    this.key = recordsKey(redisPrefix);
   }
 
   async getMany(ids: readonly string[]): Promise<Map<string, ImageRow>> {
@@ -36,7 +46,7 @@ export class RecordCacheRepository {
     const values = await this.redis.hmget(this.key, ...ids);
     values.forEach((value, i) => {
       if (value === null) return;
-      found.set(ids[i]!, decode(ids[i]!, value));
+      found.set(ids[i]!, decodeRecord(ids[i]!, value));
     });
     return found;
   }

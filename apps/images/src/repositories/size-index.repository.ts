@@ -1,6 +1,8 @@
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import type { ImageRow } from '../db/entities/image.entity.js';
 import type { IdAndSize } from './image.repository.js';
+import { decodeRecord, imagesKey, recordsKey } from './record-cache.repository.js';
 
 /**
  * Picks up to k distinct members among the n smallest-or-equal to the limit (or among all),
@@ -8,29 +10,37 @@ import type { IdAndSize } from './image.repository.js';
  * the category. The ranks are a uniform k-subset of 0..n-1 by Floyd's algorithm: exactly k
  * draws, no retry loop, and every subset equally likely (stepping to the next free rank on a
  * collision made neighbouring ranks come out together too often). Random numbers come from the
- * caller so the script stays deterministic. Returns {card, eligible, ...ids}.
+ * caller so the script stays deterministic. The picked ids' records come from the record cache
+ * (KEYS[2]) in the same round trip. Returns {card, eligible, id1, record1 or '', id2, …}.
  */
 const PICK_SCRIPT = `
 local card = redis.call('ZCARD', KEYS[1])
 local n = card
 if ARGV[1] ~= '' then n = redis.call('ZCOUNT', KEYS[1], '-inf', ARGV[1]) end
-local result = {card, n}
-if n == 0 then return result end
-local k = tonumber(ARGV[2])
-if n <= k then
-  local all = redis.call('ZRANGE', KEYS[1], 0, n - 1)
-  for i = 1, #all do result[#result + 1] = all[i] end
-  return result
+local ids = {}
+if n > 0 then
+  local k = tonumber(ARGV[2])
+  if n <= k then
+    ids = redis.call('ZRANGE', KEYS[1], 0, n - 1)
+  else
+    local taken = {}
+    for i = 1, k do
+      local j = n - k + i - 1
+      local r = math.floor(tonumber(ARGV[2 + i]) * (j + 1))
+      if r > j then r = j end
+      if taken[r] then r = j end
+      taken[r] = true
+      local m = redis.call('ZRANGE', KEYS[1], r, r)
+      if m[1] then ids[#ids + 1] = m[1] end
+    end
+  end
 end
-local taken = {}
-for i = 1, k do
-  local j = n - k + i - 1
-  local r = math.floor(tonumber(ARGV[2 + i]) * (j + 1))
-  if r > j then r = j end
-  if taken[r] then r = j end
-  taken[r] = true
-  local m = redis.call('ZRANGE', KEYS[1], r, r)
-  if m[1] then result[#result + 1] = m[1] end
+local result = {card, n}
+if #ids == 0 then return result end
+local records = redis.call('HMGET', KEYS[2], unpack(ids))
+for i = 1, #ids do
+  result[#result + 1] = ids[i]
+  result[#result + 1] = records[i] or ''
 end
 return result
 `;
@@ -69,6 +79,8 @@ export interface RandomPick {
   eligible: number;
   /** Distinct ids, in random order. */
   ids: string[];
+  /** The record cache's rows of those ids, read in the same script; an id without one is not cached. */
+  rows: Map<string, ImageRow>;
 }
 
 function shuffle<T>(items: T[]): T[] {
@@ -80,17 +92,21 @@ function shuffle<T>(items: T[]): T[] {
 }
 
 /**
- * Per category, a Redis sorted set `<prefix>images:bysize:<db>` with member = image id and
+ * Per category, a Redis sorted set `<prefix>{images}:bysize:<db>` with member = image id and
  * score = size in bytes: the index random selection uses instead of scanning MySQL.
  */
 export class SizeIndexRepository {
+  private readonly records: string;
+
   constructor(
     private readonly redis: Redis,
     private readonly redisPrefix: string,
-  ) {}
+  ) {
+    this.records = recordsKey(redisPrefix);
+  }
 
   key(db: string): string {
-    return `${this.redisPrefix}images:bysize:${db}`;
+    return imagesKey(this.redisPrefix, `bysize:${db}`);
   }
 
   /**
@@ -119,16 +135,24 @@ export class SizeIndexRepository {
   async pick(db: string, amount: number, sizeLimit?: number): Promise<RandomPick> {
     const randoms = Array.from({ length: amount }, () => String(Math.random()));
     const limit = sizeLimit === undefined ? '' : String(Math.floor(sizeLimit));
-    const args = [this.key(db), limit, String(amount), ...randoms];
+    const args = [this.key(db), this.records, limit, String(amount), ...randoms];
     let raw: Array<number | string>;
     try {
-      raw = (await this.redis.evalsha(PICK_SHA, 1, ...args)) as Array<number | string>;
+      raw = (await this.redis.evalsha(PICK_SHA, 2, ...args)) as Array<number | string>;
     } catch (error) {
       if (!String((error as Error).message).includes('NOSCRIPT')) throw error;
-      raw = (await this.redis.eval(PICK_SCRIPT, 1, ...args)) as Array<number | string>;
+      raw = (await this.redis.eval(PICK_SCRIPT, 2, ...args)) as Array<number | string>;
     }
-    const [total, eligible, ...ids] = raw;
-    return { total: Number(total), eligible: Number(eligible), ids: shuffle(ids.map(String)) };
+    const [total, eligible, ...pairs] = raw;
+    const ids: string[] = [];
+    const rows = new Map<string, ImageRow>();
+    for (let i = 0; i < pairs.length; i += 2) {
+      const id = String(pairs[i]);
+      const record = String(pairs[i + 1]);
+      ids.push(id);
+      if (record !== '') rows.set(id, decodeRecord(id, record));
+    }
+    return { total: Number(total), eligible: Number(eligible), ids: shuffle(ids), rows };
   }
 
   /**

@@ -30,8 +30,8 @@ interface World {
 function world(): World {
   const images = new FakeImageRepository();
   const categories = new FakeCategoryRepository(images);
-  const index = new FakeSizeIndexRepository();
   const records = new FakeRecordCacheRepository();
+  const index = new FakeSizeIndexRepository(records);
   const logger = fakeLogger();
   const clock = { now: 1_000_000 };
   const indexing = new SizeIndexService({ index, images, logger });

@@ -16,7 +16,7 @@ import type { LogSink } from '@pawlink/service-kit/logger';
 
 export interface ImagesServiceDeps {
   categories: Pick<CategoryRepository, 'find' | 'listWithContent' | 'typeStats' | 'hasContent'>;
-  images: Pick<ImageRepository, 'findById' | 'findByIds'>;
+  images: Pick<ImageRepository, 'findByIds'>;
   records: Pick<RecordCacheRepository, 'getMany' | 'setMany'>;
   index: Pick<SizeIndexRepository, 'pick' | 'remove'>;
   indexing: Pick<SizeIndexService, 'rebuild'>;
@@ -131,8 +131,10 @@ export class ImagesService {
   }
 
   /** One image by its id (a lower-case MD5) with its category; unknown → 1040. */
+  /** One image, from the record cache like random picks (MySQL on a miss, which then caches it). */
   async image(id: string): Promise<ImageWithCategory> {
-    const row = await this.deps.images.findById(id);
+    const { found } = await this.loadRows([id], await this.deps.records.getMany([id]));
+    const [row] = found;
     if (!row) throw new ApiError('IMAGE_NOT_FOUND');
     return toImageWithCategory(row, this.deps.imagesMediaUrl);
   }
@@ -199,7 +201,7 @@ export class ImagesService {
         pick = await this.deps.index.pick(db, amount, sizeLimit);
         if (pick.total === 0) return 'empty';
       }
-      const { found, stale } = await this.loadRows(pick.ids);
+      const { found, stale } = await this.loadRows(pick.ids, pick.rows);
       rows = found;
       if (stale.length === 0) break;
       // Ids whose rows are gone (a removal the index missed, an index restored from an old
@@ -210,9 +212,11 @@ export class ImagesService {
     return withRepeats(rows, amount);
   }
 
-  /** Rows by id in the given order (from the Redis record cache, misses from MySQL, then cached), and the ids MySQL no longer has. */
-  private async loadRows(ids: readonly string[]): Promise<{ found: ImageRow[]; stale: string[] }> {
-    const cached = await this.deps.records.getMany(ids);
+  /**
+   * Rows by id in the given order (`cached` from the record cache, the rest from MySQL, then
+   * cached), and the ids MySQL no longer has.
+   */
+  private async loadRows(ids: readonly string[], cached: Map<string, ImageRow>): Promise<{ found: ImageRow[]; stale: string[] }> {
     const missing = ids.filter((id) => !cached.has(id));
     if (missing.length > 0) {
       const loaded = await this.deps.images.findByIds(missing);

@@ -111,10 +111,15 @@ export class FakeCategoryRepository implements Pick<CategoryRepository, 'find' |
   }
 }
 
-/** Sorted sets as maps of id → size; a missing map is a missing set. */
+/**
+ * Sorted sets as maps of id → size; a missing map is a missing set. Like the real script, a pick
+ * also reads the picked ids' records from `records` (the record cache fake) when it is given.
+ */
 export class FakeSizeIndexRepository implements Pick<SizeIndexRepository, 'pick' | 'remove' | 'addIfIndexed' | 'rebuild' | 'size'> {
   readonly sets = new Map<string, Map<string, number>>();
   readonly calls = { rebuild: 0, remove: [] as string[] };
+
+  constructor(private readonly records?: FakeRecordCacheRepository) {}
 
   pick(db: string, amount: number, sizeLimit?: number): Promise<RandomPick> {
     const set = this.sets.get(db) ?? new Map<string, number>();
@@ -123,7 +128,9 @@ export class FakeSizeIndexRepository implements Pick<SizeIndexRepository, 'pick'
       const j = Math.floor(Math.random() * (i + 1));
       [eligible[i], eligible[j]] = [eligible[j]!, eligible[i]!];
     }
-    return Promise.resolve({ total: set.size, eligible: eligible.length, ids: eligible.slice(0, amount) });
+    const ids = eligible.slice(0, amount);
+    const rows = new Map(ids.flatMap((id) => (this.records?.rows.has(id) ? [[id, this.records.rows.get(id)!] as const] : [])));
+    return Promise.resolve({ total: set.size, eligible: eligible.length, ids, rows });
   }
 
   remove(db: string, id: string): Promise<void> {

@@ -16,7 +16,7 @@ describe('RecordCacheRepository (Redis hash)', () => {
     const two = imageRow('furry.hug', 2);
     await records.setMany([one, two]);
     await records.setMany([]);
-    expect(await stores.redis.hlen(`${stores.config.redis.prefix}images:records`)).toBe(2);
+    expect(await stores.redis.hlen(`${stores.config.redis.prefix}{images}:records`)).toBe(2);
     const found = await records.getMany([one.id, 'f'.repeat(32), two.id]);
     expect([...found.entries()]).toEqual([
       [one.id, one],

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CategoryRepository } from '../../src/repositories/category.repository.js';
 import { ImageRepository } from '../../src/repositories/image.repository.js';
+import { RecordCacheRepository } from '../../src/repositories/record-cache.repository.js';
 import { SizeIndexRepository } from '../../src/repositories/size-index.repository.js';
 import { imageRow, openStores, type Stores } from './stores.js';
 
@@ -9,7 +10,7 @@ describe('SizeIndexRepository (Redis sorted sets)', () => {
   let index: SizeIndexRepository;
   let images: ImageRepository;
   const ids = new Map<string, number>();
-  const key = () => `${stores.config.redis.prefix}images:bysize:furry.hug`;
+  const key = () => `${stores.config.redis.prefix}{images}:bysize:furry.hug`;
   beforeAll(async () => {
     stores = await openStores('img-repo-index');
     index = new SizeIndexRepository(stores.redis, stores.config.redis.prefix);
@@ -79,10 +80,19 @@ describe('SizeIndexRepository (Redis sorted sets)', () => {
     expect(small).toMatchObject({ total: 5, eligible: 2 });
     expect(small.ids.every((id) => ids.get(id)! <= 2000)).toBe(true);
     expect(new Set(small.ids).size).toBe(2);
-    expect(await index.pick('furry.hug', 3, 1)).toEqual({ total: 5, eligible: 0, ids: [] });
+    expect(await index.pick('furry.hug', 3, 1)).toEqual({ total: 5, eligible: 0, ids: [], rows: new Map() });
     const three = await index.pick('furry.hug', 3);
     expect(new Set(three.ids).size).toBe(3);
-    expect(await index.pick('furry.none', 3)).toEqual({ total: 0, eligible: 0, ids: [] });
+    expect(await index.pick('furry.none', 3)).toEqual({ total: 0, eligible: 0, ids: [], rows: new Map() });
+  });
+
+  it('reads the picked ids\' records from the record cache in the same round trip', async () => {
+    const rows = await images.findByIds([...ids.keys()]);
+    const cached = rows.slice(0, 3);
+    await new RecordCacheRepository(stores.redis, stores.config.redis.prefix).setMany(cached);
+    const pick = await index.pick('furry.hug', 5);
+    expect(new Set(pick.rows.keys())).toEqual(new Set(cached.map((row) => row.id)));
+    for (const row of cached) expect(pick.rows.get(row.id)).toEqual(row);
   });
 
   it('removes a member, and a rebuild from nothing leaves no set', async () => {
@@ -95,7 +105,7 @@ describe('SizeIndexRepository (Redis sorted sets)', () => {
   });
 
   it('draws every pair of images equally often (neighbouring sizes no more than others)', async () => {
-    await stores.redis.zadd(`${stores.config.redis.prefix}images:bysize:stats.four`, 1, 'a', 2, 'b', 3, 'c', 4, 'd');
+    await stores.redis.zadd(`${stores.config.redis.prefix}{images}:bysize:stats.four`, 1, 'a', 2, 'b', 3, 'c', 4, 'd');
     const pairs = new Map<string, number>();
     const draws = 6000;
     for (let i = 0; i < draws; i++) {
