@@ -38,7 +38,8 @@ export interface ThumbsHarness {
   /** A BullMQ worker on this harness's queue, as the real worker would run (not the real worker). */
   startWorker(processor: (job: Job<ThumbnailJobPayload>) => Promise<unknown>, options?: { name?: string; concurrency?: number }): Worker<ThumbnailJobPayload>;
   /** `makeQueue` lets a test wrap the instance's BullMQ queue (e.g. to widen a race window). */
-  startAnotherInstance(makeQueue?: MakeQueue): Promise<string>;
+  /** `adaptRedis` may wrap commands of the instance's plain connection (the one its repositories read jobs with). */
+  startAnotherInstance(makeQueue?: MakeQueue, adaptRedis?: (redis: Redis) => void): Promise<string>;
   /** Moves the clock the app sees forward. */
   advanceClock(ms: number): void;
   close(): Promise<void>;
@@ -90,8 +91,9 @@ export async function startThumbs(env: Record<string, string> = {}): Promise<Thu
   const extraInstances: Array<() => Promise<void>> = [];
 
   /** Another API instance: its own Redis connections, queue object and HTTP server, same Redis. */
-  async function startAnotherInstance(makeQueue?: MakeQueue): Promise<string> {
+  async function startAnotherInstance(makeQueue?: MakeQueue, adaptRedis?: (redis: Redis) => void): Promise<string> {
     const otherRedis = createRedis(config.redis, { failFast });
+    adaptRedis?.(otherRedis);
     const otherConnection = createRedis(config.redis, { failFast });
     const otherQueue = makeQueue ? makeQueue(otherConnection, prefix) : openThumbnailQueue(otherConnection, config.redis.prefix);
     const other = await serveForTest((await buildInstance({ config, logger, apiKeys, redis: otherRedis, queue: otherQueue, board: boardClient })).app);

@@ -116,10 +116,16 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
     runWithRequestId(requestId, next);
   });
   app.use(parseQueryOnce);
-  app.use(express.json({ limit: options.config.bodyLimitBytes, type: ['application/json', 'application/*+json'] }));
-  app.use(express.urlencoded({ limit: options.config.bodyLimitBytes, extended: false, parameterLimit: 100 }));
-  app.use(deferBodyParserErrors);
-  app.use(deferUnparsableBody);
+  // A GET (most of the traffic) has no body to parse: it skips the parsers and their content-type checks.
+  const bodyParsers = express.Router();
+  bodyParsers.use(express.json({ limit: options.config.bodyLimitBytes, type: ['application/json', 'application/*+json'] }));
+  bodyParsers.use(express.urlencoded({ limit: options.config.bodyLimitBytes, extended: false, parameterLimit: 100 }));
+  bodyParsers.use(deferBodyParserErrors);
+  bodyParsers.use(deferUnparsableBody);
+  app.use((req, res, next) => {
+    if (BODY_METHODS.has(req.method) || hasBody(req)) bodyParsers(req, res, next);
+    else next();
+  });
 
   app.get('/online', (_req, res) => {
     res.json({ success: true, uptime: Math.floor((Date.now() - startedAt) / 1000), readOnly: options.readOnly.enabled });

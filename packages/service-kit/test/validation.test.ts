@@ -1,6 +1,6 @@
 import { request, serveForTest, type TestServer } from '@pawlink/test-kit';
 import type { Request, Response } from 'express';
-import { body, param, query } from 'express-validator';
+import { body, header, param, query } from 'express-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, createLogger, createServiceApp, fail, failWith, parsedBy, validate, validated, type ReadOnlySwitch } from '../src/index.js';
 
@@ -29,6 +29,13 @@ beforeAll(async () => {
         return value.toLowerCase();
       }),
     ),
+    (req: Request, res: Response) => {
+      res.json({ success: true, input: validated(req) });
+    },
+  );
+  app.get(
+    '/headers/:id',
+    validate(param('id').isInt().withMessage(fail('INVALID_POST_ID')).toInt(), header('x-amount').isInt({ max: 5 }).withMessage(fail('AMOUNT_TOO_HIGH')).toInt()),
     (req: Request, res: Response) => {
       res.json({ success: true, input: validated(req) });
     },
@@ -69,5 +76,23 @@ describe('validate()', () => {
     const res = await request(`${server.url}/uncoded?q=x`);
     expect([res.status, res.body.code]).toEqual([500, 0]);
     expect(logLines.join('')).toContain('validation of \\"q\\" failed without a contract error');
+  });
+
+  it('answers a URL it has seen as it did the first time (outcomes of URL-only routes are remembered), failures included', async () => {
+    for (let i = 0; i < 3; i++) {
+      const good = await request(`${server.url}/items/8?amount=2`);
+      expect(good.body).toEqual({ success: true, input: { id: 8, amount: 2 } });
+      const bad = await request(`${server.url}/items/8?amount=y`);
+      expect([bad.status, bad.body]).toEqual([400, { success: false, code: 1057, error: 'amount "y" is not an integer.' }]);
+    }
+    const other = await request(`${server.url}/items/9`);
+    expect(other.body).toEqual({ success: true, input: { id: 9 } });
+  });
+
+  it('checks every request again when a chain reads more than the URL (a header)', async () => {
+    const low = await request(`${server.url}/headers/3`, { headers: { 'x-amount': '2' } });
+    expect(low.body).toEqual({ success: true, input: { id: 3, 'x-amount': 2 } });
+    const high = await request(`${server.url}/headers/3`, { headers: { 'x-amount': '9' } });
+    expect([high.status, high.body.code]).toEqual([400, 1052]);
   });
 });

@@ -21,6 +21,14 @@ export interface JobSnapshot {
   delayMs: number | null;
 }
 
+/** Queue lengths read together with a job. */
+interface QueueSnapshot {
+  active: number;
+  waiting: number;
+  /** Waiting jobs a worker takes before this one; null when the job is not in the wait list. */
+  waitingAhead: number | null;
+}
+
 /** How busy the queue is in front of one job. */
 export interface QueueLoad {
   jobsAhead: number;
@@ -59,6 +67,31 @@ const PHASES: Record<string, JobPhase | undefined> = {
 
 const REPLACE_LOCK_MS = 5000;
 
+/** The queue keys READ_JOB_SCRIPT reads, in its KEYS order (the job's hash follows them). */
+const READ_JOB_KEYS = ['completed', 'failed', 'delayed', 'prioritized', 'active', 'wait', 'paused', 'waiting-children'] as const;
+
+/**
+ * A job's state as BullMQ's own getState script decides it (same keys, same order), its hash, and
+ * the queue lengths in front of it: {state, index in the wait list or -1, active, wait, prioritized, fields}.
+ */
+const READ_JOB_SCRIPT = `
+local id = ARGV[1]
+local state = 'unknown'
+local waitIndex = -1
+if redis.call('ZSCORE', KEYS[1], id) then state = 'completed'
+elseif redis.call('ZSCORE', KEYS[2], id) then state = 'failed'
+elseif redis.call('ZSCORE', KEYS[3], id) then state = 'delayed'
+elseif redis.call('ZSCORE', KEYS[4], id) then state = 'prioritized'
+elseif redis.call('LPOS', KEYS[5], id) then state = 'active'
+else
+  local index = redis.call('LPOS', KEYS[6], id)
+  if index then state = 'waiting'; waitIndex = index
+  elseif redis.call('LPOS', KEYS[7], id) then state = 'waiting'
+  elseif redis.call('ZSCORE', KEYS[8], id) then state = 'waiting-children' end
+end
+return {state, waitIndex, redis.call('LLEN', KEYS[5]), redis.call('LLEN', KEYS[6]), redis.call('ZCARD', KEYS[4]), redis.call('HGETALL', KEYS[9])}
+`;
+
 export type ThumbnailQueue = Queue<ThumbnailJobPayload>;
 
 /**
@@ -70,9 +103,37 @@ export function openThumbnailQueue(connection: Redis, redisPrefix: string): Thum
   return new Queue<ThumbnailJobPayload>(THUMBNAIL_QUEUE, { connection, prefix: thumbnailQueuePrefix(redisPrefix) });
 }
 
+/** A number field of a BullMQ job hash; null when absent or empty. */
+function numberField(hash: ReadonlyMap<string, string>, name: string): number | null {
+  const value = Number(hash.get(name) || NaN);
+  return Number.isFinite(value) ? value : null;
+}
+
+/** The snapshot of a job from its stored hash (the fields BullMQ's Job.fromJSON reads for these). */
+function snapshotOfHash(id: string, phase: JobPhase, hash: ReadonlyMap<string, string>): JobSnapshot {
+  let progress: unknown = null;
+  try {
+    progress = JSON.parse(hash.get('progress') ?? '0');
+  } catch {
+    // A progress that is not JSON is no number.
+  }
+  return {
+    id,
+    phase,
+    progress: typeof progress === 'number' ? Math.min(100, Math.max(0, Math.round(progress))) : null,
+    queuedAt: numberField(hash, 'timestamp') ?? 0,
+    processedOn: numberField(hash, 'processedOn') || null,
+    finishedOn: numberField(hash, 'finishedOn') || null,
+    failedReason: hash.get('failedReason') || null,
+    delayMs: phase === 'delayed' ? (numberField(hash, 'delay') ?? 0) : null,
+  };
+}
+
 /** The BullMQ side of thumbnails: one job per (md5, type), found and created by its jobId. */
 export class ThumbnailQueueRepository {
   private workerSlotsSeen: { count: number; at: number } | undefined;
+  /** The queue in front of each job this repository read, as read in the same script (load() needs no second read). */
+  private readonly queueSeenWith = new WeakMap<JobSnapshot, QueueSnapshot>();
 
   constructor(
     private readonly queue: ThumbnailQueue,
@@ -85,14 +146,25 @@ export class ThumbnailQueueRepository {
   }
 
   /**
-   * The job as stored: its state first, then its data. States only move forward, so data read
-   * second is at least as new as the state; read the other way round, a job failing in between
-   * looked failed with no finishedOn (taken for an expired failure: check answered 1066).
+   * The job as stored, its state and the queue in front of it in one script: one round trip, one
+   * atomic view (read separately, a job failing between the state and the data looked failed
+   * without finishedOn).
    */
   private async read(jobId: string): Promise<JobSnapshot | null> {
-    const state = await this.queue.getJobState(jobId);
-    const job = await this.queue.getJob(jobId);
-    return job ? this.snapshotOf(job, state) : null;
+    const [state, waitIndex, active, waiting, prioritized, fields] = (await this.redis.eval(
+      READ_JOB_SCRIPT,
+      READ_JOB_KEYS.length + 1,
+      ...READ_JOB_KEYS.map((key) => this.queue.toKey(key)),
+      this.queue.toKey(jobId),
+      jobId,
+    )) as [string, number, number, number, number, string[]];
+    const phase = PHASES[state];
+    if (fields.length === 0 || !phase) return null;
+    const hash = new Map<string, string>();
+    for (let i = 0; i + 1 < fields.length; i += 2) hash.set(fields[i]!, fields[i + 1]!);
+    const snapshot = snapshotOfHash(jobId, phase, hash);
+    this.queueSeenWith.set(snapshot, { active, waiting: waiting + prioritized, waitingAhead: waitIndex < 0 ? null : Math.max(0, waiting - 1 - waitIndex) });
+    return snapshot;
   }
 
   /**
@@ -134,15 +206,17 @@ export class ThumbnailQueueRepository {
 
   /** Running jobs and waiting jobs in front of this one, and how many run side by side. */
   async load(job: JobSnapshot): Promise<QueueLoad> {
-    const [counts, workers, position] = await Promise.all([
+    const [queue, workers] = await Promise.all([this.queueSeenWith.get(job) ?? this.readQueue(job), this.workerSlots()]);
+    const waitingAhead = job.phase === 'active' ? 0 : (queue.waitingAhead ?? (job.phase === 'waiting' ? Math.max(0, queue.waiting - 1) : queue.waiting));
+    return { jobsAhead: job.phase === 'active' ? 0 : queue.active + waitingAhead, slots: Math.max(1, workers, queue.active) };
+  }
+
+  private async readQueue(job: JobSnapshot): Promise<QueueSnapshot> {
+    const [counts, waitingAhead] = await Promise.all([
       this.queue.getJobCounts('active', 'waiting', 'prioritized'),
-      this.workerSlots(),
       job.phase === 'waiting' ? this.waitingAhead(job.id) : Promise.resolve(null),
     ]);
-    const active = counts.active ?? 0;
-    const waiting = (counts.waiting ?? 0) + (counts.prioritized ?? 0);
-    const waitingAhead = job.phase === 'active' ? 0 : (position ?? (job.phase === 'waiting' ? Math.max(0, waiting - 1) : waiting));
-    return { jobsAhead: job.phase === 'active' ? 0 : active + waitingAhead, slots: Math.max(1, workers, active) };
+    return { active: counts.active ?? 0, waiting: (counts.waiting ?? 0) + (counts.prioritized ?? 0), waitingAhead };
   }
 
   /** Jobs per state, for operators. */
@@ -176,21 +250,6 @@ export class ThumbnailQueueRepository {
     const count = workers.reduce((sum, worker) => sum + thumbnailWorkerSlots(String(worker.rawname ?? '')), 0);
     this.workerSlotsSeen = { count, at: now };
     return count;
-  }
-
-  private snapshotOf(job: Job<ThumbnailJobPayload>, state: string): JobSnapshot | null {
-    const phase = PHASES[state];
-    if (!phase) return null;
-    return {
-      id: job.id ?? thumbnailJobId(job.data.md5, job.data.type),
-      phase,
-      progress: typeof job.progress === 'number' ? Math.min(100, Math.max(0, Math.round(job.progress))) : null,
-      queuedAt: job.timestamp,
-      processedOn: job.processedOn ?? null,
-      finishedOn: job.finishedOn ?? null,
-      failedReason: job.failedReason ? job.failedReason : null,
-      delayMs: phase === 'delayed' ? (job.delay ?? 0) : null,
-    };
   }
 
   private fallbackSnapshot(job: Job<ThumbnailJobPayload>): JobSnapshot {
