@@ -1,4 +1,4 @@
-import type { AccessGuards } from '@pawlink/auth';
+import { registerStatusRoute, type AccessGuards } from '@pawlink/auth';
 import { createServiceApp, type HttpMetrics, type Logger, type Readiness, type ReadOnlySwitch } from '@pawlink/service-kit';
 import type { Express } from 'express';
 import type { ThumbsConfig } from './config.js';
@@ -22,6 +22,8 @@ export interface ThumbsAppDeps {
 /** The thumbs HTTP API (API.md §4). Never listens; never renders anything itself. */
 export function createApp(deps: ThumbsAppDeps): Express {
   const service = createServiceApp({ service: 'thumbs', ...deps });
+  // Before `/:id`, which would take `/status` for a post id.
+  registerStatusRoute(service.app, { service: 'thumbs', guards: deps.guards, readOnly: deps.readOnly });
   registerThumbnailRoutes(service.app, { guards: deps.guards, readOnly: deps.readOnly, thumbnails: deps.services.thumbnails });
   return service.finalize();
 }

@@ -1,10 +1,10 @@
 import type { ApiKeyFlag, ServiceName } from '@pawlink/contracts';
 import type { BaseConfig, Logger, ServiceRuntime } from '@pawlink/service-kit';
 import { authDatabase } from './db/auth.database.js';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import type { Redis } from 'ioredis';
 import { createApiKeyAuth } from './guards/api-key.guard.js';
-import { createInvalidKeyLimit, createRateLimit } from './guards/rate-limit.guard.js';
+import { createInvalidKeyLimit, createRateLimit, createRateLimitStatus, type RateLimitStatus } from './guards/rate-limit.guard.js';
 import { ApiKeyRepository } from './repositories/api-key.repository.js';
 import { LocalRateLimitWindows, RedisRateLimitWindows } from './repositories/rate-limit.repository.js';
 import { ResilientRateLimitWindows } from './repositories/resilient-rate-limit-windows.js';
@@ -18,6 +18,8 @@ export interface AccessGuards<B extends string = RateLimitBucket> {
   readonly optionalKey: () => RequestHandler;
   /** The route bucket and the global window, per key, or per client IP when anonymous. */
   readonly rateLimit: (bucket: B) => RequestHandler;
+  /** What the request's key (or IP) has left in each bucket of the service and globally, counting nothing. */
+  readonly limits: (req: Request, res: Response) => Promise<Record<string, RateLimitStatus>>;
 }
 
 export interface AccessGuardsOptions<B extends string = RateLimitBucket> {
@@ -48,11 +50,13 @@ export function createAccessGuards<B extends string = RateLimitBucket>(options: 
     ...(options.keyCacheTtlMs !== undefined ? { cacheTtlMs: options.keyCacheTtlMs } : {}),
     invalidKeyLimit: createInvalidKeyLimit({ windows, service, ...(options.limits?.invalidKeys ? { rule: options.limits.invalidKeys } : {}) }),
   });
-  const rateLimit = createRateLimit<B>({
+  const limitOptions = {
     windows,
     service,
     buckets: options.limits?.buckets ?? (RATE_LIMIT_BUCKETS as Record<B, RateLimitRule>),
     ...(options.limits?.global ? { global: options.limits.global } : {}),
-  });
-  return { requireKey: (flag) => keys.requireApiKey(flag), optionalKey: () => keys.optionalApiKey(), rateLimit };
+  };
+  const rateLimit = createRateLimit<B>(limitOptions);
+  const limits = createRateLimitStatus<B>(limitOptions);
+  return { requireKey: (flag) => keys.requireApiKey(flag), optionalKey: () => keys.optionalApiKey(), rateLimit, limits };
 }
