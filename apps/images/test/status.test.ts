@@ -33,3 +33,17 @@ describe('GET /status (images)', () => {
     expect(res.body.code).toBe(1010);
   });
 });
+
+describe('GET /metrics on the public images URL', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness('img-metrics');
+  });
+  afterAll(async () => h.close());
+
+  it('is an unknown route (1024), not a category', async () => {
+    const res = await request(`${h.url}/metrics`);
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ success: false, error: expect.any(String), code: 1024 });
+  });
+});

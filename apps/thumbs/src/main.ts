@@ -12,6 +12,7 @@ await runService({
   name: 'thumbs',
   loadConfig: loadThumbsConfig,
   port: (config) => config.ports.thumbs,
+  metricsPort: (config) => config.metrics.ports.thumbs,
   url: (config) => config.urls.thumbs,
   async start(runtime) {
     const { config, logger, startedAt, redis: connect, onShutdown } = runtime;
@@ -35,6 +36,6 @@ await runService({
 
     const readOnly = await runtime.readOnlySwitch('thumbs', redis);
     const guards = await openAccessGuards(runtime, 'thumbs', redis);
-    return createApp({ config, logger, services, guards, readOnly, startedAt, readiness: runtime.readiness });
+    return createApp({ config, logger, services, guards, readOnly, startedAt, readiness: runtime.readiness, metrics: runtime.metrics });
   },
 });
