@@ -34,9 +34,14 @@ export interface AccessGuardsOptions<B extends string = RateLimitBucket> {
   limits?: { buckets?: Record<B, RateLimitRule>; global?: RateLimitRule; invalidKeys?: RateLimitRule };
 }
 
-/** The guards of a service process: keys from `<DB_PREFIX>auth` (opened through the runtime), limits in `redis`. */
-export async function openAccessGuards(runtime: Pick<ServiceRuntime<BaseConfig>, 'config' | 'logger' | 'dataSource'>, service: ServiceName, redis: Redis): Promise<AccessGuards> {
-  const apiKeys = new ApiKeyRepository(await runtime.dataSource({ ...authDatabase, poolSize: 5 }));
+/** The API keys of `<DB_PREFIX>auth`, opened through the runtime. */
+export async function openApiKeys(runtime: Pick<ServiceRuntime<BaseConfig>, 'dataSource'>): Promise<ApiKeyRepository> {
+  return new ApiKeyRepository(await runtime.dataSource({ ...authDatabase, poolSize: 5 }));
+}
+
+/** The guards of a service process: keys from `<DB_PREFIX>auth` (opened through the runtime unless given), limits in `redis`. */
+export async function openAccessGuards(runtime: Pick<ServiceRuntime<BaseConfig>, 'config' | 'logger' | 'dataSource'>, service: ServiceName, redis: Redis, keys?: ApiKeyRepository): Promise<AccessGuards> {
+  const apiKeys = keys ?? (await openApiKeys(runtime));
   return createAccessGuards({ service, apiKeys, redis, redisPrefix: runtime.config.redis.prefix, logger: runtime.logger });
 }
 
