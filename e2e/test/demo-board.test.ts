@@ -1,10 +1,11 @@
+import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiKeyRepository, authDatabase } from '@pawlink/auth';
-import { createDataSource, loadBaseConfig, migrateDatabase } from '@pawlink/service-kit';
-import { createTestContext, freePort, request, spawnNode, startService, startWorker, type NodeProcess, type TestContext } from '@pawlink/test-kit';
+import { createDataSource, loadBaseConfig } from '@pawlink/service-kit';
+import { admin, createTestContext, freePort, processEnv, REPO_ROOT, request, spawnNode, startService, startWorker, type NodeProcess, type TestContext } from '@pawlink/test-kit';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -16,6 +17,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 let ctx: TestContext;
 let boardDir: string;
 let apiUrl: string;
+let shortenerUrl: string;
+let boardPort: number;
+let key: string;
 let headers: Record<string, string>;
 const procs: NodeProcess[] = [];
 
@@ -24,15 +28,16 @@ const logs = (): string => procs.map((p) => `--- ${p.name}\n${p.tail(3000)}`).jo
 beforeAll(async () => {
   ctx = await createTestContext('e2edemo');
   const base = loadBaseConfig(ctx.env);
-  await migrateDatabase(base.database, authDatabase);
+  const migrated = await admin(ctx.env, ['migrate']);
+  expect(migrated.code, migrated.stderr).toBe(0);
   const auth = createDataSource(base.database, { ...authDatabase, poolSize: 1 });
   await auth.initialize();
-  const { key } = await new ApiKeyRepository(auth).create({ name: 'demo', contact: 'demo@example.com', flags: ['thumbs'], rateLimitRoute: 0, rateLimitGlobal: 0 });
+  ({ key } = await new ApiKeyRepository(auth).create({ name: 'demo', contact: 'demo@example.com', flags: ['thumbs', 'shortener'], rateLimitRoute: 0, rateLimitGlobal: 0 }));
   await auth.destroy();
   headers = { authorization: key };
 
   boardDir = await mkdtemp(path.join(os.tmpdir(), 'pawlink-demo-board-'));
-  const boardPort = await freePort();
+  boardPort = await freePort();
   const board = spawnNode('demo-board', 'packages/board/dist/demo/main.js', { DEMO_BOARD_PORT: String(boardPort), DEMO_BOARD_DIR: boardDir });
   procs.push(board);
   // The first start makes the files (ffmpeg, sharp) before it listens.
@@ -43,9 +48,10 @@ beforeAll(async () => {
   }
   const env = { ...ctx.env, LOG_LEVEL: 'warn', BOARD_URL: 'demo', DEMO_BOARD_PORT: String(boardPort) };
   procs.push(startWorker('worker', env));
-  const api = await startService('thumbs', env);
-  procs.push(api);
+  const [api, shortener] = await Promise.all([startService('thumbs', env), startService('shortener', env)]);
+  procs.push(api, shortener);
   apiUrl = api.url;
+  shortenerUrl = shortener.url;
 }, 150_000);
 
 afterAll(async () => {
@@ -88,4 +94,26 @@ describe('BOARD_URL=demo', () => {
     const info = await request(`${apiUrl}/900000001`, { headers });
     expect(info.body.gifURL).toMatch(new RegExp(`/${md5}\\.gif$`));
   }, 150_000);
+
+  it("runs the start banner's examples: a short link created and followed, the demo thumbnail PUT and check", async () => {
+    const bannerEnv = { SHORTENER_URL: shortenerUrl, IMAGES_URL: 'http://127.0.0.1:9', THUMBS_URL: apiUrl, DEMO_KEY: key, BOARD_URL: 'demo', DEMO_BOARD_PORT: String(boardPort) };
+    const sh = (command: string, env: Record<string, string> = {}) =>
+      new Promise<string>((resolve, reject) => {
+        execFile('bash', ['-c', command], { cwd: REPO_ROOT, env: processEnv(env) }, (error, stdout, stderr) => (error ? reject(new Error(`${command}: ${stderr}`)) : resolve(stdout)));
+      });
+    const lines = (await sh('node scripts/start-banner.mjs --examples', bannerEnv)).trim().split('\n');
+    const examples = (service: string) => lines.filter((line) => line.startsWith(`${service}\t`)).map((line) => line.slice(service.length + 1));
+    expect(examples('images')).toHaveLength(1);
+
+    const [follow] = examples('shortener');
+    const redirect = await sh(follow ?? '');
+    expect(redirect).toMatch(/^HTTP\/1\.1 302/);
+    expect(redirect).toMatch(/location: https:\/\/example\.com\//i);
+
+    const [put, check] = examples('thumbs');
+    expect(put).toContain('/900000001/gif');
+    // The GIF was made by the test above: the PUT says done, the check says done.
+    expect(JSON.parse(await sh(put ?? ''))).toMatchObject({ success: true, status: 'done' });
+    expect(JSON.parse(await sh(check ?? ''))).toMatchObject({ success: true, status: 'done' });
+  }, 60_000);
 });
