@@ -19,7 +19,8 @@ export interface StatusContext {
  */
 export interface StatusSection {
   name: string;
-  build(context: StatusContext): Promise<unknown> | unknown;
+  /** The section's value, or a promise of it. */
+  build(context: StatusContext): unknown;
 }
 
 export interface GetStatusDeps {
