@@ -1,7 +1,16 @@
 #!/usr/bin/env bash
 # npm start: bootstrap, demo data + API key, then nginx (media), the three services and
 # WORKERS (default 1) thumbs workers in the foreground with prefixed logs. Ctrl-C/SIGTERM stops all.
+# `npm start -- --demo` (or BOARD_URL=demo) also runs the local demo board, for a first run
+# without internet: thumbs and the workers use it instead of the real image board.
 set -euo pipefail
+
+for arg in "$@"; do
+  case "$arg" in
+    --demo) export BOARD_URL=demo ;;
+    *) printf '[start] unknown option %s (known: --demo)\n' "$arg" >&2; exit 2 ;;
+  esac
+done
 
 # shellcheck source=scripts/bootstrap.sh
 . "$(dirname "${BASH_SOURCE[0]}")/bootstrap.sh" # cds to the repo root, exports the env defaults
@@ -20,7 +29,7 @@ fi
 DEMO_KEY="(none: see the warning above)"
 key_name="demo-$(date +%Y%m%d%H%M%S)"
 if key_out="$(bin/admin apikey create --name "$key_name" --contact demo@localhost \
-  --flags shortener,thumbs,images_bulk 2>/dev/null)" && [[ -n "$key_out" ]]; then
+  --flags shortener,thumbs,images_bulk,admin 2>/dev/null)" && [[ -n "$key_out" ]]; then
   DEMO_KEY="$(printf '%s\n' "$key_out" | tail -n 1)"
 else
   say "WARNING: 'bin/admin apikey create' failed; no demo API key"
@@ -90,44 +99,23 @@ cmds=(
   "node apps/images/dist/main.js"
   "node apps/thumbs/dist/main.js"
 )
+if [[ "${BOARD_URL,,}" == demo ]]; then
+  # Loopback only; its files are made at first start (ffmpeg, sharp) and kept in data/demo-board.
+  export DEMO_BOARD_PORT="${DEMO_BOARD_PORT:-3009}" DEMO_BOARD_DIR="${DEMO_BOARD_DIR:-$PAWLINK_ROOT/data/demo-board}"
+  names+=(board)
+  cmds+=("node packages/board/dist/demo/main.js")
+fi
 for ((i = 1; i <= WORKERS; i++)); do
   names+=("worker$i")
   cmds+=("node apps/thumbs-worker/dist/main.js")
 done
-for f in apps/{shortener,images,thumbs,thumbs-worker}/dist/main.js; do
+for f in apps/{shortener,images,thumbs,thumbs-worker}/dist/main.js packages/board/dist/demo/main.js; do
   [[ -f "$f" ]] || bs_die "$f is missing (did the build produce it?)"
 done
 
 banner() {
-  # Waits for every service's GET /online and the media server, then prints where things are.
-  node -e '
-    const urls = process.argv.slice(1);
-    const deadline = Date.now() + 120_000;
-    const up = async (u) => { try { return (await fetch(u, { signal: AbortSignal.timeout(2000) })).status < 500; } catch { return false; } };
-    (async () => {
-      for (const u of urls) {
-        while (!(await up(u))) {
-          if (Date.now() > deadline) { console.error(`[start] ${u} still does not answer after 120 s`); process.exit(1); }
-          await new Promise((r) => setTimeout(r, 500));
-        }
-      }
-    })();
-  ' "$SHORTENER_URL/online" "$IMAGES_URL/online" "$THUMBS_URL/online" \
-    "http://127.0.0.1:$MEDIA_PORT/" || return 0
-  cat <<EOF
-
-  ============================================================
-   Pawlink is running   (Ctrl-C stops everything)
-     shortener        $SHORTENER_URL
-     images           $IMAGES_URL
-     thumbs           $THUMBS_URL
-     thumbnails       $MEDIA_URL
-     image files      $IMAGES_MEDIA_URL
-     workers          $WORKERS
-     demo API key     $DEMO_KEY
-  ============================================================
-
-EOF
+  # Waits for every service (and the demo board), then prints where things are and one example each.
+  DEMO_KEY="$DEMO_KEY" WORKERS="$WORKERS" MEDIA_PORT="$MEDIA_PORT" node scripts/start-banner.mjs || return 0
 }
 
 IFS=,

@@ -84,10 +84,13 @@ describe.each(Object.keys(PROBES) as Array<keyof typeof PROBES>)('%s: common rul
     expect(online.status).toBe(200);
     expect(online.body).toMatchObject({ success: true, uptime: expect.any(Number) });
     expect(online.headers.get('x-request-id')).toBeTruthy();
-    const metrics = await request(url(name, '/metrics'));
+    const metrics = await request(`${services[name]?.metricsUrl ?? ''}/metrics`);
     expect(metrics.status).toBe(200);
     expect(metrics.text).toContain('http_requests_total{');
     expect(metrics.text).toContain('process_resident_memory_bytes');
+    const hidden = await request(url(name, '/metrics'));
+    expect(hidden.status).toBe(404);
+    expect(hidden.body).toMatchObject({ success: false, code: 1024 });
     expect((await request(url(name, '/no/such/route/here'))).headers.get('x-request-id')).toBeTruthy();
   });
 

@@ -75,6 +75,17 @@ describe('docker-compose.yml', () => {
     expect(JSON.stringify(doc.services.mysql?.volumes)).toContain('/docker-entrypoint-initdb.d');
   });
 
+  it('serves the metrics of each service on the compose network only, never on a published port', () => {
+    const doc = parse(composeConfig(SECRETS).output) as { services: Record<string, { environment?: Record<string, string>; ports?: unknown[]; expose?: unknown[] }> };
+    for (const [app, port] of [['shortener', '9101'], ['images', '9102'], ['thumbs', '9103']] as const) {
+      const service = doc.services[app];
+      expect(service?.environment?.[`${app.toUpperCase()}_METRICS_PORT`], app).toBe(port);
+      expect(service?.environment?.METRICS_HOST, app).toBe('0.0.0.0');
+      expect((service?.expose ?? []).map(String), app).toContain(port);
+      expect(JSON.stringify(service?.ports ?? []), app).not.toContain(port);
+    }
+  });
+
   it('defines every service, with a scalable worker', async () => {
     const doc = parse(await readFile(join(repoRoot, 'docker-compose.yml'), 'utf8')) as {
       services: Record<string, ComposeService>;

@@ -1,4 +1,4 @@
-import type { AccessGuards } from '@pawlink/auth';
+import { registerStatusRoute, type AccessGuards } from '@pawlink/auth';
 import { createServiceApp, type HttpMetrics, type Logger, type Readiness, type ReadOnlySwitch } from '@pawlink/service-kit';
 import type { Express } from 'express';
 import type { ImagesConfig } from './config.js';
@@ -28,6 +28,7 @@ export function createApp(deps: ImagesAppDeps): Express {
   const { app, finalize } = createServiceApp({ service: 'images', ...deps });
   const routes = { guards: deps.guards, images: deps.services.images };
   // On the app itself (not a sub-router) so the 405 handler sees every route's methods.
+  registerStatusRoute(app, { service: 'images', guards: deps.guards, readOnly: deps.readOnly });
   registerCategoryRoutes(app, routes);
   registerImageInfoRoutes(app, routes);
   registerBulkRoutes(app, routes);

@@ -9,6 +9,7 @@ await runService({
   name: 'images',
   loadConfig: loadImagesConfig,
   port: (config) => config.ports.images,
+  metricsPort: (config) => config.metrics.ports.images,
   url: (config) => config.urls.images,
   async start(runtime) {
     const { config, logger, startedAt } = runtime;
@@ -19,6 +20,6 @@ await runService({
     await services.sizeIndex.ensureAll();
     const readOnly = await runtime.readOnlySwitch('images', redis);
     const guards = await openAccessGuards(runtime, 'images', redis);
-    return createApp({ config, logger, services, guards, readOnly, startedAt, readiness: runtime.readiness });
+    return createApp({ config, logger, services, guards, readOnly, startedAt, readiness: runtime.readiness, metrics: runtime.metrics });
   },
 });

@@ -1,4 +1,4 @@
-import type { AccessGuards } from '@pawlink/auth';
+import { registerStatusRoute, type AccessGuards } from '@pawlink/auth';
 import { createServiceApp, HttpMetrics, type Logger, type Readiness, type ReadOnlySwitch } from '@pawlink/service-kit';
 import type { Express } from 'express';
 import type { RequestListener } from 'node:http';
@@ -25,6 +25,8 @@ export interface ShortenerAppDeps {
 export function createApp(deps: ShortenerAppDeps): Express {
   const { config } = deps;
   const base = createServiceApp({ service: 'shortener', ...deps });
+  // Before the `/:code` routes; `status` is a reserved code.
+  registerStatusRoute(base.app, { service: 'shortener', guards: deps.guards, readOnly: deps.readOnly });
   registerShortUrlRoutes(base.app, {
     shortUrls: deps.services.shortUrls,
     guards: deps.guards,

@@ -9,6 +9,7 @@ await runService({
   name: 'shortener',
   loadConfig: loadShortenerConfig,
   port: (config) => config.ports.shortener,
+  metricsPort: (config) => config.metrics.ports.shortener,
   url: (config) => config.urls.shortener,
   async start(runtime) {
     const { config, logger, startedAt } = runtime;
@@ -24,6 +25,6 @@ await runService({
     runtime.onShutdown(() => services.redirectCache.stop());
     const readOnly = await runtime.readOnlySwitch('shortener', redis);
     const guards = await openAccessGuards(runtime, 'shortener', redis);
-    return createRequestHandler({ config, logger, services, guards, readOnly, startedAt, readiness: runtime.readiness });
+    return createRequestHandler({ config, logger, services, guards, readOnly, startedAt, readiness: runtime.readiness, metrics: runtime.metrics });
   },
 });

@@ -9,9 +9,9 @@ afterAll(async () => {
   await h.close();
 });
 
-/** A sample's value from GET /metrics, whatever the label order (0 when absent, as Prometheus reads it). */
+/** A sample's value from GET /metrics (the metrics listener), whatever the label order (0 when absent, as Prometheus reads it). */
 const sample = async (name: string, labels: Record<string, string> = {}): Promise<number> => {
-  const metrics = await request(`${h.url}/metrics`);
+  const metrics = await request(`${h.metricsUrl}/metrics`);
   const pairs = Object.entries(labels).map(([label, value]) => `${label}="${value}"`);
   const line = metrics.text.split('\n').find((l) => (l.startsWith(`${name}{`) || l.startsWith(`${name} `)) && pairs.every((pair) => l.includes(pair)));
   return line === undefined ? 0 : Number(line.split(' ').at(-1));
@@ -137,6 +137,12 @@ describe('GET /:code', () => {
     const online = await request(`${h.url}/online`);
     expect(online.status).toBe(200);
     expect(online.body.success).toBe(true);
-    expect((await request(`${h.url}/metrics`)).status).toBe(200);
+    expect((await request(`${h.metricsUrl}/metrics`)).status).toBe(200);
+  });
+
+  it('answers /metrics on the public URL as an unknown route, before any short code', async () => {
+    const res = await request(`${h.url}/metrics`);
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ success: false, error: expect.any(String), code: 1024 });
   });
 });

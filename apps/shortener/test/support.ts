@@ -1,6 +1,6 @@
 import { ApiKeyRepository, authDatabase, createAccessGuards, type AccessGuardsOptions } from '@pawlink/auth';
 import { createTestKey } from '@pawlink/auth/testing';
-import { createDataSource, createLogger, createRedis, migrateDatabase, ReadOnlySwitch, setReadOnly } from '@pawlink/service-kit';
+import { createDataSource, createLogger, createRedis, HttpMetrics, metricsRequestListener, migrateDatabase, ReadOnlySwitch, setReadOnly } from '@pawlink/service-kit';
 import { createTestContext, jsonInit, request, serveForTest, type JsonResponse, type TestContext } from '@pawlink/test-kit';
 import type { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
@@ -15,6 +15,8 @@ export const SHORTENER_URL = 'https://pawl.ink';
 /** One running shortener instance: the same request handler main.ts serves. */
 export interface Instance {
   url: string;
+  /** The instance's metrics listener (GET /metrics), apart from its public URL as in production. */
+  metricsUrl: string;
   cache: RedirectCacheRepository;
   readOnly: ReadOnlySwitch;
   close(): Promise<void>;
@@ -28,6 +30,8 @@ export interface Harness {
   apiKeys: ApiKeyRepository;
   /** The first instance. */
   url: string;
+  /** The first instance's metrics listener. */
+  metricsUrl: string;
   cache: RedirectCacheRepository;
   /** A key with the shortener flag and no rate limits. */
   key: string;
@@ -67,13 +71,17 @@ export async function startHarness(label: string, env: Record<string, string> = 
     const cache = services.redirectCache;
     await cache.start();
     const guards = createAccessGuards({ service: 'shortener', apiKeys, redis: instanceRedis, redisPrefix: config.redis.prefix, logger, ...(limits ? { limits } : {}) });
-    const server = await serveForTest(createRequestHandler({ config, logger, services, guards, readOnly }));
+    const metrics = new HttpMetrics('shortener');
+    const server = await serveForTest(createRequestHandler({ config, logger, services, guards, readOnly, metrics }));
+    const metricsServer = await serveForTest(metricsRequestListener(metrics));
     const instance: Instance = {
       url: server.url,
+      metricsUrl: metricsServer.url,
       cache,
       readOnly,
       async close() {
         await server.close();
+        await metricsServer.close();
         await cache.stop();
         await subscriber.quit();
       },
@@ -90,6 +98,7 @@ export async function startHarness(label: string, env: Record<string, string> = 
     dataSource,
     apiKeys,
     url: first.url,
+    metricsUrl: first.metricsUrl,
     cache: first.cache,
     key,
     startInstance,

@@ -21,6 +21,12 @@ describe('loadThumbsWorkerConfig: downloads', () => {
     expect(local.downloadHosts).toEqual([{ hostname: '10.0.0.5', port: 8080 }]);
   });
 
+  it('with BOARD_URL=demo downloads from the demo board on loopback', () => {
+    const worker = loadThumbsWorkerConfig({ BOARD_URL: 'demo', DEMO_BOARD_PORT: '4100' }, '/srv').worker;
+    expect(worker.downloadHosts).toEqual([{ hostname: '127.0.0.1', port: 4100 }]);
+    expect(worker.downloadPrivateHosts).toEqual([{ hostname: '127.0.0.1', port: 4100 }]);
+  });
+
   it('takes THUMBS_DOWNLOAD_HOSTS and THUMBS_DOWNLOAD_PRIVATE_HOSTS as host[:port] lists', () => {
     const worker = loadThumbsWorkerConfig({ THUMBS_DOWNLOAD_HOSTS: 'static1.e621.net, mirror.lan:8080', THUMBS_DOWNLOAD_PRIVATE_HOSTS: 'mirror.lan:8080' }, '/srv').worker;
     expect(worker.downloadHosts).toEqual([{ hostname: 'static1.e621.net', port: null }, { hostname: 'mirror.lan', port: 8080 }]);

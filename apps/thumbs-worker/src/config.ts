@@ -81,7 +81,7 @@ export function loadThumbsWorkerConfig(env: Env, cwd = process.cwd()): ThumbsWor
       maxDownloadBytes: readInt(env, 'THUMBS_MAX_DOWNLOAD_BYTES', 200 * 1024 * 1024, { min: 1024, max: 10 * 1024 ** 3 }),
       downloadTimeoutMs: readInt(env, 'THUMBS_DOWNLOAD_TIMEOUT_MS', 60_000, { min: 100, max: 3_600_000 }),
       downloadHosts,
-      downloadPrivateHosts: readPrivateHosts(env, downloadHosts),
+      downloadPrivateHosts: readPrivateHosts(env, downloadHosts, board.demo ? mediaHostsOf([board.baseUrl]) : []),
       downloadMaxRedirects: readInt(env, 'THUMBS_DOWNLOAD_MAX_REDIRECTS', 3, { min: 0, max: 10 }),
       tmpDir: path.resolve(cwd, readString(env, 'THUMBS_TMP_DIR', os.tmpdir())),
       ffmpegPath: readString(env, 'FFMPEG_PATH', 'ffmpeg'),
@@ -115,9 +115,12 @@ function readHostList(env: Env, name: string): MediaHost[] | null {
 /** THUMBS_DOWNLOAD_HOSTS; unset, the hosts of the board's URLs. */
 const readDownloadHosts = (env: Env, boardUrls: string[]): MediaHost[] => readHostList(env, 'THUMBS_DOWNLOAD_HOSTS') ?? mediaHostsOf(boardUrls);
 
-/** THUMBS_DOWNLOAD_PRIVATE_HOSTS: each must be one of the download hosts, or it could never apply. */
-function readPrivateHosts(env: Env, downloadHosts: MediaHost[]): MediaHost[] {
-  const hosts = readHostList(env, 'THUMBS_DOWNLOAD_PRIVATE_HOSTS') ?? [];
+/**
+ * THUMBS_DOWNLOAD_PRIVATE_HOSTS: each must be one of the download hosts, or it could never apply.
+ * Unset: none, except the demo board on loopback (`BOARD_URL=demo`).
+ */
+function readPrivateHosts(env: Env, downloadHosts: MediaHost[], fallback: MediaHost[]): MediaHost[] {
+  const hosts = readHostList(env, 'THUMBS_DOWNLOAD_PRIVATE_HOSTS') ?? fallback;
   const stray = hosts.find((host) => !downloadHosts.some((known) => known.hostname === host.hostname && known.port === host.port));
   if (stray) throw new ConfigError('THUMBS_DOWNLOAD_PRIVATE_HOSTS', `must name hosts the worker downloads from (THUMBS_DOWNLOAD_HOSTS), got "${stray.hostname}${stray.port === null ? '' : `:${stray.port}`}"`);
   return hosts;

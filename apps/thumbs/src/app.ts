@@ -1,8 +1,10 @@
-import type { AccessGuards } from '@pawlink/auth';
+import { registerStatusRoute, type AccessGuards } from '@pawlink/auth';
 import { createServiceApp, type HttpMetrics, type Logger, type Readiness, type ReadOnlySwitch } from '@pawlink/service-kit';
+import type { Queue } from 'bullmq';
 import type { Express } from 'express';
 import type { ThumbsConfig } from './config.js';
 import type { ThumbsContainer } from './container.js';
+import { registerAdminRoutes } from './routes/admin.routes.js';
 import { registerThumbnailRoutes } from './routes/thumbnail.routes.js';
 
 export interface ThumbsAppDeps {
@@ -11,7 +13,9 @@ export interface ThumbsAppDeps {
   readOnly: ReadOnlySwitch;
   /** Key and rate-limit guards from `createAccessGuards({ service: 'thumbs', … })`. */
   guards: AccessGuards;
-  services: Pick<ThumbsContainer, 'thumbnails'>;
+  services: Pick<ThumbsContainer, 'thumbnails' | 'admin'>;
+  /** The thumbnail queue, for the dashboard at /admin/queues. */
+  queue: Queue;
   metrics?: HttpMetrics;
   /** Process start (unix ms), for `/online`'s uptime. */
   startedAt?: number;
@@ -22,6 +26,9 @@ export interface ThumbsAppDeps {
 /** The thumbs HTTP API (API.md §4). Never listens; never renders anything itself. */
 export function createApp(deps: ThumbsAppDeps): Express {
   const service = createServiceApp({ service: 'thumbs', ...deps });
+  // Before `/:id`, which would take `/status` for a post id.
+  registerStatusRoute(service.app, { service: 'thumbs', guards: deps.guards, readOnly: deps.readOnly });
+  registerAdminRoutes(service.app, { guards: deps.guards, admin: deps.services.admin, queue: deps.queue, publicUrl: deps.config.urls.thumbs });
   registerThumbnailRoutes(service.app, { guards: deps.guards, readOnly: deps.readOnly, thumbnails: deps.services.thumbnails });
   return service.finalize();
 }

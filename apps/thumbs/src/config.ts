@@ -18,6 +18,8 @@ export interface ThumbsSettings {
   boardSharePerKey: number;
   /** The same for one client IP, whatever keys it uses. */
   boardSharePerIp: number;
+  /** How long a queue-dashboard login lasts (THUMBS_ADMIN_SESSION_TTL_SECONDS). */
+  adminSessionTtlSeconds: number;
 }
 
 export interface ThumbsConfig extends BaseConfig {
@@ -40,6 +42,7 @@ export function loadThumbsConfig(env: Env, cwd = process.cwd()): ThumbsConfig {
       boardMaxWaitMs: readInt(env, 'THUMBS_BOARD_MAX_WAIT_MS', 3000, { min: 0, max: 60_000 }),
       boardSharePerKey: readInt(env, 'THUMBS_BOARD_SHARE_PER_KEY', 2, { min: 1, max: 1000 }),
       boardSharePerIp: readInt(env, 'THUMBS_BOARD_SHARE_PER_IP', 4, { min: 1, max: 1000 }),
+      adminSessionTtlSeconds: readInt(env, 'THUMBS_ADMIN_SESSION_TTL_SECONDS', 8 * 3600, { min: 60, max: 7 * 86_400 }),
     },
   };
 }

@@ -1,9 +1,11 @@
 import type { Redis } from 'ioredis';
 import type { ThumbsConfig } from './config.js';
+import { AdminSessionRepository } from './repositories/admin-session.repository.js';
 import { JobDurationRepository } from './repositories/job-duration.repository.js';
 import { PostRepository, type BoardLookup } from './repositories/post.repository.js';
 import { ThumbnailFileRepository } from './repositories/thumbnail-file.repository.js';
 import { ThumbnailQueueRepository, type ThumbnailQueue } from './repositories/thumbnail-queue.repository.js';
+import { AdminSessionService, type AdminKeyLookup } from './services/admin-session.service.js';
 import { ThumbnailQueueAdminService } from './services/thumbnail-queue-admin.service.js';
 import { ThumbnailService } from './services/thumbnail.service.js';
 
@@ -15,6 +17,8 @@ export interface ThumbsConnections {
   queue: ThumbnailQueue;
   /** The board client (`createBoardClient`), for post ids. */
   board: BoardLookup;
+  /** API keys (`ApiKeyRepository` of @pawlink/auth), for the admin pages. */
+  apiKeys: AdminKeyLookup;
   /** What the service takes for now (tests move it forward). */
   clock?: () => number;
 }
@@ -24,6 +28,8 @@ export interface ThumbsContainer {
   /** What the duration recorder feeds, so recorded durations reach the estimates. */
   durations: JobDurationRepository;
   queueAdmin: ThumbnailQueueAdminService;
+  /** Who may use the queue dashboard, and their sessions. */
+  admin: AdminSessionService;
 }
 
 /** The thumbs API's repositories and services, wired the one way main.ts and the tests share. */
@@ -48,7 +54,8 @@ export function createThumbsContainer(connections: ThumbsConnections): ThumbsCon
     },
     clock: connections.clock ?? Date.now,
   });
-  return { thumbnails, durations, queueAdmin: new ThumbnailQueueAdminService(queueRepository) };
+  const adminSessions = new AdminSessionRepository(redis, { redisPrefix: config.redis.prefix, ttlSeconds: config.thumbs.adminSessionTtlSeconds });
+  return { thumbnails, durations, queueAdmin: new ThumbnailQueueAdminService(queueRepository), admin: new AdminSessionService(connections.apiKeys, adminSessions) };
 }
 
 /**

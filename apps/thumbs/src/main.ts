@@ -1,4 +1,4 @@
-import { openAccessGuards } from '@pawlink/auth';
+import { openAccessGuards, openApiKeys } from '@pawlink/auth';
 import { createBoardClient } from '@pawlink/board';
 import { thumbnailQueuePrefix } from '@pawlink/contracts';
 import { logUnlessUnavailable, runService } from '@pawlink/service-kit';
@@ -12,6 +12,7 @@ await runService({
   name: 'thumbs',
   loadConfig: loadThumbsConfig,
   port: (config) => config.ports.thumbs,
+  metricsPort: (config) => config.metrics.ports.thumbs,
   url: (config) => config.urls.thumbs,
   async start(runtime) {
     const { config, logger, startedAt, redis: connect, onShutdown } = runtime;
@@ -21,7 +22,8 @@ await runService({
     queue.on('error', logUnlessUnavailable(logger, 'thumbnail queue error'));
     onShutdown(() => queue.close());
     const board = createBoardClient({ ...config.board, redis, redisPrefix: config.redis.prefix, maxSlotWaitMs: config.thumbs.boardMaxWaitMs, logger });
-    const services = createThumbsContainer({ config, redis, queue, board });
+    const apiKeys = await openApiKeys(runtime);
+    const services = createThumbsContainer({ config, redis, queue, board, apiKeys });
 
     // Durations of jobs finished by any worker feed every instance's estimates.
     const recorder = startDurationRecorder({
@@ -34,7 +36,7 @@ await runService({
     onShutdown(() => recorder.close());
 
     const readOnly = await runtime.readOnlySwitch('thumbs', redis);
-    const guards = await openAccessGuards(runtime, 'thumbs', redis);
-    return createApp({ config, logger, services, guards, readOnly, startedAt, readiness: runtime.readiness });
+    const guards = await openAccessGuards(runtime, 'thumbs', redis, apiKeys);
+    return createApp({ config, logger, services, queue, guards, readOnly, startedAt, readiness: runtime.readiness, metrics: runtime.metrics });
   },
 });

@@ -33,6 +33,8 @@ export interface ThumbsHarness {
   /** `Authorization` header for `key`. */
   auth: Record<string, string>;
   newKey(flags: ApiKeyFlag[], limits?: { rateLimitRoute?: number; rateLimitGlobal?: number }): Promise<string>;
+  /** The keys' table, to revoke or disable one. */
+  apiKeys: ApiKeyRepository;
   writeThumbnail(md5: string, type: ThumbnailType): Promise<void>;
   setReadOnly(on: boolean): Promise<void>;
   /** A BullMQ worker on this harness's queue, as the real worker would run (not the real worker). */
@@ -118,6 +120,7 @@ export async function startThumbs(env: Record<string, string> = {}): Promise<Thu
     keyWithoutFlag,
     auth: { authorization: key },
     newKey,
+    apiKeys,
     async writeThumbnail(md5, type) {
       await mkdir(thumbnailsDir(ctx.mediaDir), { recursive: true });
       await writeFile(path.join(thumbnailsDir(ctx.mediaDir), thumbnailFileName(md5, type)), Buffer.from(type === 'gif' ? 'GIF89a' : '\x89PNG'));
@@ -166,11 +169,11 @@ async function buildInstance(options: {
   clock?: () => number;
 }): Promise<{ app: ReturnType<typeof createApp>; readOnly: ReadOnlySwitch }> {
   const { config, logger, redis } = options;
-  const services = createThumbsContainer({ config, redis, queue: options.queue, board: options.board, ...(options.clock ? { clock: options.clock } : {}) });
+  const services = createThumbsContainer({ config, redis, queue: options.queue, board: options.board, apiKeys: options.apiKeys, ...(options.clock ? { clock: options.clock } : {}) });
   const readOnly = new ReadOnlySwitch(redis, config.redis.prefix, 'thumbs', false);
   await readOnly.refresh();
   const guards = createAccessGuards({ service: 'thumbs', apiKeys: options.apiKeys, redis, redisPrefix: config.redis.prefix, logger });
-  return { app: createApp({ config, logger, services, guards, readOnly }), readOnly };
+  return { app: createApp({ config, logger, services, queue: options.queue, guards, readOnly }), readOnly };
 }
 
 /** Polls until `check` returns a value other than undefined (or fails after `timeoutMs`). */

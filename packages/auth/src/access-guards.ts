@@ -1,10 +1,10 @@
 import type { ApiKeyFlag, ServiceName } from '@pawlink/contracts';
 import type { BaseConfig, Logger, ServiceRuntime } from '@pawlink/service-kit';
 import { authDatabase } from './db/auth.database.js';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import type { Redis } from 'ioredis';
 import { createApiKeyAuth } from './guards/api-key.guard.js';
-import { createInvalidKeyLimit, createRateLimit } from './guards/rate-limit.guard.js';
+import { createInvalidKeyLimit, createRateLimit, createRateLimitStatus, type RateLimitStatus } from './guards/rate-limit.guard.js';
 import { ApiKeyRepository } from './repositories/api-key.repository.js';
 import { LocalRateLimitWindows, RedisRateLimitWindows } from './repositories/rate-limit.repository.js';
 import { ResilientRateLimitWindows } from './repositories/resilient-rate-limit-windows.js';
@@ -18,6 +18,8 @@ export interface AccessGuards<B extends string = RateLimitBucket> {
   readonly optionalKey: () => RequestHandler;
   /** The route bucket and the global window, per key, or per client IP when anonymous. */
   readonly rateLimit: (bucket: B) => RequestHandler;
+  /** What the request's key (or IP) has left in each bucket of the service and globally, counting nothing. */
+  readonly limits: (req: Request, res: Response) => Promise<Record<string, RateLimitStatus>>;
 }
 
 export interface AccessGuardsOptions<B extends string = RateLimitBucket> {
@@ -32,9 +34,14 @@ export interface AccessGuardsOptions<B extends string = RateLimitBucket> {
   limits?: { buckets?: Record<B, RateLimitRule>; global?: RateLimitRule; invalidKeys?: RateLimitRule };
 }
 
-/** The guards of a service process: keys from `<DB_PREFIX>auth` (opened through the runtime), limits in `redis`. */
-export async function openAccessGuards(runtime: Pick<ServiceRuntime<BaseConfig>, 'config' | 'logger' | 'dataSource'>, service: ServiceName, redis: Redis): Promise<AccessGuards> {
-  const apiKeys = new ApiKeyRepository(await runtime.dataSource({ ...authDatabase, poolSize: 5 }));
+/** The API keys of `<DB_PREFIX>auth`, opened through the runtime. */
+export async function openApiKeys(runtime: Pick<ServiceRuntime<BaseConfig>, 'dataSource'>): Promise<ApiKeyRepository> {
+  return new ApiKeyRepository(await runtime.dataSource({ ...authDatabase, poolSize: 5 }));
+}
+
+/** The guards of a service process: keys from `<DB_PREFIX>auth` (opened through the runtime unless given), limits in `redis`. */
+export async function openAccessGuards(runtime: Pick<ServiceRuntime<BaseConfig>, 'config' | 'logger' | 'dataSource'>, service: ServiceName, redis: Redis, keys?: ApiKeyRepository): Promise<AccessGuards> {
+  const apiKeys = keys ?? (await openApiKeys(runtime));
   return createAccessGuards({ service, apiKeys, redis, redisPrefix: runtime.config.redis.prefix, logger: runtime.logger });
 }
 
@@ -48,11 +55,13 @@ export function createAccessGuards<B extends string = RateLimitBucket>(options: 
     ...(options.keyCacheTtlMs !== undefined ? { cacheTtlMs: options.keyCacheTtlMs } : {}),
     invalidKeyLimit: createInvalidKeyLimit({ windows, service, ...(options.limits?.invalidKeys ? { rule: options.limits.invalidKeys } : {}) }),
   });
-  const rateLimit = createRateLimit<B>({
+  const limitOptions = {
     windows,
     service,
     buckets: options.limits?.buckets ?? (RATE_LIMIT_BUCKETS as Record<B, RateLimitRule>),
     ...(options.limits?.global ? { global: options.limits.global } : {}),
-  });
-  return { requireKey: (flag) => keys.requireApiKey(flag), optionalKey: () => keys.optionalApiKey(), rateLimit };
+  };
+  const rateLimit = createRateLimit<B>(limitOptions);
+  const limits = createRateLimitStatus<B>(limitOptions);
+  return { requireKey: (flag) => keys.requireApiKey(flag), optionalKey: () => keys.optionalApiKey(), rateLimit, limits };
 }

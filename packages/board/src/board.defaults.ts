@@ -7,3 +7,6 @@ export const BOARD_DEFAULTS = {
   timeoutMs: 10_000,
   retries: 2,
 } as const;
+
+/** Where the demo board listens (`BOARD_URL=demo`) unless DEMO_BOARD_PORT says otherwise. */
+export const DEMO_BOARD_DEFAULT_PORT = 3009;

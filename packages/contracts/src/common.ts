@@ -2,8 +2,8 @@
 export const SERVICES = ['shortener', 'images', 'thumbs'] as const;
 export type ServiceName = (typeof SERVICES)[number];
 
-/** Flags an API key can carry; each opens one service or endpoint. */
-export const API_KEY_FLAGS = ['shortener', 'thumbs', 'images_bulk'] as const;
+/** Flags an API key can carry; each opens one service or endpoint (`admin`: the operator pages, e.g. the queue dashboard). */
+export const API_KEY_FLAGS = ['shortener', 'thumbs', 'images_bulk', 'admin'] as const;
 export type ApiKeyFlag = (typeof API_KEY_FLAGS)[number];
 
 export interface OnlineResponse {

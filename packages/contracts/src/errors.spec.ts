@@ -8,13 +8,14 @@ describe('error registry', () => {
   });
 
   it('covers every number API.md names', () => {
-    const named = [0, 1000, 1001, 1003, 1004, 1010, 1011, 1012, 1013, 1022, 1024, 1025, 1026, 1027, 1030, 1040, 1041, 1051, 1052, 1054, 1055, 1056, 1057, 1060, 1062, 1063, 1064, 1065, 1066, 1067, 1070, 1071, 1072, 1073, 1074, 1075, 1076, 1077, 1078, 1079, 1080];
+    const named = [0, 1000, 1001, 1003, 1004, 1010, 1011, 1012, 1013, 1022, 1023, 1024, 1025, 1026, 1027, 1030, 1040, 1041, 1051, 1052, 1054, 1055, 1056, 1057, 1060, 1062, 1063, 1064, 1065, 1066, 1067, 1070, 1071, 1072, 1073, 1074, 1075, 1076, 1077, 1078, 1079, 1080];
     for (const code of named) expect(errorByCode(code)?.code).toBe(code);
     expect(Object.keys(Errors)).toHaveLength(named.length);
   });
 
   it('maps numbers to the statuses of API.md', () => {
     expect(errorByCode(1012)?.status).toBe(403);
+    expect(errorByCode(1023)?.status).toBe(403);
     expect(errorByCode(1065)?.status).toBe(408);
     expect(errorByCode(1070)?.status).toBe(422);
     expect(errorByCode(1072)?.status).toBe(409);

@@ -23,6 +23,7 @@ export const Errors = define({
   DISABLED_API_KEY: { code: 1012, status: 403, message: 'This API key has been disabled.' },
   API_KEY_REQUIRED: { code: 1013, status: 401, message: 'An API key is required to use this endpoint.' },
   MISSING_FLAG: { code: 1022, status: 403, message: 'Your API key does not have access to this service or endpoint.' },
+  CROSS_SITE_REQUEST: { code: 1023, status: 403, message: 'Cross-site requests to the admin pages are refused.' },
   UNKNOWN_ROUTE: { code: 1024, status: 404, message: 'Unknown route.' },
   METHOD_NOT_ALLOWED: { code: 1025, status: 405, message: 'Method not allowed on this route.' },
   MALFORMED_BODY: { code: 1026, status: 400, message: 'Malformed request body.' },

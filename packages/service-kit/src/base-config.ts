@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { readBool, readEnum, readIdentifier, readInt, readPort, readSecret, readString, readUrl, type Env } from './config.js';
+import { readBool, readEnum, readIdentifier, readInt, readPort, readPortOrOff, readSecret, readString, readUrl, type Env } from './config.js';
 
 export const LOG_LEVELS = ['error', 'warn', 'info', 'http', 'verbose', 'debug', 'silly'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -50,9 +50,18 @@ export interface PublicUrls {
   imagesMedia: string;
 }
 
+/** Where each service serves `GET /metrics`, apart from its public port (README, "Metrics"). */
+export interface MetricsConfig {
+  /** METRICS_HOST: the address the metrics listeners bind (default 127.0.0.1). */
+  host: string;
+  /** `<SERVICE>_METRICS_PORT`; null when `off`, 0 picks a free port. */
+  ports: { shortener: number | null; images: number | null; thumbs: number | null };
+}
+
 /** The configuration every process of the system shares (README, "Configuration"). */
 export interface BaseConfig {
   ports: { shortener: number; images: number; thumbs: number; media: number };
+  metrics: MetricsConfig;
   urls: PublicUrls;
   mediaDir: string;
   database: DatabaseConfig;
@@ -78,6 +87,14 @@ export function loadBaseConfig(env: Env, cwd = process.cwd()): BaseConfig {
   };
   return {
     ports,
+    metrics: {
+      host: readString(env, 'METRICS_HOST', '127.0.0.1'),
+      ports: {
+        shortener: readPortOrOff(env, 'SHORTENER_METRICS_PORT', 9101),
+        images: readPortOrOff(env, 'IMAGES_METRICS_PORT', 9102),
+        thumbs: readPortOrOff(env, 'THUMBS_METRICS_PORT', 9103),
+      },
+    },
     urls: {
       shortener: readUrl(env, 'SHORTENER_URL', `http://127.0.0.1:${ports.shortener}`),
       images: readUrl(env, 'IMAGES_URL', `http://127.0.0.1:${ports.images}`),

@@ -71,6 +71,14 @@ export function readPort(env: Env, name: string, fallback: number): number {
   return readInt(env, name, fallback, { min: 0, max: 65535 });
 }
 
+/** A port, or null for `off` (a listener the operator turned off). */
+export function readPortOrOff(env: Env, name: string, fallback: number | null): number | null {
+  const value = raw(env, name);
+  if (value !== undefined && value.toLowerCase() === 'off') return null;
+  if (value === undefined && fallback === null) return null;
+  return readPort(env, name, fallback ?? 0);
+}
+
 const TRUE = new Set(['1', 'true', 'yes', 'on']);
 const FALSE = new Set(['0', 'false', 'no', 'off']);
 

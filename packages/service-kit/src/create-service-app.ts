@@ -94,7 +94,8 @@ function routeLabel(req: Request): string {
 
 /**
  * The Express base every service builds on: request ids, metrics, body limits, `/online`,
- * `/metrics`, and, after `finalize()`, 404/405 and the one error renderer.
+ * `/ready`, and, after `finalize()`, 404/405 and the one error renderer. `/metrics` is not among
+ * them: it is served apart (`metricsRequestListener`), off the public surface.
  */
 export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   const app = express();
@@ -142,9 +143,11 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
     const error = new ApiError('DEPENDENCY_UNAVAILABLE', { message: `Not ready: ${down.join(' and ')} unavailable.` });
     res.status(error.httpStatus).setHeader('Retry-After', '2').json({ ...error.toBody(), checks });
   });
-  app.get('/metrics', async (_req, res) => {
-    res.setHeader('Content-Type', metrics.contentType);
-    res.send(await metrics.render());
+
+  // Served on the metrics listener only; here an unknown route on every service, so no
+  // parameterised route (an images category, a short code) takes the path either.
+  app.all('/metrics', () => {
+    throw new ApiError('UNKNOWN_ROUTE');
   });
 
   let finalized = false;

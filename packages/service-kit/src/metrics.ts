@@ -1,3 +1,4 @@
+import type { RequestListener } from 'node:http';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 /** One Prometheus registry per app instance, so several apps can live in one test process. */
@@ -48,4 +49,33 @@ export class HttpMetrics {
   get contentType(): string {
     return this.registry.contentType;
   }
+}
+
+/**
+ * The metrics listener of a service (runService starts it on `<SERVICE>_METRICS_PORT`):
+ * `GET /metrics` in Prometheus's text format; anything else 404 1024 or 405 1025.
+ */
+export function metricsRequestListener(metrics: HttpMetrics): RequestListener {
+  const fail = (res: Parameters<RequestListener>[1], status: number, code: number, error: string, headers: Record<string, string> = {}): void => {
+    res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', ...headers });
+    res.end(JSON.stringify({ success: false, error, code }));
+  };
+  return (req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    if (path !== '/metrics') {
+      fail(res, 404, 1024, 'Unknown route.');
+      return;
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      fail(res, 405, 1025, 'Method not allowed on this route.', { Allow: 'GET, HEAD' });
+      return;
+    }
+    metrics.render().then(
+      (text) => {
+        res.writeHead(200, { 'Content-Type': metrics.contentType, 'Cache-Control': 'no-store' });
+        res.end(req.method === 'HEAD' ? undefined : text);
+      },
+      () => fail(res, 500, 0, 'There was an internal error while attempting to perform that action.'),
+    );
+  };
 }

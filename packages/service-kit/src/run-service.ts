@@ -6,6 +6,7 @@ import type { BaseConfig } from './base-config.js';
 import type { Env } from './config.js';
 import { createDataSource, type DataSourceSpec } from './database.js';
 import { createLogger, type Logger } from './logger.js';
+import { HttpMetrics, metricsRequestListener } from './metrics.js';
 import { ReadOnlySwitch } from './read-only.js';
 import { DatabaseCircuit } from './dependencies/database-circuit.js';
 import { readinessOf, redisReadiness, type Readiness, type ReadinessCheck } from './dependencies/readiness.js';
@@ -32,6 +33,8 @@ export interface ServiceRuntime<C extends BaseConfig> {
   readonly readOnlySwitch: (service: ServiceName, redis: Redis) => Promise<ReadOnlySwitch>;
   /** Asks what was opened through the runtime (Redis, each database) whether it answers: `/ready`. */
   readonly readiness: Readiness;
+  /** The process's HTTP metrics: give them to the app; runService serves them on the metrics port. */
+  readonly metrics: HttpMetrics;
 }
 
 export interface ServiceDefinition<C extends BaseConfig> {
@@ -40,6 +43,8 @@ export interface ServiceDefinition<C extends BaseConfig> {
   loadConfig(env: Env): C;
   /** The port to serve on; a process without HTTP (the worker) has none. */
   port?: (config: C) => number;
+  /** The port of the metrics listener (on METRICS_HOST); null or absent: none. */
+  metricsPort?: (config: C) => number | null;
   /** The public base URL, for the start log line. */
   url?: (config: C) => string;
   /** Longest graceful shutdown; default the config's SHUTDOWN_TIMEOUT_MS. */
@@ -73,7 +78,7 @@ export interface OpenedRuntime<C extends BaseConfig> {
  * The runtime `runService` gives a process: connections that fail fast and are watched, databases
  * behind circuits, readiness. Exported so tests can build a process's wiring in-process.
  */
-export function createServiceRuntime<C extends BaseConfig>(config: C, logger: Logger): OpenedRuntime<C> {
+export function createServiceRuntime<C extends BaseConfig>(config: C, logger: Logger, metricsLabel = 'service'): OpenedRuntime<C> {
   const timeouts = config.dependencyTimeouts;
   const closers: Closer[] = [];
   const checks: Record<string, ReadinessCheck> = {};
@@ -125,6 +130,7 @@ export function createServiceRuntime<C extends BaseConfig>(config: C, logger: Lo
       return readOnly;
     },
     readiness: readinessOf(checks),
+    metrics: new HttpMetrics(metricsLabel),
   };
   return { runtime, closers };
 }
@@ -132,7 +138,7 @@ export function createServiceRuntime<C extends BaseConfig>(config: C, logger: Lo
 /**
  * The one way every process boots: configuration (a bad value stops it with a message naming the
  * variable, exit 78), the JSON logger, the process's own connections, then `start`, the HTTP
- * server, and a graceful shutdown on SIGTERM/SIGINT that closes what was opened, newest first.
+ * server and its metrics listener, and a graceful shutdown on SIGTERM/SIGINT that closes what was opened, newest first.
  * A failure while starting is logged as JSON and exits 1.
  */
 export async function runService<C extends BaseConfig>(definition: ServiceDefinition<C>): Promise<void> {
@@ -143,7 +149,7 @@ export async function runService<C extends BaseConfig>(definition: ServiceDefini
     exitOnConfigError(error);
   }
   const logger = createLogger(definition.name, config.logLevel);
-  const { runtime, closers } = createServiceRuntime(config, logger);
+  const { runtime, closers } = createServiceRuntime(config, logger, definition.name);
 
   const servers: Server[] = [];
   try {
@@ -152,6 +158,13 @@ export async function runService<C extends BaseConfig>(definition: ServiceDefini
       const { server, port } = await listen(handler, definition.port(config), '0.0.0.0', config.http);
       servers.push(server);
       logger.info(`${definition.name} listening`, { port, url: definition.url?.(config) });
+      const metricsPort = definition.metricsPort?.(config) ?? null;
+      if (metricsPort !== null) {
+        // Its own listener, so /metrics is never on the public surface; drained with the main server.
+        const metrics = await listen(metricsRequestListener(runtime.metrics), metricsPort, config.metrics.host, config.http);
+        servers.push(metrics.server);
+        logger.info(`${definition.name} metrics listening`, { host: config.metrics.host, port: metrics.port, path: '/metrics' });
+      }
     }
   } catch (error) {
     logger.error(`${definition.name} could not start`, { error });

@@ -19,6 +19,12 @@ describe('loadBaseConfig', () => {
     expect(config.logLevel).toBe('info');
   });
 
+  it('serves metrics on 127.0.0.1:9101–9103 by default; off turns one off, 0 picks a free port', () => {
+    expect(loadBaseConfig({}).metrics).toEqual({ host: '127.0.0.1', ports: { shortener: 9101, images: 9102, thumbs: 9103 } });
+    const config = loadBaseConfig({ METRICS_HOST: '0.0.0.0', SHORTENER_METRICS_PORT: 'off', IMAGES_METRICS_PORT: '0', THUMBS_METRICS_PORT: '9200' });
+    expect(config.metrics).toEqual({ host: '0.0.0.0', ports: { shortener: null, images: 0, thumbs: 9200 } });
+  });
+
   it('derives base URLs from ports and strips trailing slashes', () => {
     const config = loadBaseConfig({ SHORTENER_PORT: '8080', IMAGES_URL: 'https://img.example/' });
     expect(config.urls.shortener).toBe('http://127.0.0.1:8080');
@@ -28,6 +34,7 @@ describe('loadBaseConfig', () => {
   it.each([
     ['SHORTENER_PORT', 'abc'],
     ['THUMBS_PORT', '70000'],
+    ['IMAGES_METRICS_PORT', 'maybe'],
     ['DB_TYPE', 'postgres'],
     ['READ_ONLY', 'maybe'],
     ['REDIS_URL', 'http://x'],

@@ -1,4 +1,4 @@
-import { createLogger, createRedis, createServiceApp, loadBaseConfig, ReadOnlySwitch, requireParsedBody, requireWritable, ApiError } from '../src/index.js';
+import { createLogger, createRedis, createServiceApp, HttpMetrics, loadBaseConfig, metricsRequestListener, ReadOnlySwitch, requireParsedBody, requireWritable, ApiError } from '../src/index.js';
 import { serveForTest, type TestContext } from '@pawlink/test-kit';
 
 /** A small service built on the kit with one route of each kind the kit must handle. */
@@ -8,7 +8,8 @@ export async function startKitApp(ctx: TestContext) {
   const redis = createRedis(config.redis);
   const readOnly = new ReadOnlySwitch(redis, config.redis.prefix, 'shortener', false);
   await readOnly.start();
-  const { app, finalize } = createServiceApp({ service: 'shortener', config: { bodyLimitBytes: 1024, trustProxy: 0 }, logger, readOnly });
+  const metrics = new HttpMetrics('shortener');
+  const { app, finalize } = createServiceApp({ service: 'shortener', config: { bodyLimitBytes: 1024, trustProxy: 0 }, logger, readOnly, metrics });
   app.post('/echo', requireParsedBody, (req, res) => {
     res.json({ success: true, body: req.body as unknown });
   });
@@ -33,14 +34,18 @@ export async function startKitApp(ctx: TestContext) {
   });
   finalize();
   const server = await serveForTest(app);
+  // The metrics listener runService starts beside the public server.
+  const metricsServer = await serveForTest(metricsRequestListener(metrics));
   return {
     url: server.url,
+    metricsUrl: metricsServer.url,
     config,
     redis,
     readOnly,
     async close() {
       readOnly.stop();
       await server.close();
+      await metricsServer.close();
       redis.disconnect();
     },
   };

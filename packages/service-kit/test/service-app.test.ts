@@ -43,11 +43,27 @@ describe('GET /online and /metrics', () => {
 
   it('exposes request counters by route pattern and default process metrics', async () => {
     await request(`${kit.url}/things/42`);
-    const res = await request(`${kit.url}/metrics`);
+    const res = await request(`${kit.metricsUrl}/metrics`);
     expect(res.status).toBe(200);
     expect(res.text).toContain('http_requests_total{method="GET",route="/things/:id",status="200"');
     expect(res.text).toContain('http_request_duration_seconds_bucket');
     expect(res.text).toContain('process_cpu_user_seconds_total');
+  });
+
+  it('keeps /metrics off the public app: 404 1024 there', async () => {
+    const res = await request(`${kit.url}/metrics`);
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ success: false, error: expect.any(String), code: 1024 });
+  });
+
+  it('the metrics listener answers nothing else: 404 1024, and 405 1025 for other methods', async () => {
+    const other = await request(`${kit.metricsUrl}/online`);
+    expect(other.status).toBe(404);
+    expect(other.body).toMatchObject({ success: false, code: 1024 });
+    const post = await request(`${kit.metricsUrl}/metrics`, { method: 'POST' });
+    expect(post.status).toBe(405);
+    expect(post.body).toMatchObject({ success: false, code: 1025 });
+    expect(post.headers.get('allow')).toBe('GET, HEAD');
   });
 });
 

@@ -30,6 +30,8 @@ export interface NodeProcess {
 export interface ServiceProcess extends NodeProcess {
   url: string;
   port: number;
+  /** Its metrics listener (`GET /metrics`), on a free port of its own. */
+  metricsUrl: string;
 }
 
 /** Environment for a spawned process: the given variables plus what node needs to run, nothing inherited. */
@@ -95,8 +97,16 @@ export type ServiceName = keyof typeof SERVICE_PORT_VARIABLE;
 export async function startService(name: ServiceName, env: Record<string, string>, options: { port?: number; label?: string } = {}): Promise<ServiceProcess> {
   const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
+  const metricsPort = await freePort();
   const variable = SERVICE_PORT_VARIABLE[name];
-  const proc = spawnNode(options.label ?? name, `apps/${name}/dist/main.js`, { ...env, [`${variable}_PORT`]: String(port), [`${variable}_URL`]: url });
+  const proc = spawnNode(options.label ?? name, `apps/${name}/dist/main.js`, {
+    ...env,
+    [`${variable}_PORT`]: String(port),
+    [`${variable}_URL`]: url,
+    // Never the fixed default: tests run many instances side by side.
+    [`${variable}_METRICS_PORT`]: String(metricsPort),
+    METRICS_HOST: '127.0.0.1',
+  });
   const deadline = Date.now() + 30_000;
   for (;;) {
     const up = await request(`${url}/online`, { signal: AbortSignal.timeout(2000) }).catch(() => undefined);
@@ -108,7 +118,7 @@ export async function startService(name: ServiceName, env: Record<string, string
     }
     await sleep(100);
   }
-  return { ...proc, url, port };
+  return { ...proc, url, port, metricsUrl: `http://127.0.0.1:${metricsPort}` };
 }
 
 /** Starts one real thumbnail worker process (`apps/thumbs-worker/dist/main.js`). */

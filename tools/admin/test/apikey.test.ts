@@ -62,6 +62,12 @@ describe('bin/admin apikey', () => {
     expect(list.stdout).toContain(`id=${record!.id} name="Bot" contact="bot@example.com" flags=- `);
   });
 
+  it('creates a key with the admin flag (the queue dashboard)', async () => {
+    const result = await runAdmin(ctx.env, ['apikey', 'create', '--name', 'Ops', '--contact', 'ops@example.com', '--flags', 'admin']);
+    expect(result.code).toBe(0);
+    expect(await keys.findByKey(result.lastLine)).toMatchObject({ name: 'Ops', flags: ['admin'] });
+  });
+
   it('list shows keys but never the key itself', async () => {
     const { key, record } = await createKey();
     const list = await runAdmin(ctx.env, ['apikey', 'list']);
@@ -87,7 +93,8 @@ describe('bin/admin apikey', () => {
   });
 
   it.each([
-    [['apikey', 'create', '--name', 'x', '--contact', 'c', '--flags', 'shortener,admin']],
+    // `admin` is a flag now (the queue dashboard); an unknown one is still refused.
+    [['apikey', 'create', '--name', 'x', '--contact', 'c', '--flags', 'shortener,superuser']],
     [['apikey', 'create', '--name', '', '--contact', 'c', '--flags', 'thumbs']],
     [['apikey', 'create', '--name', 'x', '--contact', 'c', '--flags', 'thumbs', '--bulk-limit', 'many']],
     [['apikey', 'create', '--name', 'x', '--contact', 'c', '--flags', 'thumbs', '--bulk-limit', '0']],

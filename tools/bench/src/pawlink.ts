@@ -34,7 +34,8 @@ export async function startService(service: ServiceName, main: string, env: Node
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const name = service.toUpperCase();
-  return startServer({ name: service, command: nodeScript(main), env: { ...env, [`${name}_PORT`]: String(port), [`${name}_URL`]: url }, url });
+  // Metrics off: the fixed default port could clash with a running instance.
+  return startServer({ name: service, command: nodeScript(main), env: { ...env, [`${name}_PORT`]: String(port), [`${name}_URL`]: url, [`${name}_METRICS_PORT`]: 'off' }, url });
 }
 
 /** Calls `task(i)` for i = 0…count-1 with at most `concurrency` running at once (setting data up through the API). */

@@ -1,4 +1,4 @@
-import type { ServiceName } from '@pawlink/contracts';
+import { SERVICES, type ServiceName } from '@pawlink/contracts';
 import { ApiError } from '@pawlink/service-kit';
 import type { Request, RequestHandler, Response } from 'express';
 import type { RateLimitWindows, WindowState } from '../repositories/rate-limit.repository.js';
@@ -42,6 +42,34 @@ function setHeaders(res: Response, info: ReturnType<typeof describe>, limited: b
 
 const clientIp = (req: Request): string => req.ip ?? req.socket.remoteAddress ?? 'unknown';
 
+/** Who a request's windows belong to: its key, or its client IP when anonymous. */
+const identityOf = (req: Request, res: Response): string => {
+  const key = apiKeyOf(res);
+  return key ? `key:${key.id}` : `ip:${clientIp(req)}`;
+};
+
+/** A rule with the key's own override applied (0 in an override means unlimited). */
+const withOverride = (rule: RateLimitRule, override: number | null | undefined): RateLimitRule => (override != null ? { ...rule, limit: override } : rule);
+
+/** One bucket's state as `GET /status` shows it; limit and remaining are null when unlimited. */
+export interface RateLimitStatus {
+  limit: number | null;
+  remaining: number | null;
+  /** Unix seconds at which the open window ends; null while no window is open. */
+  reset: number | null;
+  /** Seconds until then; null while no window is open. */
+  resetAfter: number | null;
+  windowSeconds: number;
+}
+
+/** The buckets a service's `/status` lists: its own (`<service>.…`), and those of no service (`status`). */
+export function bucketsOfService(service: ServiceName, names: readonly string[]): string[] {
+  return names.filter((name) => {
+    const owner = name.split('.')[0] ?? '';
+    return owner === service || !(SERVICES as readonly string[]).includes(owner);
+  });
+}
+
 /**
  * Route and global fixed-window limits per API key (per client IP when anonymous). Runs after
  * key authentication so a key's own overrides apply; 0 in an override means unlimited.
@@ -53,9 +81,9 @@ export function createRateLimit<B extends string = RateLimitBucket>(options: Rat
     const routeDefault = options.buckets[bucket];
     return async (req, res, next) => {
       const key = apiKeyOf(res);
-      const identity = key ? `key:${key.id}` : `ip:${clientIp(req)}`;
-      const routeRule = key?.rateLimitRoute != null ? { ...routeDefault, limit: key.rateLimitRoute } : routeDefault;
-      const globalRule = key?.rateLimitGlobal != null ? { ...globalDefault, limit: key.rateLimitGlobal } : globalDefault;
+      const identity = identityOf(req, res);
+      const routeRule = withOverride(routeDefault, key?.rateLimitRoute);
+      const globalRule = withOverride(globalDefault, key?.rateLimitGlobal);
       if (routeRule.limit === 0 && globalRule.limit === 0) {
         next();
         return;
@@ -83,6 +111,41 @@ export function createRateLimit<B extends string = RateLimitBucket>(options: Rat
 }
 
 export type RateLimit<B extends string = RateLimitBucket> = ReturnType<typeof createRateLimit<B>>;
+
+/**
+ * What the request's identity has left in every bucket of the service and the global window,
+ * read without counting a hit (`GET /status`). Runs after key authentication, like the limit.
+ */
+export function createRateLimitStatus<B extends string = RateLimitBucket>(options: RateLimitOptions<B>) {
+  const globalDefault = options.global ?? GLOBAL_RATE_LIMIT;
+  const names = bucketsOfService(options.service, Object.keys(options.buckets)) as B[];
+
+  return async function rateLimitStatus(req: Request, res: Response): Promise<Record<string, RateLimitStatus>> {
+    const key = apiKeyOf(res);
+    const identity = identityOf(req, res);
+    const rules: Array<[string, RateLimitRule]> = [
+      ['global', withOverride(globalDefault, key?.rateLimitGlobal)],
+      ...names.map((name): [string, RateLimitRule] => [name, withOverride(options.buckets[name], key?.rateLimitRoute)]),
+    ];
+    const states = await options.windows.peek(rules.map(([name]) => `${options.service}:${name}:${identity}`));
+    const now = Date.now();
+    const result: Record<string, RateLimitStatus> = {};
+    rules.forEach(([name, rule], i) => {
+      const state = states[i] ?? { count: 0, resetInMs: 0 };
+      const open = state.resetInMs > 0;
+      result[name] = {
+        limit: rule.limit === 0 ? null : rule.limit,
+        remaining: rule.limit === 0 ? null : Math.max(0, rule.limit - (open ? state.count : 0)),
+        reset: open ? Math.round((now + state.resetInMs) / 10) / 100 : null,
+        resetAfter: open ? Math.round(state.resetInMs) / 1000 : null,
+        windowSeconds: rule.windowMs / 1000,
+      };
+    });
+    return result;
+  };
+}
+
+export type RateLimitStatusReader = ReturnType<typeof createRateLimitStatus>;
 
 export interface InvalidKeyLimitOptions {
   windows: RateLimitWindows;

@@ -23,6 +23,18 @@ if count > 0 then return redis.call('DECR', KEYS[1]) end
 return 0
 `;
 
+/** Reads each key's count and ms left without counting anything; 0 and 0 for a window not open. */
+const PEEK_SCRIPT = `
+local result = {}
+for i = 1, #KEYS do
+  result[#result + 1] = tonumber(redis.call('GET', KEYS[i]) or '0')
+  local ttl = redis.call('PTTL', KEYS[i])
+  if ttl < 0 then ttl = 0 end
+  result[#result + 1] = ttl
+end
+return result
+`;
+
 export interface WindowState {
   count: number;
   resetInMs: number;
@@ -40,6 +52,8 @@ export interface RateLimitWindows {
   hit(windows: readonly Window[]): Promise<WindowState[]>;
   /** Takes back one hit of `key` (a key that turned out valid does not count as invalid). */
   refund(key: string): Promise<void>;
+  /** The windows' states without counting a hit (count 0, resetInMs 0 for a window not open). */
+  peek(keys: readonly string[]): Promise<WindowState[]>;
 }
 
 type Script = (...args: Array<string | number>) => Promise<number[]>;
@@ -49,6 +63,7 @@ export class RedisRateLimitWindows implements RateLimitWindows {
   private readonly hitOne: Script;
   private readonly hitTwo: Script;
   private readonly refundOne: (key: string) => Promise<number>;
+  private readonly peekAll: Script;
 
   constructor(
     private readonly redis: Redis,
@@ -60,10 +75,13 @@ export class RedisRateLimitWindows implements RateLimitWindows {
       redis.defineCommand('pawlinkRateLimitHitOne', { numberOfKeys: 1, lua: HIT_SCRIPT });
       redis.defineCommand('pawlinkRateLimitRefund', { numberOfKeys: 1, lua: REFUND_SCRIPT });
     }
+    // Defined apart: a Redis that already has the other commands (another instance) lacks it.
+    if (!commands.pawlinkRateLimitPeek) redis.defineCommand('pawlinkRateLimitPeek', { lua: PEEK_SCRIPT });
     const bound = (name: string) => (commands[name] as Script).bind(redis);
     this.hitOne = bound('pawlinkRateLimitHitOne');
     this.hitTwo = bound('pawlinkRateLimitHit');
     this.refundOne = bound('pawlinkRateLimitRefund') as unknown as (key: string) => Promise<number>;
+    this.peekAll = bound('pawlinkRateLimitPeek');
   }
 
   async hit(windows: readonly Window[]): Promise<WindowState[]> {
@@ -75,6 +93,13 @@ export class RedisRateLimitWindows implements RateLimitWindows {
 
   async refund(key: string): Promise<void> {
     await this.refundOne(`${this.prefix}${key}`);
+  }
+
+  async peek(keys: readonly string[]): Promise<WindowState[]> {
+    if (keys.length === 0) return [];
+    // Without numberOfKeys, ioredis takes the key count as the first argument.
+    const raw = await this.peekAll(keys.length, ...keys.map((key) => `${this.prefix}${key}`));
+    return keys.map((_, i) => ({ count: Number(raw[2 * i] ?? 0), resetInMs: Number(raw[2 * i + 1] ?? 0) }));
   }
 }
 
@@ -111,5 +136,15 @@ export class LocalRateLimitWindows implements RateLimitWindows {
     const window = this.windows.get(key);
     if (window && window.count > 0) window.count--;
     return Promise.resolve();
+  }
+
+  peek(keys: readonly string[]): Promise<WindowState[]> {
+    const now = this.now();
+    return Promise.resolve(
+      keys.map((key) => {
+        const window = this.windows.get(key);
+        return window && window.resetsAt > now ? { count: window.count, resetInMs: window.resetsAt - now } : { count: 0, resetInMs: 0 };
+      }),
+    );
   }
 }

@@ -34,6 +34,15 @@ export class ResilientRateLimitWindows implements RateLimitWindows {
     }
   }
 
+  async peek(keys: readonly string[]): Promise<WindowState[]> {
+    try {
+      return await this.shared.peek(keys);
+    } catch (error) {
+      this.sharedFailed(error);
+      return this.local.peek(keys);
+    }
+  }
+
   private sharedFailed(error: unknown): void {
     if (unavailableDependencyOf(error) !== 'redis') throw error;
     if (this.usingLocal) return;

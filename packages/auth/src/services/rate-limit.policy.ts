@@ -21,6 +21,10 @@ export const RATE_LIMIT_BUCKETS = {
   'thumbs.info': { limit: 120, windowMs: 60_000 },
   'thumbs.create': { limit: 60, windowMs: 60_000 },
   'thumbs.check': { limit: 300, windowMs: 60_000 },
+  // POST /admin/login per client IP: bounds how fast admin keys can be guessed through the form.
+  'thumbs.admin-login': { limit: 10, windowMs: 60_000 },
+  // GET /status on every service (counted per service): a key's own view of its limits.
+  status: { limit: 60, windowMs: 60_000 },
 } satisfies Record<string, RateLimitRule>;
 
 export type RateLimitBucket = keyof typeof RATE_LIMIT_BUCKETS;

@@ -70,9 +70,10 @@ const filePath = (md5: string, ext: string): string => `/data/${md5.slice(0, 2)}
 
 /**
  * A local stand-in for the image board: the e621 JSON API (`/posts/<id>.json`,
- * `/posts.json?tags=md5:<md5>`) and its static host (`/data/xx/yy/<md5>.<ext>`), on port 0.
+ * `/posts.json?tags=md5:<md5>`) and its static host (`/data/xx/yy/<md5>.<ext>`), on `port`
+ * (default 0: a free one) of `host` (default 127.0.0.1).
  */
-export async function startFakeBoard(options: { posts?: Array<BoardPostInput & { bytes?: Buffer }> } = {}): Promise<FakeBoard> {
+export async function startFakeBoard(options: { posts?: Array<BoardPostInput & { bytes?: Buffer }>; port?: number; host?: string } = {}): Promise<FakeBoard> {
   const byId = new Map<number, StoredPost>();
   const byMd5 = new Map<string, StoredPost>();
   const requests: FakeBoardRequest[] = [];
@@ -184,8 +185,15 @@ export async function startFakeBoard(options: { posts?: Array<BoardPostInput & {
     else send();
   };
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  baseUrl = `http://${host}:${(server.address() as AddressInfo).port}`;
 
   const addPost: FakeBoard['addPost'] = (post, fileBytes) => {
     const md5 = (post.md5 ?? (fileBytes ? createHash('md5').update(fileBytes).digest('hex') : undefined))?.toLowerCase();

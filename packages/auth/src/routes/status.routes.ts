@@ -1,0 +1,24 @@
+import type { ServiceName } from '@pawlink/contracts';
+import { onlyMethods, type ReadOnlySwitch } from '@pawlink/service-kit';
+import type { Express } from 'express';
+import type { AccessGuards } from '../access-guards.js';
+import { getStatusHandler, type StatusSection } from '../handlers/get-status.handler.js';
+
+export interface StatusRouteDeps {
+  service: ServiceName;
+  guards: AccessGuards;
+  readOnly: Pick<ReadOnlySwitch, 'enabled'>;
+  /** Extra parts of the answer beside service, readOnly, key and limits. */
+  sections?: readonly StatusSection[];
+}
+
+/**
+ * GET /status on every service: public; a presented key must be valid (1010/1011/1012) and is
+ * then described. Guards: key (optional) → rate limit (`status`). Register it before any route
+ * whose pattern would take `/status` (a short code, an image category, a post id).
+ */
+export function registerStatusRoute(app: Express, deps: StatusRouteDeps): void {
+  const { guards } = deps;
+  app.get('/status', guards.optionalKey(), guards.rateLimit('status'), getStatusHandler({ service: deps.service, readOnly: deps.readOnly, limits: guards.limits, ...(deps.sections ? { sections: deps.sections } : {}) }));
+  app.all('/status', onlyMethods('GET', 'HEAD'));
+}
