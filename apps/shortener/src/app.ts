@@ -1,4 +1,5 @@
-import type { AccessGuards } from '@pawlink/auth';
+import { serviceRateLimits, type AccessGuards } from '@pawlink/auth';
+import { shortenerOpenApi } from '@pawlink/contracts/openapi';
 import { createServiceApp, HttpMetrics, type Logger, type Readiness, type ReadOnlySwitch } from '@pawlink/service-kit';
 import type { Express } from 'express';
 import type { RequestListener } from 'node:http';
@@ -24,7 +25,7 @@ export interface ShortenerAppDeps {
 /** The shortener's Express app (API.md §2). It never listens; see createRequestHandler. */
 export function createApp(deps: ShortenerAppDeps): Express {
   const { config } = deps;
-  const base = createServiceApp({ service: 'shortener', ...deps });
+  const base = createServiceApp({ service: 'shortener', ...deps, docs: { document: shortenerOpenApi, urls: config.urls, rateLimits: serviceRateLimits('shortener') } });
   registerShortUrlRoutes(base.app, {
     shortUrls: deps.services.shortUrls,
     guards: deps.guards,

@@ -1,4 +1,5 @@
-import type { AccessGuards } from '@pawlink/auth';
+import { serviceRateLimits, type AccessGuards } from '@pawlink/auth';
+import { thumbsOpenApi } from '@pawlink/contracts/openapi';
 import { createServiceApp, type HttpMetrics, type Logger, type Readiness, type ReadOnlySwitch } from '@pawlink/service-kit';
 import type { Express } from 'express';
 import type { ThumbsConfig } from './config.js';
@@ -21,7 +22,7 @@ export interface ThumbsAppDeps {
 
 /** The thumbs HTTP API (API.md §4). Never listens; never renders anything itself. */
 export function createApp(deps: ThumbsAppDeps): Express {
-  const service = createServiceApp({ service: 'thumbs', ...deps });
+  const service = createServiceApp({ service: 'thumbs', ...deps, docs: { document: thumbsOpenApi, urls: deps.config.urls, rateLimits: serviceRateLimits('thumbs') } });
   registerThumbnailRoutes(service.app, { guards: deps.guards, readOnly: deps.readOnly, thumbnails: deps.services.thumbnails });
   return service.finalize();
 }
