@@ -13,7 +13,7 @@ export interface ServedRoute {
 }
 
 interface RouteLayer {
-  route?: { path: unknown; methods: Record<string, boolean>; stack: Array<{ handle: RequestHandler; method?: string }> };
+  route?: { path: unknown; methods: Record<string, boolean | undefined>; stack: Array<{ handle: RequestHandler; method?: string }> };
 }
 
 /** What a recording guard handler stands for. */
@@ -61,8 +61,10 @@ export function expressRoutes(app: Express): ServedRoute[] {
     const guards = route.stack.map((entry) => marks.get(entry.handle)).filter((mark): mark is GuardMark => mark !== undefined);
     const key = guards.find((mark): mark is { key: 'required' | 'optional' } => 'key' in mark)?.key ?? 'none';
     const rateLimit = guards.find((mark): mark is { rateLimit: string } => 'rateLimit' in mark)?.rateLimit;
-    for (const [method, enabled] of Object.entries(route.methods)) {
-      if (!enabled || method === '_all') continue;
+    const methods = Object.entries(route.methods).filter(([method, enabled]) => enabled && method !== '_all').map(([method]) => method);
+    // `app.all()` registers every method Node knows (M-SEARCH, PURGE, …): such a route is onlyMethods' 405 fallback.
+    if (route.methods._all || methods.length > HTTP_METHODS.length) continue;
+    for (const method of methods) {
       routes.push({ method: method.toUpperCase(), path: toTemplate(route.path), key, ...(rateLimit ? { rateLimit } : {}) });
     }
   }
