@@ -24,8 +24,9 @@ export interface DocsPageView {
  * Opens `url` (a service's `GET /`) in Chromium, waits for Swagger UI to render the reference,
  * and reports what it lists and every console error, page error, failed request and CSP
  * violation (`securitypolicyviolation` events, listened for before any script of the page runs).
+ * `afterRender` is a script run once the reference is there (a test proving violations are seen).
  */
-export async function inspectDocsPage(browser: Browser, url: string, expectedOperations: number): Promise<DocsPageView> {
+export async function inspectDocsPage(browser: Browser, url: string, expectedOperations: number, options: { afterRender?: string; screenshot?: string } = {}): Promise<DocsPageView> {
   const context = await browser.newContext();
   const page = await context.newPage();
   const problems: string[] = [];
@@ -52,7 +53,12 @@ export async function inspectDocsPage(browser: Browser, url: string, expectedOpe
     await page.waitForFunction(`document.querySelectorAll('.opblock-summary-path[data-path]').length >= ${Number(expectedOperations)}`, undefined, { timeout: 30_000 });
     // A moment for anything the renderer loads after its first paint.
     await page.waitForLoadState('networkidle');
-    const paths = await page.locator('.opblock-summary-path[data-path]').evaluateAll("elements => elements.map(e => e.getAttribute('data-path') || '')") as string[];
+    if (options.afterRender) {
+      await page.evaluate(options.afterRender);
+      await page.waitForTimeout(200);
+    }
+    if (options.screenshot) await page.screenshot({ path: options.screenshot, fullPage: true });
+    const paths = (await page.evaluate("[...document.querySelectorAll('.opblock-summary-path[data-path]')].map((e) => e.getAttribute('data-path') || '')")) as string[];
     const header = (await page.locator('header.pawlink-docs').innerText()).replace(/\s+/g, ' ');
     return { status: response?.status(), paths: [...new Set(paths)], header, problems, foreignRequests };
   } finally {

@@ -164,7 +164,7 @@ Every response carries \`X-Request-Id\`.`;
 export function serviceDocument(spec: ServiceDocumentSpec): OpenApiDocument {
   return {
     openapi: '3.1.0',
-    info: { title: spec.title, version: API_VERSION, description: `${spec.description}\n${SHARED_DESCRIPTION}`, license: { name: 'Proprietary' } },
+    info: { title: spec.title, version: API_VERSION, description: `${spec.description}\n${SHARED_DESCRIPTION}` },
     tags: [...spec.tags, { name: tag, description: 'What every Pawlink service answers.' }],
     paths: { ...spec.paths, ...servicePaths() },
     components: {
