@@ -17,6 +17,7 @@ import { createImagesContainer, type ImagesContainer, type ImagesRepositories } 
 import { imagesDatabase } from '../src/db/images.database.js';
 import { PlaceholderImageRepository, type PlaceholderImage } from '../src/repositories/placeholder-image.repository.js';
 import type { ImageCredits, ImportJob } from '../src/services/image-import.service.js';
+import { imagesOpenApi } from '@pawlink/contracts/openapi';
 
 const placeholders = new PlaceholderImageRepository();
 
@@ -67,7 +68,7 @@ export async function startHarness(label: string, overrides: Record<string, stri
   const container = createImagesContainer({ config, logger, redis, dataSource: images });
   const apiKeys = new ApiKeyRepository(auth);
   const guards = createAccessGuards({ service: 'images', apiKeys, redis, redisPrefix: config.redis.prefix, logger });
-  const server = await serveForTest(createApp({ config, logger, services: container, guards, readOnly }));
+  const server = await serveForTest(createApp({ config, logger, services: container, guards, readOnly }), { contract: imagesOpenApi });
   const cliContext: CliContext = {
     config,
     redis,

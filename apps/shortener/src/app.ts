@@ -1,4 +1,5 @@
-import { registerStatusRoute, type AccessGuards } from '@pawlink/auth';
+import { registerStatusRoute, serviceRateLimits, type AccessGuards } from '@pawlink/auth';
+import { shortenerOpenApi } from '@pawlink/contracts/openapi';
 import { createServiceApp, HttpMetrics, type Logger, type Readiness, type ReadOnlySwitch } from '@pawlink/service-kit';
 import type { Express } from 'express';
 import type { RequestListener } from 'node:http';
@@ -24,7 +25,7 @@ export interface ShortenerAppDeps {
 /** The shortener's Express app (API.md §2). It never listens; see createRequestHandler. */
 export function createApp(deps: ShortenerAppDeps): Express {
   const { config } = deps;
-  const base = createServiceApp({ service: 'shortener', ...deps });
+  const base = createServiceApp({ service: 'shortener', ...deps, docs: { document: shortenerOpenApi, urls: config.urls, rateLimits: serviceRateLimits('shortener') } });
   // Before the `/:code` routes; `status` is a reserved code.
   registerStatusRoute(base.app, { service: 'shortener', guards: deps.guards, readOnly: deps.readOnly });
   registerShortUrlRoutes(base.app, {

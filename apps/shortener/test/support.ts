@@ -9,6 +9,7 @@ import { loadShortenerConfig, type ShortenerConfig } from '../src/config.js';
 import { createShortenerContainer, type ShortenerConnections } from '../src/container.js';
 import { shortenerDatabase } from '../src/db/shortener.database.js';
 import type { RedirectCacheRepository } from '../src/repositories/redirect-cache.repository.js';
+import { shortenerOpenApi } from '@pawlink/contracts/openapi';
 
 export const SHORTENER_URL = 'https://pawl.ink';
 
@@ -72,7 +73,7 @@ export async function startHarness(label: string, env: Record<string, string> = 
     await cache.start();
     const guards = createAccessGuards({ service: 'shortener', apiKeys, redis: instanceRedis, redisPrefix: config.redis.prefix, logger, ...(limits ? { limits } : {}) });
     const metrics = new HttpMetrics('shortener');
-    const server = await serveForTest(createRequestHandler({ config, logger, services, guards, readOnly, metrics }));
+    const server = await serveForTest(createRequestHandler({ config, logger, services, guards, readOnly, metrics }), { contract: shortenerOpenApi });
     const metricsServer = await serveForTest(metricsRequestListener(metrics));
     const instance: Instance = {
       url: server.url,

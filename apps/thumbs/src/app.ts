@@ -1,4 +1,5 @@
-import { registerStatusRoute, type AccessGuards } from '@pawlink/auth';
+import { registerStatusRoute, serviceRateLimits, type AccessGuards } from '@pawlink/auth';
+import { thumbsOpenApi } from '@pawlink/contracts/openapi';
 import { createServiceApp, type HttpMetrics, type Logger, type Readiness, type ReadOnlySwitch } from '@pawlink/service-kit';
 import type { Queue } from 'bullmq';
 import type { Express } from 'express';
@@ -25,7 +26,7 @@ export interface ThumbsAppDeps {
 
 /** The thumbs HTTP API (API.md §4). Never listens; never renders anything itself. */
 export function createApp(deps: ThumbsAppDeps): Express {
-  const service = createServiceApp({ service: 'thumbs', ...deps });
+  const service = createServiceApp({ service: 'thumbs', ...deps, docs: { document: thumbsOpenApi, urls: deps.config.urls, rateLimits: serviceRateLimits('thumbs') } });
   // Before `/:id`, which would take `/status` for a post id.
   registerStatusRoute(service.app, { service: 'thumbs', guards: deps.guards, readOnly: deps.readOnly });
   registerAdminRoutes(service.app, { guards: deps.guards, admin: deps.services.admin, queue: deps.queue, publicUrl: deps.config.urls.thumbs });

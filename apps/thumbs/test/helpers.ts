@@ -15,6 +15,7 @@ import { createApp } from '../src/app.js';
 import { loadThumbsConfig, type ThumbsConfig } from '../src/config.js';
 import { createThumbsContainer } from '../src/container.js';
 import { openThumbnailQueue } from '../src/repositories/thumbnail-queue.repository.js';
+import { thumbsOpenApi } from '@pawlink/contracts/openapi';
 
 export const THUMBS_URL = 'http://thumbs.test';
 export const MEDIA_URL = 'http://media.test/thumbs';
@@ -88,7 +89,7 @@ export async function startThumbs(env: Record<string, string> = {}): Promise<Thu
   let clockOffset = 0;
   const clock = () => Date.now() + clockOffset;
   const { app, readOnly } = await buildInstance({ config, logger, apiKeys, redis, queue, board: boardClient, clock });
-  const server = await serveForTest(app);
+  const server = await serveForTest(app, { contract: thumbsOpenApi });
   const workers: Worker[] = [];
   const extraInstances: Array<() => Promise<void>> = [];
 
@@ -98,7 +99,7 @@ export async function startThumbs(env: Record<string, string> = {}): Promise<Thu
     adaptRedis?.(otherRedis);
     const otherConnection = createRedis(config.redis, { failFast });
     const otherQueue = makeQueue ? makeQueue(otherConnection, prefix) : openThumbnailQueue(otherConnection, config.redis.prefix);
-    const other = await serveForTest((await buildInstance({ config, logger, apiKeys, redis: otherRedis, queue: otherQueue, board: boardClient })).app);
+    const other = await serveForTest((await buildInstance({ config, logger, apiKeys, redis: otherRedis, queue: otherQueue, board: boardClient })).app, { contract: thumbsOpenApi });
     extraInstances.push(async () => {
       await other.close();
       await otherQueue.close();

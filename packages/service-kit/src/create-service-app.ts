@@ -4,6 +4,8 @@ import { ApiError } from './api-error.js';
 import { bodyParserError, errorRenderer, unknownRouteHandler } from './error-renderer.js';
 import type { BaseConfig } from './base-config.js';
 import type { Readiness } from './dependencies/readiness.js';
+import { registerDocsRoutes, type ServiceDocs } from './docs/docs.routes.js';
+import { onlyMethods } from './only-methods.js';
 import type { Logger } from './logger.js';
 import { HttpMetrics } from './metrics.js';
 import type { ReadOnlySwitch } from './read-only.js';
@@ -20,6 +22,8 @@ export interface ServiceAppOptions {
   startedAt?: number;
   /** What `/ready` asks (the runtime's); without it the service has no dependency to report. */
   readiness?: Readiness;
+  /** The service's OpenAPI document and what its documentation page at `GET /` shows. */
+  docs?: ServiceDocs;
 }
 
 export interface ServiceApp {
@@ -149,6 +153,10 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   app.all('/metrics', () => {
     throw new ApiError('UNKNOWN_ROUTE');
   });
+  // Fixed paths own every method (405 with Allow), as their documents say: a parameterised route
+  // of the service (`/:code`) never takes `PATCH /online`.
+  for (const path of ['/online', '/ready']) app.all(path, onlyMethods('GET', 'HEAD'));
+  if (options.docs) registerDocsRoutes(app, options.service, options.docs);
 
   let finalized = false;
   return {

@@ -15,3 +15,5 @@ export * from './run-service.js';
 export * from './validation/index.js';
 export * from './files/index.js';
 export * from './dependencies/index.js';
+export type { ServiceDocs } from './docs/docs.routes.js';
+export type { DocsRateLimit, DocsSection } from './docs/docs-page.js';

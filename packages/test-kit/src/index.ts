@@ -3,3 +3,4 @@ export * from './test-context.js';
 export * from './nginx.js';
 export * from './processes.js';
 export * from './tcp-proxy.js';
+export * from './openapi/index.js';

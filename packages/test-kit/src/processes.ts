@@ -1,8 +1,10 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { imagesOpenApi, shortenerOpenApi, thumbsOpenApi } from '@pawlink/contracts/openapi';
 import { request } from './http.js';
 import { freePort } from './nginx.js';
+import { bindContract } from './openapi/contracts.js';
 
 /** The repository root (this file is `packages/test-kit/{src,dist}/processes.*`). */
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -88,11 +90,14 @@ export function spawnNode(name: string, script: string, env: Record<string, stri
 }
 
 const SERVICE_PORT_VARIABLE = { shortener: 'SHORTENER', images: 'IMAGES', thumbs: 'THUMBS' } as const;
+/** Each service's OpenAPI document: every response `request()` gets from a started service must match it. */
+const SERVICE_CONTRACT = { shortener: shortenerOpenApi, images: imagesOpenApi, thumbs: thumbsOpenApi } as const;
 export type ServiceName = keyof typeof SERVICE_PORT_VARIABLE;
 
 /**
  * Starts one real service process (`apps/<name>/dist/main.js`) and waits for `/online`. On `port`
- * when given (a restart keeps its address), else on a free one.
+ * when given (a restart keeps its address), else on a free one. Its answers to `request()` are
+ * checked against the service's OpenAPI document.
  */
 export async function startService(name: ServiceName, env: Record<string, string>, options: { port?: number; label?: string } = {}): Promise<ServiceProcess> {
   const port = options.port ?? (await freePort());
@@ -107,6 +112,7 @@ export async function startService(name: ServiceName, env: Record<string, string
     [`${variable}_METRICS_PORT`]: String(metricsPort),
     METRICS_HOST: '127.0.0.1',
   });
+  bindContract(url, SERVICE_CONTRACT[name]);
   const deadline = Date.now() + 30_000;
   for (;;) {
     const up = await request(`${url}/online`, { signal: AbortSignal.timeout(2000) }).catch(() => undefined);

@@ -16,7 +16,7 @@ import type { LogSink } from '@pawlink/service-kit/logger';
 
 export interface ImagesServiceDeps {
   categories: Pick<CategoryRepository, 'find' | 'listWithContent' | 'typeStats' | 'hasContent'>;
-  images: Pick<ImageRepository, 'findByIds'>;
+  images: Pick<ImageRepository, 'findByIds' | 'countsByCategory'>;
   records: Pick<RecordCacheRepository, 'getMany' | 'setMany'>;
   index: Pick<SizeIndexRepository, 'pick' | 'remove'>;
   indexing: Pick<SizeIndexService, 'rebuild'>;
@@ -54,7 +54,19 @@ function withRepeats(rows: ImageRow[], amount: number): ImageRow[] {
 }
 
 /** Rules of the images API: categories, lookups and random picks through the size index. */
+/** How long the documentation page's category counts are reused: a page view costs no more than one GROUP BY a while. */
+export const CATEGORY_COUNTS_CACHE_MS = 30_000;
+
+/** A category and its number of images, as the documentation page lists it. */
+export interface CategoryCount {
+  name: string;
+  db: string;
+  images: number;
+  enabled: boolean;
+}
+
 export class ImagesService {
+  private counts: { value: Promise<CategoryCount[]>; expires: number } | undefined;
   private readonly cache = new Map<string, { row: CategoryRow | null; expires: number }>();
   private readonly stats = new Map<string, { stats: Promise<TypeStats[]>; expires: number }>();
   private readonly now: () => number;
@@ -85,6 +97,23 @@ export class ImagesService {
       else enabled.push({ name: row.name, db: row.db });
     }
     return { enabled, disabled };
+  }
+
+  /** Every category with its image count (enabled first, then by key), reused for CATEGORY_COUNTS_CACHE_MS; a failure is not kept. */
+  categoryCounts(): Promise<CategoryCount[]> {
+    const now = this.now();
+    if (this.counts && this.counts.expires > now) return this.counts.value;
+    const value = Promise.all([this.deps.categories.listWithContent(), this.deps.images.countsByCategory()]).then(([rows, counts]) =>
+      rows
+        .map((row) => ({ name: row.name, db: row.db, images: counts.get(row.db) ?? 0, enabled: !row.disabled && row.hasContent }))
+        .sort((a, b) => Number(b.enabled) - Number(a.enabled) || a.db.localeCompare(b.db)),
+    );
+    const entry = { value, expires: now + CATEGORY_COUNTS_CACHE_MS };
+    this.counts = entry;
+    value.catch(() => {
+      if (this.counts === entry) this.counts = undefined;
+    });
+    return value;
   }
 
   /** A category with its files' count, bytes and types; unknown → 1030. */

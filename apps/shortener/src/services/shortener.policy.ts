@@ -25,6 +25,7 @@ export const RESERVED_CODES: ReadonlySet<string> = new Set([
   'robots',
   'preview',
   'edit',
+  'openapi',
 ]);
 
 export const isReservedCode = (code: string): boolean => RESERVED_CODES.has(code.toLowerCase());

@@ -1,0 +1,46 @@
+import { RATE_LIMIT_BUCKETS, type AccessGuards } from '@pawlink/auth';
+import { thumbsOpenApi, withServer } from '@pawlink/contracts/openapi';
+import { createLogger, type ReadOnlySwitch } from '@pawlink/service-kit';
+import { expressRoutes, recordingGuards, request, routeDrift } from '@pawlink/test-kit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../src/app.js';
+import { loadThumbsConfig } from '../src/config.js';
+import type { ThumbsContainer } from '../src/container.js';
+import { startThumbs, THUMBS_URL, type ThumbsHarness } from './helpers.js';
+
+describe('the thumbs OpenAPI document and the routes', () => {
+  it('documents every route the app serves and no other, with their key and rate-limit guards', () => {
+    const app = createApp({
+      config: loadThumbsConfig({}),
+      logger: createLogger('thumbs', 'error', { silent: true }),
+      services: {} as ThumbsContainer,
+      guards: recordingGuards() as unknown as AccessGuards,
+      readOnly: {} as ReadOnlySwitch,
+    });
+    expect(routeDrift(thumbsOpenApi, expressRoutes(app))).toEqual({ undocumented: [], unserved: [], guards: [] });
+    const buckets = Object.values(thumbsOpenApi.paths).flatMap((item) => Object.values(item).map((operation) => (operation as Record<string, unknown>)['x-pawlink-rate-limit-bucket']));
+    for (const bucket of buckets.filter((b): b is string => typeof b === 'string')) expect(Object.keys(RATE_LIMIT_BUCKETS)).toContain(bucket);
+  });
+});
+
+describe('the thumbs service serves its document and documentation without a key', () => {
+  let h: ThumbsHarness;
+  beforeAll(async () => {
+    h = await startThumbs();
+  });
+  afterAll(() => h?.close());
+
+  it('GET /openapi.json is the document, not a post id', async () => {
+    const res = await request(`${h.url}/openapi.json`);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual(JSON.parse(JSON.stringify(withServer(thumbsOpenApi, THUMBS_URL))));
+  });
+
+  it('GET / is the documentation page', async () => {
+    const page = await request(`${h.url}/`);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('Pawlink thumbnails');
+    expect(page.text).toContain(THUMBS_URL);
+    expect(page.text).toContain('thumbs.create');
+  });
+});

@@ -1,0 +1,199 @@
+import type { ServiceName } from '../common.js';
+import { errorResponses, errorSchemas, schemaRef } from './error-schemas.js';
+import { header, requestIdHeader } from './headers.js';
+import { json, media, operation, pathParameter } from './operations.js';
+import { FALLBACK, type JsonSchema, type OpenApiDocument, type PathItemObject, type ResponseObject } from './types.js';
+
+/** Where every service serves its document and its documentation page's assets. */
+export const OPENAPI_PATH = '/openapi.json';
+export const DOCS_ASSETS_PREFIX = '/assets/docs/';
+
+/** The failure body every service answers with (API.md §1); each code's schema narrows it. */
+const ERROR_RESPONSE: JsonSchema = {
+  type: 'object',
+  description: 'A failure: `error` is for humans, `code` is the contract (see the Error<code> schemas).',
+  required: ['success', 'error', 'code'],
+  properties: { success: { const: false }, error: { type: 'string' }, code: { type: 'integer' } },
+};
+
+const RATE_LIMIT_INFO: JsonSchema = {
+  type: 'object',
+  required: ['limit', 'remaining', 'reset', 'resetAfter', 'retryAfter', 'bucket', 'global'],
+  properties: {
+    limit: { type: 'integer', minimum: 0 },
+    remaining: { type: 'integer', minimum: 0 },
+    reset: { type: 'number', description: 'Unix time in seconds when the window resets.' },
+    resetAfter: { type: 'number', description: 'Seconds until the window resets.' },
+    retryAfter: { type: 'integer', minimum: 1 },
+    bucket: { type: 'string' },
+    global: { type: 'boolean' },
+  },
+  additionalProperties: false,
+};
+
+const DEPENDENCY_CHECKS: JsonSchema = {
+  type: 'object',
+  additionalProperties: { enum: ['up', 'down'] },
+  description: 'Each dependency of the process and whether it answers.',
+};
+
+/**
+ * What a request no operation takes is answered, on every service: a path no template matches is
+ * 404 1024; a documented path asked with a method it lacks is 405 1025 with `Allow` (OPTIONS: 204
+ * with `Allow`). HEAD is answered as GET without a body. The response validator of the tests holds
+ * the services to these.
+ */
+function fallbackResponses(): Record<string, ResponseObject> {
+  const unknown = errorResponses(['UNKNOWN_ROUTE'])['404']!;
+  const wrongMethod = errorResponses(['METHOD_NOT_ALLOWED'])['405']!;
+  return {
+    UnknownRoute: { ...unknown, description: `No documented path matches. ${unknown.description}` },
+    MethodNotAllowed: { ...wrongMethod, description: `The path exists but not with this method; \`Allow\` lists its methods. ${wrongMethod.description}` },
+    Options: { description: 'OPTIONS on a documented path: its methods in `Allow`, no body.', headers: { ...requestIdHeader(), Allow: header('Allow', true) } },
+  };
+}
+
+const tag = 'service';
+
+/** The paths every service answers: its documentation, its document, liveness, readiness and metrics. */
+function servicePaths(): Record<string, PathItemObject> {
+  const base = { tags: [tag], access: 'public' as const, usesDependencies: false };
+  return {
+    '/': {
+      get: operation({
+        ...base,
+        operationId: 'getDocumentation',
+        summary: 'This documentation',
+        description: 'The HTML page rendered from this document. A client that prefers JSON over HTML gets a small pointer to the document instead.',
+        responses: {
+          '200': {
+            description: 'The page, or (Accept: application/json) where to find the document.',
+            headers: { 'Content-Security-Policy': header('Content-Security-Policy') },
+            content: {
+              'text/html': { schema: { type: 'string' } },
+              'application/json': { schema: schemaRef('DocumentationPointer') },
+            },
+          },
+        },
+      }),
+    },
+    [OPENAPI_PATH]: {
+      get: operation({
+        ...base,
+        operationId: 'getOpenApiDocument',
+        summary: 'This OpenAPI 3.1 document',
+        responses: { '200': json('The document; `servers` names the configured public base URL.', { type: 'object', required: ['openapi', 'info', 'paths'] }) },
+      }),
+    },
+    [`${DOCS_ASSETS_PREFIX}{file}`]: {
+      get: operation({
+        ...base,
+        operationId: 'getDocumentationAsset',
+        summary: "A script, style sheet or icon of the documentation page",
+        description: 'Served from the renderer the service ships; cacheable.',
+        parameters: [pathParameter('file', 'The asset file name.', { type: 'string', pattern: '^[A-Za-z0-9._-]+$' })],
+        responses: { '200': media('The asset.', ['text/javascript', 'text/css', 'image/png'], { 'Cache-Control': header('Cache-Control', true) }) },
+        errors: ['UNKNOWN_ROUTE'],
+      }),
+    },
+    '/online': {
+      get: operation({
+        ...base,
+        operationId: 'getOnline',
+        summary: 'Liveness',
+        responses: {
+          '200': json('The process answers.', {
+            type: 'object',
+            required: ['success', 'uptime'],
+            properties: { success: { const: true }, uptime: { type: 'integer', minimum: 0, description: 'Seconds since the process started.' }, readOnly: { type: 'boolean' } },
+            additionalProperties: false,
+          }),
+        },
+      }),
+    },
+    '/ready': {
+      get: operation({
+        ...base,
+        operationId: 'getReady',
+        summary: 'Readiness: whether Redis and the database answer',
+        responses: {
+          '200': json('Ready.', {
+            type: 'object',
+            required: ['success', 'ready', 'checks'],
+            properties: { success: { const: true }, ready: { const: true }, checks: DEPENDENCY_CHECKS },
+            additionalProperties: false,
+          }),
+          ...errorResponses(['DEPENDENCY_UNAVAILABLE'], { extra: { properties: { checks: DEPENDENCY_CHECKS }, required: ['checks'] }, note: 'Not ready: `checks` says what is down.' }),
+        },
+      }),
+    },
+    '/metrics': {
+      get: operation({ ...base, operationId: 'getMetrics', summary: 'Prometheus metrics', responses: { '200': media('Metrics in the Prometheus text format.', ['text/plain']) } }),
+    },
+  };
+}
+
+export interface ServiceDocumentSpec {
+  service: ServiceName;
+  title: string;
+  description: string;
+  tags: Array<{ name: string; description: string }>;
+  paths: Record<string, PathItemObject>;
+  schemas: Record<string, JsonSchema>;
+}
+
+/** The version of the documents; bump it with a change of the contract. */
+export const API_VERSION = '1.0.0';
+
+const SHARED_DESCRIPTION = `
+**Authentication.** Send an API key as \`Authorization: <key>\` (or \`Authorization: Bearer <key>\`).
+
+**Failures** are JSON \`{success:false, error, code}\`: \`error\` is for humans, \`code\` is the contract.
+Every code an operation can answer is listed under its responses (schemas \`Error<code>\`).
+Any path no operation takes answers 404 code 1024; a known path asked with another method answers
+405 code 1025 with \`Allow\` (OPTIONS: 204 with \`Allow\`); HEAD is answered like GET without a body.
+A path with a percent-escape that cannot be decoded is an unknown route (1024) unless its operation says otherwise.
+
+**Rate limits** are per key, or per client IP without one: a route bucket and a per-service global window.
+Limited answers are 429 with code 1000 (route) or 1001 (global), an \`info\` object and the
+\`X-RateLimit-*\` and \`Retry-After\` headers.
+
+Every response carries \`X-Request-Id\`.`;
+
+/** A service's document: its own paths plus the shared ones, components and fallback. */
+export function serviceDocument(spec: ServiceDocumentSpec): OpenApiDocument {
+  return {
+    openapi: '3.1.0',
+    info: { title: spec.title, version: API_VERSION, description: `${spec.description}\n${SHARED_DESCRIPTION}` },
+    tags: [...spec.tags, { name: tag, description: 'What every Pawlink service answers.' }],
+    paths: { ...spec.paths, ...servicePaths() },
+    components: {
+      schemas: {
+        ErrorResponse: ERROR_RESPONSE,
+        RateLimitInfo: RATE_LIMIT_INFO,
+        DocumentationPointer: {
+          type: 'object',
+          required: ['success', 'service', 'openapi', 'docs'],
+          properties: { success: { const: true }, service: { const: spec.service }, openapi: { type: 'string', format: 'uri' }, docs: { type: 'string', format: 'uri' } },
+          additionalProperties: false,
+        },
+        ...spec.schemas,
+        ...errorSchemas(),
+      },
+      responses: fallbackResponses(),
+      securitySchemes: {
+        ApiKey: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'The API key as `Authorization: <key>`; `Bearer <key>` is also accepted.' },
+      },
+    },
+    [FALLBACK]: {
+      unknownRoute: { $ref: '#/components/responses/UnknownRoute' },
+      methodNotAllowed: { $ref: '#/components/responses/MethodNotAllowed' },
+      options: { $ref: '#/components/responses/Options' },
+      head: 'as GET, without a body',
+    },
+  };
+}
+
+/** The document as a service serves it: `servers` set to its configured public base URL. */
+export const withServer = (document: OpenApiDocument, url: string): OpenApiDocument => ({ ...document, servers: [{ url }] });
+

@@ -1,0 +1,208 @@
+import { AMOUNT_MAX, AMOUNT_MIN, IMAGE_BYTES_HEADERS } from '../images.js';
+import { MD5_PATTERN } from '../md5.js';
+import { schemaRef } from './error-schemas.js';
+import { serviceDocument } from './document.js';
+import { json, jsonBody, operation, pathParameter, queryParameter } from './operations.js';
+import { MULTI_SEGMENT, type HeaderObject, type OpenApiDocument } from './types.js';
+
+const IMAGE = {
+  type: 'object',
+  required: ['id', 'url', 'name', 'ext', 'type', 'size', 'width', 'height', 'artists', 'sources', 'reportURL', 'shortURL'],
+  properties: {
+    id: { type: 'string', pattern: '^[0-9a-f]{32}$', description: "The file's MD5." },
+    url: { type: 'string', format: 'uri', description: 'IMAGES_MEDIA_URL/<id>.<ext>' },
+    name: { type: 'string' },
+    ext: { type: 'string' },
+    type: { type: 'string', description: 'MIME type.' },
+    size: { type: 'integer', minimum: 0, description: 'Bytes.' },
+    width: { type: 'integer', minimum: 0 },
+    height: { type: 'integer', minimum: 0 },
+    artists: { type: 'array', items: { type: 'string' } },
+    sources: { type: 'array', items: { type: 'string' } },
+    reportURL: { type: ['string', 'null'] },
+    shortURL: { type: ['string', 'null'] },
+  },
+};
+
+const CATEGORY = {
+  type: 'object',
+  required: ['name', 'db'],
+  properties: { name: { type: 'string', description: '"Group > Name"' }, db: { type: 'string', description: 'The key: "furry.hug".' }, _comment: { type: 'string', description: 'Only when disabled.' } },
+  additionalProperties: false,
+};
+
+const CATEGORY_INFO = {
+  type: 'object',
+  required: ['success', 'data'],
+  properties: {
+    success: { const: true },
+    data: {
+      type: 'object',
+      required: ['name', 'db', 'disabled', 'files'],
+      properties: {
+        name: { type: 'string' },
+        db: { type: 'string' },
+        disabled: { type: 'boolean' },
+        _comment: { type: 'string' },
+        files: {
+          type: 'object',
+          required: ['exists', 'list'],
+          properties: {
+            exists: { type: 'boolean' },
+            list: {
+              type: 'object',
+              required: ['total', 'size', 'types'],
+              properties: {
+                total: { type: 'integer', minimum: 0 },
+                size: {
+                  type: 'object',
+                  required: ['total', 'totalM', 'average', 'averageM'],
+                  properties: { total: { type: 'number' }, totalM: { type: 'number' }, average: { type: 'number' }, averageM: { type: 'number' } },
+                  additionalProperties: false,
+                },
+                types: { type: 'object', additionalProperties: { type: 'integer', minimum: 0 } },
+              },
+              additionalProperties: false,
+            },
+          },
+          additionalProperties: false,
+        },
+      },
+      additionalProperties: false,
+    },
+  },
+  additionalProperties: false,
+};
+
+const tags = ['images'];
+const info = { tags, access: 'optional-key' as const, rateLimit: 'images.info' };
+const sizeLimit = queryParameter('sizeLimit', 'Only images up to this size: bytes, or a number with B, KB, MB or GB (powers of two, decimals allowed).', { type: 'string', examples: ['512KB'] });
+const imageArray = { type: 'array', items: schemaRef('Image') };
+const imageHeaders: Record<string, HeaderObject> = Object.fromEntries(
+  IMAGE_BYTES_HEADERS.map((name) => [name, { description: 'With image bytes only: describes the image sent (percent-encoded outside printable ASCII).', required: false, schema: { type: 'string' } }]),
+);
+
+/** The images service (docs/api.md §3). */
+export const imagesOpenApi: OpenApiDocument = serviceDocument({
+  service: 'images',
+  title: 'Pawlink images',
+  description: 'Random images by category, as JSON records or as the bytes of one image; category listings and bulk picks.',
+  tags: [{ name: 'images', description: 'Categories and random images.' }],
+  schemas: { Image: IMAGE, Category: CATEGORY },
+  paths: {
+    '/categories': {
+      get: operation({
+        ...info,
+        operationId: 'listCategories',
+        summary: 'Every category, enabled and disabled',
+        responses: {
+          '200': json('The categories.', {
+            type: 'object',
+            required: ['success', 'data'],
+            properties: {
+              success: { const: true },
+              data: { type: 'object', required: ['enabled', 'disabled'], properties: { enabled: { type: 'array', items: schemaRef('Category') }, disabled: { type: 'array', items: schemaRef('Category') } }, additionalProperties: false },
+            },
+            additionalProperties: false,
+          }),
+        },
+      }),
+    },
+    '/categories/{db}': {
+      get: operation({
+        ...info,
+        operationId: 'getCategory',
+        summary: "A category and its files' count, size and types",
+        parameters: [pathParameter('db', 'The category key, dotted: `furry.hug`.')],
+        responses: { '200': json('The category.', CATEGORY_INFO) },
+        errors: ['CATEGORY_NOT_FOUND', 'UNKNOWN_ROUTE'],
+      }),
+    },
+    '/images/{id}.json': {
+      get: operation({
+        ...info,
+        operationId: 'getImage',
+        summary: 'One image by its MD5',
+        parameters: [pathParameter('id', 'The MD5 (any case).', { type: 'string', pattern: MD5_PATTERN.source })],
+        responses: {
+          '200': json('The image with its category key.', {
+            type: 'object',
+            required: ['success', 'data'],
+            properties: { success: { const: true }, data: { allOf: [schemaRef('Image')], required: ['category'], properties: { category: { type: 'string' } }, unevaluatedProperties: false } },
+            additionalProperties: false,
+          }),
+        },
+        errors: ['IMAGE_NOT_FOUND', 'UNKNOWN_ROUTE'],
+      }),
+    },
+    '/bulk': {
+      post: operation({
+        tags,
+        access: { key: 'images_bulk' },
+        rateLimit: 'images.bulk',
+        readsBody: true,
+        operationId: 'bulkImages',
+        summary: 'Random images from several categories at once',
+        description: "The total asked for may not exceed the key's bulk limit (default 100).",
+        parameters: [sizeLimit],
+        requestBody: jsonBody('Category key → number of images (a positive integer); at most 100 categories.', {
+          type: 'object',
+          minProperties: 1,
+          maxProperties: 100,
+          additionalProperties: { type: 'integer', minimum: 1 },
+        }),
+        responses: {
+          '200': json('Images per category.', {
+            type: 'object',
+            required: ['success', 'data'],
+            properties: { success: { const: true }, data: { type: 'object', additionalProperties: imageArray } },
+            additionalProperties: false,
+          }),
+        },
+        errors: ['BULK_INVALID_BODY', 'BULK_INVALID_CATEGORY', 'BULK_OVER_LIMIT', 'INVALID_QUERY_VALUE'],
+      }),
+    },
+    '/{category}': {
+      [MULTI_SEGMENT]: 'category',
+      get: operation({
+        tags,
+        access: 'optional-key',
+        rateLimit: 'images.random',
+        operationId: 'randomImages',
+        summary: 'Random images from a category',
+        description:
+          'The category key with dots (`/furry.hug`) or with slashes (`/furry/hug`: the variable spans segments). ' +
+          'JSON by default; when `Accept` ranks an image type above JSON and HTML (`Accept: image/*`), the bytes of one random image with `X-Yiffy-*` headers.',
+        parameters: [
+          pathParameter('category', 'The category key: `furry.hug` or `furry/hug`.'),
+          queryParameter('amount', `How many images, ${AMOUNT_MIN} to ${AMOUNT_MAX} (default ${AMOUNT_MIN}).`, { type: 'string', pattern: '^\\s*[-+]?\\d+\\s*$' }),
+          queryParameter('notes', '`disabled` for an empty `notes` list.', { enum: ['disabled'] }),
+          sizeLimit,
+        ],
+        responses: {
+          '200': {
+            description: 'Random images (JSON), or one image as bytes.',
+            headers: imageHeaders,
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  required: ['success', 'images', 'notes'],
+                  properties: {
+                    success: { const: true },
+                    images: imageArray,
+                    notes: { type: 'array', items: { type: 'object', required: ['id', 'content'], properties: { id: { type: 'integer' }, content: { type: 'string' } }, additionalProperties: false } },
+                  },
+                  additionalProperties: false,
+                },
+              },
+              'image/*': { schema: { type: 'string', contentMediaType: 'image/*' } },
+            },
+          },
+        },
+        errors: ['AMOUNT_TOO_LOW', 'AMOUNT_TOO_HIGH', 'INVALID_QUERY_VALUE', 'CATEGORY_NOT_FOUND', 'NO_RESULTS', 'UNKNOWN_ROUTE'],
+      }),
+    },
+  },
+});
+
