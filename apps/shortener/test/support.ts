@@ -6,7 +6,7 @@ import type { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
 import { createRequestHandler } from '../src/app.js';
 import { loadShortenerConfig, type ShortenerConfig } from '../src/config.js';
-import { createShortenerContainer, type ShortenerConnections } from '../src/container.js';
+import { createShortenerContainer, type ShortenerConnections, type ShortenerContainer } from '../src/container.js';
 import { shortenerDatabase } from '../src/db/shortener.database.js';
 import type { RedirectCacheRepository } from '../src/repositories/redirect-cache.repository.js';
 
@@ -17,6 +17,8 @@ export interface Instance {
   url: string;
   cache: RedirectCacheRepository;
   readOnly: ReadOnlySwitch;
+  services: ShortenerContainer;
+  /** Stops as SIGTERM does: the visit tally goes to Redis, a last move to MySQL. */
   close(): Promise<void>;
 }
 
@@ -29,6 +31,7 @@ export interface Harness {
   /** The first instance. */
   url: string;
   cache: RedirectCacheRepository;
+  first: Instance;
   /** A key with the shortener flag and no rate limits. */
   key: string;
   /** Another instance on the same databases; `redis` replaces the shared connection for it. */
@@ -66,14 +69,22 @@ export async function startHarness(label: string, env: Record<string, string> = 
     const services = createShortenerContainer({ config, logger, redis: instanceRedis, subscriber, dataSource, ...overrides });
     const cache = services.redirectCache;
     await cache.start();
+    services.visitMover.start();
+    services.visitTally.start();
     const guards = createAccessGuards({ service: 'shortener', apiKeys, redis: instanceRedis, redisPrefix: config.redis.prefix, logger, ...(limits ? { limits } : {}) });
     const server = await serveForTest(createRequestHandler({ config, logger, services, guards, readOnly }));
     const instance: Instance = {
       url: server.url,
       cache,
       readOnly,
+      services,
       async close() {
+        const index = instances.indexOf(instance);
+        if (index < 0) return;
+        instances.splice(index, 1);
         await server.close();
+        await services.visitTally.stop();
+        await services.visitMover.stop();
         await cache.stop();
         await subscriber.quit();
       },
@@ -91,6 +102,7 @@ export async function startHarness(label: string, env: Record<string, string> = 
     apiKeys,
     url: first.url,
     cache: first.cache,
+    first,
     key,
     startInstance,
     async setReadOnly(on) {
@@ -98,7 +110,7 @@ export async function startHarness(label: string, env: Record<string, string> = 
       for (const instance of instances) await instance.readOnly.refresh();
     },
     async close() {
-      for (const instance of instances) await instance.close();
+      for (const instance of [...instances]) await instance.close();
       await redis.quit();
       await Promise.all([dataSource.destroy(), authDataSource.destroy()]);
       await ctx.cleanup();
@@ -118,6 +130,8 @@ export interface CreatedBody {
     pos: number;
     credit: string;
     fullURL: string;
+    expiresAt: string | null;
+    maxVisits: number | null;
     managementCode: string | null;
   };
 }
