@@ -25,7 +25,7 @@ return 1`;
 /**
  * KEYS[1] dirty set, KEYS[2] batch set, KEYS[3] the new batch's hash; ARGV: pending key prefix,
  * batch id, most codes. Moves the pending days of up to that many codes into the batch
- * (`<day>|<code>` → n) in one step, so each visit is in exactly one place at any time.
+ * (code → `day=n;day=n`) in one step, so each visit is in exactly one place at any time.
  */
 const TAKE_SCRIPT = `
 local codes = redis.call('SPOP', KEYS[1], ARGV[3])
@@ -33,11 +33,45 @@ if #codes == 0 then return 0 end
 for _, code in ipairs(codes) do
   local key = ARGV[1] .. code
   local days = redis.call('HGETALL', key)
-  for i = 1, #days, 2 do redis.call('HSET', KEYS[3], days[i] .. '|' .. code, days[i + 1]) end
+  local parts = {}
+  for i = 1, #days, 2 do parts[#parts + 1] = days[i] .. '=' .. days[i + 1] end
+  if #parts > 0 then redis.call('HSET', KEYS[3], code, table.concat(parts, ';')) end
   redis.call('DEL', key)
 end
 if redis.call('EXISTS', KEYS[3]) == 1 then redis.call('SADD', KEYS[2], ARGV[2]) end
 return #codes`;
+
+/**
+ * KEYS[1] the code's pending hash, KEYS[2] batch set; ARGV: batch key prefix, code. What Redis holds
+ * for one code at one instant: its pending days, then per batch its id and days (or false).
+ */
+const READ_SCRIPT = `
+local out = { redis.call('HGETALL', KEYS[1]) }
+for _, id in ipairs(redis.call('SMEMBERS', KEYS[2])) do
+  out[#out + 1] = id
+  out[#out + 1] = redis.call('HGET', ARGV[1] .. id, ARGV[2])
+end
+return out`;
+
+/** UTC day → visits. */
+export type DayCounts = Map<string, number>;
+
+/** What Redis holds for one code: not yet in a batch, and per batch (applied to MySQL or not yet). */
+export interface PendingOfCode {
+  pending: DayCounts;
+  batches: Map<string, DayCounts>;
+}
+
+const parseDays = (value: string): DayCounts =>
+  new Map(
+    value
+      .split(';')
+      .filter((part) => part !== '')
+      .map((part) => {
+        const [day, visits] = part.split('=') as [string, string];
+        return [day, Number(visits)];
+      }),
+  );
 
 /**
  * Counted visits on their way from the instances to MySQL, in Redis: per code a hash of UTC day →
@@ -82,21 +116,25 @@ export class PendingVisitsRepository {
 
   async batch(batchId: string): Promise<VisitCount[]> {
     const fields = await this.redis.hgetall(this.batchKey(batchId));
-    return Object.entries(fields).map(([field, visits]) => {
-      const [day, code] = field.split('|') as [string, string];
-      return { day, code, visits: Number(visits) };
-    });
+    return Object.entries(fields).flatMap(([code, days]) => [...parseDays(days)].map(([day, visits]) => ({ day, code, visits })));
   }
 
-  /** After MySQL holds the batch. */
+  /** After MySQL holds the batch (and readers have had time to see it there). */
   async forget(batchId: string): Promise<void> {
     await this.redis.multi().del(this.batchKey(batchId)).srem(this.batchesKey, batchId).exec();
   }
 
-  /** UTC day → visits of `code` not yet taken into a batch. */
-  async pendingOf(code: string): Promise<Map<string, number>> {
-    const fields = await this.redis.hgetall(this.pendingPrefix + code);
-    return new Map(Object.entries(fields).map(([day, visits]) => [day, Number(visits)]));
+  /** What Redis holds for `code`, read in one step. */
+  async pendingOf(code: string): Promise<PendingOfCode> {
+    const [pendingFields, ...rest] = (await this.redis.eval(READ_SCRIPT, 2, this.pendingPrefix + code, this.batchesKey, `${this.prefix}shortener:visits:batch:`, code)) as [string[], ...Array<string | null>];
+    const pending: DayCounts = new Map();
+    for (let i = 0; i < pendingFields.length; i += 2) pending.set(pendingFields[i]!, Number(pendingFields[i + 1]));
+    const batches = new Map<string, DayCounts>();
+    for (let i = 0; i < rest.length; i += 2) {
+      const days = rest[i + 1];
+      if (typeof days === 'string') batches.set(rest[i]!, parseDays(days));
+    }
+    return { pending, batches };
   }
 
   /** A deleted entry's pending visits (another entry may get its code). */

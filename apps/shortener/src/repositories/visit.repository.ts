@@ -41,19 +41,25 @@ export class VisitRepository {
     }
   }
 
-  /** Every visit MySQL holds for the entry. */
-  async total(pos: number): Promise<number> {
-    const [row]: Array<{ total: string | number | null }> = await this.dataSource.query('SELECT SUM(visits) AS total FROM short_url_visits WHERE short_url_pos = ?', [pos]);
-    return Number(row?.total ?? 0);
-  }
-
-  /** UTC day (`YYYY-MM-DD`) → visits, for days from `since` on. */
-  async days(pos: number, since: string): Promise<Map<string, number>> {
-    const rows: Array<{ day: string; visits: string | number }> = await this.dataSource.query(
-      "SELECT DATE_FORMAT(day, '%Y-%m-%d') AS day, visits FROM short_url_visits WHERE short_url_pos = ? AND day >= ?",
-      [pos, since],
-    );
-    return new Map(rows.map((r) => [r.day, Number(r.visits)]));
+  /**
+   * What MySQL holds for the entry, read from one snapshot: the total, the days from `since` on
+   * (`YYYY-MM-DD` → visits; empty unless asked), and the ids of the batches applied since
+   * `appliedSince` (a reader adds a batch it finds in Redis only when it is not among them).
+   */
+  async snapshot(pos: number, options: { since?: string; appliedSince: Date }): Promise<{ total: number; days: Map<string, number>; applied: Set<string> }> {
+    return this.dataSource.transaction('REPEATABLE READ', async (manager) => {
+      const [row]: Array<{ total: string | number | null }> = await manager.query('SELECT SUM(visits) AS total FROM short_url_visits WHERE short_url_pos = ?', [pos]);
+      const applied: Array<{ batch_id: string }> = await manager.query('SELECT batch_id FROM short_url_visit_moves WHERE moved_at >= ?', [options.appliedSince]);
+      const days: Array<{ day: string; visits: string | number }> =
+        options.since === undefined
+          ? []
+          : await manager.query("SELECT DATE_FORMAT(day, '%Y-%m-%d') AS day, visits FROM short_url_visits WHERE short_url_pos = ? AND day >= ?", [pos, options.since]);
+      return {
+        total: Number(row?.total ?? 0),
+        days: new Map(days.map((d) => [d.day, Number(d.visits)])),
+        applied: new Set(applied.map((a) => a.batch_id)),
+      };
+    });
   }
 
   /** Forgets applied batch ids older than `before` (a batch is retried within seconds, never after a day). */

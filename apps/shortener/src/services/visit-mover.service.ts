@@ -16,6 +16,11 @@ const BATCH_CODES = 1_000;
 /** A batch this old is another mover's leftover (it stopped between Redis and MySQL): any mover finishes it. */
 const ABANDONED_AFTER_MS = 30_000;
 const PRUNE_EVERY_MS = 3_600_000;
+/**
+ * An applied batch stays in Redis this long before it is forgotten, so a reader that read MySQL
+ * just before the batch was applied still finds it in Redis (readers skip batches MySQL has).
+ */
+export const APPLIED_BATCH_VISIBLE_MS = 10_000;
 const APPLIED_IDS_KEPT_MS = 86_400_000;
 
 /** Batch ids start with their creation time, so any instance can tell an abandoned batch. */
@@ -25,8 +30,9 @@ const createdAt = (batchId: string): number => parseInt(batchId.split('-')[0] ??
 /**
  * Moves counted visits from Redis to MySQL every `moveMs`: takes the pending days of up to 1,000
  * codes into a batch (one Redis script), adds the batch to `short_url_visits` together with its id
- * (one transaction), then forgets it in Redis. A mover stopped after the transaction leaves a batch
- * that the next one finds already applied; one stopped before it leaves a batch the next applies.
+ * (one transaction), then forgets it in Redis APPLIED_BATCH_VISIBLE_MS later. A mover stopped after
+ * the transaction leaves a batch that the next one finds already applied; one stopped before it
+ * leaves a batch the next applies.
  * So every visit that reached Redis is counted once, and a Redis flush loses only what had not been
  * moved yet.
  */
@@ -36,6 +42,8 @@ export class VisitMoverService {
   private lastPrune = 0;
   /** This mover's batches that failed to apply; retried first. */
   private readonly mine = new Set<string>();
+  /** Applied batches → when they may be forgotten. */
+  private readonly applied = new Map<string, number>();
 
   constructor(private readonly deps: VisitMoverDeps) {}
 
@@ -53,7 +61,9 @@ export class VisitMoverService {
 
   private async round(): Promise<void> {
     const now = this.deps.now();
+    await this.forgetApplied(now);
     for (const batchId of await this.deps.pending.batches()) {
+      if (this.applied.has(batchId)) continue;
       if (this.mine.has(batchId) || now - createdAt(batchId) >= ABANDONED_AFTER_MS) await this.apply(batchId);
     }
     for (;;) {
@@ -71,8 +81,17 @@ export class VisitMoverService {
   private async apply(batchId: string): Promise<void> {
     const counts = await this.deps.pending.batch(batchId);
     await this.deps.visits.applyBatch(batchId, counts, new Date(this.deps.now()));
-    await this.deps.pending.forget(batchId);
     this.mine.delete(batchId);
+    this.applied.set(batchId, this.deps.now() + APPLIED_BATCH_VISIBLE_MS);
+  }
+
+  /** Forgets the applied batches that are due (all of them at `Infinity`). */
+  private async forgetApplied(now: number): Promise<void> {
+    for (const [batchId, due] of this.applied) {
+      if (due > now) continue;
+      await this.deps.pending.forget(batchId);
+      this.applied.delete(batchId);
+    }
   }
 
   start(): void {
@@ -87,5 +106,9 @@ export class VisitMoverService {
     this.timer = undefined;
     await this.moving;
     await this.move();
+    // Readers racing a shutdown are not worth keeping batches for: another mover would have to apply them again.
+    await this.forgetApplied(Number.POSITIVE_INFINITY).catch((error: unknown) => {
+      this.deps.logger.warn('applied visit batches could not be forgotten; the next mover will', { error });
+    });
   }
 }
