@@ -51,9 +51,15 @@ export function createRequestHandler(deps: ShortenerAppDeps): RequestListener {
     help: 'Redirects answered from the in-process cache without entering Express.',
     registers: [metrics.registry],
   });
-  const tryFastRedirect = createFastRedirect(deps.services.redirectCache, redirectCacheControl(deps.config.shortener.redirectMaxAgeSeconds), (method, seconds) => {
-    hits.inc();
-    metrics.observe(method, REDIRECT_ROUTE, REDIRECT_STATUS, seconds);
+  const tryFastRedirect = createFastRedirect({
+    cache: deps.services.redirectCache,
+    tally: deps.config.shortener.visits.count ? deps.services.visitTally : null,
+    now: deps.services.now,
+    cacheControl: redirectCacheControl(deps.config.shortener.redirectMaxAgeSeconds),
+    onRedirect: (method, seconds) => {
+      hits.inc();
+      metrics.observe(method, REDIRECT_ROUTE, REDIRECT_STATUS, seconds);
+    },
   });
   return (req, res) => {
     if (!tryFastRedirect(req, res)) app(req, res);

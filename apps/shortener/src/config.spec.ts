@@ -7,7 +7,7 @@ describe('loadShortenerConfig', () => {
     const config = loadShortenerConfig({});
     expect(config.ports.shortener).toBe(3001);
     expect(config.urls.shortener).toBe('http://127.0.0.1:3001');
-    expect(config.shortener).toEqual({ cacheSize: 100_000, previewCacheSize: 10_000, localCacheTtlMs: 300_000, redisCacheTtlSeconds: 86_400, redirectMaxAgeSeconds: 60 });
+    expect(config.shortener).toEqual({ cacheSize: 100_000, previewCacheSize: 10_000, localCacheTtlMs: 300_000, redisCacheTtlSeconds: 86_400, redirectMaxAgeSeconds: 60, visits: { count: true, flushMs: 1000, moveMs: 5000 } });
   });
 
   it.each([
@@ -16,6 +16,9 @@ describe('loadShortenerConfig', () => {
     ['SHORTENER_LOCAL_CACHE_TTL_SECONDS', '0'],
     ['SHORTENER_REDIS_CACHE_TTL_SECONDS', '-5'],
     ['SHORTENER_REDIRECT_MAX_AGE', '99999'],
+    ['SHORTENER_COUNT_VISITS', 'maybe'],
+    ['SHORTENER_VISITS_FLUSH_MS', '10'],
+    ['SHORTENER_VISITS_MOVE_MS', 'often'],
   ])('names %s when it is bad', (name, value) => {
     expect(() => loadShortenerConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadShortenerConfig({ [name]: value })).toThrow(name);

@@ -1,4 +1,4 @@
-import { loadBaseConfig, readInt, type BaseConfig, type Env } from '@pawlink/service-kit';
+import { loadBaseConfig, readBool, readInt, type BaseConfig, type Env } from '@pawlink/service-kit';
 
 export interface ShortenerConfig extends BaseConfig {
   shortener: {
@@ -12,6 +12,14 @@ export interface ShortenerConfig extends BaseConfig {
     redisCacheTtlSeconds: number;
     /** `Cache-Control: private, max-age=<n>` on redirects: short, so edits reach browsers soon. */
     redirectMaxAgeSeconds: number;
+    visits: {
+      /** Whether redirects are counted at all (off only to measure what counting costs; maxVisits is enforced either way). */
+      count: boolean;
+      /** How often each instance sends its in-memory tally to Redis: the most of its visits a crash loses. */
+      flushMs: number;
+      /** How often Redis's counts are moved to MySQL: the most of the visits a loss of Redis's data loses. */
+      moveMs: number;
+    };
   };
 }
 
@@ -25,6 +33,11 @@ export function loadShortenerConfig(env: Env, cwd = process.cwd()): ShortenerCon
       localCacheTtlMs: readInt(env, 'SHORTENER_LOCAL_CACHE_TTL_SECONDS', 300, { min: 1, max: 86_400 }) * 1000,
       redisCacheTtlSeconds: readInt(env, 'SHORTENER_REDIS_CACHE_TTL_SECONDS', 86_400, { min: 1, max: 30 * 86_400 }),
       redirectMaxAgeSeconds: readInt(env, 'SHORTENER_REDIRECT_MAX_AGE', 60, { min: 0, max: 3600 }),
+      visits: {
+        count: readBool(env, 'SHORTENER_COUNT_VISITS', true),
+        flushMs: readInt(env, 'SHORTENER_VISITS_FLUSH_MS', 1000, { min: 50, max: 60_000 }),
+        moveMs: readInt(env, 'SHORTENER_VISITS_MOVE_MS', 5000, { min: 100, max: 600_000 }),
+      },
     },
   };
 }

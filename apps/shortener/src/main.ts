@@ -23,6 +23,11 @@ await runService({
     });
     await services.redirectCache.start();
     runtime.onShutdown(() => services.redirectCache.stop());
+    // At shutdown (last registered runs first): the tally goes to Redis, then a last move to MySQL.
+    services.visitMover.start();
+    runtime.onShutdown(() => services.visitMover.stop());
+    services.visitTally.start();
+    runtime.onShutdown(() => services.visitTally.stop());
     const readOnly = await runtime.readOnlySwitch('shortener', redis);
     const guards = await openAccessGuards(runtime, 'shortener', redis);
     return createRequestHandler({ config, logger, services, guards, readOnly, startedAt, readiness: runtime.readiness, metrics: runtime.metrics });

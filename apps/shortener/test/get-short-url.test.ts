@@ -39,6 +39,9 @@ describe('GET /:code.json', () => {
         pos: created.body.data.pos,
         credit: 'Wolf',
         fullURL: `${SHORTENER_URL}/json-me`,
+        expiresAt: null,
+        maxVisits: null,
+        visits: 0,
       },
     });
   });

@@ -82,9 +82,9 @@ describe('GET /:code+', () => {
     expect(notice(html)).toContain(`datetime="${moved.body.data.modifiedAt}"`);
     expect(notice(html)).not.toContain(`datetime="${credited.body.data.modifiedAt}"`);
     expect(html).toContain(`<dt>Modified</dt><dd><time datetime="${credited.body.data.modifiedAt}">`);
-    // The JSON record keeps its API.md shape: no new field.
+    // The JSON record keeps its API.md shape (with issue 15's expiresAt, maxVisits and visits): urlChangedAt stays out.
     const json = await request(`${h.url}/${body.data.code}.json`, { headers: auth });
-    expect(Object.keys(json.body.data).sort()).toEqual(['code', 'createdAt', 'credit', 'fullURL', 'modifiedAt', 'pos', 'url']);
+    expect(Object.keys(json.body.data).sort()).toEqual(['code', 'createdAt', 'credit', 'expiresAt', 'fullURL', 'maxVisits', 'modifiedAt', 'pos', 'url', 'visits']);
   });
 
   it('renders XSS payloads in url and credit inert (escaped, never raw)', async () => {

@@ -123,7 +123,7 @@ describe('GET /:code', () => {
     h.cache.clear();
     expect((await request(`${h.url}/${body.data.code}`)).headers.get('location')).toBe(url);
     expect(await h.redis.get(key)).toBe(url);
-    expect(h.cache.peek(body.data.code)).toBe(url);
+    expect(h.cache.peek(body.data.code)?.url).toBe(url);
   });
 
   it('answers 405 with Allow for an unsupported method on a code', async () => {

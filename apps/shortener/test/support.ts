@@ -6,7 +6,7 @@ import type { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
 import { createRequestHandler } from '../src/app.js';
 import { loadShortenerConfig, type ShortenerConfig } from '../src/config.js';
-import { createShortenerContainer, type ShortenerConnections } from '../src/container.js';
+import { createShortenerContainer, type ShortenerConnections, type ShortenerContainer } from '../src/container.js';
 import { shortenerDatabase } from '../src/db/shortener.database.js';
 import type { RedirectCacheRepository } from '../src/repositories/redirect-cache.repository.js';
 import { shortenerOpenApi } from '@pawlink/contracts/openapi';
@@ -20,6 +20,8 @@ export interface Instance {
   metricsUrl: string;
   cache: RedirectCacheRepository;
   readOnly: ReadOnlySwitch;
+  services: ShortenerContainer;
+  /** Stops as SIGTERM does: the visit tally goes to Redis, a last move to MySQL. */
   close(): Promise<void>;
 }
 
@@ -34,6 +36,7 @@ export interface Harness {
   /** The first instance's metrics listener. */
   metricsUrl: string;
   cache: RedirectCacheRepository;
+  first: Instance;
   /** A key with the shortener flag and no rate limits. */
   key: string;
   /** Another instance on the same databases; `redis` replaces the shared connection for it. */
@@ -71,6 +74,8 @@ export async function startHarness(label: string, env: Record<string, string> = 
     const services = createShortenerContainer({ config, logger, redis: instanceRedis, subscriber, dataSource, ...overrides });
     const cache = services.redirectCache;
     await cache.start();
+    services.visitMover.start();
+    services.visitTally.start();
     const guards = createAccessGuards({ service: 'shortener', apiKeys, redis: instanceRedis, redisPrefix: config.redis.prefix, logger, ...(limits ? { limits } : {}) });
     const metrics = new HttpMetrics('shortener');
     const server = await serveForTest(createRequestHandler({ config, logger, services, guards, readOnly, metrics }), { contract: shortenerOpenApi });
@@ -80,9 +85,15 @@ export async function startHarness(label: string, env: Record<string, string> = 
       metricsUrl: metricsServer.url,
       cache,
       readOnly,
+      services,
       async close() {
+        const index = instances.indexOf(instance);
+        if (index < 0) return;
+        instances.splice(index, 1);
         await server.close();
         await metricsServer.close();
+        await services.visitTally.stop();
+        await services.visitMover.stop();
         await cache.stop();
         await subscriber.quit();
       },
@@ -101,6 +112,7 @@ export async function startHarness(label: string, env: Record<string, string> = 
     url: first.url,
     metricsUrl: first.metricsUrl,
     cache: first.cache,
+    first,
     key,
     startInstance,
     async setReadOnly(on) {
@@ -108,7 +120,7 @@ export async function startHarness(label: string, env: Record<string, string> = 
       for (const instance of instances) await instance.readOnly.refresh();
     },
     async close() {
-      for (const instance of instances) await instance.close();
+      for (const instance of [...instances]) await instance.close();
       await redis.quit();
       await Promise.all([dataSource.destroy(), authDataSource.destroy()]);
       await ctx.cleanup();
@@ -128,6 +140,8 @@ export interface CreatedBody {
     pos: number;
     credit: string;
     fullURL: string;
+    expiresAt: string | null;
+    maxVisits: number | null;
     managementCode: string | null;
   };
 }

@@ -59,6 +59,9 @@ export const Errors = define({
   /** Retired: editable entries are never shared, so an edit can no longer collide with another entry's url. */
   URL_IN_USE: { code: 1079, status: 409, message: 'That url is already used by another short url.', retired: true },
   NO_CHANGES: { code: 1080, status: 400, message: 'No changes were provided.' },
+  INVALID_EXPIRES_AT: { code: 1081, status: 422, message: 'The provided expiresAt is invalid: expected an ISO 8601 date and time with a time zone (e.g. 2030-01-31T12:00:00Z), in the future, or null.' },
+  INVALID_MAX_VISITS: { code: 1082, status: 422, message: 'The provided maxVisits is invalid: expected a whole number from 1 to 2147483647, or null.' },
+  SHORT_URL_EXPIRED: { code: 1083, status: 410, message: 'This short url has expired.' },
 });
 
 export type ErrorName = keyof typeof Errors;

@@ -7,6 +7,15 @@ export interface ShortUrlRecord {
   pos: number;
   credit: string;
   fullURL: string;
+  /** When the link stops redirecting (ISO 8601, UTC); null when it does not expire by date. */
+  expiresAt: string | null;
+  /** The counted visits after which the link stops redirecting; null when unlimited. */
+  maxVisits: number | null;
+}
+
+/** `GET /:code.json`: the record and its total of counted visits. */
+export interface ShortUrlWithVisits extends ShortUrlRecord {
+  visits: number;
 }
 
 export interface CreateShortUrlResponse {
@@ -18,6 +27,32 @@ export interface ShortUrlResponse {
   success: true;
   data: ShortUrlRecord;
 }
+
+export interface ShortUrlInfoResponse {
+  success: true;
+  data: ShortUrlWithVisits;
+}
+
+/** One UTC day of counted visits. */
+export interface VisitDay {
+  /** `YYYY-MM-DD`, UTC. */
+  date: string;
+  visits: number;
+}
+
+/** `GET /:code/stats`. */
+export interface ShortUrlStatsResponse {
+  success: true;
+  data: { code: string; visits: number; days: VisitDay[] };
+}
+
+/** Days of `GET /:code/stats`: today (UTC) and the days before it. */
+export const VISIT_STATS_DAYS = 90;
+/** Largest `maxVisits`. */
+export const MAX_VISITS_LIMIT = 2_147_483_647;
+
+/** Why a link answers 410 (`extra.reason` of 1083). */
+export type ExpiryReason = 'expiresAt' | 'maxVisits';
 
 export const SHORT_CODE_MAX_LENGTH = 50;
 export const SHORT_CODE_PATTERN = /^[A-Za-z0-9-]+$/;
@@ -32,13 +67,18 @@ export interface CreateShortUrlRequest {
   url: string;
   code?: string;
   credit?: string;
+  /** ISO 8601 date-time with a zone, in the future. */
+  expiresAt?: string | null;
+  maxVisits?: number | null;
 }
 
-/** PATCH /:code body: at least one of `url`, `credit` must change (else 1080). */
+/** PATCH /:code body: at least one of the fields must change (else 1080); null clears `expiresAt` / `maxVisits`. */
 export interface UpdateShortUrlRequest {
   managementCode: string;
   url?: string;
   credit?: string;
+  expiresAt?: string | null;
+  maxVisits?: number | null;
 }
 
 /** DELETE /:code body. */

@@ -3,6 +3,11 @@
  * from outside: `GET /:code` redirects over 1,000 warm codes (ceiling: node:http + a Map) and
  * `POST /create` (ceiling: node:http + one MySQL INSERT). Private databases and Redis prefix,
  * removed at the end.
+ *
+ * BENCH_SHORTENER_ENDPOINTS picks the rows (comma-separated; default `redirect,create`):
+ * `redirect` (visits counted: wrk sends no User-Agent, so every request is a person's visit),
+ * `redirect-uncounted` (the counting shortener against a second one with SHORTENER_COUNT_VISITS=false,
+ * interleaved on the same 250 codes: the ratio is what counting costs), `create`.
  */
 import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
@@ -16,6 +21,8 @@ import type { CreateCeilingConfig } from './create-ceiling.js';
 import type { RedirectCeilingConfig } from './redirect-ceiling.js';
 
 const CODES = 1_000;
+/** Codes of the counting-off comparison: each must be warmed through the per-IP lookup limit first. */
+const UNCOUNTED_CODES = 250;
 /** Creates in flight while the codes are made (the measured creates come from wrk). */
 const SETUP_CONCURRENCY = 20;
 const here = (file: string): string => fileURLToPath(new URL(file, import.meta.url));
@@ -33,6 +40,17 @@ async function createCodes(baseUrl: string, key: string, count: number): Promise
   });
   return targets;
 }
+
+const ENDPOINTS = ['redirect', 'redirect-uncounted', 'create'] as const;
+type Endpoint = (typeof ENDPOINTS)[number];
+
+function selectedEndpoints(raw = process.env.BENCH_SHORTENER_ENDPOINTS ?? 'redirect,create'): Set<Endpoint> {
+  const names = raw.split(',').map((name) => name.trim()).filter((name) => name !== '');
+  for (const name of names) if (!(ENDPOINTS as readonly string[]).includes(name)) throw new Error(`BENCH_SHORTENER_ENDPOINTS: unknown endpoint "${name}" (known: ${ENDPOINTS.join(', ')})`);
+  return new Set(names as Endpoint[]);
+}
+
+const endpoints = selectedEndpoints();
 
 await runHttpBench('shortener', async ({ defer, measure, workspace, log }) => {
   const sandbox = await createBenchSandbox();
@@ -55,6 +73,37 @@ await runHttpBench('shortener', async ({ defer, measure, workspace, log }) => {
     cacheControl: redirectCacheControl(config.shortener.redirectMaxAgeSeconds),
   } satisfies RedirectCeilingConfig);
   defer(redirectCeiling.stop);
+  const redirects = targets.map(([code]) => ({ path: `/${code}` }));
+
+  if (endpoints.has('redirect')) {
+    await measure({
+      endpoint: `GET /:code redirect (${CODES.toLocaleString('en-US')} warm codes, visits counted)`,
+      ceiling: 'node:http + Map lookup, same status and headers',
+      target: { minRatio: 0.7, maxP99Ratio: 1.5 },
+      pawlinkUrl: baseUrl,
+      ceilingUrl: redirectCeiling.url,
+      requests: redirects,
+    });
+  }
+  if (endpoints.has('redirect-uncounted')) {
+    // The same shortener with SHORTENER_COUNT_VISITS=false as the "ceiling", interleaved with the
+    // counting one: the ratio is what counting costs, measured under the same load.
+    const uncounted = await startService('shortener', here('../main.js'), { ...env, SHORTENER_COUNT_VISITS: 'false' });
+    defer(uncounted.stop);
+    // Warmed by one cold redirect each, within the per-IP lookup limit (300 a minute).
+    const shared = redirects.slice(0, UNCOUNTED_CODES);
+    for (const { path } of shared) await fetch(`${uncounted.url}${path}`, { redirect: 'manual' });
+    await measure({
+      endpoint: `GET /:code redirect (${UNCOUNTED_CODES} warm codes), visits counted vs not`,
+      ceiling: 'the same shortener with SHORTENER_COUNT_VISITS=false',
+      target: { minRatio: 0.9 },
+      pawlinkUrl: baseUrl,
+      ceilingUrl: uncounted.url,
+      requests: shared,
+    });
+  }
+  if (!endpoints.has('create')) return;
+
   const { host, port, user, password } = config.database;
   const createCeiling = await startCeiling('create ceiling', here('./create-ceiling.js'), {
     mysql: { host, port, user, password, database: databaseName(config.database, shortenerDatabase.name) },
@@ -63,15 +112,6 @@ await runHttpBench('shortener', async ({ defer, measure, workspace, log }) => {
     poolSize: 10,
   } satisfies CreateCeilingConfig);
   defer(createCeiling.stop);
-
-  await measure({
-    endpoint: `GET /:code redirect (${CODES.toLocaleString('en-US')} warm codes)`,
-    ceiling: 'node:http + Map lookup, same status and headers',
-    target: { minRatio: 0.7, maxP99Ratio: 1.5 },
-    pawlinkUrl: baseUrl,
-    ceilingUrl: redirectCeiling.url,
-    requests: targets.map(([code]) => ({ path: `/${code}` })),
-  });
 
   const run = randomBytes(4).toString('hex');
   const creates: WrkRequest[] = Array.from({ length: CODES }, (_, i) => ({

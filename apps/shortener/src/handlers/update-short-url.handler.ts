@@ -1,14 +1,14 @@
-import type { ShortUrlResponse } from '@pawlink/contracts';
+import type { ShortUrlInfoResponse } from '@pawlink/contracts';
 import { validated } from '@pawlink/service-kit';
 import type { RequestHandler } from 'express';
 import type { ShortUrlService } from '../services/short-url.service.js';
 import type { UpdateShortUrlInput } from '../validation/short-url.validation.js';
 
-/** PATCH /:code {managementCode, url?, credit?}: the changed record. */
+/** PATCH /:code {managementCode, url?, credit?, expiresAt?, maxVisits?}: the changed record with its visits. */
 export function updateShortUrlHandler(shortUrls: ShortUrlService): RequestHandler {
   return async (req, res) => {
     const { code, ...changes } = validated<UpdateShortUrlInput>(req);
-    const response: ShortUrlResponse = { success: true, data: await shortUrls.update(code, changes) };
+    const response: ShortUrlInfoResponse = { success: true, data: await shortUrls.update(code, changes) };
     res.json(response);
   };
 }

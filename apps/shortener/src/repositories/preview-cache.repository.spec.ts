@@ -12,6 +12,10 @@ const row = (code: string, credit: string): ShortUrl => ({
   createdAt: new Date(0),
   modifiedAt: null,
   urlChangedAt: null,
+  expiresAt: null,
+  maxVisits: null,
+  maxVisitsUsed: 0,
+  maxVisitsReachedAt: null,
 });
 
 /** A preview cache over a source whose answers the test releases one by one. */

@@ -36,7 +36,8 @@ export class PreviewCacheRepository {
     if (hit !== undefined) return hit;
     const generation = this.local.generation;
     const row = await this.options.load(code);
-    if (row !== null) this.local.set(code, row, generation);
+    // A maxVisits entry's count moves with every visit: its preview always reads it again.
+    if (row !== null && row.maxVisits === null) this.local.set(code, row, generation);
     return row;
   }
 

@@ -14,8 +14,34 @@ export interface RedirectCacheOptions {
   redisTtlSeconds: number;
   logger: Logger;
   /** The source of truth, asked on a miss in both layers. */
-  load(code: string): Promise<string | null>;
+  load(code: string): Promise<CachedLink | null>;
   now?: () => number;
+}
+
+/** What a redirect needs to know about a code. */
+export interface CachedLink {
+  url: string;
+  /** Unix ms after which the link answers 410; null: no date. */
+  expiresAt: number | null;
+  /** A `maxVisits` link: every visit is admitted against MySQL, so the fast path never serves it. */
+  limited: boolean;
+}
+
+/**
+ * A link without expiry is stored in Redis as its bare url (the format instances before expiry
+ * existed read and write); one with expiry as LINK_MARK + JSON. No url starts with that character.
+ */
+const LINK_MARK = '\u0001';
+
+export function encodeLink(link: CachedLink): string {
+  if (link.expiresAt === null && !link.limited) return link.url;
+  return LINK_MARK + JSON.stringify({ u: link.url, e: link.expiresAt, m: link.limited });
+}
+
+export function decodeLink(value: string): CachedLink {
+  if (!value.startsWith(LINK_MARK)) return { url: value, expiresAt: null, limited: false };
+  const { u, e, m } = JSON.parse(value.slice(1)) as { u: string; e: number | null; m: boolean };
+  return { url: u, expiresAt: e, limited: m };
 }
 
 /**
@@ -45,7 +71,7 @@ const UNKNOWN = '\u0000';
 const UNKNOWN_TTL_SECONDS = 30;
 
 /**
- * code → target url for redirects, in two layers: a bounded LRU in process (read synchronously by
+ * code → target url (and expiry) for redirects, in two layers: a bounded LRU in process (read synchronously by
  * the fast path) and a shared Redis cache in front of MySQL. Edits and deletes mark the Redis entry
  * and are announced on `<prefix>shortener:invalidate`, so every instance drops its copy.
  *
@@ -54,7 +80,7 @@ const UNKNOWN_TTL_SECONDS = 30;
  * of short URLs (the previews) follow both.
  */
 export class RedirectCacheRepository extends EventEmitter {
-  private readonly local: LocalLru<string>;
+  private readonly local: LocalLru<CachedLink>;
   readonly channel: string;
   private started = false;
 
@@ -99,12 +125,12 @@ export class RedirectCacheRepository extends EventEmitter {
   }
 
   /** The in-process answer, or undefined; never does I/O (the fast redirect path). */
-  peek(code: string): string | undefined {
+  peek(code: string): CachedLink | undefined {
     return this.local.get(code);
   }
 
-  /** The target for `code` from the fastest layer that has it; null when no entry exists. */
-  async get(code: string): Promise<string | null> {
+  /** The link for `code` from the fastest layer that has it; null when no entry exists. */
+  async get(code: string): Promise<CachedLink | null> {
     const hit = this.peek(code);
     if (hit !== undefined) return hit;
     const generation = this.local.generation;
@@ -116,10 +142,10 @@ export class RedirectCacheRepository extends EventEmitter {
       this.cacheFailed(error);
     }
     if (shared === UNKNOWN) return null;
-    let url = shared === TOMBSTONE ? null : shared;
-    if (url === null) {
-      url = await this.options.load(code);
-      if (url === null) {
+    let link = shared === TOMBSTONE || shared === null ? null : decodeLink(shared);
+    if (link === null) {
+      link = await this.options.load(code);
+      if (link === null) {
         if (shared === null) {
           await this.options.redis.set(key, UNKNOWN, 'EX', UNKNOWN_TTL_SECONDS, 'NX').catch(this.cacheFailed);
         }
@@ -127,17 +153,17 @@ export class RedirectCacheRepository extends EventEmitter {
       }
       // NX: an edit that wrote the key meanwhile wins over what we loaded before it.
       if (shared === null) {
-        await this.options.redis.set(key, url, 'EX', this.options.redisTtlSeconds, 'NX').catch(this.cacheFailed);
+        await this.options.redis.set(key, encodeLink(link), 'EX', this.options.redisTtlSeconds, 'NX').catch(this.cacheFailed);
       }
     }
-    this.local.set(code, url, generation);
-    return url;
+    this.local.set(code, link, generation);
+    return link;
   }
 
   /** A new entry: cached at once so its first redirect is already warm. */
-  async put(code: string, url: string): Promise<void> {
-    this.local.set(code, url);
-    await this.options.redis.set(this.key(code), url, 'EX', this.options.redisTtlSeconds).catch(this.cacheFailed);
+  async put(code: string, link: CachedLink): Promise<void> {
+    this.local.set(code, link);
+    await this.options.redis.set(this.key(code), encodeLink(link), 'EX', this.options.redisTtlSeconds).catch(this.cacheFailed);
   }
 
   /** After an edit or a delete: mark the shared entry "ask MySQL" (unless only the credit changed), then tell every instance. */

@@ -2,9 +2,16 @@ import { createHash } from 'node:crypto';
 import { QueryFailedError, type DataSource, type Repository } from 'typeorm';
 import { ShortUrlEntity, type ShortUrl } from '../db/entities/short-url.entity.js';
 
-export type NewShortUrl = Omit<ShortUrl, 'pos' | 'sharedUrlHash' | 'modifiedAt' | 'urlChangedAt'>;
-/** `urlChangedAt` goes with a url change, in the same UPDATE as `modifiedAt`. */
-export type ShortUrlChanges = Partial<Pick<ShortUrl, 'url' | 'credit'>> & { modifiedAt: Date; urlChangedAt?: Date };
+export type NewShortUrl = Omit<ShortUrl, 'pos' | 'sharedUrlHash' | 'modifiedAt' | 'urlChangedAt' | 'maxVisitsUsed' | 'maxVisitsReachedAt'>;
+/**
+ * `urlChangedAt` goes with a url change, in the same UPDATE as `modifiedAt`; `maxVisitsUsed` and
+ * `maxVisitsReachedAt` with a change of `maxVisits`.
+ */
+export type ShortUrlChanges = Partial<Pick<ShortUrl, 'url' | 'credit' | 'expiresAt' | 'maxVisits' | 'maxVisitsUsed' | 'maxVisitsReachedAt'>> & { modifiedAt: Date; urlChangedAt?: Date };
+
+/** Only entries nobody can change and that never expire are shared between creators. */
+export const isShared = (entry: Pick<ShortUrl, 'managementCodeHash' | 'expiresAt' | 'maxVisits'>): boolean =>
+  entry.managementCodeHash === null && entry.expiresAt === null && entry.maxVisits === null;
 
 /** Which unique index refused a write. */
 export type Conflict = 'code' | 'url';
@@ -44,10 +51,10 @@ export class ShortUrlRepository {
     return this.repo.findOneBy({ sharedUrlHash: urlHash(url) });
   }
 
-  /** An entry without a management code is shared: a second insert of its url conflicts on 'url'. */
+  /** A shared entry (`isShared`): a second insert of its url conflicts on 'url'. */
   async insert(entry: NewShortUrl): Promise<WriteOutcome<ShortUrl>> {
-    const sharedUrlHash = entry.managementCodeHash === null ? urlHash(entry.url) : null;
-    const row: Omit<ShortUrl, 'pos'> = { ...entry, sharedUrlHash, modifiedAt: null, urlChangedAt: null };
+    const sharedUrlHash = isShared(entry) ? urlHash(entry.url) : null;
+    const row: Omit<ShortUrl, 'pos'> = { ...entry, sharedUrlHash, modifiedAt: null, urlChangedAt: null, maxVisitsUsed: 0, maxVisitsReachedAt: null };
     try {
       const result = await this.repo.insert(row);
       const pos = Number((result.identifiers[0] as { pos: number | string }).pos);
@@ -68,9 +75,28 @@ export class ShortUrlRepository {
     return (result.affected ?? 0) > 0;
   }
 
-  /** False when the entry was already gone. */
+  /**
+   * Admits one counted visit of a `maxVisits` entry, atomically: true when it was still below its
+   * limit (and not past `expiresAt`) and is now one visit further, false otherwise. The row lock of
+   * the UPDATE orders concurrent visits, so exactly `maxVisits` of them are ever admitted.
+   */
+  async admitVisit(code: string, now: Date): Promise<boolean> {
+    // `max_visits_reached_at` first: it reads the count before this UPDATE raises it, in MySQL and MariaDB alike.
+    const result: { affectedRows?: number } = await this.repo.query(
+      `UPDATE short_urls
+          SET max_visits_reached_at = IF(max_visits_used + 1 >= max_visits, ?, NULL), max_visits_used = max_visits_used + 1
+        WHERE code = ? AND max_visits IS NOT NULL AND max_visits_used < max_visits AND (expires_at IS NULL OR expires_at > ?)`,
+      [now, code, now],
+    );
+    return (result.affectedRows ?? 0) > 0;
+  }
+
+  /** False when the entry was already gone. Its counted visits go with it. */
   async delete(pos: number): Promise<boolean> {
-    const result = await this.repo.delete({ pos });
-    return (result.affected ?? 0) > 0;
+    return this.repo.manager.transaction(async (manager) => {
+      const result = await manager.delete(ShortUrlEntity, { pos });
+      await manager.query('DELETE FROM short_url_visits WHERE short_url_pos = ?', [pos]);
+      return (result.affected ?? 0) > 0;
+    });
   }
 }

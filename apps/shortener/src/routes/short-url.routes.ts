@@ -3,6 +3,7 @@ import { onlyMethods, requireParsedBody, requireWritable, validate, type Logger,
 import type { Express } from 'express';
 import { createShortUrlHandler } from '../handlers/create-short-url.handler.js';
 import { deleteShortUrlHandler } from '../handlers/delete-short-url.handler.js';
+import { getShortUrlStatsHandler } from '../handlers/get-short-url-stats.handler.js';
 import { getShortUrlHandler } from '../handlers/get-short-url.handler.js';
 import { createLookupLimit } from '../handlers/lookup-limit.js';
 import { previewShortUrlHandler, sendPreviewLimited } from '../handlers/preview-short-url.handler.js';
@@ -46,6 +47,7 @@ export function registerShortUrlRoutes(app: Express, { shortUrls, guards, readOn
   app.post('/delete', key, guards.rateLimit('shortener.manage'), writable, requireParsedBody, validate(...deleteShortUrlAliasValidation), deleteShortUrlHandler(shortUrls));
   app.all('/delete', onlyMethods('POST'));
   app.get('/:code.json', key, guards.rateLimit('shortener.read'), validate(...getShortUrlValidation), getShortUrlHandler(shortUrls));
+  app.get('/:code/stats', key, guards.rateLimit('shortener.stats'), validate(...getShortUrlValidation), getShortUrlStatsHandler(shortUrls));
   app.get('/:code\\+', limitLookups((code) => shortUrls.previewNeedsLookup(code), sendPreviewLimited), validate(...publicCodeValidation), previewShortUrlHandler(shortUrls));
   app.get(REDIRECT_ROUTE, limitLookups((code) => shortUrls.redirectNeedsLookup(code), sendRedirectLimited), validate(...publicCodeValidation), redirectHandler(shortUrls, redirectCacheControl));
   app.patch('/:code', key, guards.rateLimit('shortener.manage'), writable, requireParsedBody, validate(...updateShortUrlValidation), updateShortUrlHandler(shortUrls));

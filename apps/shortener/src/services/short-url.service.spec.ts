@@ -1,6 +1,7 @@
 import { hashManagementCode } from '@pawlink/auth';
 import { describe, expect, it } from 'vitest';
 import type { ShortUrl } from '../db/entities/short-url.entity.js';
+import type { CachedLink } from '../repositories/redirect-cache.repository.js';
 import type { NewShortUrl, ShortUrlChanges, WriteOutcome } from '../repositories/short-url.repository.js';
 import { ShortUrlService, type ShortUrlServiceDeps } from './short-url.service.js';
 
@@ -19,9 +20,9 @@ class MemoryShortUrls {
 
   insert(entry: NewShortUrl): Promise<WriteOutcome<ShortUrl>> {
     if (this.rows.some((r) => r.code === entry.code)) return Promise.resolve({ ok: false, conflict: 'code' });
-    const shared = entry.managementCodeHash === null;
+    const shared = entry.managementCodeHash === null && entry.expiresAt === null && entry.maxVisits === null;
     if (shared && this.rows.some((r) => r.sharedUrlHash !== null && r.url === entry.url)) return Promise.resolve({ ok: false, conflict: 'url' });
-    const row: ShortUrl = { ...entry, pos: this.nextPos++, sharedUrlHash: shared ? Buffer.from(entry.url) : null, modifiedAt: null, urlChangedAt: null };
+    const row: ShortUrl = { ...entry, pos: this.nextPos++, sharedUrlHash: shared ? Buffer.from(entry.url) : null, modifiedAt: null, urlChangedAt: null, maxVisitsUsed: 0, maxVisitsReachedAt: null };
     this.rows.push(row);
     return Promise.resolve({ ok: true, value: row });
   }
@@ -37,21 +38,32 @@ class MemoryShortUrls {
     if (index >= 0) this.rows.splice(index, 1);
     return Promise.resolve(index >= 0);
   }
+
+  /** The conditional UPDATE of the database: admitted while below the limit and before expiresAt. */
+  admitVisit(code: string, now: Date): Promise<boolean> {
+    const row = this.rows.find((r) => r.code === code);
+    if (!row || row.maxVisits === null || row.maxVisitsUsed >= row.maxVisits || (row.expiresAt !== null && row.expiresAt <= now)) return Promise.resolve(false);
+    row.maxVisitsUsed++;
+    if (row.maxVisitsUsed >= row.maxVisits) row.maxVisitsReachedAt = now;
+    return Promise.resolve(true);
+  }
 }
 
 /** The redirect cache as a log of what the service told it; `warm` codes are held in memory. */
 class RecordingCache {
   readonly calls: string[] = [];
-  readonly warm = new Map<string, string>();
-  peek(code: string): string | undefined {
+  readonly warm = new Map<string, CachedLink>();
+  /** What `get` answers (MySQL behind the caches), when set. */
+  source: ((code: string) => Promise<CachedLink | null>) | undefined;
+  peek(code: string): CachedLink | undefined {
     return this.warm.get(code);
   }
-  get(code: string): Promise<string | null> {
+  get(code: string): Promise<CachedLink | null> {
     this.calls.push(`get ${code}`);
-    return Promise.resolve(null);
+    return this.source ? this.source(code) : Promise.resolve(null);
   }
-  put(code: string, url: string): Promise<void> {
-    this.calls.push(`put ${code} ${url}`);
+  put(code: string, link: CachedLink): Promise<void> {
+    this.calls.push(`put ${code} ${link.url}`);
     return Promise.resolve();
   }
   invalidate(code: string, change: 'edited' | 'deleted' | 'credited'): Promise<void> {
@@ -82,8 +94,29 @@ function setup(overrides: Partial<ShortUrlServiceDeps> = {}) {
   const repository = new MemoryShortUrls();
   const cache = new RecordingCache();
   const previews = new RecordingPreviews(cache.calls, repository);
-  const service = new ShortUrlService({ repository, cache, previews, baseUrl: 'https://pawl.ink', clock: () => NOW, ...overrides });
-  return { repository, cache, previews, service };
+  const counted: string[] = [];
+  const totals = new Map<string, number>();
+  const service = new ShortUrlService({
+    repository,
+    cache,
+    previews,
+    tally: { add: (code) => void counted.push(code) },
+    visitStats: {
+      total: (code) => Promise.resolve(totals.get(code) ?? 0),
+      previewTotal: (code) => Promise.resolve(totals.get(code) ?? 0),
+      stats: (code) => Promise.resolve({ visits: totals.get(code) ?? 0, days: [] }),
+    },
+    pendingVisits: {
+      discard: (code) => {
+        cache.calls.push(`discard visits ${code}`);
+        return Promise.resolve();
+      },
+    },
+    baseUrl: 'https://pawl.ink',
+    clock: () => NOW,
+    ...overrides,
+  });
+  return { repository, cache, previews, service, counted, totals };
 }
 
 const expectCode = async (promise: Promise<unknown>, code: number): Promise<void> => {
@@ -181,7 +214,7 @@ describe('ShortUrlService.update and remove', () => {
     const { service, repository, cache, code, managementCode } = await editableEntry();
     await service.remove(code, managementCode);
     expect(repository.rows).toHaveLength(0);
-    expect(cache.calls).toEqual([`drop preview ${code}`, `deleted ${code}`]);
+    expect(cache.calls).toEqual([`drop preview ${code}`, `deleted ${code}`, `discard visits ${code}`]);
   });
 });
 
@@ -191,14 +224,14 @@ describe('ShortUrlService lookups', () => {
     const created = await service.create({ url: 'https://example.com/p', credit: 'Otter', editable: true });
     cache.calls.length = 0;
     const preview = await service.preview(created.record.code);
-    expect(preview?.record).toMatchObject({ url: 'https://example.com/p', credit: 'Otter' });
-    expect(await service.preview('missing')).toBeNull();
+    expect(preview.kind === 'preview' && preview.preview.record).toMatchObject({ url: 'https://example.com/p', credit: 'Otter' });
+    expect(await service.preview('missing')).toEqual({ kind: 'unknown' });
     expect(cache.calls).toEqual([`preview ${created.record.code}`, 'preview missing']);
   });
 
   it('needs a lookup only for a well-formed code that is not held in memory', () => {
     const { service, cache, previews } = setup();
-    cache.warm.set('warm', 'https://example.com/w');
+    cache.warm.set('warm', { url: 'https://example.com/w', expiresAt: null, limited: false });
     previews.held.add('shown');
     expect(service.redirectNeedsLookup('cold')).toBe(true);
     expect(service.redirectNeedsLookup('warm')).toBe(false);

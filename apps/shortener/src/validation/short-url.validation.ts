@@ -2,6 +2,7 @@ import { DEFAULT_CREDIT, SHORT_CODE_MAX_LENGTH, URL_MAX_LENGTH } from '@pawlink/
 import { fail, parsedBy } from '@pawlink/service-kit';
 import { body, param, query, type ValidationChain } from 'express-validator';
 import { fitsCredit, NOT_TEXT } from '../services/credit.rules.js';
+import { parseExpiresAt, parseMaxVisits } from '../services/expiry.rules.js';
 import { SHORT_CODE } from '../services/short-code.rules.js';
 import { normaliseTargetUrl } from '../services/target-url.rules.js';
 
@@ -31,6 +32,15 @@ const credit = (): ValidationChain =>
     .not().matches(NOT_TEXT).withMessage(fail('CREDIT_TOO_LONG', 'The provided credit must be plain text: no control characters, bidirectional controls or broken unicode.')).bail()
     .customSanitizer((value: string) => (value === '' ? DEFAULT_CREDIT : value));
 
+/**
+ * `expiresAt`: an ISO 8601 date-time with a zone, in the future (1081); null (or absent) means none,
+ * which on PATCH clears it. Kept as a Date, or null.
+ */
+const expiresAt = (): ValidationChain => parsedBy(body('expiresAt').optional(), (value) => (value === null ? null : parseExpiresAt(value, new Date())));
+
+/** `maxVisits`: a whole number from 1 to 2^31-1 (1082); null (or absent) means unlimited, which on PATCH clears it. */
+const maxVisits = (): ValidationChain => parsedBy(body('maxVisits').optional(), (value) => (value === null ? null : parseMaxVisits(value)));
+
 /** The management code of PATCH and DELETE: a non-empty string, else 1076. */
 const managementCode = (): ValidationChain =>
   body('managementCode')
@@ -46,12 +56,14 @@ export interface CreateShortUrlInput {
   code?: string;
   url: string;
   credit?: string;
+  expiresAt?: Date | null;
+  maxVisits?: number | null;
 }
 
 /**
- * POST /create `[?editable=false]` {code?, url, credit?}, checked in that order: a custom code
- * (absent, null or empty means a random one; 1071 invalid, 1070 too long), the url (1073), the
- * credit (1074). Entries are editable unless the query says exactly `editable=false`, as the
+ * POST /create `[?editable=false]` {code?, url, credit?, expiresAt?, maxVisits?}, checked in that
+ * order: a custom code (absent, null or empty means a random one; 1071 invalid, 1070 too long), the
+ * url (1073), the credit (1074), expiresAt (1081), maxVisits (1082). Entries are editable unless the query says exactly `editable=false`, as the
  * original server read it; when repeated, the last value wins.
  */
 export const createShortUrlValidation = [
@@ -64,6 +76,8 @@ export const createShortUrlValidation = [
     .matches(/^[A-Za-z0-9-]+$/).withMessage(fail('INVALID_CODE')),
   targetUrl(body('url')),
   credit(),
+  expiresAt(),
+  maxVisits(),
 ];
 
 export interface UpdateShortUrlInput {
@@ -71,14 +85,18 @@ export interface UpdateShortUrlInput {
   managementCode: string;
   url?: string;
   credit?: string;
+  expiresAt?: Date | null;
+  maxVisits?: number | null;
 }
 
-/** PATCH /:code {managementCode, url?, credit?}: 1076, then the code (1075), then 1073 / 1074 for what is given. */
+/** PATCH /:code {managementCode, url?, credit?, expiresAt?, maxVisits?}: 1076, then the code (1075), then 1073 / 1074 / 1081 / 1082 for what is given. */
 export const updateShortUrlValidation = [
   managementCode(),
   existingCode(param('code')),
   targetUrl(body('url').optional()),
   credit(),
+  expiresAt(),
+  maxVisits(),
 ];
 
 export interface DeleteShortUrlInput {
@@ -96,7 +114,7 @@ export interface ShortUrlCodeInput {
   code: string;
 }
 
-/** GET /:code.json: a malformed code cannot exist (1075). */
+/** GET /:code.json and GET /:code/stats: a malformed code cannot exist (1075). */
 export const getShortUrlValidation = [existingCode(param('code'))];
 
 export interface PublicCodeInput {

@@ -1,6 +1,6 @@
-import type { ShortUrlRecord } from '@pawlink/contracts';
 import escapeHtml from 'escape-html';
 import { createHash } from 'node:crypto';
+import type { ExpiredLink, ShortUrlPreview } from '../services/short-url.service.js';
 
 const STYLE = `
 :root{color-scheme:light dark;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;line-height:1.5}
@@ -73,11 +73,13 @@ function hostOf(url: string): string {
   }
 }
 
+const count = (n: number): string => n.toLocaleString('en-US');
+
 /**
  * The preview of one short URL; every user-supplied value goes through escape-html.
  * `urlChangedAt` (ISO) is when an edit last changed the destination, null when none did.
  */
-export function renderPreviewPage(record: ShortUrlRecord, urlChangedAt: string | null): string {
+export function renderPreviewPage({ record, urlChangedAt, visits }: ShortUrlPreview): string {
   const url = escapeHtml(record.url);
   const short = escapeHtml(record.fullURL);
   const credit = escapeHtml(record.credit);
@@ -109,8 +111,18 @@ ${notice}<p>This link takes you to:</p>
 <dt>Credit</dt><dd id="credit">${credit}</dd>
 <dt>Created</dt><dd>${time(record.createdAt)}</dd>
 <dt>Modified</dt><dd>${record.modifiedAt ? time(record.modifiedAt) : 'Never'}</dd>
-</dl>`;
+<dt>Visits</dt><dd id="visits">${count(visits)}</dd>
+${record.expiresAt ? `<dt>Expires</dt><dd id="expires">${time(record.expiresAt)}</dd>\n` : ''}${record.maxVisits !== null ? `<dt>Visit limit</dt><dd id="max-visits">${count(record.maxVisits)}</dd>\n` : ''}</dl>`;
   return page(title, meta, body);
+}
+
+/** An expired link's page (410): when and why it stopped; never where it led. */
+export function renderExpiredPage(expired: ExpiredLink): string {
+  const why =
+    expired.reason === 'maxVisits'
+      ? `It reached its limit of ${count(expired.maxVisits ?? 0)} visits on ${time(expired.expiredAt)}.`
+      : `It expired on ${time(expired.expiredAt)}.`;
+  return page('Expired short link', '', `<h1>This short link has expired</h1>\n<p id="expired">The short link <span class="short">${escapeHtml(expired.fullURL)}</span> no longer leads anywhere. ${why}</p>`);
 }
 
 export function renderNotFoundPage(): string {

@@ -2,7 +2,7 @@ import { createLogger, createRedis, loadBaseConfig } from '@pawlink/service-kit'
 import { createTestContext, type TestContext } from '@pawlink/test-kit';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RedirectCacheRepository, type CacheChange } from '../../src/repositories/redirect-cache.repository.js';
+import { RedirectCacheRepository, type CachedLink, type CacheChange } from '../../src/repositories/redirect-cache.repository.js';
 
 let ctx: TestContext;
 let redis: Redis;
@@ -22,6 +22,9 @@ afterAll(async () => {
   await ctx.cleanup();
 });
 
+/** A link without expiry, as the cache holds it. */
+const plain = (url: string): CachedLink => ({ url, expiresAt: null, limited: false });
+
 function cache(size = 100): RedirectCacheRepository {
   return new RedirectCacheRepository({
     redis,
@@ -33,7 +36,8 @@ function cache(size = 100): RedirectCacheRepository {
     logger: createLogger('shortener', 'error', { silent: true }),
     load: (code) => {
       loads.push(code);
-      return Promise.resolve(stored.get(code) ?? null);
+      const url = stored.get(code);
+      return Promise.resolve(url === undefined ? null : plain(url));
     },
   });
 }
@@ -43,10 +47,10 @@ describe('RedirectCacheRepository', () => {
     stored.set('warm', 'https://example.com/warm');
     loads = [];
     const first = cache();
-    expect(await first.get('warm')).toBe('https://example.com/warm');
-    expect(first.peek('warm')).toBe('https://example.com/warm');
+    expect(await first.get('warm')).toEqual(plain('https://example.com/warm'));
+    expect(first.peek('warm')).toEqual(plain('https://example.com/warm'));
     // Another instance finds it in Redis.
-    expect(await cache().get('warm')).toBe('https://example.com/warm');
+    expect(await cache().get('warm')).toEqual(plain('https://example.com/warm'));
     expect(loads).toEqual(['warm']);
   });
 
@@ -57,8 +61,8 @@ describe('RedirectCacheRepository', () => {
     expect(await instance.get('ghost')).toBeNull();
     expect(loads).toEqual(['ghost']);
     // A create replaces the marker at once.
-    await instance.put('ghost', 'https://example.com/now-real');
-    expect(await cache().get('ghost')).toBe('https://example.com/now-real');
+    await instance.put('ghost', plain('https://example.com/now-real'));
+    expect(await cache().get('ghost')).toEqual(plain('https://example.com/now-real'));
   });
 
   /** A subscribed peer that has read `code`, an editor that announces `change` to it, and what the peer heard. */
@@ -81,7 +85,7 @@ describe('RedirectCacheRepository', () => {
     const { peer, heard } = await announce('moved', 'edited', () => stored.set('moved', 'https://example.com/new'));
     expect(heard).toBe('moved');
     expect(peer.peek('moved')).toBeUndefined();
-    expect(await peer.get('moved')).toBe('https://example.com/new');
+    expect(await peer.get('moved')).toEqual(plain('https://example.com/new'));
   });
 
   it('announces a credit-only change without sending readers of the redirect back to the source', async () => {
@@ -90,8 +94,8 @@ describe('RedirectCacheRepository', () => {
       loads = [];
     });
     expect(heard).toBe('credited');
-    expect(await peer.get('credited')).toBe('https://example.com/same');
-    expect(await cache().get('credited')).toBe('https://example.com/same');
+    expect(await peer.get('credited')).toEqual(plain('https://example.com/same'));
+    expect(await cache().get('credited')).toEqual(plain('https://example.com/same'));
     expect(loads).toEqual([]);
   });
 
@@ -99,7 +103,7 @@ describe('RedirectCacheRepository', () => {
     const instance = cache();
     await instance.start();
     try {
-      await instance.put('kept', 'https://example.com/kept');
+      await instance.put('kept', plain('https://example.com/kept'));
       const reset = new Promise<void>((resolve) => instance.once('reset', resolve));
       subscriber.emit('ready');
       await reset;
@@ -111,10 +115,10 @@ describe('RedirectCacheRepository', () => {
 
   it('holds at most `size` codes in memory, least recently used out first', async () => {
     const small = cache(2);
-    await small.put('a', 'https://example.com/a');
-    await small.put('b', 'https://example.com/b');
+    await small.put('a', plain('https://example.com/a'));
+    await small.put('b', plain('https://example.com/b'));
     small.peek('a');
-    await small.put('c', 'https://example.com/c');
-    expect([small.peek('a'), small.peek('b'), small.peek('c')]).toEqual(['https://example.com/a', undefined, 'https://example.com/c']);
+    await small.put('c', plain('https://example.com/c'));
+    expect([small.peek('a'), small.peek('b'), small.peek('c')]).toEqual([plain('https://example.com/a'), undefined, plain('https://example.com/c')]);
   });
 });

@@ -18,7 +18,9 @@ const sha256 = (text: string): Buffer => createHash('sha256').update(text).diges
 describe('migration ShareOnlyFixedUrls', () => {
   it('keeps every row, keeps non-editable urls unique and lets editable entries share theirs', async () => {
     const { database } = loadBaseConfig(ctx.env);
-    const before = { ...shortenerDatabase, migrations: (shortenerDatabase.migrations as Array<new () => MigrationInterface>).slice(0, -1) };
+    const all = shortenerDatabase.migrations as Array<new () => MigrationInterface>;
+    const index = all.findIndex((migration) => migration.name === 'ShareOnlyFixedUrls1795900000000');
+    const before = { ...shortenerDatabase, migrations: all.slice(0, index) };
     await migrateDatabase(database, before);
     const old = createDataSource(database, before);
     await old.initialize();
@@ -27,7 +29,7 @@ describe('migration ShareOnlyFixedUrls', () => {
     await old.query(insert, ['mine', 'https://example.com/mine', sha256('https://example.com/mine'), 'B', 'a'.repeat(64)]);
     await old.destroy();
 
-    expect(await migrateDatabase(database, shortenerDatabase)).toEqual(['ShareOnlyFixedUrls1795900000000']);
+    expect(await migrateDatabase(database, { ...shortenerDatabase, migrations: all.slice(0, index + 1) })).toEqual(['ShareOnlyFixedUrls1795900000000']);
     const migrated = createDataSource(database, shortenerDatabase);
     await migrated.initialize();
     try {

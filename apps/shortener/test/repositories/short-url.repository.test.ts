@@ -22,7 +22,7 @@ afterAll(async () => {
   await ctx.cleanup();
 });
 
-const entry = (code: string, url: string, managementCodeHash: string | null = null) => ({ code, url, credit: 'Unknown', managementCodeHash, createdAt: new Date() });
+const entry = (code: string, url: string, managementCodeHash: string | null = null) => ({ code, url, credit: 'Unknown', managementCodeHash, createdAt: new Date(), expiresAt: null, maxVisits: null });
 
 describe('ShortUrlRepository', () => {
   it('reports which unique index refused an insert', async () => {

@@ -12,6 +12,8 @@ export const RATE_LIMIT_BUCKETS = {
   'shortener.create': { limit: 60, windowMs: 60_000 },
   'shortener.manage': { limit: 60, windowMs: 60_000 },
   'shortener.read': { limit: 300, windowMs: 60_000 },
+  // GET /:code/stats reads MySQL and Redis on every call (no cache), so it has a bucket of its own.
+  'shortener.stats': { limit: 60, windowMs: 60_000 },
   // Anonymous redirects and previews that miss the instance's memory and ask Redis/MySQL, per
   // client IP: bounds what made-up codes cost; warm redirects and cached previews never count.
   'shortener.lookup': { limit: 300, windowMs: 60_000 },

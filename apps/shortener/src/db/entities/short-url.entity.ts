@@ -20,6 +20,14 @@ export interface ShortUrl {
   modifiedAt: Date | null;
   /** The last edit that changed `url`; drives the preview's notice, not part of the record. */
   urlChangedAt: Date | null;
+  /** When the link stops redirecting; null: never by date. */
+  expiresAt: Date | null;
+  /** Counted visits after which the link stops redirecting; null: unlimited. */
+  maxVisits: number | null;
+  /** Visits admitted against `maxVisits` (exact: raised by a conditional UPDATE per visit). */
+  maxVisitsUsed: number;
+  /** When `maxVisitsUsed` reached `maxVisits`; null while it has not. */
+  maxVisitsReachedAt: Date | null;
 }
 
 export const ShortUrlEntity = new EntitySchema<ShortUrl>({
@@ -35,6 +43,10 @@ export const ShortUrlEntity = new EntitySchema<ShortUrl>({
     createdAt: { name: 'created_at', type: 'datetime', precision: 3 },
     modifiedAt: { name: 'modified_at', type: 'datetime', precision: 3, nullable: true },
     urlChangedAt: { name: 'url_changed_at', type: 'datetime', precision: 3, nullable: true },
+    expiresAt: { name: 'expires_at', type: 'datetime', precision: 3, nullable: true },
+    maxVisits: { name: 'max_visits', type: 'int', unsigned: true, nullable: true },
+    maxVisitsUsed: { name: 'max_visits_used', type: 'int', unsigned: true, default: 0 },
+    maxVisitsReachedAt: { name: 'max_visits_reached_at', type: 'datetime', precision: 3, nullable: true },
   },
   indices: [
     { name: 'uq_short_urls_code', columns: ['code'], unique: true },

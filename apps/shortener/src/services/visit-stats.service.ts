@@ -1,0 +1,78 @@
+import { VISIT_STATS_DAYS, type VisitDay } from '@pawlink/contracts';
+import { LocalLru } from '../repositories/local-lru.js';
+import type { DayCounts, PendingVisitsRepository } from '../repositories/pending-visits.repository.js';
+import type { VisitRepository } from '../repositories/visit.repository.js';
+import { firstOfLastDays } from './visit-day.rules.js';
+import { APPLIED_BATCH_VISIBLE_MS } from './visit-mover.service.js';
+
+export interface VisitStatsDeps {
+  visits: Pick<VisitRepository, 'snapshot'>;
+  pending: Pick<PendingVisitsRepository, 'pendingOf'>;
+  /** Unix ms. */
+  now: () => number;
+  /** How long a total shown on a preview page may be reused (the preview stays free of I/O meanwhile). */
+  previewTotalTtlMs: number;
+  previewTotalCacheSize: number;
+}
+
+/**
+ * Counted visits as clients see them: MySQL, then what Redis holds (pending, or in a batch that
+ * MySQL did not have at the moment it was read). Read in that order, a visit is counted once
+ * wherever it is on its way: a batch applied after the MySQL read is still in Redis, since movers
+ * forget applied batches only after APPLIED_BATCH_VISIBLE_MS. Visits still in an instance's memory
+ * (at most its flush interval) are not seen yet.
+ */
+export class VisitStatsService {
+  private readonly previewTotals: LocalLru<number>;
+
+  constructor(private readonly deps: VisitStatsDeps) {
+    this.previewTotals = new LocalLru(deps.previewTotalCacheSize, deps.previewTotalTtlMs, deps.now);
+  }
+
+  /** UTC day → visits of `code` from MySQL's snapshot and Redis; `since` limits the days kept (the total counts all). */
+  private async read(code: string, pos: number, since?: string): Promise<{ total: number; days: DayCounts }> {
+    const stored = await this.deps.visits.snapshot(pos, { ...(since === undefined ? {} : { since }), appliedSince: new Date(this.deps.now() - 2 * APPLIED_BATCH_VISIBLE_MS) });
+    const redis = await this.deps.pending.pendingOf(code);
+    let total = stored.total;
+    const days = stored.days;
+    const add = (counts: DayCounts): void => {
+      for (const [day, visits] of counts) {
+        total += visits;
+        if (since !== undefined && day >= since) days.set(day, (days.get(day) ?? 0) + visits);
+      }
+    };
+    add(redis.pending);
+    for (const [batchId, counts] of redis.batches) if (!stored.applied.has(batchId)) add(counts);
+    return { total, days };
+  }
+
+  async total(code: string, pos: number): Promise<number> {
+    return (await this.read(code, pos)).total;
+  }
+
+  /**
+   * The total for a preview page: reused for a few seconds. Previews keep working without Redis
+   * (MySQL is the truth): then the total is what MySQL holds, and is not kept.
+   */
+  async previewTotal(code: string, pos: number): Promise<number> {
+    const key = `${pos}:${code}`;
+    const held = this.previewTotals.get(key);
+    if (held !== undefined) return held;
+    let total: number;
+    try {
+      total = await this.total(code, pos);
+    } catch {
+      return (await this.deps.visits.snapshot(pos, { appliedSince: new Date(this.deps.now()) })).total;
+    }
+    this.previewTotals.set(key, total);
+    return total;
+  }
+
+  /** The total and the last VISIT_STATS_DAYS UTC days that had visits, oldest first. */
+  async stats(code: string, pos: number): Promise<{ visits: number; days: VisitDay[] }> {
+    const since = firstOfLastDays(this.deps.now(), VISIT_STATS_DAYS);
+    const { total, days } = await this.read(code, pos, since);
+    const list = [...days].filter(([, visits]) => visits > 0).sort(([a], [b]) => (a < b ? -1 : 1)).map(([date, visits]) => ({ date, visits }));
+    return { visits: total, days: list };
+  }
+}

@@ -1,0 +1,107 @@
+import { createDataSource, createLogger, createRedis, loadBaseConfig, migrateDatabase } from '@pawlink/service-kit';
+import { createTestContext, type TestContext } from '@pawlink/test-kit';
+import type { Redis } from 'ioredis';
+import type { DataSource } from 'typeorm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { shortenerDatabase } from '../../src/db/shortener.database.js';
+import { PendingVisitsRepository } from '../../src/repositories/pending-visits.repository.js';
+import { ShortUrlRepository } from '../../src/repositories/short-url.repository.js';
+import { VisitRepository } from '../../src/repositories/visit.repository.js';
+import { utcDay } from '../../src/services/visit-day.rules.js';
+import { VisitMoverService } from '../../src/services/visit-mover.service.js';
+import { VisitStatsService } from '../../src/services/visit-stats.service.js';
+
+let ctx: TestContext;
+let redis: Redis;
+let dataSource: DataSource;
+let pending: PendingVisitsRepository;
+let visits: VisitRepository;
+let shortUrls: ShortUrlRepository;
+const logger = createLogger('shortener', 'error', { silent: true });
+
+beforeAll(async () => {
+  ctx = await createTestContext('sh-visit-moves');
+  const { database, redis: redisConfig } = loadBaseConfig(ctx.env);
+  await migrateDatabase(database, shortenerDatabase);
+  dataSource = createDataSource(database, shortenerDatabase);
+  await dataSource.initialize();
+  redis = createRedis(redisConfig, { name: 'visit-moves-test' });
+  pending = new PendingVisitsRepository(redis, ctx.redisPrefix);
+  visits = new VisitRepository(dataSource);
+  shortUrls = new ShortUrlRepository(dataSource);
+});
+afterAll(async () => {
+  await redis.quit();
+  await dataSource.destroy();
+  await ctx.cleanup();
+});
+
+async function entry(code: string): Promise<number> {
+  const outcome = await shortUrls.insert({ code, url: `https://example.com/${code}`, credit: 'Unknown', managementCodeHash: null, createdAt: new Date(), expiresAt: null, maxVisits: null });
+  if (!outcome.ok) throw new Error('insert failed');
+  return outcome.value.pos;
+}
+
+const stats = (): VisitStatsService => new VisitStatsService({ visits, pending, now: Date.now, previewTotalTtlMs: 1, previewTotalCacheSize: 0 });
+const mover = (now = Date.now): VisitMoverService => new VisitMoverService({ pending, visits, moveMs: 60_000, logger, now });
+
+describe('visits on their way to MySQL', () => {
+  it('applies a flush once however often it is retried', async () => {
+    const pos = await entry('flushed');
+    await pending.add('flush-1', [{ day: '2026-11-20', code: 'flushed', visits: 3 }]);
+    await pending.add('flush-1', [{ day: '2026-11-20', code: 'flushed', visits: 3 }]);
+    expect(await stats().total('flushed', pos)).toBe(3);
+  });
+
+  it('applies a batch once, however many movers try, and counts it once while it moves', async () => {
+    const pos = await entry('moved');
+    const today = utcDay(Date.now());
+    const yesterday = utcDay(Date.now() - 86_400_000);
+    await pending.add('flush-2', [
+      { day: yesterday, code: 'moved', visits: 2 },
+      { day: today, code: 'moved', visits: 5 },
+    ]);
+    expect(await pending.take('batch-a', 100)).toBe(true);
+    // Taken but not applied: still counted, from Redis.
+    expect(await stats().total('moved', pos)).toBe(7);
+    const counts = await pending.batch('batch-a');
+    expect(await visits.applyBatch('batch-a', counts, new Date())).toBe(true);
+    // Applied and still in Redis: counted once, from MySQL.
+    expect(await stats().total('moved', pos)).toBe(7);
+    expect(await visits.applyBatch('batch-a', counts, new Date())).toBe(false);
+    await pending.forget('batch-a');
+    expect(await stats().total('moved', pos)).toBe(7);
+    expect(await stats().stats('moved', pos)).toEqual({
+      visits: 7,
+      days: [
+        { date: yesterday, visits: 2 },
+        { date: today, visits: 5 },
+      ],
+    });
+  });
+
+  it("finishes another mover's abandoned batch, and drops visits of codes no entry has", async () => {
+    const pos = await entry('abandoned');
+    await pending.add('flush-3', [
+      { day: '2026-11-22', code: 'abandoned', visits: 4 },
+      { day: '2026-11-22', code: 'deleted-meanwhile', visits: 9 },
+    ]);
+    // A batch id from a minute ago: its mover is gone.
+    const old = `${(Date.now() - 60_000).toString(36)}-0000000000000000`;
+    expect(await pending.take(old, 100)).toBe(true);
+    await mover().stop();
+    expect(await pending.batches()).not.toContain(old);
+    expect(await stats().total('abandoned', pos)).toBe(4);
+    const [row]: Array<{ n: string | number }> = await dataSource.query('SELECT COUNT(*) AS n FROM short_url_visits WHERE short_url_pos NOT IN (SELECT pos FROM short_urls)');
+    expect(Number(row?.n)).toBe(0);
+  });
+
+  it('deletes the days of a deleted entry with it', async () => {
+    const pos = await entry('gone');
+    await pending.add('flush-4', [{ day: '2026-11-22', code: 'gone', visits: 1 }]);
+    await mover().stop();
+    expect(await visits.snapshot(pos, { appliedSince: new Date() })).toMatchObject({ total: 1 });
+    expect(await shortUrls.delete(pos)).toBe(true);
+    expect(await visits.snapshot(pos, { appliedSince: new Date() })).toMatchObject({ total: 0 });
+  });
+});
