@@ -60,7 +60,7 @@ export function registerCategoryCommands(program: Command, context: () => CliCon
       }
       for (const row of rows) {
         const state = row.disabled ? `disabled comment=${JSON.stringify(row.disabledComment ?? '')}` : row.hasContent ? 'enabled' : 'disabled (no content)';
-        process.stdout.write(`${row.db} name=${JSON.stringify(row.name)} images=${row.images} sfw=${row.sfw ? 'yes' : 'no'} ${state}\n`);
+        process.stdout.write(`${row.db} name=${JSON.stringify(row.name)} images=${row.images} ${state} sfw=${row.sfw ? 'yes' : 'no'}\n`);
       }
     });
 }
