@@ -13,8 +13,9 @@ function entry(n: number): IdAndSize {
   return { id: createHash('md5').update(`filters:${n}`).digest('hex'), size: 1000 * (n + 1), ext, animated: ext === 'gif' || (ext === 'webp' && n % 8 === 3) };
 }
 
+/** Pages of 500, as MySQL's keyset pages would come. */
 async function* pagesOf(entries: IdAndSize[]): AsyncGenerator<IdAndSize[]> {
-  for (let i = 0; i < entries.length; i += 500) yield entries.slice(i, i + 500);
+  for (let i = 0; i < entries.length; i += 500) yield await Promise.resolve(entries.slice(i, i + 500));
 }
 
 describe('SizeIndexRepository: type and exclude picks (Redis sorted sets)', () => {
