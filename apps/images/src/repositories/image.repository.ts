@@ -74,7 +74,8 @@ export class ImageRepository {
   /** Inserts a record; false when an image with that MD5 already exists. */
   async insert(row: ImageRow): Promise<boolean> {
     try {
-      await this.repo.insert(row);
+      // A copy: typeorm writes the defaults it reads back (`animated`) into the object it is given.
+      await this.repo.insert({ ...row });
       return true;
     } catch (error) {
       if ((error as { code?: string }).code === DUPLICATE_ENTRY || (error as { driverError?: { code?: string } }).driverError?.code === DUPLICATE_ENTRY) return false;

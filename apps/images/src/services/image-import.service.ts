@@ -118,7 +118,7 @@ export class ImageImportService {
 
     const id = createHash('md5').update(bytes).digest('hex');
     const existing = await this.deps.images.findById(id);
-    if (existing) return this.repair(file, existing, bytes);
+    if (existing) return this.repair(file, existing, bytes, header.animated);
 
     const credits = job.creditsFor(file);
     const row: ImageRow = {
@@ -159,8 +159,9 @@ export class ImageImportService {
   }
 
   /** A known image imported again: index it again (after a Redis failure) and put a lost file back. */
-  private async repair(file: string, existing: ImageRow, bytes: Buffer): Promise<ImportOutcome> {
-    await this.deps.indexing.add(existing.category, existing.id, existing.size, pickTypesOf(existing.ext, existing.animated ?? false));
+  private async repair(file: string, existing: ImageRow, bytes: Buffer, animated: boolean): Promise<ImportOutcome> {
+    // The same bytes (the same MD5): their header says whether the stored image is animated.
+    await this.deps.indexing.add(existing.category, existing.id, existing.size, pickTypesOf(existing.ext, animated));
     if (!(await this.deps.files.exists(existing.id, existing.ext))) {
       try {
         await this.deps.files.place(existing.id, existing.ext, bytes);
