@@ -23,10 +23,10 @@ describe('GET /categories and /categories/:db', () => {
     expect(res.body).toEqual({
       success: true,
       data: {
-        enabled: [{ name: 'Furry > Yiff > Gay', db: 'furry.yiff.gay' }],
+        enabled: [{ name: 'Furry > Yiff > Gay', db: 'furry.yiff.gay', sfw: false }],
         disabled: [
-          { name: 'Animals > Fox', db: 'animals.fox', _comment: NEVER_HAD_CONTENT_COMMENT },
-          { name: 'Furry > Hug', db: 'furry.hug', _comment: 'Under review.' },
+          { name: 'Animals > Fox', db: 'animals.fox', sfw: false, _comment: NEVER_HAD_CONTENT_COMMENT },
+          { name: 'Furry > Hug', db: 'furry.hug', sfw: false, _comment: 'Under review.' },
         ],
       },
     });
@@ -42,6 +42,7 @@ describe('GET /categories and /categories/:db', () => {
       data: {
         name: 'Furry > Yiff > Gay',
         db: 'furry.yiff.gay',
+        sfw: false,
         disabled: false,
         files: {
           exists: true,

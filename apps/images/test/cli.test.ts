@@ -30,10 +30,10 @@ describe('bin/admin category and images commands', () => {
     const again = await h.cli(['category', 'add', 'furry.hug', '--name', 'Furry > Hug']);
     expect(again.code).toBe(1);
     expect(again.stderr).toContain('already exists');
-    expect((await h.cli(['category', 'list'])).stdout).toBe('furry.hug name="Furry > Hug" images=0 disabled (no content)\n');
+    expect((await h.cli(['category', 'list'])).stdout).toBe('furry.hug name="Furry > Hug" images=0 disabled (no content) sfw=no\n');
 
     const listed = await request(`${h.url}/categories`);
-    expect(listed.body.data.disabled).toEqual([{ name: 'Furry > Hug', db: 'furry.hug', _comment: NEVER_HAD_CONTENT_COMMENT }]);
+    expect(listed.body.data.disabled).toEqual([{ name: 'Furry > Hug', db: 'furry.hug', sfw: false, _comment: NEVER_HAD_CONTENT_COMMENT }]);
   });
 
   it('rejects bad arguments as usage errors (exit 2)', async () => {
@@ -121,7 +121,7 @@ describe('bin/admin category and images commands', () => {
   it('disables a category: listed with the comment, random answers 1030; enable restores it', async () => {
     expect((await h.cli(['category', 'disable', 'furry.hug', '--comment', 'Being moderated.'])).code).toBe(0);
     const listed = await request(`${h.url}/categories`);
-    expect(listed.body.data.disabled).toContainEqual({ name: 'Furry > Hug', db: 'furry.hug', _comment: 'Being moderated.' });
+    expect(listed.body.data.disabled).toContainEqual({ name: 'Furry > Hug', db: 'furry.hug', sfw: false, _comment: 'Being moderated.' });
     const random = await request(`${h.url}/furry.hug`);
     expect(random.status).toBe(404);
     expect(random.body.code).toBe(1030);
@@ -159,10 +159,10 @@ describe('bin/admin images seed-demo', () => {
     expect(result.stdout).toContain(`Seeded ${DEMO_CATEGORIES.length} demo categories with 60 placeholder images.`);
 
     const listed = await request(`${h.url}/categories`);
-    expect(listed.body.data.disabled).toEqual([{ name: 'Animals > Fox', db: 'animals.fox', _comment: NEVER_HAD_CONTENT_COMMENT }]);
+    expect(listed.body.data.disabled).toEqual([{ name: 'Animals > Fox', db: 'animals.fox', sfw: true, _comment: NEVER_HAD_CONTENT_COMMENT }]);
     expect(listed.body.data.enabled).toHaveLength(20);
-    expect(listed.body.data.enabled).toContainEqual({ name: 'Furry > Yiff > Gay', db: 'furry.yiff.gay' });
-    expect(listed.body.data.enabled).toContainEqual({ name: 'Animals > Birb', db: 'animals.birb' });
+    expect(listed.body.data.enabled).toContainEqual({ name: 'Furry > Yiff > Gay', db: 'furry.yiff.gay', sfw: false });
+    expect(listed.body.data.enabled).toContainEqual({ name: 'Animals > Birb', db: 'animals.birb', sfw: true });
 
     const random = await request(`${h.url}/furry/yiff/gay?amount=3`);
     expect(random.status).toBe(200);

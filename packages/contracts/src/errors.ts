@@ -38,6 +38,8 @@ export const Errors = define({
   BULK_INVALID_CATEGORY: { code: 1055, status: 400, message: 'Invalid category in bulk request.' },
   BULK_OVER_LIMIT: { code: 1056, status: 400, message: 'Bulk request total is above your limit.' },
   INVALID_QUERY_VALUE: { code: 1057, status: 400, message: 'Invalid query value.' },
+  /** The original answered this with 1057, which the contract gives to invalid query values. */
+  SFW_ONLY_KEY: { code: 1058, status: 403, message: 'This API key may only use SFW categories.' },
 
   THUMBNAIL_ERROR: { code: 1060, status: 500, message: 'Thumbnail generation failed.' },
   INVALID_POST_ID: { code: 1062, status: 404, message: 'Invalid post id.' },

@@ -21,6 +21,8 @@ export interface ImageWithCategory extends ImageRecord {
 export interface Category {
   name: string;
   db: string;
+  /** Safe for work: keys with the `sfw_only` flag may use only these. */
+  sfw: boolean;
   _comment?: string;
 }
 
@@ -34,6 +36,7 @@ export interface CategoryInfoResponse {
   data: {
     name: string;
     db: string;
+    sfw: boolean;
     disabled: boolean;
     _comment?: string;
     files: {
@@ -67,6 +70,12 @@ export const NEVER_HAD_CONTENT_COMMENT = 'Category has never had any content.';
 export const AMOUNT_MIN = 1;
 export const AMOUNT_MAX = 5;
 export const DEFAULT_BULK_LIMIT = 100;
+
+/** Values of `type=` on random picks: a format, or whether the image has more than one frame. */
+export const IMAGE_PICK_TYPES = ['gif', 'png', 'jpg', 'webp', 'animated', 'still'] as const;
+export type ImagePickType = (typeof IMAGE_PICK_TYPES)[number];
+/** At most this many ids in `exclude=` on random picks. */
+export const EXCLUDE_MAX = 100;
 
 /** Body of `POST /bulk`: category db key → number of images wanted (a positive integer). */
 export type BulkRequestBody = Record<string, number>;

@@ -68,6 +68,12 @@ describe('bin/admin apikey', () => {
     expect(await keys.findByKey(result.lastLine)).toMatchObject({ name: 'Ops', flags: ['admin'] });
   });
 
+  it('creates a key limited to SFW image categories (sfw_only)', async () => {
+    const result = await runAdmin(ctx.env, ['apikey', 'create', '--name', 'Bot', '--contact', 'bot@example.com', '--flags', 'sfw_only,images_bulk']);
+    expect(result.code).toBe(0);
+    expect(await keys.findByKey(result.lastLine)).toMatchObject({ name: 'Bot', flags: ['sfw_only', 'images_bulk'] });
+  });
+
   it('list shows keys but never the key itself', async () => {
     const { key, record } = await createKey();
     const list = await runAdmin(ctx.env, ['apikey', 'list']);

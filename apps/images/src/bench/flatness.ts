@@ -5,18 +5,27 @@ const FLATNESS_TARGET = 1.3;
 /** Flatness compares two runs of one server, so shorter runs than the ceiling comparisons will do. */
 const MAX_FLATNESS_SECONDS = 3;
 
-const VARIANTS = [
-  ['', ''],
-  [' sizeLimit=1MB', '?sizeLimit=1MB'],
-  [' amount=5', '?amount=5'],
-  [' amount=5 sizeLimit=1MB', '?amount=5&sizeLimit=1MB'],
-] as const;
+/** Ids excluded by the `exclude` variants: the most a request may name, spread over the category. */
+const EXCLUDED = 100;
+
+/** [label, query of a category whose sample of ids is given]. */
+const VARIANTS: ReadonlyArray<readonly [string, (sample: readonly string[]) => string]> = [
+  ['', () => ''],
+  [' sizeLimit=1MB', () => '?sizeLimit=1MB'],
+  [' amount=5', () => '?amount=5'],
+  [' amount=5 sizeLimit=1MB', () => '?amount=5&sizeLimit=1MB'],
+  [' type=animated', () => '?type=animated'],
+  [' amount=5 type=png sizeLimit=1MB', () => '?amount=5&type=png&sizeLimit=1MB'],
+  [` exclude=${EXCLUDED} ids`, (sample) => `?exclude=${sample.slice(0, EXCLUDED).join(',')}`],
+  [` amount=5 type=still exclude=${EXCLUDED} ids sizeLimit=1MB`, (sample) => `?amount=5&type=still&sizeLimit=1MB&exclude=${sample.slice(0, EXCLUDED).join(',')}`],
+];
 
 export interface FlatnessOptions {
   url: string;
   key: string;
-  small: { db: string; count: number };
-  large: { db: string; count: number };
+  /** `sample`: ids of the category, spread over it (the `exclude` variants name 100 of them). */
+  small: { db: string; count: number; sample: readonly string[] };
+  large: { db: string; count: number; sample: readonly string[] };
 }
 
 /**
@@ -31,12 +40,12 @@ export async function measureFlatness(context: Pick<BenchContext, 'settings' | '
   const [smallLabel, largeLabel] = [label(options.small.count), label(options.large.count)];
   log(`flatness: GET /<category> from ${smallLabel} vs ${largeLabel} images, ${settings.rounds} interleaved rounds of ${durationSeconds}s`);
   const rows: string[][] = [];
-  for (const [name, query] of VARIANTS) {
-    const script = async (db: string): Promise<string> => writeWrkScript(workspace.file(`flat-${db}${query.replace(/\W/g, '_')}.lua`), [{ path: `/${db}${query}`, headers }]);
+  for (const [index, [name, query]] of VARIANTS.entries()) {
+    const script = async ({ db, sample }: FlatnessOptions['small']): Promise<string> => writeWrkScript(workspace.file(`flat-${db}-${index}.lua`), [{ path: `/${db}${query(sample)}`, headers }]);
     const [small, large] = await interleave(
       [
-        { name: smallLabel, url: options.url, script: await script(options.small.db) },
-        { name: largeLabel, url: options.url, script: await script(options.large.db) },
+        { name: smallLabel, url: options.url, script: await script(options.small) },
+        { name: largeLabel, url: options.url, script: await script(options.large) },
       ],
       { ...settings, durationSeconds, warmupSeconds: 1 },
     );

@@ -107,5 +107,11 @@ await runHttpBench('images', async (context) => {
     requests: ids.map((id) => ({ path: `/images/${id}.json`, headers: { Authorization: key } })),
   });
 
-  await measureFlatness(context, { url: images.url, key, small: { db: SMALL_CATEGORIES[0]!, count: SMALL }, large: { db: LARGE_CATEGORY, count: LARGE } });
+  const sampleOf = (db: string): string[] => seeded.find((c) => c.db === db)?.sample ?? [];
+  await measureFlatness(context, {
+    url: images.url,
+    key,
+    small: { db: SMALL_CATEGORIES[0]!, count: SMALL, sample: sampleOf(SMALL_CATEGORIES[0]!) },
+    large: { db: LARGE_CATEGORY, count: LARGE, sample: sampleOf(LARGE_CATEGORY) },
+  });
 });

@@ -45,11 +45,16 @@ const SOURCES = ['https://example.com/bench'];
 
 function toImageRow(db: string, row: CompactRow, createdAt: Date): ImageRow {
   const [ext, mimeType] = TYPES[row.type]!;
-  return { id: row.id, category: db, ext, mimeType, size: row.size, width: 640, height: 480, artists: ARTISTS, sources: SOURCES, reportUrl: null, shortUrl: null, createdAt };
+  return { id: row.id, category: db, ext, mimeType, size: row.size, width: 640, height: 480, artists: ARTISTS, sources: SOURCES, reportUrl: null, shortUrl: null, createdAt, animated: isAnimated(row) };
 }
 
+/** The bench's GIFs count as animated, so `type=animated` has a third of each category to pick from. */
+const isAnimated = (row: CompactRow): boolean => TYPES[row.type]![0] === 'gif';
+
 function* inBatches(rows: readonly CompactRow[]): Generator<IdAndSize[]> {
-  for (let offset = 0; offset < rows.length; offset += INSERT_BATCH) yield rows.slice(offset, offset + INSERT_BATCH).map(({ id, size }) => ({ id, size }));
+  for (let offset = 0; offset < rows.length; offset += INSERT_BATCH) {
+    yield rows.slice(offset, offset + INSERT_BATCH).map((row) => ({ id: row.id, size: row.size, ext: TYPES[row.type]![0], animated: isAnimated(row) }));
+  }
 }
 
 /**
@@ -66,8 +71,8 @@ export async function seedCategory(connection: mysql.Connection, repositories: P
     const values = rows
       .slice(offset, offset + INSERT_BATCH)
       .map((compact) => toImageRow(db, compact, createdAt))
-      .map((r) => [r.id, r.category, r.ext, r.mimeType, r.size, r.width, r.height, JSON.stringify(r.artists), JSON.stringify(r.sources), r.reportUrl, r.shortUrl, r.createdAt]);
-    await connection.query('INSERT INTO images (id, category, ext, mime_type, size, width, height, artists, sources, report_url, short_url, created_at) VALUES ?', [values]);
+      .map((r) => [r.id, r.category, r.ext, r.mimeType, r.size, r.width, r.height, JSON.stringify(r.artists), JSON.stringify(r.sources), r.reportUrl, r.shortUrl, r.createdAt, r.animated ? 1 : 0]);
+    await connection.query('INSERT INTO images (id, category, ext, mime_type, size, width, height, artists, sources, report_url, short_url, created_at, animated) VALUES ?', [values]);
   }
   const inserted = Date.now();
   // Readable.from: the rebuild reads MySQL in batches asynchronously; here they come from memory.

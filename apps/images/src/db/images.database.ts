@@ -2,10 +2,12 @@ import type { DataSourceSpec } from '@pawlink/service-kit';
 import { CategoryEntity } from './entities/category.entity.js';
 import { ImageEntity } from './entities/image.entity.js';
 import { CreateImages1763800000000 } from './migrations/1763800000000-create-images.js';
+import { AddCategorySfw1763950000000 } from './migrations/1763950000000-add-category-sfw.js';
+import { AddImageAnimated1763950000001 } from './migrations/1763950000001-add-image-animated.js';
 
 /** The `<DB_PREFIX>images` schema: categories and image records. */
 export const imagesDatabase: DataSourceSpec = {
   name: 'images',
   entities: [CategoryEntity, ImageEntity],
-  migrations: [CreateImages1763800000000],
+  migrations: [CreateImages1763800000000, AddCategorySfw1763950000000, AddImageAnimated1763950000001],
 };

@@ -51,14 +51,20 @@ export class CategoryRepository {
     return rows.map((r) => ({ mimeType: r.mime_type, count: Number(r.n), totalSize: Number(r.total ?? 0) }));
   }
 
-  /** Inserts the category; false when the key is taken. */
-  async create(db: string, name: string, now = new Date()): Promise<boolean> {
+  /** Inserts the category (SFW only when `sfw`); false when the key is taken. */
+  async create(db: string, name: string, sfw = false, now = new Date()): Promise<boolean> {
     // Plain SQL: on MariaDB typeorm's insert result carries RETURNING rows, not affectedRows.
     const result = await this.dataSource.query<{ affectedRows?: number }>(
-      'INSERT IGNORE INTO categories (db, name, disabled, disabled_comment, created_at) VALUES (?, ?, 0, NULL, ?)',
-      [db, name, now],
+      'INSERT IGNORE INTO categories (db, name, sfw, disabled, disabled_comment, created_at) VALUES (?, ?, ?, 0, NULL, ?)',
+      [db, name, sfw ? 1 : 0, now],
     );
     return (result.affectedRows ?? 0) > 0;
+  }
+
+  /** False when there is no such category. */
+  async setSfw(db: string, sfw: boolean): Promise<boolean> {
+    const result = await this.repo.update({ db }, { sfw });
+    return (result.affected ?? 0) > 0 || (await this.repo.existsBy({ db }));
   }
 
   /** False when there is no such category. */

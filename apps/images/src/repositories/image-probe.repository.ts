@@ -8,6 +8,8 @@ export interface ImageHeader {
   width: number | undefined;
   /** The height of one frame: for animations sharp reports all frames stacked as `height`. */
   height: number | undefined;
+  /** More than one frame (an animated GIF or WebP). */
+  animated: boolean;
 }
 
 /*
@@ -25,7 +27,7 @@ export class ImageProbeRepository {
   /** The header only: cheap, and enough to refuse a format before decoding it. */
   async header(bytes: Buffer): Promise<ImageHeader> {
     const metadata = await sharp(bytes, OPTIONS).metadata();
-    return { format: metadata.format, width: metadata.width, height: metadata.pageHeight ?? metadata.height };
+    return { format: metadata.format, width: metadata.width, height: metadata.pageHeight ?? metadata.height, animated: (metadata.pages ?? 1) > 1 };
   }
 
   /** Decodes every pixel, which is what finds a truncated or corrupt body that the header hides. */

@@ -1,9 +1,12 @@
 import type { DataSource, Repository } from 'typeorm';
 import { ImageEntity, type ImageRow } from '../db/entities/image.entity.js';
 
+/** What the size index is rebuilt from: an image's id, size and what its type classes follow from. */
 export interface IdAndSize {
   id: string;
   size: number;
+  ext: string;
+  animated: boolean;
 }
 
 const DUPLICATE_ENTRY = 'ER_DUP_ENTRY';
@@ -71,7 +74,8 @@ export class ImageRepository {
   /** Inserts a record; false when an image with that MD5 already exists. */
   async insert(row: ImageRow): Promise<boolean> {
     try {
-      await this.repo.insert(row);
+      // A copy: typeorm writes the defaults it reads back (`animated`) into the object it is given.
+      await this.repo.insert({ ...row });
       return true;
     } catch (error) {
       if ((error as { code?: string }).code === DUPLICATE_ENTRY || (error as { driverError?: { code?: string } }).driverError?.code === DUPLICATE_ENTRY) return false;
@@ -91,18 +95,18 @@ export class ImageRepository {
   }
 
   /**
-   * Every (id, size) of a category in pages of `batchSize`, by keyset on the (category, id)
+   * Every (id, size, ext, animated) of a category in pages of `batchSize`, by keyset on the (category, id)
    * index, so a million-row category is read without a huge result set or OFFSET scans.
    */
   async *idsAndSizes(category: string, batchSize = 5000): AsyncGenerator<IdAndSize[]> {
     let after = '';
     for (;;) {
-      const rows = await this.dataSource.query<Array<{ id: string; size: string | number }>>(
-        'SELECT id, size FROM images WHERE category = ? AND id > ? ORDER BY id LIMIT ?',
+      const rows = await this.dataSource.query<Array<{ id: string; size: string | number; ext: string; animated: string | number }>>(
+        'SELECT id, size, ext, animated FROM images WHERE category = ? AND id > ? ORDER BY id LIMIT ?',
         [category, after, batchSize],
       );
       if (rows.length === 0) return;
-      yield rows.map((r) => ({ id: r.id, size: Number(r.size) }));
+      yield rows.map((r) => ({ id: r.id, size: Number(r.size), ext: r.ext, animated: Number(r.animated) === 1 }));
       after = rows[rows.length - 1]!.id;
       if (rows.length < batchSize) return;
     }

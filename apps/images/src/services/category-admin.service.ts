@@ -3,7 +3,7 @@ import type { CategoryRepository } from '../repositories/category.repository.js'
 import type { ImageRepository } from '../repositories/image.repository.js';
 
 export interface CategoryAdminServiceDeps {
-  categories: Pick<CategoryRepository, 'create' | 'setDisabled' | 'listWithContent'>;
+  categories: Pick<CategoryRepository, 'create' | 'setDisabled' | 'setSfw' | 'listWithContent'>;
   images: Pick<ImageRepository, 'countsByCategory'>;
 }
 
@@ -17,9 +17,14 @@ export interface CategoryOverview extends CategoryRow {
 export class CategoryAdminService {
   constructor(private readonly deps: CategoryAdminServiceDeps) {}
 
-  /** False when the key is taken. */
-  add(db: string, name: string): Promise<boolean> {
-    return this.deps.categories.create(db, name);
+  /** Not SFW unless `sfw`. False when the key is taken. */
+  add(db: string, name: string, sfw = false): Promise<boolean> {
+    return this.deps.categories.create(db, name, sfw);
+  }
+
+  /** Marks the category SFW or not; keys with `sfw_only` may use only SFW ones. False when there is no such category. */
+  setSfw(db: string, sfw: boolean): Promise<boolean> {
+    return this.deps.categories.setSfw(db, sfw);
   }
 
   /** Listed as disabled with `comment`; its random endpoint answers 1030. False when there is no such category. */

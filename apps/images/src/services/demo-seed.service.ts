@@ -25,7 +25,7 @@ export class DemoSeedService {
     let imported = 0;
     let seed = 0;
     for (const demo of DEMO_CATEGORIES) {
-      await this.deps.categories.create(demo.db, demo.name);
+      await this.deps.categories.create(demo.db, demo.name, demo.sfw);
       const job: ImportJob = { category: demo.db, creditsFor: () => credits };
       const failures: ImportOutcome[] = [];
       for (let i = 0; i < demo.images; i++) {

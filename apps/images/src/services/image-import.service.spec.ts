@@ -49,11 +49,20 @@ describe('ImageImportService', () => {
     const outcome = await imports.importFile(job('furry.hug'), source('/in/a.png', bytes));
     const id = md5(bytes);
     expect(outcome).toEqual({ file: '/in/a.png', status: 'imported', id, ext: 'png', size: bytes.length });
-    const row = { id, category: 'furry.hug', ext: 'png', mimeType: 'image/png', size: bytes.length, width: 30, height: 40, artists: ['artist of /in/a.png'], sources: [], reportUrl: null, shortUrl: 'https://short.test/x', createdAt: new Date(42) };
+    const row = { id, category: 'furry.hug', ext: 'png', mimeType: 'image/png', size: bytes.length, width: 30, height: 40, artists: ['artist of /in/a.png'], sources: [], reportUrl: null, shortUrl: 'https://short.test/x', createdAt: new Date(42), animated: false };
     expect(images.rows.get(id)).toEqual(row);
     expect(files.files.get(files.pathOf(id, 'png'))).toEqual(bytes);
     expect(records.rows.get(id)).toEqual(row);
     expect(index.sets.get('furry.hug')?.get(id)).toBe(bytes.length);
+    expect(index.types.get(id)).toEqual(['png', 'still']);
+  });
+
+  it('indexes an image with more than one frame under its format and `animated`', async () => {
+    const bytes = fakeImageBytes({ format: 'webp', width: 1, height: 1, animated: true });
+    const outcome = await imports.importFile(job('furry.hug'), source('/in/a.webp', bytes));
+    expect(outcome).toMatchObject({ status: 'imported', ext: 'webp' });
+    expect(images.rows.get(md5(bytes))?.animated).toBe(true);
+    expect(index.types.get(md5(bytes))).toEqual(['webp', 'animated']);
   });
 
   it('takes the type from the bytes: a JPEG named .png is stored as jpg', async () => {

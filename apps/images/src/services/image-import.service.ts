@@ -6,6 +6,7 @@ import type { ImageHeader, ImageProbeRepository } from '../repositories/image-pr
 import type { ImageRepository } from '../repositories/image.repository.js';
 import type { RecordCacheRepository } from '../repositories/record-cache.repository.js';
 import { acceptedFormat, IMAGE_FORMATS } from './image-format.policy.js';
+import { pickTypesOf } from './image-type.policy.js';
 import type { SizeIndexService } from './size-index.service.js';
 
 /** Who made an image and where it comes from, as its record shows them. */
@@ -117,7 +118,7 @@ export class ImageImportService {
 
     const id = createHash('md5').update(bytes).digest('hex');
     const existing = await this.deps.images.findById(id);
-    if (existing) return this.repair(file, existing, bytes);
+    if (existing) return this.repair(file, existing, bytes, header.animated);
 
     const credits = job.creditsFor(file);
     const row: ImageRow = {
@@ -133,6 +134,7 @@ export class ImageImportService {
       reportUrl: credits.reportUrl,
       shortUrl: credits.shortUrl,
       createdAt: this.now(),
+      animated: header.animated,
     };
     try {
       await this.deps.files.place(id, format.ext, bytes);
@@ -152,13 +154,14 @@ export class ImageImportService {
       return { file, status: 'duplicate', id, category: other?.category ?? job.category };
     }
     await this.deps.records.setMany([row]);
-    await this.deps.indexing.add(job.category, id, row.size);
+    await this.deps.indexing.add(job.category, id, row.size, pickTypesOf(format.ext, header.animated));
     return { file, status: 'imported', id, ext: format.ext, size: row.size };
   }
 
   /** A known image imported again: index it again (after a Redis failure) and put a lost file back. */
-  private async repair(file: string, existing: ImageRow, bytes: Buffer): Promise<ImportOutcome> {
-    await this.deps.indexing.add(existing.category, existing.id, existing.size);
+  private async repair(file: string, existing: ImageRow, bytes: Buffer, animated: boolean): Promise<ImportOutcome> {
+    // The same bytes (the same MD5): their header says whether the stored image is animated.
+    await this.deps.indexing.add(existing.category, existing.id, existing.size, pickTypesOf(existing.ext, animated));
     if (!(await this.deps.files.exists(existing.id, existing.ext))) {
       try {
         await this.deps.files.place(existing.id, existing.ext, bytes);

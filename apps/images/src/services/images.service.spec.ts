@@ -202,12 +202,12 @@ describe('ImagesService', () => {
     it('lists enabled categories, and disabled ones with their comment (empty → never had content)', async () => {
       expect(await service.listCategories()).toEqual({
         enabled: [
-          { name: 'furry.hug', db: 'furry.hug' },
-          { name: 'furry.pair', db: 'furry.pair' },
+          { name: 'furry.hug', db: 'furry.hug', sfw: false },
+          { name: 'furry.pair', db: 'furry.pair', sfw: false },
         ],
         disabled: [
-          { name: 'animals.fox', db: 'animals.fox', _comment: NEVER_HAD_CONTENT_COMMENT },
-          { name: 'furry.closed', db: 'furry.closed', _comment: 'Closed.' },
+          { name: 'animals.fox', db: 'animals.fox', sfw: false, _comment: NEVER_HAD_CONTENT_COMMENT },
+          { name: 'furry.closed', db: 'furry.closed', sfw: false, _comment: 'Closed.' },
         ],
       });
     });
@@ -217,6 +217,7 @@ describe('ImagesService', () => {
       expect(await service.categoryInfo('furry.hug')).toEqual({
         name: 'furry.hug',
         db: 'furry.hug',
+        sfw: false,
         disabled: false,
         files: {
           exists: true,

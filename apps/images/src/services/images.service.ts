@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import type { Category, CategoryInfoResponse, ImageRecord, ImageWithCategory } from '@pawlink/contracts';
+import type { Category, CategoryInfoResponse, ImagePickType, ImageRecord, ImageWithCategory } from '@pawlink/contracts';
 import { NEVER_HAD_CONTENT_COMMENT } from '@pawlink/contracts';
 import { ApiError } from '@pawlink/service-kit';
 import type { CategoryRow } from '../db/entities/category.entity.js';
@@ -8,7 +8,7 @@ import type { CategoryRepository, TypeStats } from '../repositories/category.rep
 import type { ImageFileRepository } from '../repositories/image-file.repository.js';
 import type { ImageRepository } from '../repositories/image.repository.js';
 import type { RecordCacheRepository } from '../repositories/record-cache.repository.js';
-import type { SizeIndexRepository } from '../repositories/size-index.repository.js';
+import type { PickFilter, SizeIndexRepository } from '../repositories/size-index.repository.js';
 import { isCategoryKey } from './category-key.rules.js';
 import { toImageRecord, toImageWithCategory } from './image-record.js';
 import type { SizeIndexService } from './size-index.service.js';
@@ -28,6 +28,18 @@ export interface ImagesServiceDeps {
   now?: () => number;
 }
 
+/** What the caller's key allows: with `sfwOnly` (the key's `sfw_only` flag) only SFW categories. */
+export interface KeyAccess {
+  sfwOnly?: boolean | undefined;
+}
+
+/** `type=` and `exclude=` of a random or bulk request, with what the key allows. */
+export interface PickOptions extends KeyAccess {
+  type?: ImagePickType | undefined;
+  /** Lower-case MD5s, never picked while other images fit. */
+  exclude?: readonly string[] | undefined;
+}
+
 /** One category of a bulk request and the number of images wanted from it. */
 export interface BulkRequest {
   db: string;
@@ -40,6 +52,19 @@ const round3 = (value: number): number => Math.round(value * 1000) / 1000;
 const MAX_PICK_ATTEMPTS = 3;
 /** Category keys quoted in messages are cut to this length. */
 const QUOTED_KEY_MAX = 100;
+
+const quote = (db: string): string => `"${db.slice(0, QUOTED_KEY_MAX)}"`;
+
+/** 403 1058 for a non-SFW category asked for with an `sfw_only` key. */
+function refuseUnlessSfw(access: KeyAccess, row: CategoryRow): void {
+  if (access.sfwOnly && !row.sfw) throw new ApiError('SFW_ONLY_KEY', { message: `This API key may only use SFW categories, and ${quote(row.db)} is not one.` });
+}
+
+/** The filter a pick narrows to; none (the unfiltered fast path) without `type` and `exclude`. */
+function pickFilter(options: PickOptions): PickFilter | undefined {
+  const exclude = options.exclude ?? [];
+  return exclude.length === 0 && options.type === undefined ? undefined : { exclude, type: options.type };
+}
 
 /** `rows` in random order, topped up to `amount` with random repeats when there are fewer (none when empty). */
 function withRepeats(rows: ImageRow[], amount: number): ImageRow[] {
@@ -92,9 +117,10 @@ export class ImagesService {
     const enabled: Category[] = [];
     const disabled: Category[] = [];
     for (const row of await this.deps.categories.listWithContent()) {
-      if (row.disabled) disabled.push({ name: row.name, db: row.db, _comment: row.disabledComment ?? 'Category is disabled.' });
-      else if (!row.hasContent) disabled.push({ name: row.name, db: row.db, _comment: NEVER_HAD_CONTENT_COMMENT });
-      else enabled.push({ name: row.name, db: row.db });
+      const category = { name: row.name, db: row.db, sfw: row.sfw };
+      if (row.disabled) disabled.push({ ...category, _comment: row.disabledComment ?? 'Category is disabled.' });
+      else if (!row.hasContent) disabled.push({ ...category, _comment: NEVER_HAD_CONTENT_COMMENT });
+      else enabled.push(category);
     }
     return { enabled, disabled };
   }
@@ -128,6 +154,7 @@ export class ImagesService {
     return {
       name: row.name,
       db: row.db,
+      sfw: row.sfw,
       disabled: comment !== undefined,
       ...(comment !== undefined ? { _comment: comment } : {}),
       files: {
@@ -159,40 +186,56 @@ export class ImagesService {
     return stats;
   }
 
-  /** One image by its id (a lower-case MD5) with its category; unknown → 1040. */
-  /** One image, from the record cache like random picks (MySQL on a miss, which then caches it). */
-  async image(id: string): Promise<ImageWithCategory> {
+  /**
+   * One image by its id (a lower-case MD5) with its category; unknown → 1040. From the record
+   * cache like random picks (MySQL on a miss, which then caches it). An `sfw_only` key asking for
+   * an image of a category that is not SFW → 1058.
+   */
+  async image(id: string, access: KeyAccess = {}): Promise<ImageWithCategory> {
     const { found } = await this.loadRows([id], await this.deps.records.getMany([id]));
     const [row] = found;
     if (!row) throw new ApiError('IMAGE_NOT_FOUND');
+    if (access.sfwOnly) {
+      const category = await this.category(row.category);
+      // Every image has its category (a foreign key): a missing one is no more SFW than any other.
+      if (!category) throw new ApiError('SFW_ONLY_KEY');
+      refuseUnlessSfw(access, category);
+    }
     return toImageWithCategory(row, this.deps.imagesMediaUrl);
   }
 
   /**
-   * `amount` random images of an enabled category with content, distinct when it has enough.
-   * Unknown, disabled or empty → 1030; nothing at or under `sizeLimit` → 1041.
+   * `amount` random images of an enabled category with content, distinct when it has enough;
+   * only of `options.type` and never `options.exclude` when given. Unknown, disabled or empty →
+   * 1030; not SFW for an `sfw_only` key → 1058; nothing at or under `sizeLimit` (of that type,
+   * not excluded) → 1041.
    */
-  async random(db: string, amount: number, sizeLimit?: number): Promise<ImageRecord[]> {
+  async random(db: string, amount: number, sizeLimit?: number, options: PickOptions = {}): Promise<ImageRecord[]> {
     const row = await this.category(db);
     if (!row || row.disabled) throw new ApiError('CATEGORY_NOT_FOUND');
-    const rows = await this.pickRows(db, amount, sizeLimit);
+    refuseUnlessSfw(options, row);
+    const filter = pickFilter(options);
+    const rows = await this.pickRows(db, amount, sizeLimit, filter);
     if (rows === 'empty') throw new ApiError('CATEGORY_NOT_FOUND');
-    if (rows.length === 0) throw new ApiError('NO_RESULTS');
+    if (rows.length === 0) {
+      throw filter ? new ApiError('NO_RESULTS', { message: 'No images were found that fit the size limit, the type and the exclusions.' }) : new ApiError('NO_RESULTS');
+    }
     return rows.map((r) => toImageRecord(r, this.deps.imagesMediaUrl));
   }
 
   /** One random image, as `random` picks it, and where its file is (for sending its bytes). */
-  async randomFile(db: string, sizeLimit?: number): Promise<{ image: ImageRecord; file: string }> {
-    const [image] = (await this.random(db, 1, sizeLimit)) as [ImageRecord];
+  async randomFile(db: string, sizeLimit?: number, options: PickOptions = {}): Promise<{ image: ImageRecord; file: string }> {
+    const [image] = (await this.random(db, 1, sizeLimit, options)) as [ImageRecord];
     return { image, file: this.deps.files.pathOf(image.id, image.ext) };
   }
 
   /**
    * Bulk: the counts may add up to at most the key's `limit` (1056, naming both); every category
-   * must be enabled with content (1055 names the first that is not). A category with nothing
-   * under `sizeLimit` gives an empty list.
+   * must be enabled with content (1055 names the first that is not) and, for an `sfw_only` key,
+   * SFW (1058 names the first that is not). `sizeLimit`, `type` and `exclude` apply to every
+   * category; one with nothing that fits them gives an empty list.
    */
-  async bulk(requests: readonly BulkRequest[], options: { limit: number; sizeLimit?: number | undefined }): Promise<Record<string, ImageRecord[]>> {
+  async bulk(requests: readonly BulkRequest[], options: PickOptions & { limit: number; sizeLimit?: number | undefined }): Promise<Record<string, ImageRecord[]>> {
     const total = requests.reduce((sum, r) => sum + r.count, 0);
     if (total > options.limit) {
       throw new ApiError('BULK_OVER_LIMIT', { message: `Bulk request total is above your limit: you asked for ${total} images and your limit is ${options.limit}.` });
@@ -203,7 +246,9 @@ export class ImagesService {
     if (invalid) {
       throw new ApiError('BULK_INVALID_CATEGORY', { message: `Invalid category in bulk request: "${invalid.db.slice(0, QUOTED_KEY_MAX)}" does not exist or is disabled.` });
     }
-    const picked = await Promise.all(requests.map(async ({ db, count }) => [db, await this.pickRows(db, count, options.sizeLimit)] as const));
+    for (const row of rows) refuseUnlessSfw(options, row!);
+    const filter = pickFilter(options);
+    const picked = await Promise.all(requests.map(async ({ db, count }) => [db, await this.pickRows(db, count, options.sizeLimit, filter)] as const));
     const data: Record<string, ImageRecord[]> = {};
     for (const [db, rows] of picked) {
       if (rows === 'empty') {
@@ -219,15 +264,17 @@ export class ImagesService {
    * with repeats when it has fewer. 'empty' when the category has no images at all; [] when none
    * fits the limit.
    */
-  private async pickRows(db: string, amount: number, sizeLimit?: number): Promise<ImageRow[] | 'empty'> {
+  private async pickRows(db: string, amount: number, sizeLimit?: number, filter?: PickFilter): Promise<ImageRow[] | 'empty'> {
     let rows: ImageRow[] = [];
+    // Without a filter the call is the one it always was: the benchmarked fast path.
+    const pickOnce = () => (filter ? this.deps.index.pick(db, amount, sizeLimit, filter) : this.deps.index.pick(db, amount, sizeLimit));
     for (let attempt = 0; attempt < MAX_PICK_ATTEMPTS; attempt++) {
-      let pick = await this.deps.index.pick(db, amount, sizeLimit);
+      let pick = await pickOnce();
       if (pick.total === 0) {
         // An empty set is also what a lost index looks like: ask MySQL (cheap, one index probe) and rebuild.
         if (!(await this.deps.categories.hasContent(db))) return 'empty';
         await this.deps.indexing.rebuild(db);
-        pick = await this.deps.index.pick(db, amount, sizeLimit);
+        pick = await pickOnce();
         if (pick.total === 0) return 'empty';
       }
       const { found, stale } = await this.loadRows(pick.ids, pick.rows);

@@ -1,9 +1,10 @@
+import type { ImagePickType } from '@pawlink/contracts';
 import type { ImageRepository } from '../repositories/image.repository.js';
 import type { SizeIndexRepository } from '../repositories/size-index.repository.js';
 import type { LogSink } from '@pawlink/service-kit/logger';
 
 export interface SizeIndexServiceDeps {
-  index: Pick<SizeIndexRepository, 'addIfIndexed' | 'rebuild' | 'size'>;
+  index: Pick<SizeIndexRepository, 'addIfIndexed' | 'rebuild' | 'size' | 'typedSize'>;
   images: Pick<ImageRepository, 'idsAndSizes' | 'countsByCategory'>;
   logger: Pick<LogSink, 'info'>;
 }
@@ -33,17 +34,18 @@ export class SizeIndexService {
    * Indexes a newly stored image. A category whose set is missing is rebuilt whole instead (MySQL
    * already has the row): a set started with this one image would look healthy and hide the rest.
    */
-  async add(db: string, id: string, size: number): Promise<void> {
-    if (!(await this.deps.index.addIfIndexed(db, id, size))) await this.rebuild(db);
+  async add(db: string, id: string, size: number, types: readonly ImagePickType[]): Promise<void> {
+    if (!(await this.deps.index.addIfIndexed(db, id, size, types))) await this.rebuild(db);
   }
 
   /**
    * At start: rebuilds the index of every category whose set is missing or holds another number
-   * of images than MySQL (a Redis restored from an older snapshot, say).
+   * of images than MySQL (a Redis restored from an older snapshot, say), or whose type-class sets
+   * do not add up to it (an index built before they existed).
    */
   async ensureAll(): Promise<void> {
     for (const [db, stored] of await this.deps.images.countsByCategory()) {
-      if ((await this.deps.index.size(db)) !== stored) await this.rebuild(db);
+      if ((await this.deps.index.size(db)) !== stored || (await this.deps.index.typedSize(db)) !== stored) await this.rebuild(db);
     }
   }
 }

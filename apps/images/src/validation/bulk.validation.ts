@@ -2,10 +2,11 @@ import { ApiError, deferredBodyError, fail, failWith } from '@pawlink/service-ki
 import { body, type ValidationChain } from 'express-validator';
 import type { RequestHandler } from 'express';
 import type { BulkRequest } from '../services/images.service.js';
+import { pickOptionsQueries, type PickOptionsInput } from './pick-options.validation.js';
 import { sizeLimitQuery } from './random.validation.js';
 
 /** What `POST /bulk` reads once its chains have passed; the whole-body chain's value sits under the empty path. */
-export interface BulkInput {
+export interface BulkInput extends PickOptionsInput {
   sizeLimit?: number;
   '': BulkRequest[];
 }
@@ -52,5 +53,5 @@ const bulkBody: ValidationChain = body()
   .withMessage(failWith('BULK_INVALID_BODY', (requests) => `Invalid bulk request body: the count for "${firstInvalidCount(requests as Record<string, unknown>)!.slice(0, 100)}" must be a positive integer.`)).bail()
   .customSanitizer((requests: Record<string, number>): BulkRequest[] => Object.entries(requests).map(([db, count]) => ({ db, count })));
 
-/** POST /bulk → BulkInput: `?sizeLimit` as on the random endpoint, reported before the body. */
-export const bulkValidation: ValidationChain[] = [sizeLimitQuery, bulkBody];
+/** POST /bulk → BulkInput: `?sizeLimit`, `?type` and `?exclude` as on the random endpoint (for every category), reported before the body. */
+export const bulkValidation: ValidationChain[] = [sizeLimitQuery, ...pickOptionsQueries, bulkBody];

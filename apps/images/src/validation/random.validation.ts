@@ -2,9 +2,10 @@ import { AMOUNT_MAX, AMOUNT_MIN } from '@pawlink/contracts';
 import { fail, failWith } from '@pawlink/service-kit';
 import { param, query, type ValidationChain } from 'express-validator';
 import { isCategoryKey } from '../services/category-key.rules.js';
+import { pickOptionsQueries, type PickOptionsInput } from './pick-options.validation.js';
 
 /** What `GET /:category` reads once its chains have passed. */
-export interface RandomImagesInput {
+export interface RandomImagesInput extends PickOptionsInput {
   category: string;
   amount: number;
   /** Bytes; absent when the client gave none. */
@@ -68,7 +69,7 @@ function joinSegments(splat: unknown): string {
 }
 
 /** GET /:category → RandomImagesInput; the query values are reported before the category. */
-export const randomImagesValidation: ValidationChain[] = [amountQuery, sizeLimitQuery, notesQuery, categoryKey(param('category'))];
+export const randomImagesValidation: ValidationChain[] = [amountQuery, sizeLimitQuery, ...pickOptionsQueries, notesQuery, categoryKey(param('category'))];
 
 /**
  * GET /*splat (`/furry/yiff/gay`) → RandomImagesInput: the segments become `category` (Express 5
@@ -77,6 +78,7 @@ export const randomImagesValidation: ValidationChain[] = [amountQuery, sizeLimit
 export const randomImagesBySegmentsValidation: ValidationChain[] = [
   amountQuery,
   sizeLimitQuery,
+  ...pickOptionsQueries,
   notesQuery,
   categoryKey(param('category').customSanitizer((_value: unknown, { req }) => joinSegments((req.params as Record<string, unknown> | undefined)?.splat))),
 ];

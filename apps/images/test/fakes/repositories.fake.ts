@@ -6,7 +6,9 @@ import type { ImageHeader, ImageProbeRepository } from '../../src/repositories/i
 import type { IdAndSize, ImageRepository } from '../../src/repositories/image.repository.js';
 import type { RecordCacheRepository } from '../../src/repositories/record-cache.repository.js';
 import type { LogSink } from '@pawlink/service-kit/logger';
-import type { RandomPick, SizeIndexRepository } from '../../src/repositories/size-index.repository.js';
+import type { PickFilter, RandomPick, SizeIndexRepository } from '../../src/repositories/size-index.repository.js';
+import type { ImagePickType } from '@pawlink/contracts';
+import { pickTypesOf } from '../../src/services/image-type.policy.js';
 
 /*
  * In-memory stand-ins for the images repositories, for the service specs: the same contracts
@@ -47,7 +49,7 @@ export class FakeImageRepository implements Pick<ImageRepository, 'findById' | '
 
   async *idsAndSizes(category: string): AsyncGenerator<IdAndSize[]> {
     await Promise.resolve();
-    const page = [...this.rows.values()].filter((r) => r.category === category).map((r) => ({ id: r.id, size: r.size }));
+    const page = [...this.rows.values()].filter((r) => r.category === category).map((r) => ({ id: r.id, size: r.size, ext: r.ext, animated: r.animated ?? false }));
     if (page.length > 0) yield page;
   }
 
@@ -62,7 +64,7 @@ export class FakeImageRepository implements Pick<ImageRepository, 'findById' | '
   }
 }
 
-export class FakeCategoryRepository implements Pick<CategoryRepository, 'find' | 'count' | 'listWithContent' | 'hasContent' | 'typeStats' | 'create' | 'setDisabled'> {
+export class FakeCategoryRepository implements Pick<CategoryRepository, 'find' | 'count' | 'listWithContent' | 'hasContent' | 'typeStats' | 'create' | 'setDisabled' | 'setSfw'> {
   readonly rows = new Map<string, CategoryRow>();
   readonly calls = { find: 0 };
 
@@ -97,9 +99,16 @@ export class FakeCategoryRepository implements Pick<CategoryRepository, 'find' |
     return Promise.resolve([...byType.values()].sort((a, b) => (a.mimeType < b.mimeType ? -1 : 1)));
   }
 
-  create(db: string, name: string): Promise<boolean> {
+  create(db: string, name: string, sfw = false): Promise<boolean> {
     if (this.rows.has(db)) return Promise.resolve(false);
-    this.rows.set(db, { db, name, disabled: false, disabledComment: null, createdAt: new Date(0) });
+    this.rows.set(db, { db, name, sfw, disabled: false, disabledComment: null, createdAt: new Date(0) });
+    return Promise.resolve(true);
+  }
+
+  setSfw(db: string, sfw: boolean): Promise<boolean> {
+    const row = this.rows.get(db);
+    if (!row) return Promise.resolve(false);
+    this.rows.set(db, { ...row, sfw });
     return Promise.resolve(true);
   }
 
@@ -115,15 +124,19 @@ export class FakeCategoryRepository implements Pick<CategoryRepository, 'find' |
  * Sorted sets as maps of id → size; a missing map is a missing set. Like the real script, a pick
  * also reads the picked ids' records from `records` (the record cache fake) when it is given.
  */
-export class FakeSizeIndexRepository implements Pick<SizeIndexRepository, 'pick' | 'remove' | 'addIfIndexed' | 'rebuild' | 'size'> {
+export class FakeSizeIndexRepository implements Pick<SizeIndexRepository, 'pick' | 'remove' | 'addIfIndexed' | 'rebuild' | 'size' | 'typedSize'> {
   readonly sets = new Map<string, Map<string, number>>();
+  /** The type classes of each indexed id. */
+  readonly types = new Map<string, readonly ImagePickType[]>();
   readonly calls = { rebuild: 0, remove: [] as string[] };
 
   constructor(private readonly records?: FakeRecordCacheRepository) {}
 
-  pick(db: string, amount: number, sizeLimit?: number): Promise<RandomPick> {
+  pick(db: string, amount: number, sizeLimit?: number, filter: PickFilter = {}): Promise<RandomPick> {
     const set = this.sets.get(db) ?? new Map<string, number>();
-    const eligible = [...set].filter(([, size]) => sizeLimit === undefined || size <= sizeLimit).map(([id]) => id);
+    const eligible = [...set]
+      .filter(([id, size]) => (sizeLimit === undefined || size <= sizeLimit) && !filter.exclude?.includes(id) && (filter.type === undefined || (this.types.get(id) ?? []).includes(filter.type)))
+      .map(([id]) => id);
     for (let i = eligible.length - 1; i > 0; i--) {
       const j = Math.floor(Math.random() * (i + 1));
       [eligible[i], eligible[j]] = [eligible[j]!, eligible[i]!];
@@ -139,16 +152,22 @@ export class FakeSizeIndexRepository implements Pick<SizeIndexRepository, 'pick'
     return Promise.resolve();
   }
 
-  addIfIndexed(db: string, id: string, size: number): Promise<boolean> {
+  addIfIndexed(db: string, id: string, size: number, types: readonly ImagePickType[] = []): Promise<boolean> {
     const set = this.sets.get(db);
     set?.set(id, size);
+    if (set) this.types.set(id, types);
     return Promise.resolve(set !== undefined);
   }
 
   async rebuild(db: string, batches: AsyncIterable<IdAndSize[]>): Promise<number> {
     this.calls.rebuild++;
     const set = new Map<string, number>();
-    for await (const batch of batches) for (const { id, size } of batch) set.set(id, size);
+    for await (const batch of batches) {
+      for (const { id, size, ext, animated } of batch) {
+        set.set(id, size);
+        this.types.set(id, pickTypesOf(ext, animated));
+      }
+    }
     if (set.size > 0) this.sets.set(db, set);
     else this.sets.delete(db);
     return set.size;
@@ -156,6 +175,10 @@ export class FakeSizeIndexRepository implements Pick<SizeIndexRepository, 'pick'
 
   size(db: string): Promise<number> {
     return Promise.resolve(this.sets.get(db)?.size ?? 0);
+  }
+
+  typedSize(db: string): Promise<number> {
+    return Promise.resolve([...(this.sets.get(db)?.keys() ?? [])].filter((id) => this.types.get(id)?.some((t) => t === 'animated' || t === 'still')).length);
   }
 }
 
@@ -215,6 +238,8 @@ export interface FakeImageContent {
   height?: number;
   /** The header reads, decoding the pixels fails. */
   truncated?: boolean;
+  /** More than one frame. */
+  animated?: boolean;
   /** Makes otherwise equal images distinct (another MD5). */
   seed?: number;
 }
@@ -232,7 +257,7 @@ export class FakeImageProbeRepository implements Pick<ImageProbeRepository, 'rea
 
   header(bytes: Buffer): Promise<ImageHeader> {
     const content = this.parse(bytes);
-    return Promise.resolve({ format: content.format, width: content.width, height: content.height });
+    return Promise.resolve({ format: content.format, width: content.width, height: content.height, animated: content.animated ?? false });
   }
 
   decode(bytes: Buffer): Promise<void> {

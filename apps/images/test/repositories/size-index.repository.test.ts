@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CategoryRepository } from '../../src/repositories/category.repository.js';
 import { ImageRepository } from '../../src/repositories/image.repository.js';
 import { RecordCacheRepository } from '../../src/repositories/record-cache.repository.js';
+import type { IdAndSize } from '../../src/repositories/image.repository.js';
 import { SizeIndexRepository } from '../../src/repositories/size-index.repository.js';
 import { imageRow, openStores, type Stores } from './stores.js';
 
@@ -49,11 +50,11 @@ describe('SizeIndexRepository (Redis sorted sets)', () => {
     let resume!: () => void;
     let paused!: () => void;
     const pausedAfterFirstPage = new Promise<void>((resolve) => (paused = resolve));
-    async function* pages(): AsyncGenerator<Array<{ id: string; size: number }>> {
-      yield [removed!, kept!].map((id) => ({ id, size: ids.get(id)! }));
+    async function* pages(): AsyncGenerator<IdAndSize[]> {
+      yield [removed!, kept!].map((id) => ({ id, size: ids.get(id)!, ext: 'png', animated: false }));
       paused();
       await new Promise<void>((resolve) => (resume = resolve));
-      yield [...ids.keys()].slice(2).map((id) => ({ id, size: ids.get(id)! }));
+      yield [...ids.keys()].slice(2).map((id) => ({ id, size: ids.get(id)!, ext: 'png', animated: false }));
     }
     const rebuild = index.rebuild('furry.hug', pages());
     await pausedAfterFirstPage;
@@ -99,7 +100,7 @@ describe('SizeIndexRepository (Redis sorted sets)', () => {
     const [first] = [...ids.keys()];
     await index.remove('furry.hug', first!);
     expect(await index.size('furry.hug')).toBe(4);
-    async function* none(): AsyncGenerator<Array<{ id: string; size: number }>> {}
+    async function* none(): AsyncGenerator<IdAndSize[]> {}
     expect(await index.rebuild('furry.hug', none())).toBe(0);
     expect(await stores.redis.exists(key())).toBe(0);
   });

@@ -14,6 +14,11 @@ export interface ImageRow {
   reportUrl: string | null;
   shortUrl: string | null;
   createdAt: Date;
+  /**
+   * More than one frame. Written at import and read only by the size index rebuild (the
+   * `animated` and `still` sets): rows read back, records and the record cache do not carry it.
+   */
+  animated?: boolean;
 }
 
 export const ImageEntity = new EntitySchema<ImageRow>({
@@ -32,6 +37,7 @@ export const ImageEntity = new EntitySchema<ImageRow>({
     reportUrl: { name: 'report_url', type: 'varchar', length: 2048, nullable: true },
     shortUrl: { name: 'short_url', type: 'varchar', length: 2048, nullable: true },
     createdAt: { name: 'created_at', type: 'datetime', precision: 3 },
+    animated: { type: 'boolean', default: false, select: false },
   },
   indices: [
     { name: 'idx_images_category_id', columns: ['category', 'id'] },
