@@ -81,8 +81,12 @@ export class ShortLinkRepository implements ShortLinkClient {
         body = undefined;
       }
     } catch (error) {
-      const cause = (error as { cause?: { code?: unknown } }).cause?.code;
-      const why = (error as Error).name === 'TimeoutError' ? `no answer within ${this.options.timeoutMs} ms` : typeof cause === 'string' ? cause : (error as Error).message;
+      const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
+      const why =
+        (error as Error).name === 'TimeoutError' ? `no answer within ${this.options.timeoutMs} ms`
+        : typeof cause?.code === 'string' ? cause.code
+        : typeof cause?.message === 'string' ? cause.message
+        : (error as Error).message;
       return { kind: 'failed', reason: `the shortener is unreachable (${why})` };
     }
     if (response.status === 429) return { kind: 'rate-limited', retryAfterMs: retryAfterMs(response.headers.get('retry-after')) };
