@@ -8,6 +8,7 @@ import type { ShortenerContainer } from './container.js';
 import { createFastRedirect } from './handlers/fast-redirect.handler.js';
 import { REDIRECT_STATUS, redirectCacheControl } from './handlers/send-redirect.js';
 import { REDIRECT_ROUTE, registerShortUrlRoutes } from './routes/short-url.routes.js';
+import { PRIVATE_TARGET_PREFIXES_LOCAL } from './validation/short-url.validation.js';
 
 export interface ShortenerAppDeps {
   config: ShortenerConfig;
@@ -25,6 +26,7 @@ export interface ShortenerAppDeps {
 export function createApp(deps: ShortenerAppDeps): Express {
   const { config } = deps;
   const base = createServiceApp({ service: 'shortener', ...deps });
+  base.app.locals[PRIVATE_TARGET_PREFIXES_LOCAL] = config.shortener.privateTargetPrefixes;
   registerShortUrlRoutes(base.app, {
     shortUrls: deps.services.shortUrls,
     guards: deps.guards,
