@@ -10,7 +10,7 @@ import { importJob, placeholderImage, startHarness, type Harness } from './suppo
 const KEY = 'stand-in-service-key';
 
 /** Polls `read` until it gives something other than undefined (at most 15 s). */
-async function eventually<T>(read: () => Promise<T | undefined>, what: string): Promise<T> {
+async function eventually<T>(read: () => Promise<T | undefined> | T | undefined, what: string): Promise<T> {
   const deadline = Date.now() + 15_000;
   for (;;) {
     const value = await read();
@@ -71,7 +71,7 @@ describe('image short links made in the background', () => {
     const { id } = await h.addImage('furry.boop', seed++);
     const { url } = await info(id);
     // Several failed attempts, each answered by a dropped connection.
-    await eventually(async () => (requestsFor(url).length >= 3 ? true : undefined), 'three attempts');
+    await eventually(() => (requestsFor(url).length >= 3 ? true : undefined), 'three attempts');
     for (let i = 0; i < 5; i++) {
       const res = await request(`${h.url}/images/${id}.json`);
       expect(res.status).toBe(200);
@@ -94,7 +94,7 @@ describe('image short links made in the background', () => {
     stand.mode = 'hang';
     const { id } = await h.addImage('furry.boop', seed++);
     const { url } = await info(id);
-    await eventually(async () => (requestsFor(url).length >= 2 ? true : undefined), 'two timed-out attempts');
+    await eventually(() => (requestsFor(url).length >= 2 ? true : undefined), 'two timed-out attempts');
     const res = await request(`${h.url}/images/${id}.json`);
     expect(res.status).toBe(200);
     expect(res.body.data.shortURL).toBeNull();
@@ -121,7 +121,7 @@ describe('image short links made in the background', () => {
     const warnsBefore = logs.filter((l) => l.level === 'warn').length;
     const { id } = await h.addImage('furry.boop', seed++);
     const { url } = await info(id);
-    await eventually(async () => (requestsFor(url).length >= 2 ? true : undefined), 'two attempts');
+    await eventually(() => (requestsFor(url).length >= 2 ? true : undefined), 'two attempts');
     expect((await info(id)).shortURL).toBeNull();
     const warns = logs.filter((l) => l.level === 'warn').slice(warnsBefore);
     expect(warns).toHaveLength(1);

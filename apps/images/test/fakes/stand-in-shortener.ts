@@ -28,11 +28,11 @@ export interface StandInShortener {
 
 /** A stand-in for the shortener's public API, on a loopback port. */
 export async function startStandInShortener(options: { key: string }): Promise<StandInShortener> {
-  let server: TestServer | undefined;
   const codeOf = (target: string): string => createHash('sha1').update(target).digest('base64url').slice(0, 8);
   const answer = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void => {
     res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(typeof body === 'string' ? body : JSON.stringify(body));
   };
+  const server: TestServer = await serveForTest((req, res) => void handle(req, res));
   const stand: StandInShortener = {
     url: '',
     mode: 'ok',
@@ -41,7 +41,7 @@ export async function startStandInShortener(options: { key: string }): Promise<S
     requests: [],
     links: new Map(),
     shortUrlOf: (target) => `${stand.url}/${codeOf(target)}`,
-    close: () => server?.close() ?? Promise.resolve(),
+    close: () => server.close(),
   };
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const path = new URL(req.url ?? '/', 'http://x');
@@ -76,7 +76,6 @@ export async function startStandInShortener(options: { key: string }): Promise<S
     const record = { code, createdAt: new Date().toISOString(), modifiedAt: null, url: body.url, pos: stand.links.size, credit: 'Unknown', fullURL: `${stand.url}/${code}`, managementCode: null };
     return answer(res, existed ? 200 : 201, { success: true, data: record });
   };
-  server = await serveForTest((req, res) => void handle(req, res));
   stand.url = server.url;
   return stand;
 }
