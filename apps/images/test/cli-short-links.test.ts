@@ -14,7 +14,7 @@ describe('bin/admin images shortlinks', () => {
 
   beforeAll(async () => {
     stand = await startStandInShortener({ key: KEY });
-    h = await startHarness('img-cli-links', { SHORTENER_URL: stand.url, SHORTENER_KEY: KEY, IMAGES_SHORT_LINKS_TIMEOUT_MS: '500' });
+    h = await startHarness('img-cli-links', { SHORTENER_URL: stand.url, SHORTENER_KEY: KEY, IMAGES_SHORT_LINKS_TIMEOUT_MS: '5000' });
     await h.addCategory('furry.hug', 'Furry > Hug');
   });
   beforeEach(() => {

@@ -29,7 +29,7 @@ describe('image short links made in the background', () => {
 
   beforeAll(async () => {
     stand = await startStandInShortener({ key: KEY });
-    h = await startHarness('img-shortlinks', { SHORTENER_URL: stand.url, SHORTENER_KEY: KEY, IMAGES_SHORT_LINKS_TIMEOUT_MS: '300' });
+    h = await startHarness('img-shortlinks', { SHORTENER_URL: stand.url, SHORTENER_KEY: KEY, IMAGES_SHORT_LINKS_TIMEOUT_MS: '1500' });
     await h.addCategory('furry.boop', 'Furry > Boop');
     const logger = {
       info: (message: string, meta?: Record<string, unknown>) => logs.push({ level: 'info', message, meta }),
@@ -98,7 +98,7 @@ describe('image short links made in the background', () => {
     const res = await request(`${h.url}/images/${id}.json`);
     expect(res.status).toBe(200);
     expect(res.body.data.shortURL).toBeNull();
-    expect(logs.filter((l) => l.level === 'warn').at(-1)!.meta?.reason).toMatch(/no answer within 300 ms/);
+    expect(logs.filter((l) => l.level === 'warn').at(-1)!.meta?.reason).toMatch(/no answer within 1500 ms/);
     stand.mode = 'ok';
     expect(await linkOf(id)).toBe(stand.shortUrlOf(url));
   });

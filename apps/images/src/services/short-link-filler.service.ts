@@ -32,7 +32,8 @@ export class ShortLinkFiller {
 
   start(): void {
     this.stopping = false;
-    this.schedule(0);
+    // One interval first: services started together (npm start) give the shortener time to listen.
+    this.schedule(this.deps.intervalMs);
   }
 
   /** Stops scheduling and waits for the pass under way (its requests in flight finish; no new ones start). */

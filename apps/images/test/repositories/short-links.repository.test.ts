@@ -90,7 +90,7 @@ describe('short-link repositories', () => {
   });
 
   describe('ShortLinkRepository (the shortener over HTTP)', () => {
-    const client = (apiUrl = stand.url, timeoutMs = 500) => new ShortLinkRepository({ apiUrl, key: 'k', timeoutMs });
+    const client = (apiUrl = stand.url, timeoutMs = 5000) => new ShortLinkRepository({ apiUrl, key: 'k', timeoutMs });
 
     it('creates a non-editable link with the key, and gets the same one again', async () => {
       stand.mode = 'ok';
@@ -117,7 +117,7 @@ describe('short-link repositories', () => {
 
     it('reports refusals with their status and code, and answers that are no record', async () => {
       stand.mode = 'ok';
-      const wrongKey = new ShortLinkRepository({ apiUrl: stand.url, key: 'nope', timeoutMs: 500 });
+      const wrongKey = new ShortLinkRepository({ apiUrl: stand.url, key: 'nope', timeoutMs: 5000 });
       expect(await wrongKey.create('https://m.test/a.png')).toEqual({ kind: 'failed', reason: 'the shortener answered 401 (code 1010: Invalid API key.)' });
       stand.mode = 'invalid';
       expect(await client().create('https://m.test/a.png')).toEqual({ kind: 'failed', reason: 'the shortener gave an answer that is no short link record (200)' });
