@@ -35,6 +35,41 @@ else
   say "WARNING: 'bin/admin apikey create' failed; no demo API key"
 fi
 
+# ---------------------------------------------------------------- images → shortener service key
+# Images makes each image's short link through the shortener's API with a key of its own (flag
+# shortener, no rate limit). Kept in data/ as "<id> <key>" and reused while bin/admin lists it as
+# active; a SHORTENER_KEY set in .env or the environment wins.
+SHORT_LINKS="on"
+ensure_shortener_key() {
+  [[ -n "${SHORTENER_KEY:-}" ]] && return 0
+  local file="$PAWLINK_ROOT/data/images-shortener.key" key_id="" key="" out
+  if [[ -s "$file" ]]; then
+    read -r key_id key <"$file" || true
+    if [[ "$key_id" =~ ^[0-9]+$ && -n "$key" ]] &&
+      bin/admin apikey list 2>/dev/null | grep -Eq "^id=$key_id .* flags=([a-z_]+,)*shortener(,[a-z_]+)* active=true disabled=false"; then
+      export SHORTENER_KEY="$key"
+      return 0
+    fi
+  fi
+  if ! out="$(bin/admin apikey create --name "images-service-$(date +%Y%m%d%H%M%S)" --contact images@localhost \
+    --flags shortener --rate-limit-route 0 --rate-limit-global 0 2>/dev/null)"; then
+    return 1
+  fi
+  key_id="$(printf '%s\n' "$out" | sed -n 's/^Created API key id=\([0-9]*\) .*/\1/p')"
+  key="$(printf '%s\n' "$out" | tail -n 1)"
+  [[ -n "$key_id" && -n "$key" ]] || return 1
+  mkdir -p "$PAWLINK_ROOT/data"
+  (umask 077 && printf '%s %s\n' "$key_id" "$key" >"$file")
+  export SHORTENER_KEY="$key"
+}
+if ! ensure_shortener_key; then
+  SHORT_LINKS="off (creating the images service key failed; images keep shortURL null)"
+  say "WARNING: could not create the images service key; images get no short links"
+fi
+# The image files are served on a local address here, which the shortener refuses as a target
+# unless told they are this system's own.
+export SHORTENER_PRIVATE_TARGET_PREFIXES="${SHORTENER_PRIVATE_TARGET_PREFIXES:-$IMAGES_MEDIA_URL}"
+
 # ---------------------------------------------------------------- nginx config
 NGINX_DIR="$PAWLINK_ROOT/data/nginx"
 mkdir -p "$NGINX_DIR"

@@ -8,6 +8,11 @@ import { ImageRepository } from './repositories/image.repository.js';
 import { PlaceholderImageRepository } from './repositories/placeholder-image.repository.js';
 import { RecordCacheRepository } from './repositories/record-cache.repository.js';
 import { SizeIndexRepository } from './repositories/size-index.repository.js';
+import { ImageShortUrlRepository } from './repositories/image-short-url.repository.js';
+import { ShortLinkLockRepository } from './repositories/short-link-lock.repository.js';
+import { ShortLinkRepository, type ShortLinkClient } from './repositories/short-link.repository.js';
+import { ShortLinkFiller } from './services/short-link-filler.service.js';
+import { ShortLinksService } from './services/short-links.service.js';
 import { CategoryAdminService } from './services/category-admin.service.js';
 import { DemoSeedService } from './services/demo-seed.service.js';
 import { ImageAdminService } from './services/image-admin.service.js';
@@ -24,6 +29,8 @@ export interface ImagesConnections {
   redis: Redis;
   /** `<DB_PREFIX>images` (`imagesDatabase`). */
   dataSource: DataSource;
+  /** Replaces the shortener's HTTP client (tests); default: one built from the short-link settings, none without SHORTENER_KEY. */
+  shortener?: ShortLinkClient | null;
 }
 
 export interface ImagesRepositories {
@@ -43,6 +50,10 @@ export interface ImagesContainer {
   imageAdmin: ImageAdminService;
   categoryAdmin: CategoryAdminService;
   demoSeed: DemoSeedService;
+  /** Short links of images: one batch, or all (`bin/admin images shortlinks`). */
+  shortLinks: ShortLinksService;
+  /** The background filler main.ts starts (not started by the container). */
+  shortLinkFiller: ShortLinkFiller;
   /** For tests and the benchmark, which arrange and inspect stored data; the process and the CLI go through the services. */
   repositories: ImagesRepositories;
 }
@@ -59,6 +70,9 @@ export function createImagesContainer(connections: ImagesConnections): ImagesCon
   };
   const { categories, images, sizeIndex, records, files } = repositories;
   const indexing = new SizeIndexService({ index: sizeIndex, images, logger });
+  const { shortLinks: linkSettings } = config.images;
+  const shortener = connections.shortener !== undefined ? connections.shortener : linkSettings.key === null ? null : new ShortLinkRepository({ apiUrl: linkSettings.apiUrl, key: linkSettings.key, timeoutMs: linkSettings.timeoutMs });
+  const shortLinks = new ShortLinksService({ shortUrls: new ImageShortUrlRepository(dataSource), records, shortener, imagesMediaUrl: config.urls.imagesMedia, concurrency: linkSettings.concurrency });
   const imports = new ImageImportService({ categories, images, files, probe: new ImageProbeRepository(), records, indexing });
   return {
     images: new ImagesService({ categories, images, records, index: sizeIndex, indexing, files, imagesMediaUrl: config.urls.imagesMedia, categoryCacheMs: config.images.categoryCacheMs, logger }),
@@ -67,6 +81,8 @@ export function createImagesContainer(connections: ImagesConnections): ImagesCon
     imageAdmin: new ImageAdminService({ categories, images, records, index: sizeIndex, indexing, files }),
     categoryAdmin: new CategoryAdminService({ categories, images }),
     demoSeed: new DemoSeedService({ categories, placeholders: new PlaceholderImageRepository(), imports }),
+    shortLinks,
+    shortLinkFiller: new ShortLinkFiller({ links: shortLinks, lock: new ShortLinkLockRepository(redis, config.redis.prefix), logger, intervalMs: linkSettings.intervalMs }),
     repositories,
   };
 }

@@ -1,5 +1,5 @@
 import { openAccessGuards } from '@pawlink/auth';
-import { runService } from '@pawlink/service-kit';
+import { labelled, runService } from '@pawlink/service-kit';
 import { createApp } from './app.js';
 import { loadImagesConfig } from './config.js';
 import { createImagesContainer } from './container.js';
@@ -18,6 +18,12 @@ await runService({
     // A missing size index (fresh or flushed Redis) is rebuilt before serving; a category the
     // loop has not reached yet is rebuilt on its first request anyway.
     await services.sizeIndex.ensureAll();
+    if (services.shortLinks.configured) {
+      services.shortLinkFiller.start();
+      runtime.onShutdown(labelled('short-link filler', () => services.shortLinkFiller.stop()));
+    } else {
+      logger.info('SHORTENER_KEY is not set: images get no short links (shortURL stays null) until it is');
+    }
     const readOnly = await runtime.readOnlySwitch('images', redis);
     const guards = await openAccessGuards(runtime, 'images', redis);
     return createApp({ config, logger, services, guards, readOnly, startedAt, readiness: runtime.readiness, metrics: runtime.metrics });

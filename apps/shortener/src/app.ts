@@ -9,6 +9,7 @@ import type { ShortenerContainer } from './container.js';
 import { createFastRedirect } from './handlers/fast-redirect.handler.js';
 import { REDIRECT_STATUS, redirectCacheControl } from './handlers/send-redirect.js';
 import { REDIRECT_ROUTE, registerShortUrlRoutes } from './routes/short-url.routes.js';
+import { PRIVATE_TARGET_PREFIXES_LOCAL } from './validation/short-url.validation.js';
 
 export interface ShortenerAppDeps {
   config: ShortenerConfig;
@@ -28,6 +29,7 @@ export function createApp(deps: ShortenerAppDeps): Express {
   const base = createServiceApp({ service: 'shortener', ...deps, docs: { document: shortenerOpenApi, urls: config.urls, rateLimits: serviceRateLimits('shortener') } });
   // Before the `/:code` routes; `status` is a reserved code.
   registerStatusRoute(base.app, { service: 'shortener', guards: deps.guards, readOnly: deps.readOnly });
+  base.app.locals[PRIVATE_TARGET_PREFIXES_LOCAL] = config.shortener.privateTargetPrefixes;
   registerShortUrlRoutes(base.app, {
     shortUrls: deps.services.shortUrls,
     guards: deps.guards,

@@ -7,7 +7,7 @@ describe('loadShortenerConfig', () => {
     const config = loadShortenerConfig({});
     expect(config.ports.shortener).toBe(3001);
     expect(config.urls.shortener).toBe('http://127.0.0.1:3001');
-    expect(config.shortener).toEqual({ cacheSize: 100_000, previewCacheSize: 10_000, localCacheTtlMs: 300_000, redisCacheTtlSeconds: 86_400, redirectMaxAgeSeconds: 60, visits: { count: true, flushMs: 1000, moveMs: 5000 } });
+    expect(config.shortener).toEqual({ cacheSize: 100_000, previewCacheSize: 10_000, localCacheTtlMs: 300_000, redisCacheTtlSeconds: 86_400, redirectMaxAgeSeconds: 60, visits: { count: true, flushMs: 1000, moveMs: 5000 }, privateTargetPrefixes: [] });
   });
 
   it.each([

@@ -1,4 +1,5 @@
-import { loadBaseConfig, readBool, readInt, type BaseConfig, type Env } from '@pawlink/service-kit';
+import { ConfigError, loadBaseConfig, readBool, readInt, readString, type BaseConfig, type Env } from '@pawlink/service-kit';
+import { normalisePrivateTargetPrefix } from './services/target-url.rules.js';
 
 export interface ShortenerConfig extends BaseConfig {
   shortener: {
@@ -20,7 +21,25 @@ export interface ShortenerConfig extends BaseConfig {
       /** How often Redis's counts are moved to MySQL: the most of the visits a loss of Redis's data loses. */
       moveMs: number;
     };
+    /**
+     * URL prefixes accepted as targets although their host is loopback, private or a local name:
+     * the system's own image files when they are served on a local address (npm start, compose).
+     */
+    privateTargetPrefixes: string[];
   };
+}
+
+/** SHORTENER_PRIVATE_TARGET_PREFIXES: comma-separated http(s) URL prefixes; default none. */
+function readPrivateTargetPrefixes(env: Env): string[] {
+  const name = 'SHORTENER_PRIVATE_TARGET_PREFIXES';
+  const items = readString(env, name, '').split(',').map((item) => item.trim()).filter((item) => item !== '');
+  return items.map((item) => {
+    try {
+      return normalisePrivateTargetPrefix(item);
+    } catch (error) {
+      throw new ConfigError(name, `${(error as Error).message}, got "${item}"`);
+    }
+  });
 }
 
 /** The shortener's configuration, read once at boot; a bad value throws a ConfigError naming it. */
@@ -38,6 +57,7 @@ export function loadShortenerConfig(env: Env, cwd = process.cwd()): ShortenerCon
         flushMs: readInt(env, 'SHORTENER_VISITS_FLUSH_MS', 1000, { min: 50, max: 60_000 }),
         moveMs: readInt(env, 'SHORTENER_VISITS_MOVE_MS', 5000, { min: 100, max: 600_000 }),
       },
+      privateTargetPrefixes: readPrivateTargetPrefixes(env),
     },
   };
 }

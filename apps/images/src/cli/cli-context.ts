@@ -1,6 +1,8 @@
 import { CommandFailure, type CliContext } from '@pawlink/service-kit/cli';
 import { createLogger } from '@pawlink/service-kit/logger';
 import type { Redis } from 'ioredis';
+import type { BaseConfig } from '@pawlink/service-kit';
+import { loadImagesConfig, type ImagesConfig, type ImagesSettings } from '../config.js';
 import { createCategoryAdmin, createImagesContainer, type ImagesContainer } from '../container.js';
 import { imagesDatabase } from '../db/images.database.js';
 import type { CategoryAdminService } from '../services/category-admin.service.js';
@@ -22,6 +24,15 @@ async function requireRedis(redis: Redis): Promise<void> {
 }
 
 /**
+ * bin/admin's context carries the shared configuration; the images settings (SHORTENER_KEY and
+ * the rest of the short-link settings) are read from the environment as the service reads them.
+ * A context built from an ImagesConfig (the tests') brings its own.
+ */
+export function imagesSettings(config: BaseConfig): ImagesSettings {
+  return 'images' in config ? (config as ImagesConfig).images : loadImagesConfig(process.env).images;
+}
+
+/**
  * The images services for `bin/admin images …`, once Redis answers. Their log lines (an index
  * rebuilt) are not the operator's output, which the commands print themselves.
  */
@@ -29,7 +40,7 @@ export async function openImagesContainer(context: CliContext): Promise<ImagesCo
   await requireRedis(context.redis);
   return createImagesContainer({
     // Nothing the CLI runs reads categories through the HTTP service's cache.
-    config: { ...context.config, images: { categoryCacheMs: 0 } },
+    config: { ...context.config, images: { ...imagesSettings(context.config), categoryCacheMs: 0 } },
     logger: createLogger('images', 'error', { silent: true }),
     redis: context.redis,
     dataSource: await context.dataSource(imagesDatabase),

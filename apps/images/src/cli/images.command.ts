@@ -6,8 +6,9 @@ import { expandPaths } from './import-paths.js';
 import { describeOutcome, importProgress, summarize } from './import-report.js';
 import { categoryKey, imageId, sourceUrl, text } from './options.js';
 import { creditsFrom, readSidecar } from './sidecar.js';
+import { registerShortLinkCommand } from './short-links.command.js';
 
-/** `bin/admin images import|remove|reindex|seed-demo`. */
+/** `bin/admin images import|remove|reindex|seed-demo|shortlinks`. */
 export function registerImageCommands(program: Command, context: () => CliContext): void {
   const images = program.command('images').description('Import and remove images (files under MEDIA_DIR/images, rows in <DB_PREFIX>images).');
 
@@ -76,4 +77,6 @@ export function registerImageCommands(program: Command, context: () => CliContex
           process.stdout.write(`Seeded ${result.categories} demo categories with ${result.images} placeholder images.\n`);
       }
     });
+
+  registerShortLinkCommand(images, context);
 }

@@ -22,10 +22,20 @@ export const imagesKey = (redisPrefix: string, name: string): string => `${redis
 /** The hash of every cached record. */
 export const recordsKey = (redisPrefix: string): string => imagesKey(redisPrefix, 'records');
 
+// Replaces a field only while it still holds what was read (an entry removed or rewritten meanwhile is left alone).
+const REPLACE_UNCHANGED = `local n = 0
+for i = 1, #ARGV, 3 do
+  if redis.call('HGET', KEYS[1], ARGV[i]) == ARGV[i + 1] then
+    redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 2])
+    n = n + 1
+  end
+end
+return n`;
+
 /**
  * Image rows as JSON in one Redis hash `<prefix>{images}:records` (field = id). Rows never change
- * after import, so entries are only written (import, read-through) and deleted (remove); a lost
- * hash refills from MySQL on reads. It keeps MySQL — whose buffer pool a large category
+ * after import but for their short link, filled later: entries are written (import, read-through,
+ * a filled short link) and deleted (remove); a lost hash refills from MySQL on reads. It keeps MySQL — whose buffer pool a large category
  * outgrows — off the random-image path.
  */
 export class RecordCacheRepository {
@@ -60,5 +70,19 @@ export class RecordCacheRepository {
 
   async remove(id: string): Promise<void> {
     await this.redis.hdel(this.key, id);
+  }
+
+  /** Puts filled short links into the entries that are cached; an image not cached is read from MySQL, link and all. */
+  async setShortUrls(links: ReadonlyMap<string, string>): Promise<void> {
+    if (links.size === 0) return;
+    const ids = [...links.keys()];
+    const values = await this.redis.hmget(this.key, ...ids);
+    const args: string[] = [];
+    values.forEach((value, i) => {
+      if (value === null) return;
+      const id = ids[i]!;
+      args.push(id, value, encode({ ...decodeRecord(id, value), shortUrl: links.get(id)! }));
+    });
+    if (args.length > 0) await this.redis.eval(REPLACE_UNCHANGED, 1, this.key, ...args);
   }
 }

@@ -6,6 +6,12 @@ import { parseExpiresAt, parseMaxVisits } from '../services/expiry.rules.js';
 import { SHORT_CODE } from '../services/short-code.rules.js';
 import { normaliseTargetUrl } from '../services/target-url.rules.js';
 
+/** Where createApp puts SHORTENER_PRIVATE_TARGET_PREFIXES for the target URL rule (`app.locals`). */
+export const PRIVATE_TARGET_PREFIXES_LOCAL = 'privateTargetPrefixes';
+
+const privateTargetPrefixesOf = (req: unknown): readonly string[] =>
+  ((req as { app?: { locals?: Record<string, unknown> } }).app?.locals?.[PRIVATE_TARGET_PREFIXES_LOCAL] as readonly string[] | undefined) ?? [];
+
 const notAString = fail('INVALID_URL', 'The provided url is invalid: url must be a non-empty string.');
 
 /** The target URL: a non-empty string of at most 2048 characters that the URL rules accept (1073); kept normalised. */
@@ -15,7 +21,7 @@ const targetUrl = (chain: ValidationChain): ValidationChain =>
       .isString().withMessage(notAString).bail()
       .notEmpty().withMessage(notAString).bail()
       .isLength({ max: URL_MAX_LENGTH }).withMessage(fail('INVALID_URL', `The provided url is invalid: at most ${URL_MAX_LENGTH} characters.`)).bail(),
-    (value) => normaliseTargetUrl(value as string),
+    (value, { req }) => normaliseTargetUrl(value as string, privateTargetPrefixesOf(req)),
   );
 
 /**

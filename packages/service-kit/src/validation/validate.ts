@@ -1,5 +1,5 @@
 import type { Request, RequestHandler } from 'express';
-import { matchedData, type ValidationChain, type ValidationError } from 'express-validator';
+import { matchedData, type Meta, type ValidationChain, type ValidationError } from 'express-validator';
 import { ApiError, isApiError } from '../api-error.js';
 import { asInputFailure, InputFailure } from './input-failure.js';
 
@@ -92,12 +92,13 @@ export function validated<T>(req: Request): T {
 /**
  * A domain rule as one check-and-convert step: `parse` returns the value to keep or throws the
  * ApiError (or InputFailure) the contract gives for it. The converted value is what the handler reads.
+ * `meta` is express-validator's (the request, the field), for a rule that depends on the app's settings.
  */
-export function parsedBy<T>(chain: ValidationChain, parse: (value: unknown) => T): ValidationChain {
+export function parsedBy<T>(chain: ValidationChain, parse: (value: unknown, meta: Meta) => T): ValidationChain {
   return chain
-    .customSanitizer((value: unknown) => {
+    .customSanitizer((value: unknown, meta: Meta) => {
       try {
-        return parse(value);
+        return parse(value, meta);
       } catch (error) {
         return asInputFailure(error);
       }
