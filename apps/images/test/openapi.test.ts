@@ -1,4 +1,4 @@
-import { RATE_LIMIT_BUCKETS, type AccessGuards } from '@pawlink/auth';
+import { RATE_LIMIT_BUCKETS } from '@pawlink/auth';
 import { imagesOpenApi, withServer } from '@pawlink/contracts/openapi';
 import { createLogger, type ReadOnlySwitch } from '@pawlink/service-kit';
 import { expressRoutes, recordingGuards, request, routeDrift } from '@pawlink/test-kit';
@@ -14,7 +14,7 @@ describe('the images OpenAPI document and the routes', () => {
       config: loadImagesConfig({}),
       logger: createLogger('images', 'error', { silent: true }),
       services: { images: {} } as ImagesContainer,
-      guards: recordingGuards() as unknown as AccessGuards,
+      guards: recordingGuards(),
       readOnly: {} as ReadOnlySwitch,
     });
     const served = expressRoutes(app);

@@ -1,7 +1,8 @@
-import { RATE_LIMIT_BUCKETS, type AccessGuards } from '@pawlink/auth';
+import { RATE_LIMIT_BUCKETS } from '@pawlink/auth';
 import { shortenerOpenApi, withServer, type OpenApiDocument } from '@pawlink/contracts/openapi';
 import { createLogger, type ReadOnlySwitch } from '@pawlink/service-kit';
 import { ContractViolation, expressRoutes, recordingGuards, request, routeDrift, serveForTest, toTemplate } from '@pawlink/test-kit';
+import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
 import { loadShortenerConfig } from '../src/config.js';
@@ -15,7 +16,7 @@ function routeTable() {
     config: loadShortenerConfig({ SHORTENER_URL }),
     logger: createLogger('shortener', 'error', { silent: true }),
     services: {} as ShortenerContainer,
-    guards: recordingGuards() as unknown as AccessGuards,
+    guards: recordingGuards(),
     readOnly: {} as ReadOnlySwitch,
   });
 }
@@ -45,7 +46,7 @@ describe('the shortener OpenAPI document and the routes', () => {
 });
 
 describe('responses that do not match the document fail the test that received them', () => {
-  const answers: Record<string, (res: import('node:http').ServerResponse) => void> = {
+  const answers: Record<string, (res: ServerResponse) => void> = {
     '/online': (res) => res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': 'r' }).end('{"success":true}'),
     '/abc': (res) => res.writeHead(302, { location: 'https://example.com/', 'x-request-id': 'r' }).end(),
     '/abc.json': (res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"success":true,"data":{}}'),
@@ -59,7 +60,7 @@ describe('responses that do not match the document fail the test that received t
   beforeAll(async () => {
     const server = await serveForTest((req, res) => answers[new URL(req.url ?? '/', 'http://x').pathname]?.(res), { contract: shortenerOpenApi });
     url = server.url;
-    close = server.close;
+    close = () => server.close();
   });
   afterAll(() => close());
 

@@ -1,4 +1,4 @@
-import { RATE_LIMIT_BUCKETS, type AccessGuards } from '@pawlink/auth';
+import { RATE_LIMIT_BUCKETS } from '@pawlink/auth';
 import { thumbsOpenApi, withServer } from '@pawlink/contracts/openapi';
 import { createLogger, type ReadOnlySwitch } from '@pawlink/service-kit';
 import { expressRoutes, recordingGuards, request, routeDrift } from '@pawlink/test-kit';
@@ -14,7 +14,7 @@ describe('the thumbs OpenAPI document and the routes', () => {
       config: loadThumbsConfig({}),
       logger: createLogger('thumbs', 'error', { silent: true }),
       services: {} as ThumbsContainer,
-      guards: recordingGuards() as unknown as AccessGuards,
+      guards: recordingGuards(),
       readOnly: {} as ReadOnlySwitch,
     });
     expect(routeDrift(thumbsOpenApi, expressRoutes(app))).toEqual({ undocumented: [], unserved: [], guards: [] });

@@ -58,7 +58,7 @@ export async function inspectDocsPage(browser: Browser, url: string, expectedOpe
       await page.waitForTimeout(200);
     }
     if (options.screenshot) await page.screenshot({ path: options.screenshot, fullPage: true });
-    const paths = (await page.evaluate("[...document.querySelectorAll('.opblock-summary-path[data-path]')].map((e) => e.getAttribute('data-path') || '')")) as string[];
+    const paths = await page.evaluate<string[]>("[...document.querySelectorAll('.opblock-summary-path[data-path]')].map((e) => e.getAttribute('data-path') || '')");
     const header = (await page.locator('header.pawlink-docs').innerText()).replace(/\s+/g, ' ');
     return { status: response?.status(), paths: [...new Set(paths)], header, problems, foreignRequests };
   } finally {

@@ -14,7 +14,7 @@ describe.each(DOCUMENTS)('the %s OpenAPI document', (_name, document) => {
   it('validates as OpenAPI 3.1, as served with its base URL too', async () => {
     for (const candidate of [document, withServer(document, 'https://example.com')]) {
       const validator = new Validator();
-      const result = await validator.validate(structuredClone(candidate) as unknown as object);
+      const result = await validator.validate(structuredClone(candidate) as unknown as Parameters<Validator['validate']>[0]);
       expect(validator.version).toBe('3.1');
       expect(result.errors ?? []).toEqual([]);
       expect(result.valid).toBe(true);
@@ -49,7 +49,7 @@ describe('the OpenAPI validator', () => {
   it('refuses a document that is not OpenAPI 3.1 (so the checks above can fail)', async () => {
     const broken = structuredClone(shortenerOpenApi) as unknown as { paths: Record<string, unknown> };
     broken.paths['no-leading-slash'] = { get: { responses: { '200': {} } } };
-    const result = await new Validator().validate(broken as object);
+    const result = await new Validator().validate(broken);
     expect(result.valid).toBe(false);
   });
 });

@@ -81,7 +81,8 @@ export class ResponseValidator {
         continue;
       }
       const validate = this.validator(`${pointer}/headers/${pointerPart(name)}/schema`);
-      if (!validate(value)) problems.push(`header ${name}: "${value}" ${this.ajv.errorsText(validate.errors)}`);
+      const actual: unknown = value;
+      if (!validate(actual)) problems.push(`header ${name}: "${value}" ${this.ajv.errorsText(validate.errors)}`);
     }
     const content = response.content ?? {};
     const types = Object.keys(content);
