@@ -54,4 +54,15 @@ describe('with Redis unavailable to an instance', () => {
     expect((await request(`${degraded.url}/nope${Date.now().toString(36)}`)).status).toBe(404);
     expect((await request(`${degraded.url}/nope${Date.now().toString(36)}+`)).status).toBe(404);
   });
+
+  it('answers visits and stats from what MySQL holds', async () => {
+    const { body } = await create({ url: h.url, key: h.key }, { url: uniqueUrl() });
+    const code = body.data.code;
+    const json = await request(`${degraded.url}/${code}.json`, { headers: { authorization: h.key } });
+    expect(json.status).toBe(200);
+    expect(json.body.data.visits).toBe(0);
+    const stats = await request(`${degraded.url}/${code}/stats`, { headers: { authorization: h.key } });
+    expect(stats.status).toBe(200);
+    expect(stats.body).toEqual({ success: true, data: { code, visits: 0, days: [] } });
+  });
 });

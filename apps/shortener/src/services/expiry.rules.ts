@@ -36,7 +36,7 @@ export function parseExpiresAt(value: unknown, now: Date): Date {
   if (!match) throw new ApiError('INVALID_EXPIRES_AT');
   const [year, month, day, hour, minute, second = 0, zoneHour = 0, zoneMinute = 0] = match.slice(1).map((part) => (part === undefined ? undefined : Number(part)));
   // Date.parse rolls 2030-02-31 over into March and 24:00 into the next day: every field must exist as written.
-  const daysInMonth = new Date(Date.UTC(year!, month!, 0)).getUTCDate();
+  const daysInMonth = new Date(Date.UTC(year!, month, 0)).getUTCDate();
   const date = new Date(value as string);
   if (month! < 1 || month! > 12 || day! < 1 || day! > daysInMonth || hour! > 23 || minute! > 59 || second > 59 || zoneHour > 23 || zoneMinute > 59 || Number.isNaN(date.getTime())) {
     throw new ApiError('INVALID_EXPIRES_AT');

@@ -20,7 +20,7 @@ export interface VisitStatsDeps {
  * MySQL did not have at the moment it was read). Read in that order, a visit is counted once
  * wherever it is on its way: a batch applied after the MySQL read is still in Redis, since movers
  * forget applied batches only after APPLIED_BATCH_VISIBLE_MS. Visits still in an instance's memory
- * (at most its flush interval) are not seen yet.
+ * (at most its flush interval) are not seen yet; while Redis is unreachable only MySQL's are.
  */
 export class VisitStatsService {
   private readonly previewTotals: LocalLru<number>;
@@ -32,7 +32,8 @@ export class VisitStatsService {
   /** UTC day → visits of `code` from MySQL's snapshot and Redis; `since` limits the days kept (the total counts all). */
   private async read(code: string, pos: number, since?: string): Promise<{ total: number; days: DayCounts }> {
     const stored = await this.deps.visits.snapshot(pos, { ...(since === undefined ? {} : { since }), appliedSince: new Date(this.deps.now() - 2 * APPLIED_BATCH_VISIBLE_MS) });
-    const redis = await this.deps.pending.pendingOf(code);
+    // Without Redis the answer is what MySQL holds (the last seconds of visits are missing), not a 503.
+    const redis = await this.deps.pending.pendingOf(code).catch(() => ({ pending: new Map<string, number>(), batches: new Map<string, DayCounts>() }));
     let total = stored.total;
     const days = stored.days;
     const add = (counts: DayCounts): void => {
@@ -50,20 +51,12 @@ export class VisitStatsService {
     return (await this.read(code, pos)).total;
   }
 
-  /**
-   * The total for a preview page: reused for a few seconds. Previews keep working without Redis
-   * (MySQL is the truth): then the total is what MySQL holds, and is not kept.
-   */
+  /** The total for a preview page: reused for a few seconds. */
   async previewTotal(code: string, pos: number): Promise<number> {
     const key = `${pos}:${code}`;
     const held = this.previewTotals.get(key);
     if (held !== undefined) return held;
-    let total: number;
-    try {
-      total = await this.total(code, pos);
-    } catch {
-      return (await this.deps.visits.snapshot(pos, { appliedSince: new Date(this.deps.now()) })).total;
-    }
+    const total = await this.total(code, pos);
     this.previewTotals.set(key, total);
     return total;
   }
