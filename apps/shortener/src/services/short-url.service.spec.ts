@@ -235,6 +235,12 @@ describe('ShortUrlService lookups', () => {
     previews.held.add('shown');
     expect(service.redirectNeedsLookup('cold')).toBe(true);
     expect(service.redirectNeedsLookup('warm')).toBe(false);
+    cache.warm.set('limited', { url: 'https://example.com/l', expiresAt: null, limited: true });
+    cache.warm.set('expired', { url: 'https://example.com/e', expiresAt: NOW.getTime(), limited: false });
+    cache.warm.set('later', { url: 'https://example.com/e', expiresAt: NOW.getTime() + 1, limited: false });
+    expect(service.redirectNeedsLookup('limited')).toBe(true);
+    expect(service.redirectNeedsLookup('expired')).toBe(true);
+    expect(service.redirectNeedsLookup('later')).toBe(false);
     expect(service.redirectNeedsLookup('no/such%code')).toBe(false);
     expect(service.redirectNeedsLookup('x'.repeat(51))).toBe(false);
     expect(service.previewNeedsLookup('cold')).toBe(true);

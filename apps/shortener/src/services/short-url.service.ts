@@ -188,12 +188,12 @@ export class ShortUrlService {
   /**
    * Whether the redirect for the path segment `code` must ask Redis or MySQL: false for a
    * malformed code (unknown without a lookup) and for one this instance holds in memory, unless it
-   * is a `maxVisits` link (each visit asks MySQL).
+   * is a `maxVisits` link or past its `expiresAt` (both answers ask MySQL).
    */
   redirectNeedsLookup(code: string): boolean {
     if (!isWellFormedCode(code)) return false;
     const link = this.deps.cache.peek(code);
-    return link === undefined || link.limited;
+    return link === undefined || link.limited || (link.expiresAt !== null && link.expiresAt <= this.deps.clock().getTime());
   }
 
   /** The same for the preview page of `code`. */
