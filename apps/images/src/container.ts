@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@pawlink/service-kit/redis';
 import type { DataSource } from 'typeorm';
 import type { ImagesConfig } from './config.js';
 import { CategoryRepository } from './repositories/category.repository.js';
@@ -21,7 +21,7 @@ export interface ImagesConnections {
   config: Pick<ImagesConfig, 'mediaDir' | 'redis' | 'urls' | 'images'>;
   logger: LogSink;
   /** Size indexes and the record cache. */
-  redis: Redis;
+  redis: RedisClient;
   /** `<DB_PREFIX>images` (`imagesDatabase`). */
   dataSource: DataSource;
 }

@@ -2,7 +2,7 @@ import type { ApiKeyFlag, ServiceName } from '@pawlink/contracts';
 import type { BaseConfig, Logger, ServiceRuntime } from '@pawlink/service-kit';
 import { authDatabase } from './db/auth.database.js';
 import type { RequestHandler } from 'express';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@pawlink/service-kit/redis';
 import { createApiKeyAuth } from './guards/api-key.guard.js';
 import { createInvalidKeyLimit, createRateLimit } from './guards/rate-limit.guard.js';
 import { ApiKeyRepository } from './repositories/api-key.repository.js';
@@ -23,7 +23,7 @@ export interface AccessGuards<B extends string = RateLimitBucket> {
 export interface AccessGuardsOptions<B extends string = RateLimitBucket> {
   service: ServiceName;
   apiKeys: ApiKeyRepository;
-  redis: Redis;
+  redis: RedisClient;
   redisPrefix: string;
   logger: Logger;
   /** How long a looked-up key is trusted before the database is asked again. */
@@ -33,7 +33,7 @@ export interface AccessGuardsOptions<B extends string = RateLimitBucket> {
 }
 
 /** The guards of a service process: keys from `<DB_PREFIX>auth` (opened through the runtime), limits in `redis`. */
-export async function openAccessGuards(runtime: Pick<ServiceRuntime<BaseConfig>, 'config' | 'logger' | 'dataSource'>, service: ServiceName, redis: Redis): Promise<AccessGuards> {
+export async function openAccessGuards(runtime: Pick<ServiceRuntime<BaseConfig>, 'config' | 'logger' | 'dataSource'>, service: ServiceName, redis: RedisClient): Promise<AccessGuards> {
   const apiKeys = new ApiKeyRepository(await runtime.dataSource({ ...authDatabase, poolSize: 5 }));
   return createAccessGuards({ service, apiKeys, redis, redisPrefix: runtime.config.redis.prefix, logger: runtime.logger });
 }

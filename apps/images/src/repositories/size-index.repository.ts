@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomInt } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@pawlink/service-kit/redis';
 import type { ImageRow } from '../db/entities/image.entity.js';
 import type { IdAndSize } from './image.repository.js';
 import { decodeRecord, imagesKey, recordsKey } from './record-cache.repository.js';
@@ -99,7 +99,7 @@ export class SizeIndexRepository {
   private readonly records: string;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly redisPrefix: string,
   ) {
     this.records = recordsKey(redisPrefix);
