@@ -46,6 +46,12 @@ export interface LocalRedisCluster {
   seeds: string;
   /** Keys stored on each master, in `nodes` order. */
   keysPerNode(): Promise<number[]>;
+  /** The master serving the hash slot of `key`. */
+  nodeFor(key: string): Promise<ClusterNode>;
+  /** kill -9 of one master's process, waiting until it has ended. */
+  kill(node: ClusterNode): Promise<void>;
+  /** Starts a killed master again (same port, directory and nodes.conf) and waits for cluster_state:ok everywhere. */
+  restart(node: ClusterNode): Promise<void>;
   /** Stops exactly the servers it started (SIGTERM, SIGKILL after 5 s). */
   stop(): Promise<void>;
 }
@@ -84,41 +90,55 @@ async function clusterState(port: number): Promise<string> {
  * waits until every node reports cluster_state:ok. `noeviction`, as BullMQ needs.
  */
 export async function startRedisCluster(baseDir: string, masters = 3): Promise<LocalRedisCluster> {
-  const children: ChildProcess[] = [];
+  const children = new Map<number, ChildProcess>();
   const nodes: ClusterNode[] = [];
+  const argsOf = new Map<number, string[]>();
+  const spawnNode = (node: ClusterNode): void => {
+    const log = openSync(path.join(node.dir, 'redis.log'), 'a');
+    try {
+      const child = spawn(binary('redis-server'), argsOf.get(node.port) ?? [], { stdio: ['ignore', log, log] });
+      children.set(node.port, child);
+      live.add(child);
+      child.once('exit', () => live.delete(child));
+    } finally {
+      closeSync(log);
+    }
+  };
+  const ended = (child: ChildProcess | undefined): boolean => child === undefined || child.exitCode !== null || child.signalCode !== null;
+  const stopOne = async (child: ChildProcess | undefined, signal: NodeJS.Signals): Promise<void> => {
+    if (!child || ended(child)) return;
+    const exited = once(child, 'exit');
+    child.kill(signal);
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+    await exited;
+    clearTimeout(timer);
+  };
   const stop = async (): Promise<void> => {
-    await Promise.all(
-      children.map(async (child) => {
-        if (child.exitCode !== null || child.signalCode !== null) return;
-        const exited = once(child, 'exit');
-        child.kill('SIGTERM');
-        const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-        await exited;
-        clearTimeout(timer);
-      }),
-    );
+    await Promise.all([...children.values()].map((child) => stopOne(child, 'SIGTERM')));
+  };
+  const waitForOk = async (deadline: number): Promise<void> => {
+    for (const node of nodes) {
+      while ((await clusterState(node.port)) !== 'ok') {
+        if (Date.now() > deadline) throw new Error(`the cluster did not reach cluster_state:ok on ${node.port}`);
+        await sleep(100);
+      }
+    }
   };
   try {
     for (let i = 0; i < masters; i++) {
       const dir = path.join(baseDir, `redis-${i}`);
       await mkdir(dir, { recursive: true });
       const [port, busPort] = [await freePort(), await freePort()];
-      const log = openSync(path.join(dir, 'redis.log'), 'a');
-      const args = [
+      argsOf.set(port, [
         '--port', String(port), '--bind', '127.0.0.1', '--dir', dir,
         '--cluster-enabled', 'yes', '--cluster-config-file', path.join(dir, 'nodes.conf'), '--cluster-port', String(busPort),
-        '--cluster-node-timeout', '3000', '--save', '', '--appendonly', 'no', '--maxmemory-policy', 'noeviction',
-        '--daemonize', 'no', '--logfile', '',
-      ];
-      try {
-        const child = spawn(binary('redis-server'), args, { stdio: ['ignore', log, log] });
-        children.push(child);
-        live.add(child);
-        child.once('exit', () => live.delete(child));
-      } finally {
-        closeSync(log);
-      }
-      nodes.push({ host: '127.0.0.1', port, dir, connect: () => new Redis({ host: '127.0.0.1', port, maxRetriesPerRequest: 1 }) });
+        // Without replicas a dead master's slots cannot move: the others keep serving theirs.
+        '--cluster-node-timeout', '3000', '--cluster-require-full-coverage', 'no',
+        '--save', '', '--appendonly', 'no', '--maxmemory-policy', 'noeviction', '--daemonize', 'no', '--logfile', '',
+      ]);
+      const node: ClusterNode = { host: '127.0.0.1', port, dir, connect: () => new Redis({ host: '127.0.0.1', port, maxRetriesPerRequest: 1 }) };
+      nodes.push(node);
+      spawnNode(node);
     }
     const deadline = Date.now() + START_TIMEOUT_MS;
     for (const node of nodes) {
@@ -128,30 +148,33 @@ export async function startRedisCluster(baseDir: string, masters = 3): Promise<L
       }
     }
     await run(binary('redis-cli'), ['--cluster', 'create', ...nodes.map((n) => `${n.host}:${n.port}`), '--cluster-replicas', '0', '--cluster-yes'], { timeout: START_TIMEOUT_MS });
-    for (const node of nodes) {
-      while ((await clusterState(node.port)) !== 'ok') {
-        if (Date.now() > deadline) throw new Error(`the cluster did not reach cluster_state:ok on ${node.port}`);
-        await sleep(100);
-      }
-    }
+    await waitForOk(deadline);
   } catch (error) {
     await stop();
     throw error;
   }
+  const onEach = <T>(use: (client: Redis) => Promise<T>, node: ClusterNode): Promise<T> => {
+    const client = node.connect();
+    return use(client).finally(() => client.disconnect());
+  };
   return {
     nodes,
     seeds: nodes.map((n) => `${n.host}:${n.port}`).join(','),
-    async keysPerNode() {
-      return Promise.all(
-        nodes.map(async (node) => {
-          const client = node.connect();
-          try {
-            return await client.dbsize();
-          } finally {
-            client.disconnect();
-          }
-        }),
-      );
+    keysPerNode: () => Promise.all(nodes.map((node) => onEach((client) => client.dbsize(), node))),
+    async nodeFor(key) {
+      const live = nodes.find((node) => !ended(children.get(node.port)))!;
+      const slot = await onEach((client) => client.cluster('KEYSLOT', key), live);
+      const ranges = await onEach((client) => client.cluster('SLOTS'), live);
+      const owner = ranges.find(([from, to]) => slot >= from && slot <= to)?.[2]?.[1];
+      const node = nodes.find((n) => n.port === owner);
+      if (!node) throw new Error(`no master serves slot ${slot}`);
+      return node;
+    },
+    kill: (node) => stopOne(children.get(node.port), 'SIGKILL'),
+    async restart(node) {
+      if (!ended(children.get(node.port))) throw new Error(`redis-server on ${node.port} is still running`);
+      spawnNode(node);
+      await waitForOk(Date.now() + START_TIMEOUT_MS);
     },
     stop,
   };

@@ -21,6 +21,7 @@ let board: FakeBoard;
 let env: Record<string, string>;
 let key: string;
 let shortener: ServiceProcess;
+let shortenerPeer: ServiceProcess;
 let images: ServiceProcess;
 let thumbs: ServiceProcess;
 const procs: NodeProcess[] = [];
@@ -66,8 +67,12 @@ beforeAll(async () => {
   const report = await adminOk(['images', 'import', '--category', 'furry.hug', '--artist', 'Cluster Fox', files]);
   imported.push(...[...report.matchAll(/[0-9a-f]{32}/g)].map((m) => m[0]));
 
-  [shortener, images, thumbs] = await Promise.all([startService('shortener', env), startService('images', env), startService('thumbs', env)]);
-  procs.push(shortener, images, thumbs, startWorker('worker', env));
+  // One after the other: each must answer /online within 30 s, also on a busy machine.
+  procs.push((shortener = await startService('shortener', env)));
+  procs.push((shortenerPeer = await startService('shortener', env, { label: 'shortener-2' })));
+  // info: its connection's 'restored' line is checked below
+  procs.push((images = await startService('images', { ...env, LOG_LEVEL: 'info' })));
+  procs.push((thumbs = await startService('thumbs', env)), startWorker('worker', env));
 });
 
 afterAll(async () => {
@@ -97,6 +102,18 @@ describe('shortener on a Redis Cluster', () => {
 
     const json = await request(`${shortener.url}/${code}.json`, { headers: auth });
     expect(json.body).toMatchObject({ success: true, data: { code, url: 'https://example.com/cluster-b', credit: 'Cluster Fox' } });
+  });
+
+  it('an edit on one instance reaches the other instance\'s in-process cache through pub/sub on the cluster', async () => {
+    const auth = { authorization: key };
+    const created = await request(`${shortener.url}/create`, jsonInit('POST', { url: 'https://example.com/peer-a' }, auth));
+    expect(created.status, created.text).toBe(201);
+    const { code, managementCode } = created.body.data as { code: string; managementCode: string };
+    // the peer loads it (from the Redis cache) and keeps it in memory
+    expect((await request(`${shortenerPeer.url}/${code}`)).headers.get('location')).toBe('https://example.com/peer-a');
+    const edited = await request(`${shortener.url}/${code}`, jsonInit('PATCH', { managementCode, url: 'https://example.com/peer-b' }, auth));
+    expect(edited.status, edited.text).toBe(200);
+    await expect.poll(async () => (await request(`${shortenerPeer.url}/${code}`)).headers.get('location'), { timeout: 5000, interval: 100 }).toBe('https://example.com/peer-b');
   });
 
   it('obeys the read-only switch set by bin/admin on the cluster, and lifts it', async () => {
@@ -166,5 +183,22 @@ describe('the cluster itself', () => {
   it('holds the keys on more than one master', async () => {
     const counts = await cluster.keysPerNode();
     expect(counts.filter((count) => count > 0).length).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe('a master of the cluster going down', () => {
+  it('fails the requests that need it with 503 1004, logs it once per connection, and serves again once it is back', async () => {
+    const node = await cluster.nodeFor('{images}');
+    await cluster.kill(node);
+    const down = await request(`${images.url}/furry.hug`);
+    expect([down.status, down.body?.code], down.text).toEqual([503, 1004]);
+    expect((await request(`${images.url}/furry.hug`)).status).toBe(503);
+
+    await cluster.restart(node);
+    // The restarted master is empty: the category's size index is rebuilt from MySQL.
+    await expect.poll(async () => (await request(`${images.url}/furry.hug`)).status, { timeout: 30_000, interval: 200 }).toBe(200);
+    const ofImages = (message: string) => images.lines.filter((line) => line.includes(`"message":"${message}"`) && line.includes('"connection":"images"'));
+    await expect.poll(() => ofImages('redis connection restored').length, { timeout: 10_000, interval: 100 }).toBeGreaterThanOrEqual(1);
+    expect(ofImages('redis connection lost')).toHaveLength(1);
   });
 });
