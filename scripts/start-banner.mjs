@@ -109,6 +109,7 @@ async function main() {
      image files      ${env.IMAGES_MEDIA_URL}
      image board      ${board ? `${board} (demo board)` : env.BOARD_URL}
      workers          ${env.WORKERS}
+     image short links ${env.SHORT_LINKS ?? "off"}
      demo API key     ${env.DEMO_KEY}
   ------------------------------------------------------------
    Try:

@@ -150,7 +150,7 @@ done
 
 banner() {
   # Waits for every service (and the demo board), then prints where things are and one example each.
-  DEMO_KEY="$DEMO_KEY" WORKERS="$WORKERS" MEDIA_PORT="$MEDIA_PORT" node scripts/start-banner.mjs || return 0
+  DEMO_KEY="$DEMO_KEY" WORKERS="$WORKERS" MEDIA_PORT="$MEDIA_PORT" SHORT_LINKS="$SHORT_LINKS" node scripts/start-banner.mjs || return 0
 }
 
 IFS=,

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@pawlink/service-kit/redis';
 import type { DataSource } from 'typeorm';
 import type { ImagesConfig } from './config.js';
 import { CategoryRepository } from './repositories/category.repository.js';
@@ -26,7 +26,7 @@ export interface ImagesConnections {
   config: Pick<ImagesConfig, 'mediaDir' | 'redis' | 'urls' | 'images'>;
   logger: LogSink;
   /** Size indexes and the record cache. */
-  redis: Redis;
+  redis: RedisClient;
   /** `<DB_PREFIX>images` (`imagesDatabase`). */
   dataSource: DataSource;
   /** Replaces the shortener's HTTP client (tests); default: one built from the short-link settings, none without SHORTENER_KEY. */

@@ -6,7 +6,7 @@ import type { ApiKeyFlag } from '@pawlink/contracts';
 import { createDataSource, createLogger, createRedis, migrateDatabase, ReadOnlySwitch } from '@pawlink/service-kit';
 import { createTestContext, serveForTest, type TestContext } from '@pawlink/test-kit';
 import { Command, CommanderError } from 'commander';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@pawlink/service-kit/redis';
 import type { DataSource } from 'typeorm';
 import { createApp } from '../src/app.js';
 import { registerCategoryCommands } from '../src/cli/category.command.js';
@@ -34,7 +34,7 @@ export interface Harness {
   ctx: TestContext;
   config: ImagesConfig;
   url: string;
-  redis: Redis;
+  redis: RedisClient;
   images: DataSource;
   auth: DataSource;
   /** The services and repositories, wired as main.ts and bin/admin wire them. */

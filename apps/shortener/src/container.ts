@@ -1,5 +1,5 @@
 import type { Logger } from '@pawlink/service-kit';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@pawlink/service-kit/redis';
 import type { DataSource } from 'typeorm';
 import type { ShortenerConfig } from './config.js';
 import { PendingVisitsRepository } from './repositories/pending-visits.repository.js';
@@ -15,9 +15,9 @@ import { VisitStatsService } from './services/visit-stats.service.js';
 export interface ShortenerConnections {
   config: ShortenerConfig;
   logger: Logger;
-  redis: Redis;
+  redis: RedisClient;
   /** A connection of its own for the cache's invalidation channel (a subscribed connection runs nothing else). */
-  subscriber: Redis;
+  subscriber: RedisClient;
   /** `<DB_PREFIX>shortener`. */
   dataSource: DataSource;
   clock?: () => Date;

@@ -1,11 +1,11 @@
 import { createRedis } from '@pawlink/service-kit';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@pawlink/service-kit/redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { create, jsonInit, request, startHarness, uniqueUrl, type Harness, type Instance } from './support.js';
 
 // An instance whose Redis connection is down: the cache is an optimisation, MySQL the truth.
 let h: Harness;
-let broken: Redis;
+let broken: RedisClient;
 let degraded: Instance;
 beforeAll(async () => {
   h = await startHarness('sh-outage');

@@ -2,7 +2,7 @@ import { ApiKeyRepository, authDatabase, createAccessGuards, type AccessGuardsOp
 import { createTestKey } from '@pawlink/auth/testing';
 import { createDataSource, createLogger, createRedis, HttpMetrics, metricsRequestListener, migrateDatabase, ReadOnlySwitch, setReadOnly } from '@pawlink/service-kit';
 import { createTestContext, jsonInit, request, serveForTest, type JsonResponse, type TestContext } from '@pawlink/test-kit';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@pawlink/service-kit/redis';
 import type { DataSource } from 'typeorm';
 import { createRequestHandler } from '../src/app.js';
 import { loadShortenerConfig, type ShortenerConfig } from '../src/config.js';
@@ -28,7 +28,7 @@ export interface Instance {
 export interface Harness {
   ctx: TestContext;
   config: ShortenerConfig;
-  redis: Redis;
+  redis: RedisClient;
   dataSource: DataSource;
   apiKeys: ApiKeyRepository;
   /** The first instance. */
@@ -40,7 +40,7 @@ export interface Harness {
   /** A key with the shortener flag and no rate limits. */
   key: string;
   /** Another instance on the same databases; `redis` replaces the shared connection for it. */
-  startInstance(options?: { redis?: Redis }): Promise<Instance>;
+  startInstance(options?: { redis?: RedisClient }): Promise<Instance>;
   setReadOnly(on: boolean): Promise<void>;
   close(): Promise<void>;
 }
@@ -66,7 +66,7 @@ export async function startHarness(label: string, env: Record<string, string> = 
   const key = await createTestKey(apiKeys, ['shortener']);
   const instances: Instance[] = [];
 
-  async function startInstance(options: { redis?: Redis } = {}): Promise<Instance> {
+  async function startInstance(options: { redis?: RedisClient } = {}): Promise<Instance> {
     const subscriber = createRedis(config.redis, { name: 'shortener-test-sub' });
     const readOnly = new ReadOnlySwitch(redis, config.redis.prefix, 'shortener', config.readOnlyDefault, logger);
     await readOnly.refresh();

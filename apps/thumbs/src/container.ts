@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@pawlink/service-kit/redis';
 import type { ThumbsConfig } from './config.js';
 import { AdminSessionRepository } from './repositories/admin-session.repository.js';
 import { JobDurationRepository } from './repositories/job-duration.repository.js';
@@ -12,7 +12,7 @@ import { ThumbnailService } from './services/thumbnail.service.js';
 export interface ThumbsConnections {
   config: ThumbsConfig;
   /** Plain connection: replace locks, the queue's wait list, job durations. */
-  redis: Redis;
+  redis: RedisClient;
   /** From `openThumbnailQueue`. */
   queue: ThumbnailQueue;
   /** The board client (`createBoardClient`), for post ids. */
@@ -62,6 +62,6 @@ export function createThumbsContainer(connections: ThumbsConnections): ThumbsCon
  * The operator's view of the queue alone (`bin/admin queue`), which needs neither the board nor
  * the thumbs settings. `redis` may be the queue's own connection.
  */
-export function createThumbsQueueAdmin(queue: ThumbnailQueue, redis: Redis, redisPrefix: string): ThumbnailQueueAdminService {
+export function createThumbsQueueAdmin(queue: ThumbnailQueue, redis: RedisClient, redisPrefix: string): ThumbnailQueueAdminService {
   return new ThumbnailQueueAdminService(new ThumbnailQueueRepository(queue, redis, { redisPrefix }));
 }

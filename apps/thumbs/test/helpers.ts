@@ -10,7 +10,7 @@ import { THUMBNAIL_QUEUE, thumbnailFileName, thumbnailQueuePrefix, thumbnailsDir
 import { createDataSource, createLogger, createRedis, failFastRedis, migrateDatabase, ReadOnlySwitch, setReadOnly, type Logger } from '@pawlink/service-kit';
 import { createTestContext, serveForTest, type TestContext } from '@pawlink/test-kit';
 import { Worker, type Job, type Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@pawlink/service-kit/redis';
 import { createApp } from '../src/app.js';
 import { loadThumbsConfig, type ThumbsConfig } from '../src/config.js';
 import { createThumbsContainer } from '../src/container.js';
@@ -25,7 +25,7 @@ export interface ThumbsHarness {
   config: ThumbsConfig;
   board: FakeBoard;
   url: string;
-  redis: Redis;
+  redis: RedisClient;
   queue: Queue<ThumbnailJobPayload>;
   readOnly: ReadOnlySwitch;
   /** Unlimited key with the thumbs flag. */
@@ -48,7 +48,7 @@ export interface ThumbsHarness {
   close(): Promise<void>;
 }
 
-export type MakeQueue = (connection: Redis, prefix: string) => Queue<ThumbnailJobPayload>;
+export type MakeQueue = (connection: RedisClient, prefix: string) => Queue<ThumbnailJobPayload>;
 
 /** The thumbs API against real Redis/MariaDB, a fake board and a temp MEDIA_DIR. */
 export async function startThumbs(env: Record<string, string> = {}): Promise<ThumbsHarness> {
@@ -164,7 +164,7 @@ async function buildInstance(options: {
   config: ThumbsConfig;
   logger: Logger;
   apiKeys: ApiKeyRepository;
-  redis: Redis;
+  redis: RedisClient;
   queue: Queue<ThumbnailJobPayload>;
   board: BoardClient;
   clock?: () => number;

@@ -2,7 +2,7 @@ import type { ApiKeyFlag, ServiceName } from '@pawlink/contracts';
 import type { BaseConfig, Logger, ServiceRuntime } from '@pawlink/service-kit';
 import { authDatabase } from './db/auth.database.js';
 import type { Request, RequestHandler, Response } from 'express';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@pawlink/service-kit/redis';
 import { createApiKeyAuth } from './guards/api-key.guard.js';
 import { createInvalidKeyLimit, createRateLimit, createRateLimitStatus, type RateLimitStatus } from './guards/rate-limit.guard.js';
 import { ApiKeyRepository } from './repositories/api-key.repository.js';
@@ -25,7 +25,7 @@ export interface AccessGuards<B extends string = RateLimitBucket> {
 export interface AccessGuardsOptions<B extends string = RateLimitBucket> {
   service: ServiceName;
   apiKeys: ApiKeyRepository;
-  redis: Redis;
+  redis: RedisClient;
   redisPrefix: string;
   logger: Logger;
   /** How long a looked-up key is trusted before the database is asked again. */
@@ -40,7 +40,7 @@ export async function openApiKeys(runtime: Pick<ServiceRuntime<BaseConfig>, 'dat
 }
 
 /** The guards of a service process: keys from `<DB_PREFIX>auth` (opened through the runtime unless given), limits in `redis`. */
-export async function openAccessGuards(runtime: Pick<ServiceRuntime<BaseConfig>, 'config' | 'logger' | 'dataSource'>, service: ServiceName, redis: Redis, keys?: ApiKeyRepository): Promise<AccessGuards> {
+export async function openAccessGuards(runtime: Pick<ServiceRuntime<BaseConfig>, 'config' | 'logger' | 'dataSource'>, service: ServiceName, redis: RedisClient, keys?: ApiKeyRepository): Promise<AccessGuards> {
   const apiKeys = keys ?? (await openApiKeys(runtime));
   return createAccessGuards({ service, apiKeys, redis, redisPrefix: runtime.config.redis.prefix, logger: runtime.logger });
 }

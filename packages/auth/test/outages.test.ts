@@ -1,7 +1,7 @@
 import { createLogger, createRedis, createServiceApp, createServiceRuntime, loadBaseConfig, migrateDatabase, type Closer, type ReadOnlySwitch } from '@pawlink/service-kit';
 import { createTestContext, request, serveForTest, startTcpProxy, type TcpProxy, type TestContext, type TestServer } from '@pawlink/test-kit';
 import type { Request, Response } from 'express';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@pawlink/service-kit/redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeyOf, ApiKeyRepository, authDatabase, createAccessGuards } from '../src/index.js';
 
@@ -18,7 +18,7 @@ let server: TestServer;
 let closers: Closer[];
 let keys: ApiKeyRepository;
 /** Redis itself, not through the proxy. */
-let direct: Redis;
+let direct: RedisClient;
 
 beforeAll(async () => {
   ctx = await createTestContext('auth-outages');
@@ -100,7 +100,7 @@ describe('a Redis outage', () => {
       cache.restore();
     }
     const { key: fresh, record } = await keys.create({ name: 'after', contact: 'c', flags: ['thumbs'], rateLimitGlobal: 0 });
-    const window = `${ctx.redisPrefix}ratelimit:thumbs:probe:key:${record.id}`;
+    const window = `${ctx.redisPrefix}ratelimit:thumbs:probe:{key:${record.id}}`;
     await expect.poll(async () => (await call(fresh)).status === 200 && (await direct.exists(window)) === 1, { timeout: 5000, interval: 100 }).toBe(true);
   });
 });

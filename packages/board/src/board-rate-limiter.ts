@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@pawlink/service-kit/redis';
 
 /*
  * Reserves the next free request slot, spaced `interval` ms apart, for every process sharing the
@@ -66,7 +66,7 @@ export class BoardRateLimiter {
   private readonly intervalMs: number;
   private readonly command: ReserveCommand;
 
-  constructor(redis: Redis, private readonly key: string, requestsPerSecond: number) {
+  constructor(redis: RedisClient, private readonly key: string, requestsPerSecond: number) {
     if (!(requestsPerSecond > 0)) throw new RangeError('requestsPerSecond must be positive');
     this.intervalMs = Math.ceil(1000 / requestsPerSecond);
     const commands = redis as unknown as { pawlinkBoardReserveShare?: ReserveCommand };
@@ -75,9 +75,13 @@ export class BoardRateLimiter {
     this.command = (redis as unknown as { pawlinkBoardReserveShare: ReserveCommand }).pawlinkBoardReserveShare.bind(redis);
   }
 
-  /** The Redis key of a requester's booked slots (under the limiter's key, so its prefix covers it). */
+  /**
+   * The Redis key of a requester's booked slots (under the limiter's key, so its prefix covers it).
+   * The script touches it with the limiter's key, so on a Redis Cluster both must share a slot:
+   * a key without a hash tag hashes like `{key}`, which is the tag of every held key.
+   */
   heldSlotsKey(requester: BoardRequester): string {
-    return `${this.key}:held:${requester.id}`;
+    return `${sameSlotAs(this.key)}:held:${requester.id}`;
   }
 
   /**
@@ -130,6 +134,13 @@ export class BoardRateLimiter {
   async acquire(maxWaitMs = Infinity): Promise<boolean> {
     return (await this.acquireFor([], maxWaitMs)) === null;
   }
+}
+
+/** A key prefix in the Redis Cluster slot of `key`: its own hash tag, or the whole key as one. */
+function sameSlotAs(key: string): string {
+  const open = key.indexOf('{');
+  const close = open >= 0 ? key.indexOf('}', open + 1) : -1;
+  return close > open + 1 ? key : `{${key}}`;
 }
 
 /** Whether a reservation was refused. */

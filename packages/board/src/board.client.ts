@@ -1,5 +1,5 @@
 import type { LogSink } from '@pawlink/service-kit/logger';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@pawlink/service-kit/redis';
 import { isHttpUrl, normalizePost, staticFileUrl, type BoardPost, type RawBoardPost } from './board-post.js';
 import { BoardRateLimiter, type BoardRequester, type SlotRefusal } from './board-rate-limiter.js';
 import { BOARD_DEFAULTS } from './board.defaults.js';
@@ -13,7 +13,7 @@ export interface BoardClientOptions {
   /** Sent on every request; the board asks for a descriptive one (BOARD_USER_AGENT). */
   userAgent: string;
   /** Holds the shared rate-limit slot and the id→md5 cache. */
-  redis: Redis;
+  redis: RedisClient;
   /** REDIS_PREFIX; keys are `<prefix>board:ratelimit` and `<prefix>board:id:<id>`. */
   redisPrefix: string;
   /** Across every process sharing Redis and the prefix. Default: BOARD_DEFAULTS (BOARD_REQUESTS_PER_SECOND). */

@@ -26,8 +26,12 @@ export function thumbnailWorkerSlots(clientName: string): number {
   return announced ? Math.max(1, Number(announced[1])) : 1;
 }
 
-/** BullMQ `prefix` option of the thumbnail queue: every queue key starts with REDIS_PREFIX. */
-export const thumbnailQueuePrefix = (redisPrefix: string): string => `${redisPrefix}bull`;
+/**
+ * BullMQ `prefix` option of the thumbnail queue: every queue key starts with REDIS_PREFIX, and
+ * `{bull}` is their hash tag, so on a Redis Cluster the queue's keys share the one slot BullMQ's
+ * scripts need (`pawlink:{bull}:thumbs:wait`, …).
+ */
+export const thumbnailQueuePrefix = (redisPrefix: string): string => `${redisPrefix}{bull}`;
 
 export interface ThumbnailJobPayload {
   /** Lower-case hex MD5 of the board post's file. */

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { readBool, readEnum, readIdentifier, readInt, readPort, readPortOrOff, readSecret, readString, readUrl, type Env } from './config.js';
+import { readBool, readEnum, readHostPorts, readIdentifier, readInt, readPort, readPortOrOff, readSecret, readString, readUrl, type Env, type HostPort } from './config.js';
 
 export const LOG_LEVELS = ['error', 'warn', 'info', 'http', 'verbose', 'debug', 'silly'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -15,9 +15,12 @@ export interface DatabaseConfig {
 }
 
 export interface RedisConfig {
+  /** The one Redis; with `clusterNodes`, only its user name, password and `rediss:` (TLS) apply, to every node. */
   url: string;
   /** Every key and queue name starts with it. */
   prefix: string;
+  /** REDIS_CLUSTER_NODES: seed nodes of a Redis Cluster, which then replaces the one Redis of `url`. */
+  clusterNodes?: HostPort[];
 }
 
 /** How long a process waits on its dependencies before it answers 503 1004 instead. */
@@ -78,6 +81,17 @@ export interface BaseConfig {
   http: HttpLimits;
 }
 
+function redisConfig(env: Env): RedisConfig {
+  const config: RedisConfig = {
+    url: readUrl(env, 'REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:']),
+    // No braces: the prefix must never be a cluster hash tag itself (keys choose their own).
+    prefix: readIdentifier(env, 'REDIS_PREFIX', 'pawlink:', /^[A-Za-z0-9_:.-]{0,64}$/),
+  };
+  const clusterNodes = readHostPorts(env, 'REDIS_CLUSTER_NODES');
+  if (clusterNodes) config.clusterNodes = clusterNodes;
+  return config;
+}
+
 export function loadBaseConfig(env: Env, cwd = process.cwd()): BaseConfig {
   const ports = {
     shortener: readPort(env, 'SHORTENER_PORT', 3001),
@@ -111,10 +125,7 @@ export function loadBaseConfig(env: Env, cwd = process.cwd()): BaseConfig {
       password: readSecret(env, 'DB_PASSWORD'),
       prefix: readIdentifier(env, 'DB_PREFIX', 'pawlink_', /^[A-Za-z0-9_]{0,40}$/),
     },
-    redis: {
-      url: readUrl(env, 'REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:']),
-      prefix: readIdentifier(env, 'REDIS_PREFIX', 'pawlink:', /^[A-Za-z0-9_:.-]{0,64}$/),
-    },
+    redis: redisConfig(env),
     readOnlyDefault: readBool(env, 'READ_ONLY', false),
     logLevel: readEnum(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     trustProxy: readInt(env, 'TRUST_PROXY', 0, { min: 0, max: 10 }),

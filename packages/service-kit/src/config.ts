@@ -119,3 +119,22 @@ export function readIdentifier(env: Env, name: string, fallback: string, pattern
   if (!pattern.test(value)) throw new ConfigError(name, `must match ${String(pattern)}, got ${shown(name, value)}`);
   return value;
 }
+
+/** A `host:port` of a server (`[v6]:port` for IPv6 literals). */
+export interface HostPort {
+  host: string;
+  port: number;
+}
+
+/** A comma-separated list of `host:port` (at least one); undefined when the variable is unset or empty. */
+export function readHostPorts(env: Env, name: string): HostPort[] | undefined {
+  const value = raw(env, name);
+  if (value === undefined) return undefined;
+  const entries = value.split(',').map((entry) => entry.trim());
+  return entries.map((entry) => {
+    const match = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/.exec(entry);
+    const port = Number(match?.[2]);
+    if (!match || !(port >= 1 && port <= 65535)) throw new ConfigError(name, `must be a comma-separated list of host:port, got ${shown(name, entry)}`);
+    return { host: match[1]!.replace(/^\[(.*)\]$/, '$1'), port };
+  });
+}

@@ -1,20 +1,23 @@
 import type { ServiceName } from '@pawlink/contracts';
 import { SERVICES } from '@pawlink/contracts';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis.js';
 import type { Logger } from './logger.js';
 
 export const readOnlyKey = (redisPrefix: string, service: ServiceName): string => `${redisPrefix}readonly:${service}`;
 
+/*
+ * One command per service's key, not MGET or a pipeline: on a Redis Cluster the keys lie in
+ * different slots; auto-pipelining still sends them in one write.
+ */
+
 /** Writes the switch for one or every service; read by every running instance within a second. */
-export async function setReadOnly(redis: Redis, redisPrefix: string, services: readonly ServiceName[], on: boolean): Promise<void> {
-  const pipeline = redis.pipeline();
-  for (const service of services) pipeline.set(readOnlyKey(redisPrefix, service), on ? '1' : '0');
-  await pipeline.exec();
+export async function setReadOnly(redis: RedisClient, redisPrefix: string, services: readonly ServiceName[], on: boolean): Promise<void> {
+  await Promise.all(services.map((service) => redis.set(readOnlyKey(redisPrefix, service), on ? '1' : '0')));
 }
 
 /** The stored switch per service; null where nothing was stored (the env default applies). */
-export async function getReadOnly(redis: Redis, redisPrefix: string): Promise<Record<ServiceName, boolean | null>> {
-  const values = await redis.mget(...SERVICES.map((s) => readOnlyKey(redisPrefix, s)));
+export async function getReadOnly(redis: RedisClient, redisPrefix: string): Promise<Record<ServiceName, boolean | null>> {
+  const values = await Promise.all(SERVICES.map((s) => redis.get(readOnlyKey(redisPrefix, s))));
   const result = {} as Record<ServiceName, boolean | null>;
   SERVICES.forEach((service, i) => {
     const value = values[i];
@@ -33,7 +36,7 @@ export class ReadOnlySwitch {
   private failing = false;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly redisPrefix: string,
     private readonly service: ServiceName,
     private readonly fallback: boolean,

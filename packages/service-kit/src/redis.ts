@@ -1,4 +1,4 @@
-import { Redis, type RedisOptions } from 'ioredis';
+import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
 import type { RedisConfig } from './base-config.js';
 import type { LogSink } from './logger.js';
 
@@ -21,26 +21,43 @@ export interface CreateRedisOptions {
 }
 
 /**
- * Logs a connection going down once and coming back once, not every failed reconnect attempt;
- * having a listener also keeps ioredis from printing "Unhandled error event" to stderr.
+ * A connection to the one Redis or to a Redis Cluster (REDIS_CLUSTER_NODES): both run the same
+ * commands, scripts, MULTI and pipelines, as long as the keys of each of those share a hash slot
+ * (`README.md`, "Scaling"; every multi-key command in the code keeps its keys under one hash tag).
  */
-export function watchRedisConnection(redis: Redis, logger: LogSink | undefined, name: string): void {
+export type RedisClient = Redis | Cluster;
+
+/**
+ * Logs a connection going down once and coming back once, not every failed reconnect attempt;
+ * having a listener also keeps ioredis from printing "Unhandled error event" to stderr. On a
+ * cluster a failing node counts as the connection going down.
+ */
+export function watchRedisConnection(redis: RedisClient, logger: LogSink | undefined, name: string): void {
   let down = false;
   const lost = (reason: string): void => {
     if (down) return;
     down = true;
     logger?.warn('redis connection lost', { connection: name, error: reason });
   };
-  redis.on('error', (error: Error) => lost(error.message));
-  // A server that goes away may close the connection without an error event.
-  redis.on('close', () => {
-    if (redis.status !== 'end') lost('connection closed');
-  });
-  redis.on('ready', () => {
+  const restored = (): void => {
     if (!down) return;
     down = false;
     logger?.info('redis connection restored', { connection: name });
+  };
+  redis.on('error', (error: Error) => lost(error.message));
+  if (redis instanceof Cluster) {
+    // A cluster stays 'ready' while one of its masters is down; its node connections tell.
+    redis.on('node error', (error: Error, node: string) => lost(`${node}: ${error.message}`));
+    redis.on('+node', (node: Redis) => node.once('ready', restored));
+  }
+  // A server that goes away may close the connection without an error event. A cluster says
+  // 'close' before it decides between reconnecting and 'end' (a quit): look once it has.
+  redis.on('close', () => {
+    setImmediate(() => {
+      if (redis.status !== 'end') lost('connection closed');
+    });
   });
+  redis.on('ready', restored);
 }
 
 /** The fail-fast settings of a service's plain connections, from DB_/REDIS_*_TIMEOUT_MS. */
@@ -49,22 +66,44 @@ export const failFastRedis = (timeouts: { redisConnectMs: number; redisCommandMs
   commandTimeoutMs: timeouts.redisCommandMs,
 });
 
+// Reconnect soon after Redis returns (ioredis' default backs off to 2 s).
+const reconnectDelay = (attempt: number): number => Math.min(50 * 2 ** attempt, 1000);
+
+/** What REDIS_URL says about every cluster node: its user, password and TLS; host, port and database do not apply. */
+function clusterNodeOptions(url: string): RedisOptions {
+  const parsed = new URL(url);
+  return {
+    ...(parsed.username ? { username: decodeURIComponent(parsed.username) } : {}),
+    ...(parsed.password ? { password: decodeURIComponent(parsed.password) } : {}),
+    ...(parsed.protocol === 'rediss:' ? { tls: {} } : {}),
+  };
+}
+
+function openClient(config: RedisConfig, nodeOptions: RedisOptions): RedisClient {
+  if (!config.clusterNodes) return new Redis(config.url, { ...nodeOptions, lazyConnect: false, retryStrategy: reconnectDelay });
+  const { enableAutoPipelining, ...perNode } = nodeOptions;
+  const options: ClusterOptions = {
+    lazyConnect: false,
+    enableAutoPipelining,
+    clusterRetryStrategy: reconnectDelay,
+    redisOptions: { ...clusterNodeOptions(config.url), ...perNode },
+  };
+  return new Cluster(config.clusterNodes, options);
+}
+
 /**
- * A Redis connection for caches, limits and switches. BullMQ needs its own connections with
+ * A Redis connection for caches, limits and switches: to the one Redis of REDIS_URL, or to the
+ * Redis Cluster of REDIS_CLUSTER_NODES when that is set. BullMQ needs its own connections with
  * `maxRetriesPerRequest: null`; pass `{ forQueue: true }` for those.
  */
-export function createRedis(config: RedisConfig, options: CreateRedisOptions = {}): Redis {
+export function createRedis(config: RedisConfig, options: CreateRedisOptions = {}): RedisClient {
   const failFast = options.forQueue ? undefined : options.failFast;
-  const redisOptions: RedisOptions = {
-    lazyConnect: false,
+  const redis = openClient(config, {
     enableAutoPipelining: true,
     connectionName: options.name,
     maxRetriesPerRequest: options.forQueue ? null : failFast ? 1 : 2,
-    // Reconnect soon after Redis returns (ioredis' default backs off to 2 s).
-    retryStrategy: (attempt) => Math.min(50 * 2 ** attempt, 1000),
     ...(failFast ? { connectTimeout: failFast.connectTimeoutMs, commandTimeout: failFast.commandTimeoutMs } : {}),
-  };
-  const redis = new Redis(config.url, redisOptions);
+  });
   watchRedisConnection(redis, options.logger, options.name ?? 'redis');
   if (failFast) {
     // Commands sent before the first connection wait for it (boot order); once connected, a

@@ -1,6 +1,5 @@
 import type { ServiceName } from '@pawlink/contracts';
 import type { RequestListener, Server } from 'node:http';
-import type { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
 import type { BaseConfig } from './base-config.js';
 import type { Env } from './config.js';
@@ -10,7 +9,7 @@ import { HttpMetrics, metricsRequestListener } from './metrics.js';
 import { ReadOnlySwitch } from './read-only.js';
 import { DatabaseCircuit } from './dependencies/database-circuit.js';
 import { readinessOf, redisReadiness, type Readiness, type ReadinessCheck } from './dependencies/readiness.js';
-import { createRedis, failFastRedis } from './redis.js';
+import { createRedis, failFastRedis, type RedisClient } from './redis.js';
 import { exitOnConfigError, installGracefulShutdown, labelled, listen, type Closer } from './serve.js';
 
 /** What a process gets to build itself with; everything opened through it is closed on shutdown. */
@@ -24,13 +23,13 @@ export interface ServiceRuntime<C extends BaseConfig> {
    * connections fail fast (DB_/REDIS_*_TIMEOUT_MS); `forQueue` ones (BullMQ workers, queue events)
    * wait for Redis instead.
    */
-  readonly redis: (name: string, options?: { forQueue?: boolean }) => Redis;
+  readonly redis: (name: string, options?: { forQueue?: boolean }) => RedisClient;
   /** An initialised DataSource for one schema, behind a circuit that fails fast while the database is down. */
   readonly dataSource: (spec: DataSourceSpec) => Promise<DataSource>;
   /** Runs at shutdown after the server has stopped; the last registered runs first. */
   readonly onShutdown: (close: Closer) => void;
   /** The service's run-time read-only switch, polled on `redis` from now until shutdown. */
-  readonly readOnlySwitch: (service: ServiceName, redis: Redis) => Promise<ReadOnlySwitch>;
+  readonly readOnlySwitch: (service: ServiceName, redis: RedisClient) => Promise<ReadOnlySwitch>;
   /** Asks what was opened through the runtime (Redis, each database) whether it answers: `/ready`. */
   readonly readiness: Readiness;
   /** The process's HTTP metrics: give them to the app; runService serves them on the metrics port. */
@@ -57,7 +56,7 @@ export interface ServiceDefinition<C extends BaseConfig> {
  * BullMQ loses jobs when Redis evicts keys under memory pressure; so would rate limits and the
  * read-only switch. Managed Redis services may refuse CONFIG: then nothing can be said.
  */
-async function warnUnlessNoEviction(redis: Redis, logger: Logger): Promise<void> {
+async function warnUnlessNoEviction(redis: RedisClient, logger: Logger): Promise<void> {
   try {
     const [, policy] = (await redis.config('GET', 'maxmemory-policy')) as [string, string];
     if (policy !== undefined && policy !== 'noeviction') {

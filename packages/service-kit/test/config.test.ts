@@ -25,6 +25,25 @@ describe('loadBaseConfig', () => {
     expect(config.metrics).toEqual({ host: '0.0.0.0', ports: { shortener: null, images: 0, thumbs: 9200 } });
   });
 
+  it('reads REDIS_CLUSTER_NODES as the seed nodes of a Redis Cluster, IPv6 literals too', () => {
+    const config = loadBaseConfig({ REDIS_CLUSTER_NODES: ' redis-1:7000, 10.0.0.2:7001,[fd00::3]:7002 ', REDIS_URL: 'rediss://:secret@ignored:6379' });
+    expect(config.redis).toEqual({
+      url: 'rediss://:secret@ignored:6379',
+      prefix: 'pawlink:',
+      clusterNodes: [
+        { host: 'redis-1', port: 7000 },
+        { host: '10.0.0.2', port: 7001 },
+        { host: 'fd00::3', port: 7002 },
+      ],
+    });
+    expect(loadBaseConfig({ REDIS_CLUSTER_NODES: '' }).redis.clusterNodes).toBeUndefined();
+  });
+
+  it.each(['redis-1', 'redis-1:7000,', 'redis-1:0', 'redis-1:70000', 'redis://redis-1:7000', 'a b:7000'])('rejects REDIS_CLUSTER_NODES=%s naming the variable', (value) => {
+    expect(() => loadBaseConfig({ REDIS_CLUSTER_NODES: value })).toThrow(ConfigError);
+    expect(() => loadBaseConfig({ REDIS_CLUSTER_NODES: value })).toThrow('REDIS_CLUSTER_NODES');
+  });
+
   it('derives base URLs from ports and strips trailing slashes', () => {
     const config = loadBaseConfig({ SHORTENER_PORT: '8080', IMAGES_URL: 'https://img.example/' });
     expect(config.urls.shortener).toBe('http://127.0.0.1:8080');

@@ -1,6 +1,6 @@
 import { createTestContext, request, serveForTest, startTcpProxy, type TcpProxy, type TestContext, type TestServer } from '@pawlink/test-kit';
 import type { Request, Response } from 'express';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../src/index.js';
 import type { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger, createServiceApp, createServiceRuntime, ensureDatabase, loadBaseConfig, type Closer, type ReadOnlySwitch } from '../src/index.js';
@@ -40,7 +40,7 @@ beforeAll(async () => {
   const logger = createLogger('images', 'info', { stream: new Writable({ write: (chunk: Buffer, _e, done) => (logLines.push(chunk.toString()), done()) }) });
   const opened = createServiceRuntime(config, logger);
   closers = opened.closers;
-  const redis: Redis = opened.runtime.redis('kit');
+  const redis: RedisClient = opened.runtime.redis('kit');
   const dataSource: DataSource = await opened.runtime.dataSource({ name: 'kit', entities: [], migrations: [] });
   const { app, finalize } = createServiceApp({ service: 'images', config, logger, readOnly: { enabled: false } as ReadOnlySwitch, readiness: opened.runtime.readiness });
   app.get('/db', async (_req: Request, res: Response) => {

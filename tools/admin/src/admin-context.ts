@@ -1,7 +1,7 @@
 import { ApiKeyRepository, ApiKeyService, authDatabase } from '@pawlink/auth';
 import { createDataSource, createRedis, loadBaseConfig, type BaseConfig, type DataSourceSpec } from '@pawlink/service-kit';
 import type { CliContext } from '@pawlink/service-kit/cli';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@pawlink/service-kit/redis';
 import type { DataSource } from 'typeorm';
 
 /**
@@ -10,20 +10,20 @@ import type { DataSource } from 'typeorm';
  */
 export class AdminContext implements CliContext {
   readonly config: BaseConfig;
-  private redisClient: Redis | undefined;
-  private queueClient: Redis | undefined;
+  private redisClient: RedisClient | undefined;
+  private queueClient: RedisClient | undefined;
   private readonly dataSources = new Map<string, DataSource>();
 
   constructor(env: NodeJS.ProcessEnv = process.env, root = env.PAWLINK_ROOT ?? process.cwd()) {
     this.config = loadBaseConfig(env, root);
   }
 
-  get redis(): Redis {
+  get redis(): RedisClient {
     this.redisClient ??= createRedis(this.config.redis, { name: 'admin' });
     return this.redisClient;
   }
 
-  queueRedis(): Redis {
+  queueRedis(): RedisClient {
     this.queueClient ??= createRedis(this.config.redis, { forQueue: true, name: 'admin-queue' });
     return this.queueClient;
   }

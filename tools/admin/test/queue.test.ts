@@ -2,12 +2,12 @@ import { THUMBNAIL_JOB, THUMBNAIL_QUEUE, thumbnailQueuePrefix } from '@pawlink/c
 import { createRedis, loadBaseConfig } from '@pawlink/service-kit';
 import { createTestContext, type TestContext } from '@pawlink/test-kit';
 import { Queue, UnrecoverableError, Worker } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@pawlink/service-kit/redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAdmin } from './run-admin.js';
 
 let ctx: TestContext;
-let connection: Redis;
+let connection: RedisClient;
 let queue: Queue;
 
 beforeAll(async () => {

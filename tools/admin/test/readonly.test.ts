@@ -1,11 +1,11 @@
 import { createLogger, createRedis, createServiceApp, loadBaseConfig, ReadOnlySwitch, requireWritable } from '@pawlink/service-kit';
 import { createTestContext, request, serveForTest, type TestContext, type TestServer } from '@pawlink/test-kit';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@pawlink/service-kit/redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAdmin } from './run-admin.js';
 
 let ctx: TestContext;
-let redis: Redis;
+let redis: RedisClient;
 let readOnly: ReadOnlySwitch;
 let server: TestServer;
 

@@ -1,8 +1,8 @@
 import { CommandFailure, type CliContext } from '@pawlink/service-kit/cli';
 import { createLogger } from '@pawlink/service-kit/logger';
-import type { Redis } from 'ioredis';
 import type { BaseConfig } from '@pawlink/service-kit';
 import { loadImagesConfig, type ImagesConfig, type ImagesSettings } from '../config.js';
+import type { RedisClient } from '@pawlink/service-kit/redis';
 import { createCategoryAdmin, createImagesContainer, type ImagesContainer } from '../container.js';
 import { imagesDatabase } from '../db/images.database.js';
 import type { CategoryAdminService } from '../services/category-admin.service.js';
@@ -12,7 +12,7 @@ import type { CategoryAdminService } from '../services/category-admin.service.js
  * directory: check Redis answers before touching anything, so an outage stops the command with
  * one clear line instead of leaving rows that the random index does not know.
  */
-async function requireRedis(redis: Redis): Promise<void> {
+async function requireRedis(redis: RedisClient): Promise<void> {
   // bin/admin's client has no 'error' listener, so ioredis would print every failed connection
   // attempt with a stack trace; the failure is reported below instead.
   if (redis.listenerCount('error') === 0) redis.on('error', () => undefined);

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@pawlink/service-kit/redis';
 import type { ImageRow } from '../db/entities/image.entity.js';
 
 /** Positional to keep each entry small (~200 bytes with Redis overhead instead of ~400). */
@@ -44,7 +44,7 @@ export class RecordCacheRepository {
   private readonly key: string;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     redisPrefix: string,
   ) {
     this.key = recordsKey(redisPrefix);

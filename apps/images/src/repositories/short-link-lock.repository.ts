@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@pawlink/service-kit/redis';
 import { imagesKey } from './record-cache.repository.js';
 
 // Only the holder (the token) may extend or release the lock.
@@ -15,7 +15,7 @@ export class ShortLinkLockRepository {
   private readonly token = randomBytes(12).toString('hex');
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     redisPrefix: string,
     private readonly ttlMs = 30_000,
   ) {

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomInt } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@pawlink/service-kit/redis';
 import type { ImageRow } from '../db/entities/image.entity.js';
 import { IMAGE_PICK_TYPES, type ImagePickType } from '@pawlink/contracts';
 import { pickTypesOf } from '../services/image-type.policy.js';
@@ -202,7 +202,7 @@ export class SizeIndexRepository {
   private readonly records: string;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly redisPrefix: string,
   ) {
     this.records = recordsKey(redisPrefix);

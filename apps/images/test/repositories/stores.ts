@@ -1,6 +1,6 @@
 import { createDataSource, createRedis, loadBaseConfig, migrateDatabase, type BaseConfig } from '@pawlink/service-kit';
 import { createTestContext, type TestContext } from '@pawlink/test-kit';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@pawlink/service-kit/redis';
 import type { DataSource } from 'typeorm';
 import { imagesDatabase } from '../../src/db/images.database.js';
 
@@ -11,7 +11,7 @@ export interface Stores {
   ctx: TestContext;
   config: BaseConfig;
   images: DataSource;
-  redis: Redis;
+  redis: RedisClient;
   close(): Promise<void>;
 }
 

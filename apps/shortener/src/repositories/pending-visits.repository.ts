@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@pawlink/service-kit/redis';
 
 /** Visits of one code on one UTC day. */
 export interface VisitCount {
@@ -75,32 +75,34 @@ const parseDays = (value: string): DayCounts =>
 
 /**
  * Counted visits on their way from the instances to MySQL, in Redis: per code a hash of UTC day →
- * visits (`shortener:visits:pending:<code>`) and the set of codes that have some; then, while a
+ * visits (`{shortener:visits}:pending:<code>`) and the set of codes that have some; then, while a
  * mover carries them to MySQL, per batch a hash of `<day>|<code>` → visits and the set of batches.
  */
+// Every key shares the hash tag {shortener:visits}: the scripts touch a code's pending hash and the
+// batch hashes by name, so on a Redis Cluster they must all live in one slot.
 export class PendingVisitsRepository {
   private readonly pendingPrefix: string;
   private readonly dirtyKey: string;
   private readonly batchesKey: string;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly prefix: string,
   ) {
-    this.pendingPrefix = `${prefix}shortener:visits:pending:`;
-    this.dirtyKey = `${prefix}shortener:visits:dirty`;
-    this.batchesKey = `${prefix}shortener:visits:batches`;
+    this.pendingPrefix = `${prefix}{shortener:visits}:pending:`;
+    this.dirtyKey = `${prefix}{shortener:visits}:dirty`;
+    this.batchesKey = `${prefix}{shortener:visits}:batches`;
   }
 
   private batchKey(batchId: string): string {
-    return `${this.prefix}shortener:visits:batch:${batchId}`;
+    return `${this.prefix}{shortener:visits}:batch:${batchId}`;
   }
 
   /** Adds counts; a second call with the same `flushId` changes nothing. */
   async add(flushId: string, counts: readonly VisitCount[]): Promise<void> {
     if (counts.length === 0) return;
     const args = counts.flatMap(({ day, code, visits }) => [day, code, String(visits)]);
-    await this.redis.eval(ADD_SCRIPT, 1, `${this.prefix}shortener:visits:flush:${flushId}`, FLUSH_MARK_TTL_SECONDS, this.pendingPrefix, this.dirtyKey, ...args);
+    await this.redis.eval(ADD_SCRIPT, 1, `${this.prefix}{shortener:visits}:flush:${flushId}`, FLUSH_MARK_TTL_SECONDS, this.pendingPrefix, this.dirtyKey, ...args);
   }
 
   /** Moves the pending visits of up to `maxCodes` codes into the batch `batchId`; false when none were pending. */
@@ -126,7 +128,7 @@ export class PendingVisitsRepository {
 
   /** What Redis holds for `code`, read in one step. */
   async pendingOf(code: string): Promise<PendingOfCode> {
-    const [pendingFields, ...rest] = (await this.redis.eval(READ_SCRIPT, 2, this.pendingPrefix + code, this.batchesKey, `${this.prefix}shortener:visits:batch:`, code)) as [string[], ...Array<string | null>];
+    const [pendingFields, ...rest] = (await this.redis.eval(READ_SCRIPT, 2, this.pendingPrefix + code, this.batchesKey, `${this.prefix}{shortener:visits}:batch:`, code)) as [string[], ...Array<string | null>];
     const pending: DayCounts = new Map();
     for (let i = 0; i < pendingFields.length; i += 2) pending.set(pendingFields[i]!, Number(pendingFields[i + 1]));
     const batches = new Map<string, DayCounts>();

@@ -1,12 +1,12 @@
 import { logUnlessUnavailable, type Logger } from '@pawlink/service-kit';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@pawlink/service-kit/redis';
 import { EventEmitter, once } from 'node:events';
 import { LocalLru } from './local-lru.js';
 
 export interface RedirectCacheOptions {
-  redis: Redis;
+  redis: RedisClient;
   /** A connection of its own: a subscribed connection cannot run other commands. */
-  subscriber: Redis;
+  subscriber: RedisClient;
   redisPrefix: string;
   /** Most entries held in process; 0 turns the in-process layer off. */
   size: number;
@@ -106,6 +106,10 @@ export class RedirectCacheRepository extends EventEmitter {
     this.emit('reset');
   };
 
+  private readonly onNode = (node: EventEmitter): void => {
+    node.once('ready', this.onReady);
+  };
+
   async start(): Promise<void> {
     if (this.started) return;
     this.started = true;
@@ -113,6 +117,9 @@ export class RedirectCacheRepository extends EventEmitter {
     // Subscribing before the connection's ready check makes ioredis send INFO in subscriber mode.
     if (this.options.subscriber.status !== 'ready') await once(this.options.subscriber, 'ready');
     this.options.subscriber.on('ready', this.onReady);
+    // A Redis Cluster moves the subscription to another node by itself and stays 'ready'; a node
+    // connection that becomes ready again ends an outage in which announcements may have been missed.
+    this.options.subscriber.on('+node', this.onNode);
     await this.options.subscriber.subscribe(this.channel);
   }
 
@@ -121,6 +128,7 @@ export class RedirectCacheRepository extends EventEmitter {
     this.started = false;
     this.options.subscriber.off('message', this.onMessage);
     this.options.subscriber.off('ready', this.onReady);
+    this.options.subscriber.off('+node', this.onNode);
     await this.options.subscriber.unsubscribe(this.channel).catch(() => undefined);
   }
 

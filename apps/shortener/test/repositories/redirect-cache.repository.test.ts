@@ -1,12 +1,12 @@
 import { createLogger, createRedis, loadBaseConfig } from '@pawlink/service-kit';
 import { createTestContext, type TestContext } from '@pawlink/test-kit';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@pawlink/service-kit/redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedirectCacheRepository, type CachedLink, type CacheChange } from '../../src/repositories/redirect-cache.repository.js';
 
 let ctx: TestContext;
-let redis: Redis;
-let subscriber: Redis;
+let redis: RedisClient;
+let subscriber: RedisClient;
 const stored = new Map<string, string>();
 let loads: string[] = [];
 

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { THUMBNAIL_QUEUE, thumbnailQueuePrefix, thumbnailWorkerName, type ThumbnailJobPayload, type ThumbnailJobResult } from '@pawlink/contracts';
 import type { Logger } from '@pawlink/service-kit/logger';
 import { Worker } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@pawlink/service-kit/redis';
 // libvips must be loaded by the main thread before worker threads use it (sharp's guidance on
 // glibc Linux), or the process can crash when a thread exits.
 import 'sharp';
@@ -29,7 +29,7 @@ export type ThumbnailWorker = Worker<ThumbnailJobPayload, ThumbnailJobResult>;
  * A BullMQ worker on the thumbnail queue. Each concurrent job runs on its own worker thread,
  * so CPU-heavy decoding never delays lock renewal on the main thread.
  */
-export function createThumbnailWorker(config: ThumbsWorkerConfig, connection: Redis, logger: Logger, options: { name?: string } = {}): ThumbnailWorker {
+export function createThumbnailWorker(config: ThumbsWorkerConfig, connection: RedisClient, logger: Logger, options: { name?: string } = {}): ThumbnailWorker {
   const { worker: settings } = config;
   const workerData: ProcessorWorkerData = { config };
   const worker: ThumbnailWorker = new Worker(THUMBNAIL_QUEUE, processorFile(), {

@@ -12,7 +12,7 @@ import { Redis } from 'ioredis';
 /** What bench/main.ts gives this ceiling. */
 export interface CheckCeilingConfig {
   redisUrl: string;
-  /** The queue's key prefix for job hashes (`queue.toKey('')`): `<prefix>bull:thumbs:`. */
+  /** The queue's key prefix for job hashes (`queue.toKey('')`): `<prefix>{bull}:thumbs:`. */
   jobKeyPrefix: string;
   /** THUMBS_URL, for `checkURL`. */
   thumbsUrl: string;

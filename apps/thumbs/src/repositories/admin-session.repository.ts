@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@pawlink/service-kit/redis';
 
 const hashOf = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex');
 
@@ -9,7 +9,7 @@ const hashOf = (token: string): string => createHash('sha256').update(token, 'ut
  */
 export class AdminSessionRepository {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly options: { redisPrefix: string; ttlSeconds: number },
   ) {}
 

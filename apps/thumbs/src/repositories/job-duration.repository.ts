@@ -1,6 +1,6 @@
 import { THUMBNAIL_QUEUE } from '@pawlink/contracts';
 import { Job, QueueEvents, type ConnectionOptions } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@pawlink/service-kit/redis';
 import type { ThumbnailQueue } from './thumbnail-queue.repository.js';
 
 export interface JobDurationOptions {
@@ -22,7 +22,7 @@ export class JobDurationRepository {
   private cached: { value: number; at: number } | undefined;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly queue: ThumbnailQueue,
     private readonly options: JobDurationOptions,
   ) {}

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { THUMBNAIL_JOB, THUMBNAIL_QUEUE, thumbnailJobId, thumbnailQueuePrefix, thumbnailWorkerSlots, type ThumbnailJobPayload, type ThumbnailType } from '@pawlink/contracts';
 import { Queue, type Job, type JobsOptions } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@pawlink/service-kit/redis';
 
 export type JobPhase = 'waiting' | 'delayed' | 'active' | 'completed' | 'failed';
 
@@ -99,7 +99,7 @@ export type ThumbnailQueue = Queue<ThumbnailJobPayload>;
  * takes its jobs. `connection` must be made for BullMQ (`createRedis(…, { forQueue: true })`) and
  * stays open when the queue is closed: whoever opened it closes it.
  */
-export function openThumbnailQueue(connection: Redis, redisPrefix: string): ThumbnailQueue {
+export function openThumbnailQueue(connection: RedisClient, redisPrefix: string): ThumbnailQueue {
   return new Queue<ThumbnailJobPayload>(THUMBNAIL_QUEUE, { connection, prefix: thumbnailQueuePrefix(redisPrefix) });
 }
 
@@ -137,7 +137,7 @@ export class ThumbnailQueueRepository {
 
   constructor(
     private readonly queue: ThumbnailQueue,
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly options: ThumbnailQueueOptions,
   ) {}
 

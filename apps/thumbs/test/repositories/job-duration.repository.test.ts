@@ -2,7 +2,7 @@ import { THUMBNAIL_QUEUE, thumbnailQueuePrefix, type ThumbnailJobPayload } from 
 import { createRedis, loadBaseConfig, type BaseConfig } from '@pawlink/service-kit';
 import { createTestContext, type TestContext } from '@pawlink/test-kit';
 import { Worker } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@pawlink/service-kit/redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JobDurationRepository } from '../../src/repositories/job-duration.repository.js';
 import { openThumbnailQueue, type ThumbnailQueue } from '../../src/repositories/thumbnail-queue.repository.js';
@@ -10,8 +10,8 @@ import { md5For, waitFor } from '../helpers.js';
 
 let ctx: TestContext;
 let config: BaseConfig;
-let redis: Redis;
-let queueConnection: Redis;
+let redis: RedisClient;
+let queueConnection: RedisClient;
 let queue: ThumbnailQueue;
 
 /** A repository over this test's Redis; `prefix` separates the cases' lists. */

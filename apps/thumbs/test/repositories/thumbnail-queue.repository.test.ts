@@ -3,7 +3,7 @@ import { THUMBNAIL_QUEUE, thumbnailJobId, thumbnailQueuePrefix, type ThumbnailJo
 import { createRedis, loadBaseConfig, type BaseConfig } from '@pawlink/service-kit';
 import { createTestContext, type TestContext } from '@pawlink/test-kit';
 import { UnrecoverableError, Worker } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@pawlink/service-kit/redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openThumbnailQueue, ThumbnailQueueRepository, type JobPolicy, type ThumbnailQueue } from '../../src/repositories/thumbnail-queue.repository.js';
 import { md5For, waitFor } from '../helpers.js';
@@ -40,7 +40,7 @@ function openInstance(redisPrefix = config.redis.prefix): Instance {
 }
 
 /** Fails every job it takes with `reason`, until closed. */
-function failingWorker(redisPrefix: string, reason: string): { worker: Worker<ThumbnailJobPayload>; connection: Redis } {
+function failingWorker(redisPrefix: string, reason: string): { worker: Worker<ThumbnailJobPayload>; connection: RedisClient } {
   const connection = createRedis(config.redis, { forQueue: true });
   const worker = new Worker<ThumbnailJobPayload>(THUMBNAIL_QUEUE, () => Promise.reject(new UnrecoverableError(reason)), {
     connection,

@@ -89,9 +89,11 @@ export function createRateLimit<B extends string = RateLimitBucket>(options: Rat
         return;
       }
       const now = Date.now();
+      // Both windows are counted by one script: the identity is their hash tag, so on a Redis
+      // Cluster they share a slot (and the identities spread over the cluster).
       const [routeState, globalState] = (await options.windows.hit([
-        { key: `${options.service}:${bucket}:${identity}`, windowMs: routeRule.windowMs },
-        { key: `${options.service}:global:${identity}`, windowMs: globalRule.windowMs },
+        { key: `${options.service}:${bucket}:{${identity}}`, windowMs: routeRule.windowMs },
+        { key: `${options.service}:global:{${identity}}`, windowMs: globalRule.windowMs },
       ])) as [WindowState, WindowState];
       const route = describe(bucket, routeRule, routeState, now);
       const global = describe('global', globalRule, globalState, now);

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@pawlink/service-kit/redis';
 
 /** Counts one hit in each key's fixed window (route and global, or one) atomically; returns counts and ms left. */
 const HIT_SCRIPT = `
@@ -66,7 +66,7 @@ export class RedisRateLimitWindows implements RateLimitWindows {
   private readonly peekAll: Script;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly prefix: string,
   ) {
     const commands = redis as unknown as Record<string, Script | undefined>;

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis.js';
 import type { DataSource } from 'typeorm';
 import type { BaseConfig } from '../base-config.js';
 import type { DataSourceSpec } from '../database.js';
@@ -10,9 +10,9 @@ import type { DataSourceSpec } from '../database.js';
 export interface CliContext {
   readonly config: BaseConfig;
   /** A plain connection (caches, indexes, switches). */
-  readonly redis: Redis;
+  readonly redis: RedisClient;
   /** A connection BullMQ can use (`maxRetriesPerRequest: null`). */
-  queueRedis(): Redis;
+  queueRedis(): RedisClient;
   dataSource(spec: DataSourceSpec): Promise<DataSource>;
 }
 

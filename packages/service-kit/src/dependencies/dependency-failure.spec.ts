@@ -20,6 +20,19 @@ describe('unavailableDependencyOf', () => {
     }
   });
 
+  it('names Redis for a Redis Cluster with a master down or no node reachable', () => {
+    for (const message of [
+      'CLUSTERDOWN The cluster is down',
+      'Too many Cluster redirections. Last error: Error: Connection is closed.',
+      "Cluster isn't ready and enableOfflineQueue options is false",
+      'None of startup nodes is available',
+      'Failed to refresh slots cache.',
+    ]) {
+      expect(unavailableDependencyOf(new Error(message)), message).toBe('redis');
+    }
+    expect(unavailableDependencyOf(new Error("CROSSSLOT Keys in request don't hash to the same slot"))).toBeUndefined();
+  });
+
   it('leaves every other failure alone: constraints, missing tables, bugs', () => {
     expect(unavailableDependencyOf(Object.assign(new Error('Duplicate entry'), { code: 'ER_DUP_ENTRY', errno: 1062, sqlMessage: 'Duplicate entry' }))).toBeUndefined();
     expect(unavailableDependencyOf({ name: 'QueryFailedError', message: 'x', driverError: { code: 'ER_NO_SUCH_TABLE', errno: 1146, sqlMessage: "Table 'x' doesn't exist" } })).toBeUndefined();

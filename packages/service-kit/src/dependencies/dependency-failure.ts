@@ -33,8 +33,12 @@ const DATABASE_CONNECTIVITY_CODES = new Set([
 /** mysql2 messages without a code for the same situations. */
 const DATABASE_CONNECTIVITY_MESSAGES = /Pool is closed|connection is in closed state|Connection lost|Query inactivity timeout/i;
 
-/** ioredis' failures of a connection that is down or stalled (not of a command it refused). */
-const REDIS_CONNECTIVITY_MESSAGES = /Command timed out|Connection is closed|Stream isn't writeable|Reached the max retries per request limit|connect ETIMEDOUT|ECONNREFUSED/i;
+/**
+ * ioredis' failures of a connection that is down or stalled (not of a command it refused), and a
+ * Redis Cluster's: a master down (CLUSTERDOWN, redirections exhausted), no node reachable.
+ */
+const REDIS_CONNECTIVITY_MESSAGES =
+  /Command timed out|Connection is closed|Stream isn't writeable|Reached the max retries per request limit|connect ETIMEDOUT|ECONNREFUSED|CLUSTERDOWN|TRYAGAIN|Too many Cluster redirections|Cluster isn't ready|None of startup nodes is available|Failed to refresh slots cache/i;
 
 interface ErrorShape {
   name?: unknown;

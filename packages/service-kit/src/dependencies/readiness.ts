@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis.js';
 
 /** What each dependency looks like right now, by name (`redis`, `database`, `media`, …). */
 export type ReadinessReport = Record<string, 'up' | 'down'>;
@@ -10,7 +10,7 @@ export type Readiness = () => Promise<ReadinessReport>;
 export type ReadinessCheck = () => Promise<boolean>;
 
 /** Redis answers a PING on this connection (a lost connection is down without asking). */
-export function redisReadiness(redis: Redis): ReadinessCheck {
+export function redisReadiness(redis: RedisClient): ReadinessCheck {
   return async () => {
     if (redis.status !== 'ready') return false;
     try {
