@@ -8,6 +8,8 @@ import { ImageRepository } from './repositories/image.repository.js';
 import { PlaceholderImageRepository } from './repositories/placeholder-image.repository.js';
 import { RecordCacheRepository } from './repositories/record-cache.repository.js';
 import { SizeIndexRepository } from './repositories/size-index.repository.js';
+import { ImageThumbhashRepository } from './repositories/image-thumbhash.repository.js';
+import { ThumbhashRepository } from './repositories/thumbhash.repository.js';
 import { CategoryAdminService } from './services/category-admin.service.js';
 import { DemoSeedService } from './services/demo-seed.service.js';
 import { ImageAdminService } from './services/image-admin.service.js';
@@ -15,6 +17,7 @@ import { ImageImportService } from './services/image-import.service.js';
 import { ImagesService } from './services/images.service.js';
 import type { LogSink } from '@pawlink/service-kit/logger';
 import { SizeIndexService } from './services/size-index.service.js';
+import { ThumbhashBackfillService } from './services/thumbhash-backfill.service.js';
 
 export interface ImagesConnections {
   /** What the container reads of the configuration (bin/admin has a BaseConfig and adds an `images` section). */
@@ -43,6 +46,8 @@ export interface ImagesContainer {
   imageAdmin: ImageAdminService;
   categoryAdmin: CategoryAdminService;
   demoSeed: DemoSeedService;
+  /** `bin/admin images thumbhash`. */
+  thumbhashBackfill: ThumbhashBackfillService;
   /** For tests and the benchmark, which arrange and inspect stored data; the process and the CLI go through the services. */
   repositories: ImagesRepositories;
 }
@@ -59,7 +64,8 @@ export function createImagesContainer(connections: ImagesConnections): ImagesCon
   };
   const { categories, images, sizeIndex, records, files } = repositories;
   const indexing = new SizeIndexService({ index: sizeIndex, images, logger });
-  const imports = new ImageImportService({ categories, images, files, probe: new ImageProbeRepository(), records, indexing });
+  const thumbhashes = new ThumbhashRepository();
+  const imports = new ImageImportService({ categories, images, files, probe: new ImageProbeRepository(), records, indexing, thumbhashes });
   return {
     images: new ImagesService({ categories, images, records, index: sizeIndex, indexing, files, imagesMediaUrl: config.urls.imagesMedia, categoryCacheMs: config.images.categoryCacheMs, logger }),
     sizeIndex: indexing,
@@ -67,6 +73,7 @@ export function createImagesContainer(connections: ImagesConnections): ImagesCon
     imageAdmin: new ImageAdminService({ categories, images, records, index: sizeIndex, indexing, files }),
     categoryAdmin: new CategoryAdminService({ categories, images }),
     demoSeed: new DemoSeedService({ categories, placeholders: new PlaceholderImageRepository(), imports }),
+    thumbhashBackfill: new ThumbhashBackfillService({ thumbhashColumn: new ImageThumbhashRepository(dataSource), files, thumbhashes, images, records }),
     repositories,
   };
 }

@@ -2,10 +2,11 @@ import type { DataSourceSpec } from '@pawlink/service-kit';
 import { CategoryEntity } from './entities/category.entity.js';
 import { ImageEntity } from './entities/image.entity.js';
 import { CreateImages1763800000000 } from './migrations/1763800000000-create-images.js';
+import { AddImageThumbhash1764100000000 } from './migrations/1764100000000-add-image-thumbhash.js';
 
 /** The `<DB_PREFIX>images` schema: categories and image records. */
 export const imagesDatabase: DataSourceSpec = {
   name: 'images',
   entities: [CategoryEntity, ImageEntity],
-  migrations: [CreateImages1763800000000],
+  migrations: [CreateImages1763800000000, AddImageThumbhash1764100000000],
 };

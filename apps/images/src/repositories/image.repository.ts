@@ -7,7 +7,7 @@ export interface IdAndSize {
 }
 
 const DUPLICATE_ENTRY = 'ER_DUP_ENTRY';
-const COLUMNS = 'id, category, ext, mime_type, size, width, height, artists, sources, report_url, short_url, created_at';
+const COLUMNS = 'id, category, ext, mime_type, size, width, height, artists, sources, report_url, short_url, created_at, thumbhash';
 
 interface RawImageRow {
   id: string;
@@ -22,6 +22,7 @@ interface RawImageRow {
   report_url: string | null;
   short_url: string | null;
   created_at: Date;
+  thumbhash: string | null;
 }
 
 // MariaDB's JSON is LONGTEXT (a string here); MySQL 8 returns parsed JSON.
@@ -41,6 +42,7 @@ function fromRaw(r: RawImageRow): ImageRow {
     reportUrl: r.report_url,
     shortUrl: r.short_url,
     createdAt: r.created_at,
+    thumbhash: r.thumbhash,
   };
 }
 

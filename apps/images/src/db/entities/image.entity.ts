@@ -14,6 +14,8 @@ export interface ImageRow {
   reportUrl: string | null;
   shortUrl: string | null;
   createdAt: Date;
+  /** ThumbHash in base64; null (or absent) until computed. */
+  thumbhash?: string | null;
 }
 
 export const ImageEntity = new EntitySchema<ImageRow>({
@@ -32,6 +34,7 @@ export const ImageEntity = new EntitySchema<ImageRow>({
     reportUrl: { name: 'report_url', type: 'varchar', length: 2048, nullable: true },
     shortUrl: { name: 'short_url', type: 'varchar', length: 2048, nullable: true },
     createdAt: { name: 'created_at', type: 'datetime', precision: 3 },
+    thumbhash: { type: 'varchar', length: 64, nullable: true },
   },
   indices: [
     { name: 'idx_images_category_id', columns: ['category', 'id'] },
