@@ -19,7 +19,10 @@ describe('ThumbhashBackfillService', () => {
           pages.push(page.length);
           return Promise.resolve(page);
         },
-        set: (id, hash) => Promise.resolve(void column.set(id, hash) ?? true),
+        set: (id, hash) => {
+          column.set(id, hash);
+          return Promise.resolve(true);
+        },
       },
       files: { pathOf: (id, ext) => `/media/images/${id}.${ext}` },
       thumbhashes: { of: (file) => (String(file).includes(ids[7]!) ? Promise.reject(new Error('ENOENT: no such file\nstack')) : Promise.resolve(`hash:${String(file).slice(-8)}`)) },

@@ -16,9 +16,9 @@ export const mediaKindOf = (ext: string): MediaKind | undefined => (Object.hasOw
 /**
  * The files a job may write, in the order it publishes them, the requested one last. One decode
  * serves several: the clip's first frame is the representative point, so every job can write the
- * PNG, and a `gif` job also writes the WebP from the same frames (it adds about a tenth to the
- * job: libwebp is fast, gif-encoder-2 is not). A `webp` job does not write the GIF: that would
- * make it several times slower for a file its client did not ask for. A `png` job decodes a single
+ * PNG, and a `gif` job also writes the WebP from the same frames (it adds 0.11–0.34× to the
+ * decode+GIF+PNG time: libwebp is fast, gif-encoder-2 is not). A `webp` job does not write the
+ * GIF: its encode alone took 2–8× the WebP's, for a file its client did not ask for. A `png` job decodes a single
  * frame, which no animation can be made from. Numbers: docs/adr/0009 and `pnpm bench thumbs`.
  */
 export const thumbnailFilesOf = (type: ThumbnailType): readonly ThumbnailType[] => THUMBNAIL_FILES[type];
