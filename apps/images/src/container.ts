@@ -13,6 +13,8 @@ import { ShortLinkLockRepository } from './repositories/short-link-lock.reposito
 import { ShortLinkRepository, type ShortLinkClient } from './repositories/short-link.repository.js';
 import { ShortLinkFiller } from './services/short-link-filler.service.js';
 import { ShortLinksService } from './services/short-links.service.js';
+import { ImageThumbhashRepository } from './repositories/image-thumbhash.repository.js';
+import { ThumbhashRepository } from './repositories/thumbhash.repository.js';
 import { CategoryAdminService } from './services/category-admin.service.js';
 import { DemoSeedService } from './services/demo-seed.service.js';
 import { ImageAdminService } from './services/image-admin.service.js';
@@ -20,6 +22,7 @@ import { ImageImportService } from './services/image-import.service.js';
 import { ImagesService } from './services/images.service.js';
 import type { LogSink } from '@pawlink/service-kit/logger';
 import { SizeIndexService } from './services/size-index.service.js';
+import { ThumbhashBackfillService } from './services/thumbhash-backfill.service.js';
 
 export interface ImagesConnections {
   /** What the container reads of the configuration (bin/admin has a BaseConfig and adds an `images` section). */
@@ -54,6 +57,8 @@ export interface ImagesContainer {
   shortLinks: ShortLinksService;
   /** The background filler main.ts starts (not started by the container). */
   shortLinkFiller: ShortLinkFiller;
+  /** `bin/admin images thumbhash`. */
+  thumbhashBackfill: ThumbhashBackfillService;
   /** For tests and the benchmark, which arrange and inspect stored data; the process and the CLI go through the services. */
   repositories: ImagesRepositories;
 }
@@ -73,7 +78,8 @@ export function createImagesContainer(connections: ImagesConnections): ImagesCon
   const { shortLinks: linkSettings } = config.images;
   const shortener = connections.shortener !== undefined ? connections.shortener : linkSettings.key === null ? null : new ShortLinkRepository({ apiUrl: linkSettings.apiUrl, key: linkSettings.key, timeoutMs: linkSettings.timeoutMs });
   const shortLinks = new ShortLinksService({ shortUrls: new ImageShortUrlRepository(dataSource), records, shortener, imagesMediaUrl: config.urls.imagesMedia, concurrency: linkSettings.concurrency });
-  const imports = new ImageImportService({ categories, images, files, probe: new ImageProbeRepository(), records, indexing });
+  const thumbhashes = new ThumbhashRepository();
+  const imports = new ImageImportService({ categories, images, files, probe: new ImageProbeRepository(), records, indexing, thumbhashes });
   return {
     images: new ImagesService({ categories, images, records, index: sizeIndex, indexing, files, imagesMediaUrl: config.urls.imagesMedia, categoryCacheMs: config.images.categoryCacheMs, logger }),
     sizeIndex: indexing,
@@ -83,6 +89,7 @@ export function createImagesContainer(connections: ImagesConnections): ImagesCon
     demoSeed: new DemoSeedService({ categories, placeholders: new PlaceholderImageRepository(), imports }),
     shortLinks,
     shortLinkFiller: new ShortLinkFiller({ links: shortLinks, lock: new ShortLinkLockRepository(redis, config.redis.prefix), logger, intervalMs: linkSettings.intervalMs }),
+    thumbhashBackfill: new ThumbhashBackfillService({ thumbhashColumn: new ImageThumbhashRepository(dataSource), files, thumbhashes, images, records }),
     repositories,
   };
 }

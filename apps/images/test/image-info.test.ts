@@ -30,6 +30,7 @@ describe('GET /images/:id.json', () => {
         sources: ['https://example.com/1'],
         reportURL: null,
         shortURL: null,
+        thumbhash: expect.stringMatching(/^[A-Za-z0-9+/]{6,}={0,2}$/),
         category: 'furry.boop',
       },
     });

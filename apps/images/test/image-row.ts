@@ -15,6 +15,7 @@ export function imageRow(category: string, n: number, overrides: Partial<ImageRo
     reportUrl: null,
     shortUrl: null,
     createdAt: new Date('2025-01-02T03:04:05.678Z'),
+    thumbhash: null,
     ...overrides,
   };
 }

@@ -45,6 +45,7 @@ describe('GET /:category', () => {
         sources: ['https://example.com/source'],
         reportURL: null,
         shortURL: null,
+        thumbhash: expect.stringMatching(/^[A-Za-z0-9+/]{6,}={0,2}$/),
       });
       expect(image.category).toBeUndefined();
     }

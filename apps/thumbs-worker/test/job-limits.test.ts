@@ -4,6 +4,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startWorkerHarness, type WorkerHarness } from './support.js';
 
 let harness: WorkerHarness;
+let nextId = 100;
 
 beforeAll(async () => {
   harness = await startWorkerHarness('thumbslim', {
@@ -17,12 +18,12 @@ beforeAll(async () => {
 
 afterAll(() => harness?.close());
 
-it('ends a job that exceeds its time budget as a timeout, without retries', async () => {
+it.each(['gif', 'webp', 'png'] as const)('ends a %s job that exceeds its time budget as a timeout, without retries', async (type) => {
   const { board } = harness;
-  const post = board.addPost({ id: 1, ext: 'png' }, await makePng(50, 50));
+  const post = board.addPost({ id: nextId++, ext: 'png' }, await makePng(50, 50));
   board.setMediaDelay(4000);
   try {
-    const job = await harness.run(post.md5, 'gif');
+    const job = await harness.run(post.md5, type);
     expect(await job.getState()).toBe('failed');
     expect(job.failedReason).toMatch(/^timeout:/);
     expect(isThumbnailTimeout(job.failedReason)).toBe(true);

@@ -50,9 +50,9 @@ afterAll(async () => {
   await harness?.close();
 });
 
-it('a SIGKILLed worker\'s job is recovered by another worker, and the final path only ever holds complete files', async () => {
-  const post = harness.board.addPost({ id: 1, ext: 'webm' }, await makeWebm(2, 160, 120));
-  const finalPath = path.join(harness.thumbsDir, `${post.md5}.gif`);
+it.each([['gif', 1], ['webp', 11]] as const)('a SIGKILLed worker\'s %s job is recovered by another worker, and the final path only ever holds complete files', async (type, id) => {
+  const post = harness.board.addPost({ id, ext: 'webm' }, await makeWebm(2, 160, 120));
+  const finalPath = path.join(harness.thumbsDir, `${post.md5}.${type}`);
   const observed: Array<{ ok: boolean; error?: string }> = [];
   let watching = true;
   const watcher = (async () => {
@@ -67,8 +67,8 @@ it('a SIGKILLed worker\'s job is recovered by another worker, and the final path
 
   harness.board.setMediaDelay(60_000);
   const first = startWorker();
-  await enqueue(harness.queue, post.md5, 'gif');
-  const jobId = thumbnailJobId(post.md5, 'gif');
+  await enqueue(harness.queue, post.md5, type);
+  const jobId = thumbnailJobId(post.md5, type);
   await waitForProgress(jobId);
   first.kill('SIGKILL');
   expect((await exited(first)).signal).toBe('SIGKILL');

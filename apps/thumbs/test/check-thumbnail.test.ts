@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { thumbnailJobId } from '@pawlink/contracts';
+import { THUMBNAIL_TYPES, thumbnailJobId } from '@pawlink/contracts';
 import { request } from '@pawlink/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MEDIA_URL, md5For, startThumbs, THUMBS_URL, waitFor, type ThumbsHarness } from './helpers.js';
@@ -33,7 +33,8 @@ describe('GET /check/:md5/:type', () => {
       ['12345', 'png', 1063],
       ['gif', 'png', 1063],
       [md5For('type'), 'jpg', 1064],
-      ['webp', md5For('type'), 1064],
+      ['avif', md5For('type'), 1064],
+      [md5For('type'), 'WEBP', 1064],
     ];
     for (const [a, b, code] of cases) {
       const res = await check(a, b);
@@ -48,13 +49,13 @@ describe('GET /check/:md5/:type', () => {
     expect(res.body).toMatchObject({ success: false, code: 1066 });
   });
 
-  it('answers 201 done when the file exists, in either segment order', async () => {
+  it.each(THUMBNAIL_TYPES)('answers 201 done when the %s file exists, in either segment order', async (type) => {
     const md5 = md5For('done');
-    await h.writeThumbnail(md5, 'gif');
-    for (const [a, b] of [[md5, 'gif'], ['gif', md5.toUpperCase()]] as const) {
+    await h.writeThumbnail(md5, type);
+    for (const [a, b] of [[md5, type], [type, md5.toUpperCase()]] as const) {
       const res = await check(a, b);
       expect(res.status).toBe(201);
-      expect(res.body).toEqual({ success: true, status: 'done', url: `${MEDIA_URL}/${md5}.gif` });
+      expect(res.body).toEqual({ success: true, status: 'done', url: `${MEDIA_URL}/${md5}.${type}` });
     }
   });
 
@@ -71,14 +72,14 @@ describe('GET /check/:md5/:type', () => {
     }
   });
 
-  it('follows a job: queued, then running with progress, then done', async () => {
+  it.each(THUMBNAIL_TYPES)('follows a %s job: queued, then running with progress, then done', async (type) => {
     const md5 = md5For('flow');
-    expect((await put(md5, 'png')).status).toBe(202);
+    expect((await put(md5, type)).status).toBe(202);
 
-    const queued = await check('png', md5);
+    const queued = await check(type, md5);
     expect(queued.status).toBe(200);
-    expect(queued.body).toMatchObject({ success: true, status: 'processing', md5, checkURL: `${THUMBS_URL}/check/${md5}/png`, progress: 0 });
-    const queuedAt = (await h.queue.getJob(thumbnailJobId(md5, 'png')))?.timestamp;
+    expect(queued.body).toMatchObject({ success: true, status: 'processing', md5, checkURL: `${THUMBS_URL}/check/${md5}/${type}`, progress: 0 });
+    const queuedAt = (await h.queue.getJob(thumbnailJobId(md5, type)))?.timestamp;
     expect(queued.body.startedAt).toBe(queuedAt);
     expect(queued.body.checkAt).toBeGreaterThan(Date.now() - 1000);
     expect(queued.headers.get('retry-after')).toBe(String(Math.ceil(queued.body.time / 1000)));
@@ -87,7 +88,7 @@ describe('GET /check/:md5/:type', () => {
     const gate = new Promise<void>((resolve) => {
       release = resolve;
     });
-    h.startWorker(async (job) => {
+    const worker = h.startWorker(async (job) => {
       await job.updateProgress(40);
       await gate;
       await mkdir(path.join(h.ctx.mediaDir, 'thumbs'), { recursive: true });
@@ -96,7 +97,7 @@ describe('GET /check/:md5/:type', () => {
     });
 
     const running = await waitFor(async () => {
-      const res = await check(md5, 'png');
+      const res = await check(md5, type);
       return res.body.progress === 40 ? res : undefined;
     });
     expect(running.status).toBe(200);
@@ -107,11 +108,13 @@ describe('GET /check/:md5/:type', () => {
 
     release();
     const done = await waitFor(async () => {
-      const res = await check(md5, 'png');
+      const res = await check(md5, type);
       return res.status === 201 ? res : undefined;
     });
-    expect(done.body).toEqual({ success: true, status: 'done', url: `${MEDIA_URL}/${md5}.png` });
-    await waitFor(async () => ((await h.queue.getJob(thumbnailJobId(md5, 'png')))?.finishedOn ? true : undefined));
+    expect(done.body).toEqual({ success: true, status: 'done', url: `${MEDIA_URL}/${md5}.${type}` });
+    await waitFor(async () => ((await h.queue.getJob(thumbnailJobId(md5, type)))?.finishedOn ? true : undefined));
+    // the next case's job is for its own worker
+    await worker.close();
   });
 
   it('applies the thumbs.check rate limit bucket', async () => {

@@ -1,4 +1,4 @@
-import { thumbnailJobId } from '@pawlink/contracts';
+import { THUMBNAIL_TYPES, thumbnailJobId } from '@pawlink/contracts';
 import { request } from '@pawlink/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MEDIA_URL, md5For, startThumbs, THUMBS_URL, type ThumbsHarness } from './helpers.js';
@@ -31,12 +31,15 @@ describe('PUT /:id/:type', () => {
       ['99999999999999999999', 'gif', 1062],
       [md5For('type'), 'jpg', 1064],
       [md5For('type'), 'GIFS', 1064],
+      [md5For('type'), 'WEBP', 1064],
+      [md5For('type'), 'webm', 1064],
       ['abc', 'jpg', 1063],
     ];
     for (const [id, type, code] of cases) {
       const res = await put(id, type);
       expect(res.status, `${id}/${type}`).toBe(404);
       expect(res.body, `${id}/${type}`).toMatchObject({ success: false, code });
+      if (code === 1064) expect(res.body.error).toBe('Invalid type; expected gif, png or webp.');
     }
     expect(await h.queue.count()).toBe(0);
   });
@@ -60,21 +63,33 @@ describe('PUT /:id/:type', () => {
     }
   });
 
-  it('answers 200 done when the file exists, without queueing', async () => {
+  it.each(THUMBNAIL_TYPES)('answers 200 done when the %s file exists, without queueing', async (type) => {
     const md5 = md5For('done');
-    await h.writeThumbnail(md5, 'png');
-    const res = await put(md5.toUpperCase(), 'png');
+    await h.writeThumbnail(md5, type);
+    const res = await put(md5.toUpperCase(), type);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ success: true, status: 'done', url: `${MEDIA_URL}/${md5}.png` });
-    expect(await h.queue.getJob(thumbnailJobId(md5, 'png'))).toBeUndefined();
+    expect(res.body).toEqual({ success: true, status: 'done', url: `${MEDIA_URL}/${md5}.${type}` });
+    expect(await h.queue.getJob(thumbnailJobId(md5, type))).toBeUndefined();
   });
 
-  it('queues a job and answers 202 with the check URL, estimate and polling headers', async () => {
+  it('answers 200 done for the png and webp a gif job wrote beside its gif, without queueing them', async () => {
+    const md5 = md5For('one-decode');
+    expect((await put(md5, 'gif')).status).toBe(202);
+    // what the worker's gif job publishes: the png, the webp, then the gif
+    for (const type of ['png', 'webp', 'gif'] as const) await h.writeThumbnail(md5, type);
+    for (const type of ['png', 'webp'] as const) {
+      const res = await put(md5, type);
+      expect([res.status, res.body], type).toEqual([200, { success: true, status: 'done', url: `${MEDIA_URL}/${md5}.${type}` }]);
+      expect(await h.queue.getJob(thumbnailJobId(md5, type)), type).toBeUndefined();
+    }
+  });
+
+  it.each(THUMBNAIL_TYPES)('queues a %s job and answers 202 with the check URL, estimate and polling headers', async (type) => {
     const md5 = md5For('queue');
     const before = Date.now();
-    const res = await put(md5, 'gif');
+    const res = await put(md5, type);
     expect(res.status).toBe(202);
-    const checkURL = `${THUMBS_URL}/check/${md5}/gif`;
+    const checkURL = `${THUMBS_URL}/check/${md5}/${type}`;
     expect(res.body).toMatchObject({ success: true, status: 'processing', md5, checkURL, progress: 0 });
     expect(Number.isInteger(res.body.startedAt)).toBe(true);
     expect(res.body.startedAt).toBeGreaterThanOrEqual(before);
@@ -84,15 +99,15 @@ describe('PUT /:id/:type', () => {
     expect(res.headers.get('location')).toBe(checkURL);
     expect(res.headers.get('retry-after')).toBe(String(Math.ceil(res.body.time / 1000)));
 
-    const job = await h.queue.getJob(thumbnailJobId(md5, 'gif'));
+    const job = await h.queue.getJob(thumbnailJobId(md5, type));
     // startedAt is when the job was queued.
     expect(res.body.startedAt).toBe(job?.timestamp);
     expect(job?.name).toBe('generate-thumbnail');
-    expect(job?.data).toMatchObject({ md5, type: 'gif' });
+    expect(job?.data).toMatchObject({ md5, type });
     expect(job?.data.postId).toBeUndefined();
     expect(job?.opts.removeOnFail).toEqual({ age: 3600 });
 
-    const again = await put(md5, 'gif');
+    const again = await put(md5, type);
     expect(again.status).toBe(202);
     expect(again.body.md5).toBe(md5);
     expect(again.body.startedAt).toBe(res.body.startedAt);
@@ -112,13 +127,21 @@ describe('PUT /:id/:type', () => {
     expect([checked.status, checked.body.startedAt]).toEqual([200, job?.timestamp]);
   });
 
-  it('makes exactly one job for 30 concurrent PUTs of one md5 and type', async () => {
+  it.each(THUMBNAIL_TYPES)('makes exactly one job for 30 concurrent PUTs of one md5 and type (%s)', async (type) => {
     const md5 = md5For('concurrent');
-    const answers = await Promise.all(Array.from({ length: 30 }, () => put(md5, 'png')));
+    const answers = await Promise.all(Array.from({ length: 30 }, () => put(md5, type)));
     expect(answers.map((a) => a.status)).toEqual(Array(30).fill(202));
     const jobs = (await h.queue.getJobs(['waiting', 'active', 'delayed', 'prioritized', 'completed', 'failed'])).filter((j) => j.data.md5 === md5);
     expect(jobs).toHaveLength(1);
-    expect(jobs[0]?.id).toBe(thumbnailJobId(md5, 'png'));
+    expect(jobs[0]?.id).toBe(thumbnailJobId(md5, type));
+  });
+
+  it('makes one job per type for concurrent PUTs of the three types of one md5', async () => {
+    const md5 = md5For('per-type');
+    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => put(md5, THUMBNAIL_TYPES[i % THUMBNAIL_TYPES.length]!)));
+    expect(answers.map((a) => a.status)).toEqual(Array(30).fill(202));
+    const jobs = (await h.queue.getJobs(['waiting', 'active', 'delayed', 'prioritized', 'completed', 'failed'])).filter((j) => j.data.md5 === md5);
+    expect(jobs.map((j) => j.id).sort()).toEqual(THUMBNAIL_TYPES.map((type) => thumbnailJobId(md5, type)).sort());
   });
 
   it('makes exactly one job when several API instances are asked at once', async () => {

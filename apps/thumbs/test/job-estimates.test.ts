@@ -18,7 +18,7 @@ afterAll(async () => {
   await h?.close();
 });
 
-const put = (id: string) => request(`${h.url}/${id}/gif`, { method: 'PUT', headers: h.auth });
+const put = (id: string, type = 'gif') => request(`${h.url}/${id}/${type}`, { method: 'PUT', headers: h.auth });
 
 describe('checkAt / time estimates', () => {
   it('come from recent job durations, the jobs ahead and the workers on the queue', async () => {
@@ -31,9 +31,10 @@ describe('checkAt / time estimates', () => {
     h.startWorker(() => Promise.resolve({}));
     await waitFor(async () => ((await h.queue.getWorkersCount()) >= 2 ? true : undefined));
 
+    // jobs of every type wait in one queue
     const first = await put(md5For('e1'));
-    const second = await put(md5For('e2'));
-    const third = await put(md5For('e3'));
+    const second = await put(md5For('e2'), 'png');
+    const third = await put(md5For('e3'), 'webp');
     expect(first.body.time).toBe(20_000);
     expect(second.body.time).toBe(20_000);
     expect(third.body.time).toBe(40_000);

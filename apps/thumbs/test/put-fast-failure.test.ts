@@ -13,7 +13,7 @@ afterAll(async () => {
   await h?.close();
 });
 
-it('a PUT that queues a job answers 202 even when a worker failed it before the API read it back; check then answers 500 1060', async () => {
+it.each(['gif', 'webp'])('a PUT that queues a %s job answers 202 even when a worker failed it before the API read it back; check then answers 500 1060', async (type) => {
   // This instance's queue only returns from add() once the job has failed: the race a fast
   // worker wins now and then, made certain.
   const url = await h.startAnotherInstance((connection, prefix) => {
@@ -27,15 +27,15 @@ it('a PUT that queues a job answers 202 even when a worker failed it before the 
     return queue;
   });
   const md5 = md5For('fast-failure');
-  const put = await request(`${url}/${md5}/gif`, { method: 'PUT', headers: h.auth });
+  const put = await request(`${url}/${md5}/${type}`, { method: 'PUT', headers: h.auth });
   expect(put.status, JSON.stringify(put.body)).toBe(202);
-  expect(put.body).toMatchObject({ success: true, status: 'processing', md5, checkURL: expect.stringContaining(`/check/${md5}/gif`) });
+  expect(put.body).toMatchObject({ success: true, status: 'processing', md5, checkURL: expect.stringContaining(`/check/${md5}/${type}`) });
   expect(put.headers.get('location')).toBe(put.body.checkURL);
-  const check = await request(`${h.url}/check/${md5}/gif`, { headers: h.auth });
+  const check = await request(`${h.url}/check/${md5}/${type}`, { headers: h.auth });
   expect(check.status).toBe(500);
   expect(check.body).toMatchObject({ success: false, status: 'error', code: 1060, error: 'corrupt: the file could not be decoded' });
   // the failure is known now: a second PUT reports it
-  const again = await request(`${url}/${md5}/gif`, { method: 'PUT', headers: h.auth });
+  const again = await request(`${url}/${md5}/${type}`, { method: 'PUT', headers: h.auth });
   expect(again.status).toBe(500);
   expect(again.body.code).toBe(1060);
 });

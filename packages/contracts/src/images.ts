@@ -12,6 +12,8 @@ export interface ImageRecord {
   sources: string[];
   reportURL: string | null;
   shortURL: string | null;
+  /** ThumbHash of the image in base64 (a placeholder to draw while it loads); null until computed. */
+  thumbhash: string | null;
 }
 
 export interface ImageWithCategory extends ImageRecord {

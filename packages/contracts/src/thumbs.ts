@@ -1,5 +1,5 @@
 /** Thumbnail formats a client may ask for (API.md §4). */
-export const THUMBNAIL_TYPES = ['gif', 'png'] as const;
+export const THUMBNAIL_TYPES = ['gif', 'png', 'webp'] as const;
 export type ThumbnailType = (typeof THUMBNAIL_TYPES)[number];
 
 /** BullMQ queue name (prefixed by REDIS_PREFIX through the queue's `prefix` option). */
@@ -53,12 +53,17 @@ export interface ThumbnailJobResult {
   height: number;
   frames: number;
   durationMs: number;
+  /** Every file the job published, the requested one last (one decode serves several types). */
+  written: ThumbnailType[];
 }
 
 export interface ThumbnailInfoResponse {
   success: true;
   gifURL: string | null;
   pngURL: string | null;
+  webpURL: string | null;
+  /** ThumbHash of the still (base64), or null until a thumbnail exists. */
+  thumbhash: string | null;
 }
 
 export interface ThumbnailDoneResponse {

@@ -7,8 +7,9 @@ import { describeOutcome, importProgress, summarize } from './import-report.js';
 import { categoryKey, imageId, sourceUrl, text } from './options.js';
 import { creditsFrom, readSidecar } from './sidecar.js';
 import { registerShortLinkCommand } from './short-links.command.js';
+import { registerThumbhashCommand } from './thumbhash.command.js';
 
-/** `bin/admin images import|remove|reindex|seed-demo|shortlinks`. */
+/** `bin/admin images import|remove|reindex|seed-demo|shortlinks|thumbhash`. */
 export function registerImageCommands(program: Command, context: () => CliContext): void {
   const images = program.command('images').description('Import and remove images (files under MEDIA_DIR/images, rows in <DB_PREFIX>images).');
 
@@ -61,6 +62,8 @@ export function registerImageCommands(program: Command, context: () => CliContex
       const known = await imageAdmin.reindex(db, (target, count) => void process.stdout.write(`Reindexed ${target}: ${count} image(s).\n`));
       if (!known) throw new CommandFailure(`No category ${db}.`);
     });
+
+  registerThumbhashCommand(images, context);
 
   images
     .command('seed-demo')

@@ -30,6 +30,7 @@ describe('imageBytesHeaders', () => {
     sources: ['https://example.com/a'],
     reportURL: null,
     shortURL: 'https://short.test/x',
+    thumbhash: null,
   };
 
   it('names every header of the contract, encoded, with an empty value for a null URL', () => {

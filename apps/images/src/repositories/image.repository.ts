@@ -10,7 +10,7 @@ export interface IdAndSize {
 }
 
 const DUPLICATE_ENTRY = 'ER_DUP_ENTRY';
-const COLUMNS = 'id, category, ext, mime_type, size, width, height, artists, sources, report_url, short_url, created_at';
+const COLUMNS = 'id, category, ext, mime_type, size, width, height, artists, sources, report_url, short_url, created_at, thumbhash';
 
 interface RawImageRow {
   id: string;
@@ -25,6 +25,7 @@ interface RawImageRow {
   report_url: string | null;
   short_url: string | null;
   created_at: Date;
+  thumbhash: string | null;
 }
 
 // MariaDB's JSON is LONGTEXT (a string here); MySQL 8 returns parsed JSON.
@@ -44,6 +45,7 @@ function fromRaw(r: RawImageRow): ImageRow {
     reportUrl: r.report_url,
     shortUrl: r.short_url,
     createdAt: r.created_at,
+    thumbhash: r.thumbhash,
   };
 }
 

@@ -16,6 +16,14 @@ import { ImageImportService, type ImportJob } from './image-import.service.js';
 import { SizeIndexService } from './size-index.service.js';
 
 const md5 = (bytes: Buffer): string => createHash('md5').update(bytes).digest('hex');
+/** A ThumbHash made up from the bytes, until `failing` is set. */
+const fakeThumbhashes = {
+  failing: false,
+  of(image: Buffer | string): Promise<string> {
+    return this.failing ? Promise.reject(new Error('no hash')) : Promise.resolve(`hash of ${image.length} bytes`);
+  },
+};
+
 const job = (category: string): ImportJob => ({ category, creditsFor: (file) => ({ artists: [`artist of ${file}`], sources: [], reportUrl: null, shortUrl: 'https://short.test/x' }) });
 const png = (seed: number, extra: FakeImageContent = {}): Buffer => fakeImageBytes({ format: 'png', width: 30, height: 40, seed, ...extra });
 
@@ -38,8 +46,9 @@ describe('ImageImportService', () => {
     files = new FakeImageFileRepository();
     probe = new FakeImageProbeRepository();
     records = new FakeRecordCacheRepository();
+    fakeThumbhashes.failing = false;
     const indexing = new SizeIndexService({ index, images, logger: fakeLogger() });
-    imports = new ImageImportService({ categories, images, files, probe, records, indexing, now: () => new Date(42) });
+    imports = new ImageImportService({ categories, images, files, probe, records, indexing, thumbhashes: fakeThumbhashes, now: () => new Date(42) });
     // An index that exists, as after the service's start.
     index.sets.set('furry.hug', new Map());
   });
@@ -49,7 +58,7 @@ describe('ImageImportService', () => {
     const outcome = await imports.importFile(job('furry.hug'), source('/in/a.png', bytes));
     const id = md5(bytes);
     expect(outcome).toEqual({ file: '/in/a.png', status: 'imported', id, ext: 'png', size: bytes.length });
-    const row = { id, category: 'furry.hug', ext: 'png', mimeType: 'image/png', size: bytes.length, width: 30, height: 40, artists: ['artist of /in/a.png'], sources: [], reportUrl: null, shortUrl: 'https://short.test/x', createdAt: new Date(42), animated: false };
+    const row = { id, category: 'furry.hug', ext: 'png', mimeType: 'image/png', size: bytes.length, width: 30, height: 40, artists: ['artist of /in/a.png'], sources: [], reportUrl: null, shortUrl: 'https://short.test/x', createdAt: new Date(42), animated: false, thumbhash: `hash of ${bytes.length} bytes` };
     expect(images.rows.get(id)).toEqual(row);
     expect(files.files.get(files.pathOf(id, 'png'))).toEqual(bytes);
     expect(records.rows.get(id)).toEqual(row);
@@ -63,6 +72,14 @@ describe('ImageImportService', () => {
     expect(outcome).toMatchObject({ status: 'imported', ext: 'webp' });
     expect(images.rows.get(md5(bytes))?.animated).toBe(true);
     expect(index.types.get(md5(bytes))).toEqual(['webp', 'animated']);
+  });
+
+  it('imports an image whose ThumbHash cannot be computed with a null one (the backfill command retries it)', async () => {
+    fakeThumbhashes.failing = true;
+    const bytes = png(9);
+    expect(await imports.importFile(job('furry.hug'), source('/in/h.png', bytes))).toMatchObject({ status: 'imported' });
+    expect(images.rows.get(md5(bytes))?.thumbhash).toBeNull();
+    expect(records.rows.get(md5(bytes))?.thumbhash).toBeNull();
   });
 
   it('takes the type from the bytes: a JPEG named .png is stored as jpg', async () => {

@@ -5,6 +5,7 @@ import type { ImageFileRepository } from '../repositories/image-file.repository.
 import type { ImageHeader, ImageProbeRepository } from '../repositories/image-probe.repository.js';
 import type { ImageRepository } from '../repositories/image.repository.js';
 import type { RecordCacheRepository } from '../repositories/record-cache.repository.js';
+import type { ThumbhashRepository } from '../repositories/thumbhash.repository.js';
 import { acceptedFormat, IMAGE_FORMATS } from './image-format.policy.js';
 import { pickTypesOf } from './image-type.policy.js';
 import type { SizeIndexService } from './size-index.service.js';
@@ -41,6 +42,7 @@ export interface ImageImportServiceDeps {
   probe: Pick<ImageProbeRepository, 'read' | 'header' | 'decode'>;
   records: Pick<RecordCacheRepository, 'setMany'>;
   indexing: Pick<SizeIndexService, 'add'>;
+  thumbhashes: Pick<ThumbhashRepository, 'of'>;
   now?: () => Date;
 }
 
@@ -135,6 +137,8 @@ export class ImageImportService {
       shortUrl: credits.shortUrl,
       createdAt: this.now(),
       animated: header.animated,
+      // A placeholder is not worth refusing an image for: `bin/admin images thumbhash` retries it.
+      thumbhash: await this.deps.thumbhashes.of(bytes).catch(() => null),
     };
     try {
       await this.deps.files.place(id, format.ext, bytes);

@@ -17,6 +17,7 @@ export function toImageRecord(row: ImageRow, imagesMediaUrl: string): ImageRecor
     sources: row.sources,
     reportURL: row.reportUrl,
     shortURL: row.shortUrl,
+    thumbhash: row.thumbhash ?? null,
   };
 }
 

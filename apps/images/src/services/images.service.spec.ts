@@ -99,6 +99,7 @@ describe('ImagesService', () => {
         sources: ['https://example.com/a'],
         reportURL: null,
         shortURL: null,
+        thumbhash: null,
       });
     });
 

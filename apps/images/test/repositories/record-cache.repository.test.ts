@@ -26,4 +26,14 @@ describe('RecordCacheRepository (Redis hash)', () => {
     expect([...(await records.getMany([one.id, two.id])).keys()]).toEqual([two.id]);
     expect((await records.getMany([])).size).toBe(0);
   });
+
+  it('carries the ThumbHash; an entry cached before ThumbHashes existed reads as null', async () => {
+    const hashed = imageRow('furry.hug', 3, { thumbhash: 'kxgKNYY3iYdwd4iHeAcIiIeACA==' });
+    await records.setMany([hashed]);
+    expect((await records.getMany([hashed.id])).get(hashed.id)).toEqual(hashed);
+    const old = imageRow('furry.hug', 4);
+    const stored = JSON.parse(RecordCacheRepository.encode(old)) as unknown[];
+    await stores.redis.hset(`${stores.config.redis.prefix}{images}:records`, old.id, JSON.stringify(stored.slice(0, 11)));
+    expect((await records.getMany([old.id])).get(old.id)).toEqual({ ...old, thumbhash: null });
+  });
 });

@@ -17,6 +17,7 @@ import { loadBaseConfig } from '@pawlink/service-kit';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { cpuMs, sampleMemory } from './proc-stats.js';
+import { measureWebp, WEBP_QUALITY } from './webp-comparison.js';
 
 const MAIN = fileURLToPath(new URL('../main.js', import.meta.url));
 const base = loadBaseConfig(process.env);
@@ -24,6 +25,8 @@ const runId = randomBytes(4).toString('hex');
 // its own namespace, so another benchmark's cleanup of `<prefix>bench:*` cannot touch it
 const prefix = `${base.redis.prefix}thumbsbench${runId}:`;
 const log = (line: string): void => void process.stdout.write(`${line}\n`);
+/** BENCH_THUMBS_SECTIONS=webp runs the WebP comparison alone (about a minute); default: everything. */
+const sections = new Set((process.env.BENCH_THUMBS_SECTIONS ?? 'jobs,webp,throughput').split(',').map((s) => s.trim()));
 
 interface Input {
   name: string;
@@ -126,6 +129,26 @@ async function deleteKeys(redis: Redis): Promise<void> {
   } while (cursor !== '0');
 }
 
+/** WebP against the GIF of the same decoded frames, and against the decode floor. */
+async function webpSection(inputs: Array<Input & { duration: number }>): Promise<void> {
+  const measures = await measureWebp(inputs);
+  const rows: string[][] = [];
+  for (const [i, m] of measures.entries()) {
+    const floor = await ffmpegFloor(inputs[i]!);
+    const gifPng = m.decodeMs + m.gifMs + m.pngMs;
+    const all = gifPng + m.webpMs + m.thumbhashMs;
+    rows.push([
+      m.name, String(m.frames), fmtMs(floor.wallMs), fmtMs(m.decodeMs), fmtMs(m.gifMs), fmtMs(m.pngMs), fmtMs(m.webpMs), fmtMs(m.thumbhashMs),
+      ratio(m.webpMs, floor.wallMs), ratio(m.decodeMs + m.webpMs, floor.wallMs), fmtBytes(m.gifBytes), fmtBytes(m.webpBytes), ratio(m.webpBytes, m.gifBytes),
+      `${m.gifPsnr.toFixed(1)} / ${m.webpPsnr.toFixed(1)}`, ratio(all, gifPng),
+    ]);
+  }
+  log('');
+  log(`WebP (libwebp quality ${WEBP_QUALITY}, effort 4) vs the GIF of the same decoded frames, in this process; floor = \`ffmpeg -i <file> -f null -\``);
+  log('targets: webp/gif bytes ≤ 0.40×; GIF+PNG+WebP(+ThumbHash) ≤ 1.30× the time of GIF+PNG (both including the one decode)');
+  table(['input', 'frames', 'floor wall', 'decode', 'gif enc', 'png enc', 'webp enc', 'thumbhash', 'webp/floor', '(decode+webp)/floor', 'gif', 'webp', 'webp/gif bytes', 'PSNR dB gif / webp', 'gif+png+webp / gif+png'], rows);
+}
+
 async function main(): Promise<void> {
   const workDir = await mkdtemp(path.join(os.tmpdir(), 'pawlink-bench-'));
   const board = await startFakeBoard();
@@ -133,13 +156,15 @@ async function main(): Promise<void> {
   const queue: BenchQueue = new Queue(THUMBNAIL_QUEUE, { connection: redis, prefix: thumbnailQueuePrefix(prefix) });
   let nextId = 1;
   try {
-    log('== thumbs-worker: GIF+PNG rendering against the ffmpeg decode floor');
+    log('== thumbs-worker: GIF, PNG and WebP rendering against the ffmpeg decode floor');
     log(`machine: ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'unknown'}), load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
     log('generating inputs…');
+    // The WebP comparison alone reads 3 s of each: shorter inputs keep it to about a minute.
+    const [long, short] = sections.has('jobs') || sections.has('throughput') ? [30, 10] : [5, 4];
     const specs: Array<{ name: string; ext: string; duration: number; make: () => Promise<Buffer> }> = [
-      { name: 'webm 1280×720 30 s', ext: 'webm', duration: 30, make: () => makeWebm(30, 1280, 720, { fps: 30, bitrate: '2M' }) },
-      { name: 'mp4 1280×720 30 s', ext: 'mp4', duration: 30, make: () => makeMp4(30, 1280, 720, { fps: 30, bitrate: '2M' }) },
-      { name: 'webm 1920×1080 10 s', ext: 'webm', duration: 10, make: () => makeWebm(10, 1920, 1080, { fps: 30, bitrate: '4M' }) },
+      { name: `webm 1280×720 ${long} s`, ext: 'webm', duration: long, make: () => makeWebm(long, 1280, 720, { fps: 30, bitrate: '2M' }) },
+      { name: `mp4 1280×720 ${long} s`, ext: 'mp4', duration: long, make: () => makeMp4(long, 1280, 720, { fps: 30, bitrate: '2M' }) },
+      { name: `webm 1920×1080 ${short} s`, ext: 'webm', duration: short, make: () => makeWebm(short, 1920, 1080, { fps: 30, bitrate: '4M' }) },
       { name: 'gif 480×270 90 frames', ext: 'gif', duration: 9, make: () => makeAnimatedGif(90, 480, 270) },
     ];
     const inputs: Array<Input & { duration: number }> = [];
@@ -151,11 +176,14 @@ async function main(): Promise<void> {
       inputs.push({ name: spec.name, ext: spec.ext, file, md5: post.md5, bytes: bytes.length, duration: spec.duration });
     }
 
+    if (sections.has('webp')) await webpSection(inputs);
+    if (!sections.has('jobs') && !sections.has('throughput')) return;
+
     // One fresh worker process per input, warmed up with a tiny job, so its peak RSS and CPU
     // belong to that input alone.
     const rows: string[][] = [];
     const refRows: string[][] = [];
-    for (const input of inputs) {
+    for (const input of sections.has('jobs') ? inputs : []) {
       const mediaDir = path.join(workDir, `media-${input.md5}`);
       const worker = startWorker(mediaDir, board);
       try {
@@ -182,12 +210,15 @@ async function main(): Promise<void> {
         await stopWorker(worker);
       }
     }
+    if (sections.has('jobs')) {
     log('');
-    log('GIF+PNG job (one gif job writes both) vs the whole-file decode floor `ffmpeg -i <file> -f null -`');
+    log('GIF job (writes the PNG, the WebP and the GIF from one decode) vs the whole-file decode floor `ffmpeg -i <file> -f null -`');
     table(['input', 'input size', 'job wall', 'job CPU', 'floor wall', 'floor CPU', 'wall/floor', 'CPU/floor', 'gif w×h×frames', 'gif', 'png', 'worker peak RSS MB', 'ffmpeg peak RSS MB', 'worker+ffmpeg peak MB'], rows);
     log('');
     log('Reference: ffmpeg alone making the GIF (same 3 s window, fps=10, 320 box, palettegen/paletteuse)');
     table(['input', 'ffmpeg GIF wall', 'ffmpeg GIF CPU', 'ffmpeg GIF size', 'ref wall/floor', 'ours/ref wall', 'ours/ref size'], refRows);
+    }
+    if (!sections.has('throughput')) return;
 
     // Throughput: 20 distinct 720p webm files (remuxed copies, so each has its own md5).
     const batch: string[] = [];

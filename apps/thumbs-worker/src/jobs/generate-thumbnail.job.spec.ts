@@ -6,7 +6,7 @@ import { JobTimeoutError, RetryableJobError, UnsupportedMediaError } from '../se
 import { handleThumbnailJob, type ThumbnailJob, type ThumbnailJobDeps } from './generate-thumbnail.job.js';
 
 const MD5 = '0123456789abcdef0123456789abcdef';
-const result: ThumbnailJobResult = { md5: MD5, type: 'png', file: `${MD5}.png`, bytes: 3, width: 1, height: 1, frames: 1, durationMs: 5 };
+const result: ThumbnailJobResult = { md5: MD5, type: 'png', file: `${MD5}.png`, bytes: 3, width: 1, height: 1, frames: 1, durationMs: 5, written: ['png'] };
 
 function job(overrides: Partial<ThumbnailJob> = {}): ThumbnailJob & { progress: number[] } {
   const progress: number[] = [];
@@ -47,6 +47,17 @@ describe('handleThumbnailJob', () => {
     const error = await reasonOf(handleThumbnailJob(job({ name: 'resize-image' }), deps(() => Promise.resolve(result))));
     expect(error).toBeInstanceOf(UnrecoverableError);
     expect((error as Error).message).toBe('no handler for job "resize-image"');
+  });
+
+  it('hands every thumbnail type to the render service', async () => {
+    for (const type of ['gif', 'png', 'webp'] as const) {
+      const rendered: string[] = [];
+      await handleThumbnailJob(job({ data: { md5: MD5, type, requestedAt: 0 } }), deps((payload) => {
+        rendered.push(payload.type);
+        return Promise.resolve(result);
+      }));
+      expect(rendered).toEqual([type]);
+    }
   });
 
   it('refuses an invalid payload for good', async () => {

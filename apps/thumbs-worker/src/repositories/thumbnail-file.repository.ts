@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { thumbnailFileName, type ThumbnailType } from '@pawlink/contracts';
+import { thumbhashFileName, thumbnailFileName, type ThumbnailType } from '@pawlink/contracts';
 import { removeStaleTempFiles, writeFileAtomically } from '@pawlink/service-kit/files';
 
 /**
@@ -19,6 +19,21 @@ export class ThumbnailFileRepository {
   /** Writes (or replaces) one thumbnail; returns its path. */
   write(md5: string, type: ThumbnailType, bytes: Uint8Array): Promise<string> {
     return writeFileAtomically(this.dir, thumbnailFileName(md5, type), bytes);
+  }
+
+  /** Writes (or replaces) the post's ThumbHash (`<md5>.thumbhash`, contracts' media layout); returns its path. */
+  writeThumbhash(md5: string, bytes: Uint8Array): Promise<string> {
+    return writeFileAtomically(this.dir, thumbhashFileName(md5), bytes);
+  }
+
+  /** Whether the thumbnail is published (a file at its final name is complete: writes are atomic). */
+  exists(md5: string, type: ThumbnailType): Promise<boolean> {
+    return isFile(path.join(this.dir, thumbnailFileName(md5, type)));
+  }
+
+  /** Whether the post's ThumbHash is published. */
+  hasThumbhash(md5: string): Promise<boolean> {
+    return isFile(path.join(this.dir, thumbhashFileName(md5)));
   }
 
   /**
@@ -46,5 +61,15 @@ export class ThumbnailFileRepository {
    */
   removeStaleTempFiles(olderThanMs: number, now = Date.now()): Promise<number> {
     return removeStaleTempFiles(this.dir, olderThanMs, now);
+  }
+}
+
+async function isFile(file: string): Promise<boolean> {
+  try {
+    return (await stat(file)).isFile();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return false;
+    throw error;
   }
 }

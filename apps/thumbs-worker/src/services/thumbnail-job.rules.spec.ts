@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clipRequestFor, mediaKindOf, thumbnailFilesOf } from './thumbnail-job.rules.js';
+import { clipRequestFor, filesToWrite, mediaKindOf, thumbnailFilesOf } from './thumbnail-job.rules.js';
 
 describe('mediaKindOf', () => {
   it('sends the board\'s video types to ffmpeg and its image types to sharp, in any case', () => {
@@ -12,16 +12,28 @@ describe('mediaKindOf', () => {
 });
 
 describe('thumbnailFilesOf', () => {
-  it('a gif job writes the png (its first frame) and then the gif; a png job the png only', () => {
-    expect(thumbnailFilesOf('gif')).toEqual(['png', 'gif']);
+  it('a gif job writes the png (its first frame), the webp and then the gif; a webp job the png and the webp; a png job the png only', () => {
+    expect(thumbnailFilesOf('gif')).toEqual(['png', 'webp', 'gif']);
+    expect(thumbnailFilesOf('webp')).toEqual(['png', 'webp']);
     expect(thumbnailFilesOf('png')).toEqual(['png']);
+  });
+});
+
+describe('filesToWrite', () => {
+  it('skips the other types already published, never the requested one', () => {
+    expect(filesToWrite('gif', new Set())).toEqual(['png', 'webp', 'gif']);
+    expect(filesToWrite('gif', new Set(['png', 'webp', 'gif']))).toEqual(['gif']);
+    expect(filesToWrite('webp', new Set(['png']))).toEqual(['webp']);
+    expect(filesToWrite('gif', new Set(['webp']))).toEqual(['png', 'gif']);
+    expect(filesToWrite('png', new Set(['png']))).toEqual(['png']);
   });
 });
 
 describe('clipRequestFor', () => {
   const limits = { maxInputPixels: 100, maxFrames: 60, maxDurationSeconds: 3, size: 320, fps: 10 };
-  it('asks for the whole clip for a gif job and one frame for a png job, within the limits', () => {
+  it('asks for the whole clip for a gif or webp job and one frame for a png job, within the limits', () => {
     expect(clipRequestFor('gif', limits)).toEqual({ box: 320, maxFps: 10, maxFrames: 60, clipSeconds: 3, maxInputPixels: 100 });
+    expect(clipRequestFor('webp', limits)).toEqual(clipRequestFor('gif', limits));
     expect(clipRequestFor('png', limits)).toEqual({ box: 320, maxFps: 10, maxFrames: 1, clipSeconds: 3, maxInputPixels: 100 });
   });
 });

@@ -14,17 +14,35 @@ const MEDIA_KINDS: Readonly<Record<string, MediaKind>> = {
 export const mediaKindOf = (ext: string): MediaKind | undefined => (Object.hasOwn(MEDIA_KINDS, ext.toLowerCase()) ? MEDIA_KINDS[ext.toLowerCase()] : undefined);
 
 /**
- * The files a job writes, in the order it publishes them. One decode serves both: a `gif` job also
- * writes the PNG (the clip's first frame is the representative point), a `png` job only the PNG.
+ * The files a job may write, in the order it publishes them, the requested one last. One decode
+ * serves several: the clip's first frame is the representative point, so every job can write the
+ * PNG, and a `gif` job also writes the WebP from the same frames (it adds 0.11–0.34× to the
+ * decode+GIF+PNG time: libwebp is fast, gif-encoder-2 is not). A `webp` job does not write the
+ * GIF: its encode alone took 2–8× the WebP's, for a file its client did not ask for. A `png` job decodes a single
+ * frame, which no animation can be made from. Numbers: docs/adr/0009 and `pnpm bench thumbs`.
  */
-export const thumbnailFilesOf = (type: ThumbnailType): readonly ThumbnailType[] => (type === 'gif' ? ['png', 'gif'] : ['png']);
+export const thumbnailFilesOf = (type: ThumbnailType): readonly ThumbnailType[] => THUMBNAIL_FILES[type];
 
-/** What the decoder is asked for: the whole clip for a `gif` job, a single frame for a `png` job. */
+const THUMBNAIL_FILES: Readonly<Record<ThumbnailType, readonly ThumbnailType[]>> = {
+  gif: ['png', 'webp', 'gif'],
+  webp: ['png', 'webp'],
+  png: ['png'],
+};
+
+/**
+ * Of the files a `type` job may write, those it does write: the requested one always (a client
+ * asked because it was missing), the others only when they are not published yet.
+ */
+export function filesToWrite(type: ThumbnailType, published: ReadonlySet<ThumbnailType>): ThumbnailType[] {
+  return thumbnailFilesOf(type).filter((file) => file === type || !published.has(file));
+}
+
+/** What the decoder is asked for: the whole clip for an animated type, a single frame for a `png` job. */
 export function clipRequestFor(type: ThumbnailType, limits: RenderLimits): ClipRequest {
   return {
     box: limits.size,
     maxFps: limits.fps,
-    maxFrames: type === 'gif' ? limits.maxFrames : 1,
+    maxFrames: type === 'png' ? 1 : limits.maxFrames,
     clipSeconds: limits.maxDurationSeconds,
     maxInputPixels: limits.maxInputPixels,
   };

@@ -11,14 +11,15 @@ const limits: RenderLimits = { maxInputPixels: 1_000_000, maxFrames: 30, maxDura
 const clip = (frames: number): Clip => ({ width: 32, height: 18, frames: Array.from({ length: frames }, () => Buffer.alloc(32 * 18 * 4)), delaysMs: Array.from({ length: frames }, () => 100) });
 
 /** In-memory stand-ins for every repository the service uses, recording what it asked of them. */
-function fakes(options: { posts?: BoardFile[]; downloadedMd5?: string; decode?: (request: ClipRequest) => Promise<Clip> } = {}) {
+function fakes(options: { posts?: BoardFile[]; downloadedMd5?: string; decode?: (request: ClipRequest) => Promise<Clip>; published?: Array<ThumbnailType | 'thumbhash'> } = {}) {
   const posts = new Map((options.posts ?? []).map((post) => [post.md5, post]));
+  const published = new Set(options.published ?? []);
   const calls = {
     workDirsCreated: 0,
     workDirsRemoved: 0,
     downloads: [] as Array<{ url: string; file: string }>,
     decoded: [] as Array<{ decoder: 'video' | 'image'; file: string; request: ClipRequest }>,
-    written: [] as Array<{ md5: string; type: ThumbnailType; bytes: string }>,
+    written: [] as Array<{ md5: string; type: ThumbnailType | 'thumbhash'; bytes: string }>,
     logged: [] as string[],
   };
   const decode = options.decode ?? ((request: ClipRequest) => Promise.resolve(clip(request.maxFrames)));
@@ -38,12 +39,23 @@ function fakes(options: { posts?: BoardFile[]; downloadedMd5?: string; decode?: 
     },
     videos: { readClip: (file, request) => (calls.decoded.push({ decoder: 'video', file, request }), decode(request)) },
     images: { readClip: (file, request) => (calls.decoded.push({ decoder: 'image', file, request }), decode(request)) },
-    encoder: { gif: (c) => Buffer.from(`gif of ${c.frames.length}`), png: () => Promise.resolve(Buffer.from('png')) },
+    encoder: {
+      gif: (c) => Buffer.from(`gif of ${c.frames.length}`),
+      png: () => Promise.resolve(Buffer.from('png')),
+      webp: (c) => Promise.resolve(Buffer.from(`webp of ${c.frames.length}`)),
+      thumbhash: () => Promise.resolve(Buffer.from('hash')),
+    },
     thumbnails: {
       write: (md5, type, bytes) => {
         calls.written.push({ md5, type, bytes: Buffer.from(bytes).toString() });
         return Promise.resolve(`/thumbs/${md5}.${type}`);
       },
+      writeThumbhash: (md5, bytes) => {
+        calls.written.push({ md5, type: 'thumbhash', bytes: Buffer.from(bytes).toString() });
+        return Promise.resolve(`/thumbs/${md5}.thumbhash`);
+      },
+      exists: (_md5, type) => Promise.resolve(published.has(type)),
+      hasThumbhash: () => Promise.resolve(published.has('thumbhash')),
     },
     logger: { info: (message) => calls.logged.push(message), warn: (message) => calls.logged.push(message) },
     limits,
@@ -91,13 +103,18 @@ describe('ThumbnailRenderService.render', () => {
     expect(calls.workDirsRemoved).toBe(1);
   });
 
-  it('a gif job decodes the clip once and writes the png, then the gif', async () => {
+  it('a gif job decodes the clip once and writes the png, its thumbhash, the webp, then the gif', async () => {
     const { deps, calls } = fakes({ posts: [webm] });
     const result = await new ThumbnailRenderService(deps).render(payload('gif', MD5.toUpperCase()), noProgress, never);
     expect(calls.downloads).toEqual([{ url: webm.url, file: '/work/1/input.webm' }]);
     expect(calls.decoded).toEqual([{ decoder: 'video', file: '/work/1/input.webm', request: { box: 320, maxFps: 10, maxFrames: 30, clipSeconds: 3, maxInputPixels: 1_000_000 } }]);
-    expect(calls.written).toEqual([{ md5: MD5, type: 'png', bytes: 'png' }, { md5: MD5, type: 'gif', bytes: 'gif of 30' }]);
-    expect(result).toEqual({ md5: MD5, type: 'gif', file: `${MD5}.gif`, bytes: 'gif of 30'.length, width: 32, height: 18, frames: 30, durationMs: 250 });
+    expect(calls.written).toEqual([
+      { md5: MD5, type: 'png', bytes: 'png' },
+      { md5: MD5, type: 'thumbhash', bytes: 'hash' },
+      { md5: MD5, type: 'webp', bytes: 'webp of 30' },
+      { md5: MD5, type: 'gif', bytes: 'gif of 30' },
+    ]);
+    expect(result).toEqual({ md5: MD5, type: 'gif', file: `${MD5}.gif`, bytes: 'gif of 30'.length, width: 32, height: 18, frames: 30, durationMs: 250, written: ['png', 'webp', 'gif'] });
     expect(calls.workDirsRemoved).toBe(1);
     expect(calls.logged).toEqual(['thumbnail written']);
   });
@@ -106,8 +123,29 @@ describe('ThumbnailRenderService.render', () => {
     const { deps, calls } = fakes({ posts: [{ ...webm, ext: 'JPG' }] });
     const result = await new ThumbnailRenderService(deps).render(payload('png'), noProgress, never);
     expect(calls.decoded).toEqual([{ decoder: 'image', file: '/work/1/input.jpg', request: expect.objectContaining({ maxFrames: 1 }) }]);
-    expect(calls.written).toEqual([{ md5: MD5, type: 'png', bytes: 'png' }]);
-    expect(result).toMatchObject({ type: 'png', file: `${MD5}.png`, bytes: 3, frames: 1 });
+    expect(calls.written).toEqual([{ md5: MD5, type: 'png', bytes: 'png' }, { md5: MD5, type: 'thumbhash', bytes: 'hash' }]);
+    expect(result).toMatchObject({ type: 'png', file: `${MD5}.png`, bytes: 3, frames: 1, written: ['png'] });
+  });
+
+  it('a webp job decodes the whole clip and writes the png, its thumbhash and the webp, not the gif', async () => {
+    const { deps, calls } = fakes({ posts: [webm] });
+    const result = await new ThumbnailRenderService(deps).render(payload('webp'), noProgress, never);
+    expect(calls.decoded).toEqual([{ decoder: 'video', file: '/work/1/input.webm', request: expect.objectContaining({ maxFrames: 30 }) }]);
+    expect(calls.written.map((file) => file.type)).toEqual(['png', 'thumbhash', 'webp']);
+    expect(result).toEqual({ md5: MD5, type: 'webp', file: `${MD5}.webp`, bytes: 'webp of 30'.length, width: 32, height: 18, frames: 30, durationMs: 250, written: ['png', 'webp'] });
+  });
+
+  it('writes only the files and the thumbhash not yet published, and always the requested file', async () => {
+    const { deps, calls } = fakes({ posts: [webm], published: ['png', 'thumbhash', 'gif'] });
+    const result = await new ThumbnailRenderService(deps).render(payload('gif'), noProgress, never);
+    expect(calls.written.map((file) => file.type)).toEqual(['webp', 'gif']);
+    expect(result.written).toEqual(['webp', 'gif']);
+  });
+
+  it('writes a missing thumbhash first when the png is already published', async () => {
+    const { deps, calls } = fakes({ posts: [webm], published: ['png'] });
+    await new ThumbnailRenderService(deps).render(payload('webp'), noProgress, never);
+    expect(calls.written.map((file) => file.type)).toEqual(['thumbhash', 'webp']);
   });
 
   it('reports progress at each step, in order', async () => {
@@ -129,7 +167,7 @@ describe('ThumbnailRenderService.render', () => {
     expect(calls.workDirsRemoved).toBe(1);
   });
 
-  it('stops between the png and the gif when the job is aborted while the png is written', async () => {
+  it('stops after the png when the job is aborted while the png is written', async () => {
     const { deps, calls } = fakes({ posts: [webm] });
     const controller = new AbortController();
     const write = deps.thumbnails.write;

@@ -9,7 +9,7 @@ import type { ThumbnailFileRepository } from '../repositories/thumbnail-file.rep
 import type { VideoRepository } from '../repositories/video.repository.js';
 import type { WorkDirRepository } from '../repositories/work-dir.repository.js';
 import type { Clip } from './clip.rules.js';
-import { clipRequestFor, mediaKindOf, thumbnailFilesOf } from './thumbnail-job.rules.js';
+import { clipRequestFor, filesToWrite, mediaKindOf, thumbnailFilesOf } from './thumbnail-job.rules.js';
 import { RetryableJobError, UnsupportedMediaError } from './thumbnail.errors.js';
 
 /** Reports a job's progress in percent (THUMBNAIL_PROGRESS); the API shows it while clients wait. */
@@ -22,8 +22,8 @@ export interface ThumbnailRenderDeps {
   downloads: Pick<DownloadRepository, 'download'>;
   videos: Pick<VideoRepository, 'readClip'>;
   images: Pick<ImageRepository, 'readClip'>;
-  encoder: Pick<ThumbnailEncoderRepository, 'gif' | 'png'>;
-  thumbnails: Pick<ThumbnailFileRepository, 'write'>;
+  encoder: Pick<ThumbnailEncoderRepository, 'gif' | 'png' | 'webp' | 'thumbhash'>;
+  thumbnails: Pick<ThumbnailFileRepository, 'write' | 'writeThumbhash' | 'exists' | 'hasThumbhash'>;
   logger: LogSink;
   limits: RenderLimits;
   /** Unix ms; the job's duration in its result. */
@@ -33,7 +33,7 @@ export interface ThumbnailRenderDeps {
 /**
  * One thumbnail job: find the post on the board, refuse types we do not render, download its
  * file into a private work dir and check its md5, decode the representative stretch once, encode
- * the job's files (docs/adr/0007) and publish them. Refusals are UnsupportedMediaError (the job
+ * the job's files and the still's ThumbHash (docs/adr/0007, 0009) and publish them. Refusals are UnsupportedMediaError (the job
  * fails for good); anything else may succeed on a retry. Each failure names its class; its
  * message is a detail for the logs, never for clients.
  */
@@ -69,35 +69,58 @@ export class ThumbnailRenderService {
       const clip = kind === 'video' ? await this.deps.videos.readClip(input, request, signal) : await this.deps.images.readClip(input, request);
       await report(THUMBNAIL_PROGRESS.decoded);
 
-      const files = await this.encode(clip, thumbnailFilesOf(payload.type), signal);
+      const files = await this.encode(clip, await this.missingFiles(md5, payload.type), signal);
+      const thumbhash = (await this.deps.thumbnails.hasThumbhash(md5)) ? null : await this.deps.encoder.thumbhash(clip);
       await report(THUMBNAIL_PROGRESS.encoded);
 
-      await this.publish(md5, files, signal);
+      await this.publish(md5, files, thumbhash, signal);
       await report(THUMBNAIL_PROGRESS.done);
 
       const bytes = files.get(payload.type)!;
       const result: ThumbnailJobResult = {
         md5, type: payload.type, file: thumbnailFileName(md5, payload.type), bytes: bytes.length,
-        width: clip.width, height: clip.height, frames: payload.type === 'gif' ? clip.frames.length : 1, durationMs: this.now() - started,
+        width: clip.width, height: clip.height, frames: payload.type === 'png' ? 1 : clip.frames.length, durationMs: this.now() - started,
+        written: [...files.keys()],
       };
-      logger.info('thumbnail written', { ...result, ext, inputBytes: downloaded.bytes, pngBytes: files.get('png')?.length });
+      const sizes = Object.fromEntries([...files].map(([type, file]) => [`${type}Bytes`, file.length]));
+      logger.info('thumbnail written', { ...result, ext, inputBytes: downloaded.bytes, ...sizes });
       return result;
     } finally {
       await workDir.remove();
     }
   }
 
+  /** The job's files that are not published yet, and always the requested one. */
+  private async missingFiles(md5: string, type: ThumbnailType): Promise<ThumbnailType[]> {
+    const others = thumbnailFilesOf(type).filter((file) => file !== type);
+    const published = await Promise.all(others.map(async (file) => ((await this.deps.thumbnails.exists(md5, file)) ? [file] : [])));
+    return filesToWrite(type, new Set(published.flat()));
+  }
+
   private async encode(clip: Clip, types: readonly ThumbnailType[], signal: AbortSignal): Promise<Map<ThumbnailType, Buffer>> {
+    const { encoder } = this.deps;
     const files = new Map<ThumbnailType, Buffer>();
-    for (const type of types) files.set(type, type === 'gif' ? this.deps.encoder.gif(clip, signal) : await this.deps.encoder.png(clip));
+    for (const type of types) {
+      signal.throwIfAborted();
+      files.set(type, type === 'gif' ? encoder.gif(clip, signal) : type === 'webp' ? await encoder.webp(clip, signal) : await encoder.png(clip));
+    }
     return files;
   }
 
-  /** Writes the files in order, checking before each that the job has not been given up (timed out, cancelled). */
-  private async publish(md5: string, files: Map<ThumbnailType, Buffer>, signal: AbortSignal): Promise<void> {
+  /**
+   * Writes the files in order, the ThumbHash right after the PNG (the still it describes), checking
+   * before each that the job has not been given up (timed out, cancelled).
+   */
+  private async publish(md5: string, files: Map<ThumbnailType, Buffer>, thumbhash: Buffer | null, signal: AbortSignal): Promise<void> {
+    const writes: Array<() => Promise<string>> = [];
     for (const [type, bytes] of files) {
+      writes.push(() => this.deps.thumbnails.write(md5, type, bytes));
+      if (type === 'png' && thumbhash) writes.push(() => this.deps.thumbnails.writeThumbhash(md5, thumbhash));
+    }
+    if (!files.has('png') && thumbhash) writes.unshift(() => this.deps.thumbnails.writeThumbhash(md5, thumbhash));
+    for (const write of writes) {
       signal.throwIfAborted();
-      await this.deps.thumbnails.write(md5, type, bytes);
+      await write();
     }
   }
 }

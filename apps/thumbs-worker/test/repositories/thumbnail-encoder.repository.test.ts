@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
+import { thumbHashToAverageRGBA, thumbHashToApproximateAspectRatio } from 'thumbhash';
 import { ThumbnailEncoderRepository } from '../../src/repositories/thumbnail-encoder.repository.js';
 import type { Clip } from '../../src/services/clip.rules.js';
 
@@ -40,5 +41,39 @@ describe('ThumbnailEncoderRepository', () => {
     const { data, info } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
     expect({ width: info.width, height: info.height }).toEqual({ width: 40, height: 20 });
     expect([...data.subarray(0, 3)]).toEqual([10, 20, 30]);
+  });
+
+  it('encodes every frame into a looping animated WebP with the clip\'s timing and size', async () => {
+    const webp = await encoder.webp(solidClip([[255, 0, 0], [0, 255, 0], [0, 0, 255]], 200));
+    const meta = await sharp(webp, { animated: true }).metadata();
+    expect({ format: meta.format, width: meta.width, pageHeight: meta.pageHeight, pages: meta.pages, loop: meta.loop, delay: meta.delay }).toEqual({
+      format: 'webp', width: 40, pageHeight: 20, pages: 3, loop: 0, delay: [200, 200, 200],
+    });
+    const { data, info } = await sharp(webp, { animated: true }).raw().toBuffer({ resolveWithObject: true });
+    const pixelOfPage = (page: number): number[] => [...data.subarray(page * 40 * 20 * info.channels, page * 40 * 20 * info.channels + 3)];
+    expect(pixelOfPage(0)[0]).toBeGreaterThan(200);
+    expect(pixelOfPage(1)[1]).toBeGreaterThan(200);
+    expect(pixelOfPage(2)[2]).toBeGreaterThan(200);
+  });
+
+  it('encodes a one-frame clip as a still WebP', async () => {
+    const webp = await encoder.webp(solidClip([[10, 200, 30]]));
+    const meta = await sharp(webp, { animated: true }).metadata();
+    expect({ format: meta.format, width: meta.width, height: meta.height, pages: meta.pages ?? 1 }).toEqual({ format: 'webp', width: 40, height: 20, pages: 1 });
+  });
+
+  it('refuses to start a WebP once the job is aborted', async () => {
+    const reason = new Error('job budget spent');
+    await expect(encoder.webp(solidClip([[1, 2, 3], [4, 5, 6]]), AbortSignal.abort(reason))).rejects.toThrow(reason);
+  });
+
+  it('hashes the first frame with ThumbHash: its colour and aspect ratio come back from the hash', async () => {
+    const hash = await encoder.thumbhash(solidClip([[200, 40, 40], [0, 0, 255]]));
+    expect(hash.length).toBeGreaterThan(4);
+    expect(hash.length).toBeLessThanOrEqual(25);
+    const average = thumbHashToAverageRGBA(hash);
+    expect(average.r).toBeGreaterThan(0.6);
+    expect(average.b).toBeLessThan(0.3);
+    expect(thumbHashToApproximateAspectRatio(hash)).toBeCloseTo(2, 0);
   });
 });

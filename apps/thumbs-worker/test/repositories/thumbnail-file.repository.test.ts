@@ -24,6 +24,20 @@ it('writes through a hidden temp name and leaves only the final file, named <md5
   expect(await readFile(path.join(thumbnails.dir, `${md5}.png`), 'utf8')).toBe('png bytes');
 });
 
+it('publishes the ThumbHash as <md5>.thumbhash, and says which files are published', async () => {
+  const other = 'fedcba9876543210fedcba9876543210';
+  expect(await thumbnails.exists(other, 'webp')).toBe(false);
+  expect(await thumbnails.hasThumbhash(other)).toBe(false);
+  expect(await thumbnails.write(other, 'webp', Buffer.from('webp bytes'))).toBe(path.join(thumbnails.dir, `${other}.webp`));
+  expect(await thumbnails.writeThumbhash(other, Buffer.from([1, 2, 3]))).toBe(path.join(thumbnails.dir, `${other}.thumbhash`));
+  expect(await thumbnails.exists(other, 'webp')).toBe(true);
+  expect(await thumbnails.exists(other, 'gif')).toBe(false);
+  expect(await thumbnails.hasThumbhash(other)).toBe(true);
+  expect([...(await readFile(path.join(thumbnails.dir, `${other}.thumbhash`)))]).toEqual([1, 2, 3]);
+  await rm(path.join(thumbnails.dir, `${other}.webp`));
+  await rm(path.join(thumbnails.dir, `${other}.thumbhash`));
+});
+
 it('sweeps old temp files a killed worker left, keeps fresh ones and real thumbnails', async () => {
   const old = path.join(thumbnails.dir, `.${md5}.gif.a1b2c3d4e5f6.tmp`);
   const fresh = path.join(thumbnails.dir, `.${md5}.png.0a1b2c3d4e5f.tmp`);

@@ -10,8 +10,8 @@ import { rethrowBoardUnavailable } from './thumbnail-responses.js';
 export function getThumbnailInfoHandler(thumbnails: Pick<ThumbnailService, 'info'>): RequestHandler {
   return async (req, res) => {
     const { id } = validated<{ id: ThumbnailTarget }>(req);
-    const urls = await thumbnails.info(id, postRequesterOf(req, res)).catch(rethrowBoardUnavailable);
-    const body: ThumbnailInfoResponse = { success: true, gifURL: urls.gif, pngURL: urls.png };
+    const { urls, thumbhash } = await thumbnails.info(id, postRequesterOf(req, res)).catch(rethrowBoardUnavailable);
+    const body: ThumbnailInfoResponse = { success: true, gifURL: urls.gif, pngURL: urls.png, webpURL: urls.webp, thumbhash };
     res.json(body);
   };
 }

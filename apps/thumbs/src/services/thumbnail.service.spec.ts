@@ -13,14 +13,18 @@ const THUMBS = 'http://thumbs.test';
 const AVERAGE_MS = 4000;
 const POLICY: JobPolicy = { attempts: 3, keepCompletedSeconds: 3600, keepFailedSeconds: 600 };
 
-/** Rendered files by `<md5>.<type>`. */
+/** Rendered files by `<md5>.<type>`, ThumbHashes by md5. */
 class InMemoryFiles {
   readonly present = new Set<string>();
+  readonly thumbhashes = new Map<string, Buffer>();
   add(md5: string, type: ThumbnailType): void {
     this.present.add(`${md5}.${type}`);
   }
   exists(md5: string, type: ThumbnailType): Promise<boolean> {
     return Promise.resolve(this.present.has(`${md5}.${type}`));
+  }
+  readThumbhash(md5: string): Promise<Buffer | null> {
+    return Promise.resolve(this.thumbhashes.get(md5) ?? null);
   }
 }
 
@@ -121,12 +125,21 @@ async function refusal(promise: Promise<unknown>): Promise<{ code: number; messa
 describe('info', () => {
   it('answers the URL of each file that exists', async () => {
     files.add(MD5, 'gif');
-    expect(await service.info(byMd5(MD5))).toEqual({ gif: `${MEDIA}/${MD5}.gif`, png: null });
+    expect(await service.info(byMd5(MD5))).toEqual({ urls: { gif: `${MEDIA}/${MD5}.gif`, png: null, webp: null }, thumbhash: null });
+    files.add(MD5, 'webp');
+    expect((await service.info(byMd5(MD5))).urls).toEqual({ gif: `${MEDIA}/${MD5}.gif`, png: null, webp: `${MEDIA}/${MD5}.webp` });
+  });
+
+  it('answers the stored ThumbHash in base64, null while there is none', async () => {
+    files.add(MD5, 'png');
+    expect((await service.info(byMd5(MD5))).thumbhash).toBeNull();
+    files.thumbhashes.set(MD5, Buffer.from([0x1b, 0x08, 0x0e, 0xff]));
+    expect((await service.info(byMd5(MD5))).thumbhash).toBe('GwgO/w==');
   });
 
   it('resolves a post id through the board; an unknown one is 1062', async () => {
     files.add(POST_MD5, 'png');
-    expect(await service.info(byPost(4242))).toEqual({ gif: null, png: `${MEDIA}/${POST_MD5}.png` });
+    expect((await service.info(byPost(4242))).urls).toEqual({ gif: null, png: `${MEDIA}/${POST_MD5}.png`, webp: null });
     expect(await refusal(service.info(byPost(7)))).toEqual({ code: 1062, message: 'Invalid post id: the board has no such post.' });
   });
 
@@ -256,5 +269,19 @@ describe('check', () => {
     });
     queue.put(MD5, 'gif', { queuedAt, phase: 'active', processedOn: now - 1000, progress: 0 });
     expect(processing(await service.check(MD5, 'gif'))).toMatchObject({ startedAt: queuedAt, time: AVERAGE_MS - 1000 });
+  });
+});
+
+describe('one job writing several types', () => {
+  it('a type another job wrote is done for PUT and check, even while its own job waits', async () => {
+    expect(processing(await service.request(byMd5(MD5), 'webp')).md5).toBe(MD5);
+    // the gif job of the same md5 publishes the png and the webp too
+    files.add(MD5, 'png');
+    files.add(MD5, 'webp');
+    for (const type of ['png', 'webp'] as const) {
+      expect(await service.request(byMd5(MD5), type)).toEqual({ status: 'done', url: `${MEDIA}/${MD5}.${type}` });
+      expect(await service.check(MD5, type)).toEqual({ status: 'done', url: `${MEDIA}/${MD5}.${type}` });
+    }
+    expect(queue.added.map((added) => added.payload.type)).toEqual(['webp']);
   });
 });

@@ -20,8 +20,14 @@ export type ThumbnailState =
   | { status: 'failed'; timedOut: boolean; reason: string }
   | { status: 'missing' };
 
+/** What GET /:id tells: the URL of each published type, and the still's ThumbHash in base64. */
+export interface ThumbnailInfo {
+  urls: Record<ThumbnailType, string | null>;
+  thumbhash: string | null;
+}
+
 export interface ThumbnailServiceDeps {
-  files: Pick<ThumbnailFileRepository, 'exists'>;
+  files: Pick<ThumbnailFileRepository, 'exists' | 'readThumbhash'>;
   queue: Pick<ThumbnailQueueRepository, 'find' | 'enqueue' | 'replace' | 'load'>;
   durations: Pick<JobDurationRepository, 'averageMs'>;
   posts: Pick<PostRepository, 'md5OfPost'>;
@@ -38,15 +44,18 @@ export interface ThumbnailServiceDeps {
 export class ThumbnailService {
   constructor(private readonly deps: ThumbnailServiceDeps) {}
 
-  /** GET /:id: the URL of each thumbnail whose file exists. `requester` asks when a post id must be resolved. */
-  async info(target: ThumbnailTarget, requester: PostRequester = {}): Promise<Record<ThumbnailType, string | null>> {
+  /**
+   * GET /:id: the URL of each thumbnail whose file exists, and the ThumbHash the worker stored with
+   * the still. `requester` asks when a post id must be resolved.
+   */
+  async info(target: ThumbnailTarget, requester: PostRequester = {}): Promise<ThumbnailInfo> {
     const md5 = await this.md5Of(target, requester);
-    const present = await Promise.all(THUMBNAIL_TYPES.map((type) => this.deps.files.exists(md5, type)));
-    const result = {} as Record<ThumbnailType, string | null>;
+    const [thumbhash, ...present] = await Promise.all([this.deps.files.readThumbhash(md5), ...THUMBNAIL_TYPES.map((type) => this.deps.files.exists(md5, type))]);
+    const urls = {} as Record<ThumbnailType, string | null>;
     THUMBNAIL_TYPES.forEach((type, i) => {
-      result[type] = present[i] ? this.urlOf(md5, type) : null;
+      urls[type] = present[i] ? this.urlOf(md5, type) : null;
     });
-    return result;
+    return { urls, thumbhash: thumbhash instanceof Buffer ? thumbhash.toString('base64') : null };
   }
 
   /** PUT: done when the file exists, else the existing job's state, else a new job. */

@@ -19,6 +19,8 @@ export interface ImageRow {
    * `animated` and `still` sets): rows read back, records and the record cache do not carry it.
    */
   animated?: boolean;
+  /** ThumbHash in base64; null (or absent) until computed. */
+  thumbhash?: string | null;
 }
 
 export const ImageEntity = new EntitySchema<ImageRow>({
@@ -38,6 +40,7 @@ export const ImageEntity = new EntitySchema<ImageRow>({
     shortUrl: { name: 'short_url', type: 'varchar', length: 2048, nullable: true },
     createdAt: { name: 'created_at', type: 'datetime', precision: 3 },
     animated: { type: 'boolean', default: false, select: false },
+    thumbhash: { type: 'varchar', length: 64, nullable: true },
   },
   indices: [
     { name: 'idx_images_category_id', columns: ['category', 'id'] },
