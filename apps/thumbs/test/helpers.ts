@@ -42,7 +42,7 @@ export interface ThumbsHarness {
   startWorker(processor: (job: Job<ThumbnailJobPayload>) => Promise<unknown>, options?: { name?: string; concurrency?: number }): Worker<ThumbnailJobPayload>;
   /** `makeQueue` lets a test wrap the instance's BullMQ queue (e.g. to widen a race window). */
   /** `adaptRedis` may wrap commands of the instance's plain connection (the one its repositories read jobs with). */
-  startAnotherInstance(makeQueue?: MakeQueue, adaptRedis?: (redis: Redis) => void): Promise<string>;
+  startAnotherInstance(makeQueue?: MakeQueue, adaptRedis?: (redis: RedisClient) => void): Promise<string>;
   /** Moves the clock the app sees forward. */
   advanceClock(ms: number): void;
   close(): Promise<void>;
@@ -94,7 +94,7 @@ export async function startThumbs(env: Record<string, string> = {}): Promise<Thu
   const extraInstances: Array<() => Promise<void>> = [];
 
   /** Another API instance: its own Redis connections, queue object and HTTP server, same Redis. */
-  async function startAnotherInstance(makeQueue?: MakeQueue, adaptRedis?: (redis: Redis) => void): Promise<string> {
+  async function startAnotherInstance(makeQueue?: MakeQueue, adaptRedis?: (redis: RedisClient) => void): Promise<string> {
     const otherRedis = createRedis(config.redis, { failFast });
     adaptRedis?.(otherRedis);
     const otherConnection = createRedis(config.redis, { failFast });

@@ -1,6 +1,6 @@
 import { createLogger, createRedis, createServiceApp, ReadOnlySwitch, setReadOnly } from '@pawlink/service-kit';
 import { createTestContext, request, serveForTest, type TestContext } from '@pawlink/test-kit';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@pawlink/service-kit/redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccessGuards, hashApiKey, RATE_LIMIT_BUCKETS, registerStatusRoute, type ApiKeyRepository } from '../src/index.js';
 import { migrateAuth } from './probe-app.js';
@@ -8,7 +8,7 @@ import { migrateAuth } from './probe-app.js';
 let ctx: TestContext;
 let url: string;
 let keys: ApiKeyRepository;
-let redis: Redis;
+let redis: RedisClient;
 let readOnly: ReadOnlySwitch;
 let prefix: string;
 let close: () => Promise<void>;

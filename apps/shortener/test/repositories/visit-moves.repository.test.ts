@@ -1,6 +1,6 @@
 import { createDataSource, createLogger, createRedis, loadBaseConfig, migrateDatabase } from '@pawlink/service-kit';
 import { createTestContext, type TestContext } from '@pawlink/test-kit';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@pawlink/service-kit/redis';
 import type { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shortenerDatabase } from '../../src/db/shortener.database.js';
@@ -12,7 +12,7 @@ import { VisitMoverService } from '../../src/services/visit-mover.service.js';
 import { VisitStatsService } from '../../src/services/visit-stats.service.js';
 
 let ctx: TestContext;
-let redis: Redis;
+let redis: RedisClient;
 let dataSource: DataSource;
 let pending: PendingVisitsRepository;
 let visits: VisitRepository;
