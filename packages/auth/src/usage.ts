@@ -27,8 +27,26 @@ export interface KeyUsageOptions {
 /** The route a request matched, as its pattern (`GET /:category`), never the raw URL. */
 export function routeLabelOf(req: Request): string {
   const pattern = (req.route as { path?: unknown } | undefined)?.path;
-  const path = typeof pattern === 'string' ? `${req.baseUrl}${pattern}` : '(no route)';
+  const path = typeof pattern === 'string' ? `${req.baseUrl}${pattern}` : req.baseUrl || '(no route)';
   return `${req.method} ${path}`.slice(0, MAX_ROUTE_LABEL);
+}
+
+/**
+ * The usage field of a request, kept per route object and method: the hot path then reuses one
+ * string instead of building (and hashing) a new one per request. Routes of mounted routers
+ * (a `baseUrl`) are labelled afresh each time.
+ */
+function fieldCache(service: string): (req: Request) => string {
+  const byRoute = new WeakMap<object, Map<string, string>>();
+  return (req) => {
+    const route = req.route as object | undefined;
+    if (!route || req.baseUrl !== '') return usageField(service, routeLabelOf(req));
+    let byMethod = byRoute.get(route);
+    if (!byMethod) byRoute.set(route, (byMethod = new Map()));
+    let field = byMethod.get(req.method);
+    if (field === undefined) byMethod.set(req.method, (field = usageField(service, routeLabelOf(req))));
+    return field;
+  };
 }
 
 /**
@@ -43,12 +61,13 @@ export function createKeyUsage(options: KeyUsageOptions) {
   const usage = new UsageRepository(options.dataSource);
   const flusher = new UsageFlusherService({ tally, pending, flushMs: options.flushMs ?? 1_000, logger: options.logger });
   const mover = new UsageMoverService({ pending, usage, moveMs: options.moveMs ?? 60_000, logger: options.logger, now });
+  const fieldOf = fieldCache(options.service);
   const reader = new KeyUsageService({ usage, pending, unflushedOf: (keyId) => flusher.unflushedOf(keyId), now });
   return {
     service: options.service,
     /** One request of `keyId` to the route `req` matched. */
     count(keyId: number, req: Request): void {
-      tally.add(keyId, usageField(options.service, routeLabelOf(req)));
+      tally.add(keyId, fieldOf(req));
     },
     reader,
     flusher,

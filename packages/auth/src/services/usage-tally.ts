@@ -2,46 +2,53 @@ import { nextUtcDayStart, utcDay } from './usage-day.rules.js';
 import type { UsageCount } from './usage-count.js';
 
 /**
- * Requests counted in memory per key, day and field, until drained for Redis. `add` is one Map
- * update (the key's hot path). The day is looked up once per UTC day, not per request.
+ * Requests counted in memory per key and field for the current UTC day, until drained for Redis.
+ * `add` is two Map lookups and an update (the key's hot path; fields are the same string objects
+ * request after request, so nothing is built or hashed anew). A day that ends is set aside whole.
  */
 export class UsageTally {
   private day = '';
   private dayEndsAt = 0;
-  private counts = new Map<string, number>();
+  private counts = new Map<number, Map<string, number>>();
+  /** Earlier days' counts not drained yet (a drain spanning midnight). */
+  private earlier: UsageCount[] = [];
 
   constructor(private readonly now: () => number = Date.now) {}
 
   add(keyId: number, field: string): void {
     const now = this.now();
-    if (now >= this.dayEndsAt) {
-      this.day = utcDay(now);
-      this.dayEndsAt = nextUtcDayStart(now);
+    if (now >= this.dayEndsAt) this.startDay(now);
+    let fields = this.counts.get(keyId);
+    if (!fields) this.counts.set(keyId, (fields = new Map()));
+    fields.set(field, (fields.get(field) ?? 0) + 1);
+  }
+
+  private startDay(now: number): void {
+    this.earlier.push(...this.today());
+    this.counts = new Map();
+    this.day = utcDay(now);
+    this.dayEndsAt = nextUtcDayStart(now);
+  }
+
+  private today(keyId?: number): UsageCount[] {
+    const found: UsageCount[] = [];
+    for (const [id, fields] of this.counts) {
+      if (keyId !== undefined && id !== keyId) continue;
+      for (const [field, count] of fields) found.push({ keyId: id, day: this.day, field, count });
     }
-    const entry = `${keyId}\t${this.day}\t${field}`;
-    this.counts.set(entry, (this.counts.get(entry) ?? 0) + 1);
+    return found;
   }
 
   /** Everything counted so far, emptying the tally. */
   drain(): UsageCount[] {
-    const drained: UsageCount[] = [];
-    for (const [entry, count] of this.counts) {
-      const [keyId, day, field] = entry.split('\t') as [string, string, string];
-      drained.push({ keyId: Number(keyId), day, field, count });
-    }
+    const drained = [...this.earlier, ...this.today()];
+    this.earlier = [];
     this.counts = new Map();
     return drained;
   }
 
   /** What is counted for `keyId` and not drained yet. */
   ofKey(keyId: number): UsageCount[] {
-    const prefix = `${keyId}\t`;
-    const found: UsageCount[] = [];
-    for (const [entry, count] of this.counts) {
-      if (!entry.startsWith(prefix)) continue;
-      const [, day, field] = entry.split('\t') as [string, string, string];
-      found.push({ keyId, day, field, count });
-    }
-    return found;
+    return [...this.earlier.filter((c) => c.keyId === keyId), ...this.today(keyId)];
   }
 }
