@@ -30,7 +30,7 @@ afterAll(async () => {
   await ctx.cleanup();
 });
 
-const newKey = async () => (await keys.create({ name: 'Usage', contact: 'usage@example.com', flags: ['images'] })).record.id;
+const newKey = async () => (await keys.create({ name: 'Usage', contact: 'usage@example.com', flags: ['images_bulk'] })).record.id;
 
 describe('bin/admin apikey usage', () => {
   it('prints a key\'s requests per day and route from MySQL and Redis, all services, and no other key\'s', async () => {
