@@ -42,7 +42,7 @@ function fieldCache(service: string): (req: Request) => string {
     const route = req.route as object | undefined;
     if (!route || req.baseUrl !== '') return usageField(service, routeLabelOf(req));
     let byMethod = byRoute.get(route);
-    if (!byMethod) byRoute.set(route, (byMethod = new Map()));
+    if (!byMethod) byRoute.set(route, (byMethod = new Map<string, string>()));
     let field = byMethod.get(req.method);
     if (field === undefined) byMethod.set(req.method, (field = usageField(service, routeLabelOf(req))));
     return field;

@@ -8,7 +8,7 @@ describe('KeyUsageService', () => {
     new KeyUsageService({
       now: () => NOW,
       usage: {
-        snapshot: async () => ({
+        snapshot: () => Promise.resolve({
           counts: [
             { keyId: 1, day: '2026-11-22', field: 'images GET /:category', count: 4 },
             { keyId: 1, day: '2026-11-23', field: 'thumbs GET /:id', count: 1 },
@@ -17,7 +17,7 @@ describe('KeyUsageService', () => {
         }),
       },
       pending: {
-        pendingOf: async () => ({
+        pendingOf: () => Promise.resolve({
           pending: [{ keyId: 1, day: '2026-11-23', field: 'images GET /:category', count: 2 }],
           batches: new Map([['b1', [{ keyId: 1, day: '2026-11-23', field: 'images GET /:category', count: 3 }]]]),
         }),
@@ -43,7 +43,7 @@ describe('KeyUsageService', () => {
   });
 
   it('gives today as zero when the key was not used', async () => {
-    const empty = new KeyUsageService({ now: () => NOW, usage: { snapshot: async () => ({ counts: [], applied: new Set() }) }, pending: { pendingOf: async () => ({ pending: [], batches: new Map() }) } });
+    const empty = new KeyUsageService({ now: () => NOW, usage: { snapshot: () => Promise.resolve({ counts: [], applied: new Set() }) }, pending: { pendingOf: () => Promise.resolve({ pending: [], batches: new Map() }) } });
     expect(await empty.ofKey(9, { service: 'thumbs', dayCount: 30 })).toEqual({ service: 'thumbs', today: { date: '2026-11-23', total: 0, routes: {} }, days: [] });
   });
 });

@@ -19,7 +19,7 @@ export class UsageTally {
     const now = this.now();
     if (now >= this.dayEndsAt) this.startDay(now);
     let fields = this.counts.get(keyId);
-    if (!fields) this.counts.set(keyId, (fields = new Map()));
+    if (!fields) this.counts.set(keyId, (fields = new Map<string, number>()));
     fields.set(field, (fields.get(field) ?? 0) + 1);
   }
 
