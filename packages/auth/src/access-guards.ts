@@ -9,6 +9,7 @@ import { ApiKeyRepository } from './repositories/api-key.repository.js';
 import { LocalRateLimitWindows, RedisRateLimitWindows } from './repositories/rate-limit.repository.js';
 import { ResilientRateLimitWindows } from './repositories/resilient-rate-limit-windows.js';
 import { RATE_LIMIT_BUCKETS, type RateLimitBucket, type RateLimitRule } from './services/rate-limit.policy.js';
+import { createKeyUsage, type KeyUsageCounter } from './usage.js';
 
 /** The guards a route table puts first, in this order: key, then rate limit. */
 export interface AccessGuards<B extends string = RateLimitBucket> {
@@ -20,6 +21,8 @@ export interface AccessGuards<B extends string = RateLimitBucket> {
   readonly rateLimit: (bucket: B) => RequestHandler;
   /** What the request's key (or IP) has left in each bucket of the service and globally, counting nothing. */
   readonly limits: (req: Request, res: Response) => Promise<Record<string, RateLimitStatus>>;
+  /** Per-key usage, when counted: `GET /status` then shows a key its own. */
+  readonly usage?: KeyUsageCounter;
 }
 
 export interface AccessGuardsOptions<B extends string = RateLimitBucket> {
@@ -32,6 +35,8 @@ export interface AccessGuardsOptions<B extends string = RateLimitBucket> {
   keyCacheTtlMs?: number;
   /** The production policy (`rate-limit.policy.ts`) unless a test brings its own. */
   limits?: { buckets?: Record<B, RateLimitRule>; global?: RateLimitRule; invalidKeys?: RateLimitRule };
+  /** Counts every request with an accepted key (from `createKeyUsage`); none when absent. */
+  usage?: KeyUsageCounter;
 }
 
 /** The API keys of `<DB_PREFIX>auth`, opened through the runtime. */
@@ -39,10 +44,16 @@ export async function openApiKeys(runtime: Pick<ServiceRuntime<BaseConfig>, 'dat
   return new ApiKeyRepository(await runtime.dataSource({ ...authDatabase, poolSize: 5 }));
 }
 
-/** The guards of a service process: keys from `<DB_PREFIX>auth` (opened through the runtime unless given), limits in `redis`. */
-export async function openAccessGuards(runtime: Pick<ServiceRuntime<BaseConfig>, 'config' | 'logger' | 'dataSource'>, service: ServiceName, redis: RedisClient, keys?: ApiKeyRepository): Promise<AccessGuards> {
+/**
+ * The guards of a service process: keys from `<DB_PREFIX>auth` (opened through the runtime unless
+ * given), limits in `redis`, per-key usage counted and flushed until shutdown (which flushes it).
+ */
+export async function openAccessGuards(runtime: Pick<ServiceRuntime<BaseConfig>, 'config' | 'logger' | 'dataSource' | 'onShutdown'>, service: ServiceName, redis: RedisClient, keys?: ApiKeyRepository): Promise<AccessGuards> {
   const apiKeys = keys ?? (await openApiKeys(runtime));
-  return createAccessGuards({ service, apiKeys, redis, redisPrefix: runtime.config.redis.prefix, logger: runtime.logger });
+  const usage = createKeyUsage({ service, redis, redisPrefix: runtime.config.redis.prefix, dataSource: apiKeys.dataSource, logger: runtime.logger });
+  usage.start();
+  runtime.onShutdown(() => usage.stop());
+  return createAccessGuards({ service, apiKeys, redis, redisPrefix: runtime.config.redis.prefix, logger: runtime.logger, usage });
 }
 
 /** The one wiring of API keys and rate limits every service uses. */
@@ -54,6 +65,7 @@ export function createAccessGuards<B extends string = RateLimitBucket>(options: 
     logger,
     ...(options.keyCacheTtlMs !== undefined ? { cacheTtlMs: options.keyCacheTtlMs } : {}),
     invalidKeyLimit: createInvalidKeyLimit({ windows, service, ...(options.limits?.invalidKeys ? { rule: options.limits.invalidKeys } : {}) }),
+    ...(options.usage ? { onAccepted: (key: { id: number }, req: Request) => options.usage!.count(key.id, req) } : {}),
   });
   const limitOptions = {
     windows,
@@ -63,5 +75,5 @@ export function createAccessGuards<B extends string = RateLimitBucket>(options: 
   };
   const rateLimit = createRateLimit<B>(limitOptions);
   const limits = createRateLimitStatus<B>(limitOptions);
-  return { requireKey: (flag) => keys.requireApiKey(flag), optionalKey: () => keys.optionalApiKey(), rateLimit, limits };
+  return { requireKey: (flag) => keys.requireApiKey(flag), optionalKey: () => keys.optionalApiKey(), rateLimit, limits, ...(options.usage ? { usage: options.usage } : {}) };
 }

@@ -1,4 +1,4 @@
-import { ApiKeyRepository, ApiKeyService, authDatabase } from '@pawlink/auth';
+import { ApiKeyRepository, ApiKeyService, authDatabase, KeyUsageService, PendingUsageRepository, UsageRepository } from '@pawlink/auth';
 import { createDataSource, createRedis, loadBaseConfig, type BaseConfig, type DataSourceSpec } from '@pawlink/service-kit';
 import type { CliContext } from '@pawlink/service-kit/cli';
 import type { RedisClient } from '@pawlink/service-kit/redis';
@@ -39,6 +39,13 @@ export class AdminContext implements CliContext {
 
   async apiKeys(): Promise<ApiKeyService> {
     return new ApiKeyService(new ApiKeyRepository(await this.dataSource(authDatabase)));
+  }
+
+  /** Key usage as MySQL and Redis hold it (the services' unflushed last second is not seen). */
+  async keyUsage(): Promise<{ keys: ApiKeyRepository; usage: KeyUsageService }> {
+    const dataSource = await this.dataSource(authDatabase);
+    const usage = new KeyUsageService({ usage: new UsageRepository(dataSource), pending: new PendingUsageRepository(this.redis, this.config.redis.prefix), now: Date.now });
+    return { keys: new ApiKeyRepository(dataSource), usage };
   }
 
   async close(): Promise<void> {

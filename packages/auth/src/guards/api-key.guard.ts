@@ -34,6 +34,8 @@ export interface ApiKeyAuthOptions {
   staleTtlMs?: number;
   /** Limits unknown keys per client IP; without it, invalid keys are only answered 1010. */
   invalidKeyLimit?: InvalidKeyLimit;
+  /** Called for every request whose key is accepted (per-key usage); must stay cheap. */
+  onAccepted?: (key: ApiKey, req: Request) => void;
 }
 
 interface Checked {
@@ -114,6 +116,7 @@ export function createApiKeyAuth(options: ApiKeyAuthOptions) {
     if (flag && !key.flags.includes(flag)) throw new ApiError('MISSING_FLAG');
     res.locals.apiKey = key;
     touch(key);
+    options.onAccepted?.(key, req);
   }
 
   return {

@@ -17,7 +17,7 @@ export interface NewApiKey {
 export class ApiKeyRepository {
   private readonly repo: Repository<ApiKey>;
 
-  constructor(dataSource: DataSource) {
+  constructor(readonly dataSource: DataSource) {
     this.repo = dataSource.getRepository(ApiKeyEntity);
   }
 

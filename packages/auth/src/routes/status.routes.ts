@@ -3,6 +3,14 @@ import { onlyMethods, type ReadOnlySwitch } from '@pawlink/service-kit';
 import type { Express } from 'express';
 import type { AccessGuards } from '../access-guards.js';
 import { getStatusHandler, type StatusSection } from '../handlers/get-status.handler.js';
+import { STATUS_USAGE_DAYS } from '../services/key-usage.service.js';
+import type { KeyUsageCounter } from '../usage.js';
+
+/** `usage`: the key's own requests to this service, today and the last STATUS_USAGE_DAYS days; absent when anonymous. */
+const usageSection = (usage: KeyUsageCounter): StatusSection => ({
+  name: 'usage',
+  build: ({ key }) => (key ? usage.reader.ofKey(key.id, { service: usage.service, dayCount: STATUS_USAGE_DAYS }) : undefined),
+});
 
 export interface StatusRouteDeps {
   service: ServiceName;
@@ -14,11 +22,12 @@ export interface StatusRouteDeps {
 
 /**
  * GET /status on every service: public; a presented key must be valid (1010/1011/1012) and is
- * then described. Guards: key (optional) → rate limit (`status`). Register it before any route
+ * then described, with its usage when the guards count it. Guards: key (optional) → rate limit (`status`). Register it before any route
  * whose pattern would take `/status` (a short code, an image category, a post id).
  */
 export function registerStatusRoute(app: Express, deps: StatusRouteDeps): void {
   const { guards } = deps;
-  app.get('/status', guards.optionalKey(), guards.rateLimit('status'), getStatusHandler({ service: deps.service, readOnly: deps.readOnly, limits: guards.limits, ...(deps.sections ? { sections: deps.sections } : {}) }));
+  const sections = [...(guards.usage ? [usageSection(guards.usage)] : []), ...(deps.sections ?? [])];
+  app.get('/status', guards.optionalKey(), guards.rateLimit('status'), getStatusHandler({ service: deps.service, readOnly: deps.readOnly, limits: guards.limits, sections }));
   app.all('/status', onlyMethods('GET', 'HEAD'));
 }

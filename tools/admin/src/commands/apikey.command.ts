@@ -1,5 +1,5 @@
 import { API_KEY_FLAGS, DEFAULT_BULK_LIMIT, type ApiKeyFlag } from '@pawlink/contracts';
-import type { ApiKey, ApiKeyService } from '@pawlink/auth';
+import type { ApiKey, ApiKeyService, KeyUsage } from '@pawlink/auth';
 import type { Command } from 'commander';
 import type { AdminContext } from '../admin-context.js';
 import { CommandFailure, listOf, nonEmpty, nonNegativeInt, positiveInt } from '@pawlink/service-kit/cli';
@@ -23,6 +23,21 @@ async function changeKey(context: AdminContext, id: number, change: (keys: ApiKe
   if (!(await change(await context.apiKeys()))) throw new CommandFailure(`No API key with id ${id}.`);
   process.stdout.write(`${done}\n`);
 }
+
+/** Longest `apikey usage --days`. */
+const MAX_USAGE_DAYS = 400;
+
+/** A key's usage as lines: per day its total, then per `<service> <route>` its requests. */
+export const usageLines = (id: number, dayCount: number, usage: KeyUsage): string[] => {
+  const total = usage.days.reduce((sum, day) => sum + day.total, 0);
+  const first = usage.days[0]?.date;
+  const lines = [`API key ${id}: ${total} requests in the last ${dayCount} UTC days up to ${usage.today.date} (all services)${first ? '' : '.'}`];
+  for (const day of usage.days) {
+    lines.push(`${day.date}  ${day.total}`);
+    for (const [route, count] of Object.entries(day.routes)) lines.push(`  ${route}  ${count}`);
+  }
+  return lines;
+};
 
 export function registerApiKeyCommands(program: Command, context: () => AdminContext): void {
   const apikey = program.command('apikey').description('Manage API keys (stored hashed in <DB_PREFIX>auth).');
@@ -65,6 +80,19 @@ export function registerApiKeyCommands(program: Command, context: () => AdminCon
     .argument('<id>', 'key id', positiveInt)
     .action(async (id: number) => {
       await changeKey(context(), id, (keys) => keys.enable(id), `Enabled API key ${id}.`);
+    });
+
+  apikey
+    .command('usage')
+    .description('Print a key\'s requests per UTC day and route, all services (moved to MySQL or waiting in Redis).')
+    .argument('<id>', 'key id', positiveInt)
+    .option('--days <n>', `days up to today (default 30, at most ${MAX_USAGE_DAYS})`, positiveInt, 30)
+    .action(async (id: number, options: { days: number }) => {
+      if (options.days > MAX_USAGE_DAYS) throw new CommandFailure(`--days must be at most ${MAX_USAGE_DAYS}.`);
+      const { keys, usage } = await context().keyUsage();
+      if (!(await keys.findById(id))) throw new CommandFailure(`No API key with id ${id}.`);
+      const lines = usageLines(id, options.days, await usage.ofKey(id, { service: null, dayCount: options.days }));
+      process.stdout.write(`${lines.join('\n')}\n`);
     });
 
   apikey
