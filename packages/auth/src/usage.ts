@@ -1,6 +1,6 @@
 import type { Logger } from '@pawlink/service-kit';
 import type { Request } from 'express';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@pawlink/service-kit/redis';
 import type { DataSource } from 'typeorm';
 import { PendingUsageRepository } from './repositories/pending-usage.repository.js';
 import { UsageRepository } from './repositories/usage.repository.js';
@@ -12,7 +12,7 @@ import { UsageTally } from './services/usage-tally.js';
 
 export interface KeyUsageOptions {
   service: string;
-  redis: Redis;
+  redis: RedisClient;
   redisPrefix: string;
   /** `<DB_PREFIX>auth`, migrated. */
   dataSource: DataSource;

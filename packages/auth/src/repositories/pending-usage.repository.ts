@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@pawlink/service-kit/redis';
 import type { UsageCount } from '../services/usage-count.js';
 
 /** How long a flush's id is remembered, so a flush retried after an unclear failure is applied once. */
@@ -13,7 +13,7 @@ export const USAGE_DAY_TTL_SECONDS = 35 * 86_400;
 const ADD_SCRIPT = `
 if not redis.call('SET', KEYS[1], '1', 'NX', 'EX', ARGV[1]) then return 0 end
 for i = 5, #ARGV, 4 do
-  local key = ARGV[3] .. '{usage:' .. ARGV[i] .. '}:' .. ARGV[i + 1]
+  local key = ARGV[3] .. '{usage}:' .. ARGV[i] .. ':' .. ARGV[i + 1]
   redis.call('HINCRBY', key, ARGV[i + 2], ARGV[i + 3])
   redis.call('EXPIRE', key, ARGV[2])
   redis.call('SADD', ARGV[4], ARGV[i] .. ':' .. ARGV[i + 1])
@@ -32,7 +32,7 @@ local byKey = {}
 for _, member in ipairs(members) do
   local keyId, day = string.match(member, '^(%d+):(.+)$')
   if keyId then
-    local key = ARGV[1] .. '{usage:' .. keyId .. '}:' .. day
+    local key = ARGV[1] .. '{usage}:' .. keyId .. ':' .. day
     local fields = redis.call('HGETALL', key)
     local lines = byKey[keyId] or {}
     for i = 1, #fields, 2 do lines[#lines + 1] = day .. '\\t' .. fields[i] .. '\\t' .. fields[i + 1] end
@@ -53,7 +53,7 @@ return #members`;
 const READ_SCRIPT = `
 local pending = {}
 for i = 4, #ARGV do
-  local fields = redis.call('HGETALL', ARGV[1] .. '{usage:' .. ARGV[3] .. '}:' .. ARGV[i])
+  local fields = redis.call('HGETALL', ARGV[1] .. '{usage}:' .. ARGV[3] .. ':' .. ARGV[i])
   for j = 1, #fields, 2 do
     pending[#pending + 1] = ARGV[i]
     pending[#pending + 1] = fields[j]
@@ -84,7 +84,7 @@ export interface PendingUsageOfKey {
 
 /**
  * Key usage on its way from the instances to MySQL, in Redis: per key and UTC day a hash of
- * `<service> <route>` → requests (`{usage:<keyId>}:<day>`, hash-tagged per key) and the set of
+ * `<service> <route>` → requests (`{usage}:<keyId>:<day>`; every usage key shares the tag {usage}: the scripts name keys of several API keys, which a Redis Cluster allows only within one slot) and the set of
  * key-days that have some; then, while a mover carries them to MySQL, per batch a hash of
  * keyId → counts and the set of batches.
  */
@@ -94,19 +94,19 @@ export class PendingUsageRepository {
   private readonly batchPrefix: string;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly prefix: string,
   ) {
-    this.dirtyKey = `${prefix}usage:dirty`;
-    this.batchesKey = `${prefix}usage:batches`;
-    this.batchPrefix = `${prefix}usage:batch:`;
+    this.dirtyKey = `${prefix}{usage}:dirty`;
+    this.batchesKey = `${prefix}{usage}:batches`;
+    this.batchPrefix = `${prefix}{usage}:batch:`;
   }
 
   /** Adds counts; a second call with the same `flushId` changes nothing. */
   async add(flushId: string, counts: readonly UsageCount[]): Promise<void> {
     if (counts.length === 0) return;
     const args = counts.flatMap(({ keyId, day, field, count }) => [String(keyId), day, field, String(count)]);
-    await this.redis.eval(ADD_SCRIPT, 1, `${this.prefix}usage:flush:${flushId}`, FLUSH_MARK_TTL_SECONDS, USAGE_DAY_TTL_SECONDS, this.prefix, this.dirtyKey, ...args);
+    await this.redis.eval(ADD_SCRIPT, 1, `${this.prefix}{usage}:flush:${flushId}`, FLUSH_MARK_TTL_SECONDS, USAGE_DAY_TTL_SECONDS, this.prefix, this.dirtyKey, ...args);
   }
 
   /** Moves the counts of up to `maxKeyDays` key-days into the batch `batchId`; false when none were pending. */
