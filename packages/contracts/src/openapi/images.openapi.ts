@@ -7,7 +7,7 @@ import { MULTI_SEGMENT, type HeaderObject, type OpenApiDocument } from './types.
 
 const IMAGE = {
   type: 'object',
-  required: ['id', 'url', 'name', 'ext', 'type', 'size', 'width', 'height', 'artists', 'sources', 'reportURL', 'shortURL'],
+  required: ['id', 'url', 'name', 'ext', 'type', 'size', 'width', 'height', 'artists', 'sources', 'reportURL', 'shortURL', 'thumbhash'],
   properties: {
     id: { type: 'string', pattern: '^[0-9a-f]{32}$', description: "The file's MD5." },
     url: { type: 'string', format: 'uri', description: 'IMAGES_MEDIA_URL/<id>.<ext>' },
@@ -20,7 +20,8 @@ const IMAGE = {
     artists: { type: 'array', items: { type: 'string' } },
     sources: { type: 'array', items: { type: 'string' } },
     reportURL: { type: ['string', 'null'] },
-    shortURL: { type: ['string', 'null'] },
+    shortURL: { type: ['string', 'null'], description: "The image's link on the shortener; null until it is made." },
+    thumbhash: { type: ['string', 'null'], contentEncoding: 'base64', description: 'ThumbHash placeholder of the image; null until computed.' },
   },
 };
 

@@ -68,8 +68,14 @@ export const thumbsOpenApi: OpenApiDocument = serviceDocument({
         responses: {
           '200': json('The URLs, null where there is none yet.', {
             type: 'object',
-            required: ['success', 'gifURL', 'pngURL'],
-            properties: { success: { const: true }, gifURL: { type: ['string', 'null'], format: 'uri' }, pngURL: { type: ['string', 'null'], format: 'uri' } },
+            required: ['success', 'gifURL', 'pngURL', 'webpURL', 'thumbhash'],
+            properties: {
+              success: { const: true },
+              gifURL: { type: ['string', 'null'], format: 'uri' },
+              pngURL: { type: ['string', 'null'], format: 'uri' },
+              webpURL: { type: ['string', 'null'], format: 'uri' },
+              thumbhash: { type: ['string', 'null'], contentEncoding: 'base64', description: "ThumbHash of the still frame (a placeholder to show while the thumbnail loads); null until a thumbnail exists." },
+            },
             additionalProperties: false,
           }),
         },
