@@ -66,6 +66,7 @@ function dashboardOperation(method: string, where: 'entry' | 'sub'): OperationOb
       'Without either, a browser navigation (GET preferring HTML) is sent to `/admin/login` and anything else gets 401 1013. ' +
       (method === 'get' ? '' : 'A cross-site request is refused with 403 1023. ') +
       'What bull-board answers is its own: its UI (`/`, `/queue/…`), its `static/…` assets and its JSON `api/…`.',
+    ...(where === 'sub' ? { parameters: [pathParameter('path', "A path of bull-board's (its UI's `queue/…`, `static/…`, `api/…`); spans segments.")] } : {}),
     responses: {
       ...(method === 'delete' ? {} : { '200': bullBoardAnswer }),
       ...(method === 'get' ? { '303': redirect('A browser without a key or a live session: to the login form.', { Location: to('/admin/login'), 'Cache-Control': header('Cache-Control', true) }) } : {}),

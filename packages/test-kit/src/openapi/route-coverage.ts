@@ -42,7 +42,7 @@ export function recordingGuards() {
     optionalKey: (): RequestHandler => mark(pass(), { key: 'optional' }),
     rateLimit: (bucket: string): RequestHandler => mark(pass(), { rateLimit: bucket }),
     /** `GET /status`'s reading of the limits; never asked while only the route table is read. */
-    limits: async (): Promise<Record<string, never>> => ({}),
+    limits: (): Promise<Record<string, never>> => Promise.resolve({}),
   };
 }
 
@@ -67,7 +67,7 @@ export function expressRoutes(app: Express): ServedRoute[] {
     const route = layer.route;
     if (!route) {
       if (typeof layer.rawPath === 'string' && layer.rawPath !== '/') routes.push({ method: MOUNT, path: toTemplate(layer.rawPath) });
-      else if (layer.rawPath !== undefined && typeof layer.rawPath !== 'string') throw new Error(`a mount path that is not a string cannot be checked: ${String(layer.rawPath)}`);
+      else if (layer.rawPath !== undefined && typeof layer.rawPath !== 'string') throw new Error('a mount path that is not a string (a RegExp or a list) cannot be checked');
       continue;
     }
     if (typeof route.path !== 'string') throw new Error(`a route path that is not a string cannot be checked: ${String(route.path)}`);
