@@ -192,7 +192,9 @@ export const shortenerOpenApi: OpenApiDocument = serviceDocument({
         access: 'public',
         operationId: 'followShortUrl',
         summary: 'Follow a short URL',
-        description: 'Answered before the Express stack when the code is warm in the instance (no Redis or MySQL). Misses count against the lookup limit.',
+        description:
+          'Answered before the Express stack when the code is warm in the instance (no Redis or MySQL). Misses count against the lookup limit. ' +
+          '`/metrics` is never a code: it is not on the public URL and answers 404 1024 (JSON).',
         parameters: [code],
         responses: {
           '302': empty('To the target URL.', { Location: header('Location', true), ...redirectCache }),
@@ -200,6 +202,7 @@ export const shortenerOpenApi: OpenApiDocument = serviceDocument({
           '410': expiredPage(),
           '429': lookupLimited('text/plain'),
         },
+        errors: ['UNKNOWN_ROUTE'],
       }),
       patch: operation({
         ...write,
