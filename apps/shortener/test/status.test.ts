@@ -13,7 +13,7 @@ describe('GET /status (shortener)', () => {
     const res = await request(`${h.url}/status`, { headers: { authorization: h.key } });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ success: true, data: { service: 'shortener', readOnly: false, key: { name: 'test', flags: ['shortener'], active: true, disabled: false } } });
-    expect(Object.keys(res.body.data.limits).sort()).toEqual(['global', 'shortener.create', 'shortener.lookup', 'shortener.manage', 'shortener.read', 'status']);
+    expect(Object.keys(res.body.data.limits).sort()).toEqual(['global', 'shortener.create', 'shortener.lookup', 'shortener.manage', 'shortener.read', 'shortener.stats', 'status']);
     expect(res.text).not.toContain(h.key);
   });
 

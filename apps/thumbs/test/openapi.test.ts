@@ -2,6 +2,7 @@ import { RATE_LIMIT_BUCKETS } from '@pawlink/auth';
 import { thumbsOpenApi, withServer } from '@pawlink/contracts/openapi';
 import { createLogger, type ReadOnlySwitch } from '@pawlink/service-kit';
 import { expressRoutes, recordingGuards, request, routeDrift } from '@pawlink/test-kit';
+import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
 import { loadThumbsConfig } from '../src/config.js';
@@ -16,6 +17,8 @@ describe('the thumbs OpenAPI document and the routes', () => {
       services: {} as ThumbsContainer,
       guards: recordingGuards(),
       readOnly: {} as ReadOnlySwitch,
+      // Never asked: bull-board only checks that it is a BullMQ queue when the dashboard is built.
+      queue: Object.assign(Object.create(Queue.prototype) as Queue, { name: 'thumbs' }),
     });
     expect(routeDrift(thumbsOpenApi, expressRoutes(app))).toEqual({ undocumented: [], unserved: [], guards: [] });
     const buckets = Object.values(thumbsOpenApi.paths).flatMap((item) => Object.values(item).map((operation) => (operation as Record<string, unknown>)['x-pawlink-rate-limit-bucket']));

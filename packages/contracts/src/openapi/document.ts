@@ -37,6 +37,57 @@ const DEPENDENCY_CHECKS: JsonSchema = {
   description: 'Each dependency of the process and whether it answers.',
 };
 
+const LIMIT_STATUS: JsonSchema = {
+  type: 'object',
+  required: ['limit', 'remaining', 'reset', 'resetAfter', 'windowSeconds'],
+  properties: {
+    limit: { type: ['integer', 'null'], minimum: 0, description: 'Null when unlimited.' },
+    remaining: { type: ['integer', 'null'], minimum: 0, description: 'Null when unlimited.' },
+    reset: { type: ['number', 'null'], description: 'Unix seconds when the open window resets; null while none is open.' },
+    resetAfter: { type: ['number', 'null'], minimum: 0, description: 'Seconds until then; null while no window is open.' },
+    windowSeconds: { type: 'number', exclusiveMinimum: 0 },
+  },
+  additionalProperties: false,
+};
+
+/** `GET /status` (docs/api.md §1). Services may add named sections to `data` (images: its categories). */
+const STATUS: JsonSchema = {
+  type: 'object',
+  required: ['success', 'data'],
+  properties: {
+    success: { const: true },
+    data: {
+      type: 'object',
+      required: ['service', 'readOnly', 'key', 'limits'],
+      properties: {
+        service: { type: 'string' },
+        readOnly: { type: 'boolean' },
+        key: {
+          oneOf: [
+            { type: 'null' },
+            {
+              type: 'object',
+              required: ['id', 'name', 'flags', 'active', 'disabled', 'disabledReason', 'bulkLimit'],
+              properties: {
+                id: { type: 'integer' },
+                name: { type: 'string' },
+                flags: { type: 'array', items: { type: 'string' } },
+                active: { type: 'boolean' },
+                disabled: { type: 'boolean' },
+                disabledReason: { type: ['string', 'null'] },
+                bulkLimit: { type: 'integer', minimum: 0 },
+              },
+              additionalProperties: false,
+            },
+          ],
+        },
+        limits: { type: 'object', required: ['global', 'status'], additionalProperties: LIMIT_STATUS },
+      },
+    },
+  },
+  additionalProperties: false,
+};
+
 /**
  * What a request no operation takes is answered, on every service: a path no template matches is
  * 404 1024; a documented path asked with a method it lacks is 405 1025 with `Allow` (OPTIONS: 204
@@ -55,7 +106,7 @@ function fallbackResponses(): Record<string, ResponseObject> {
 
 const tag = 'service';
 
-/** The paths every service answers: its documentation, its document, liveness, readiness and metrics. */
+/** The paths every service answers: its documentation, its document, liveness, readiness and status (metrics are on a separate listener, not here). */
 function servicePaths(): Record<string, PathItemObject> {
   const base = { tags: [tag], access: 'public' as const, usesDependencies: false };
   return {
@@ -127,8 +178,18 @@ function servicePaths(): Record<string, PathItemObject> {
         },
       }),
     },
-    '/metrics': {
-      get: operation({ ...base, operationId: 'getMetrics', summary: 'Prometheus metrics', responses: { '200': media('Metrics in the Prometheus text format.', ['text/plain']) } }),
+    '/status': {
+      get: operation({
+        tags: [tag],
+        access: 'optional-key',
+        rateLimit: 'status',
+        operationId: 'getStatus',
+        summary: 'The service, the key presented and its rate limits',
+        description:
+          'Never the key, its hash or its contact. `key` is null without a key; `limits` are then those of the client IP. ' +
+          '`limits` has `global` and every bucket of the service (with the key\'s overrides); reading them counts nothing, the request itself counts in `status` and `global`.',
+        responses: { '200': json('The status.', STATUS, { 'Cache-Control': header('Cache-Control', true) }) },
+      }),
     },
   };
 }

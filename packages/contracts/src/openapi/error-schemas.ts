@@ -34,6 +34,17 @@ const ERROR_DETAILS: Partial<Record<ErrorName, ErrorDetail>> = {
   METHOD_NOT_ALLOWED: { headers: ['Allow'] },
   THUMBNAIL_ERROR: { properties: { status: { const: 'error' } }, required: ['status'] },
   THUMBNAIL_TIMEOUT: { properties: { status: { const: 'timeout' } }, required: ['status'] },
+  SHORT_URL_EXPIRED: {
+    properties: {
+      extra: {
+        type: 'object',
+        required: ['expiredAt', 'reason'],
+        properties: { expiredAt: { type: 'string', format: 'date-time' }, reason: { enum: ['expiresAt', 'maxVisits'] } },
+        additionalProperties: false,
+      },
+    },
+    required: ['extra'],
+  },
 };
 
 /**

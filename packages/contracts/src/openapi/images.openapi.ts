@@ -1,4 +1,4 @@
-import { AMOUNT_MAX, AMOUNT_MIN, IMAGE_BYTES_HEADERS } from '../images.js';
+import { AMOUNT_MAX, AMOUNT_MIN, EXCLUDE_MAX, IMAGE_BYTES_HEADERS, IMAGE_PICK_TYPES } from '../images.js';
 import { MD5_PATTERN } from '../md5.js';
 import { schemaRef } from './error-schemas.js';
 import { serviceDocument } from './document.js';
@@ -27,8 +27,13 @@ const IMAGE = {
 
 const CATEGORY = {
   type: 'object',
-  required: ['name', 'db'],
-  properties: { name: { type: 'string', description: '"Group > Name"' }, db: { type: 'string', description: 'The key: "furry.hug".' }, _comment: { type: 'string', description: 'Only when disabled.' } },
+  required: ['name', 'db', 'sfw'],
+  properties: {
+    name: { type: 'string', description: '"Group > Name"' },
+    db: { type: 'string', description: 'The key: "furry.hug".' },
+    sfw: { type: 'boolean', description: 'Safe for work: keys with the `sfw_only` flag may use only these.' },
+    _comment: { type: 'string', description: 'Only when disabled.' },
+  },
   additionalProperties: false,
 };
 
@@ -39,10 +44,11 @@ const CATEGORY_INFO = {
     success: { const: true },
     data: {
       type: 'object',
-      required: ['name', 'db', 'disabled', 'files'],
+      required: ['name', 'db', 'sfw', 'disabled', 'files'],
       properties: {
         name: { type: 'string' },
         db: { type: 'string' },
+        sfw: { type: 'boolean' },
         disabled: { type: 'boolean' },
         _comment: { type: 'string' },
         files: {
@@ -78,6 +84,15 @@ const CATEGORY_INFO = {
 const tags = ['images'];
 const info = { tags, access: 'optional-key' as const, rateLimit: 'images.info' };
 const sizeLimit = queryParameter('sizeLimit', 'Only images up to this size: bytes, or a number with B, KB, MB or GB (powers of two, decimals allowed).', { type: 'string', examples: ['512KB'] });
+const pickType = queryParameter('type', `Only images of this kind: ${IMAGE_PICK_TYPES.join(', ')} (case-insensitive; \`animated\`: more than one frame).`, {
+  type: 'string',
+  // Case-insensitive: JSON Schema patterns have no flags, so each letter is a class (`[gG][iI][fF]`).
+  pattern: `^(${IMAGE_PICK_TYPES.map((name) => [...name].map((c) => `[${c}${c.toUpperCase()}]`).join('')).join('|')})$`,
+});
+const exclude = queryParameter('exclude', `1 to ${EXCLUDE_MAX} image ids (MD5s, any case), comma-separated: never returned while another image fits.`, {
+  type: 'string',
+  pattern: `^[0-9A-Fa-f]{32}(,[0-9A-Fa-f]{32}){0,${EXCLUDE_MAX - 1}}$`,
+});
 const imageArray = { type: 'array', items: schemaRef('Image') };
 const imageHeaders: Record<string, HeaderObject> = Object.fromEntries(
   IMAGE_BYTES_HEADERS.map((name) => [name, { description: 'With image bytes only: describes the image sent (percent-encoded outside printable ASCII).', required: false, schema: { type: 'string' } }]),
@@ -133,7 +148,7 @@ export const imagesOpenApi: OpenApiDocument = serviceDocument({
             additionalProperties: false,
           }),
         },
-        errors: ['IMAGE_NOT_FOUND', 'UNKNOWN_ROUTE'],
+        errors: ['IMAGE_NOT_FOUND', 'SFW_ONLY_KEY', 'UNKNOWN_ROUTE'],
       }),
     },
     '/bulk': {
@@ -144,8 +159,8 @@ export const imagesOpenApi: OpenApiDocument = serviceDocument({
         readsBody: true,
         operationId: 'bulkImages',
         summary: 'Random images from several categories at once',
-        description: "The total asked for may not exceed the key's bulk limit (default 100).",
-        parameters: [sizeLimit],
+        description: "The total asked for may not exceed the key's bulk limit (default 100). `sizeLimit`, `type` and `exclude` apply to every category; a category where no image fits gets `[]`. A key with `sfw_only` gets 403 1058 naming the first category that is not SFW (nothing is picked).",
+        parameters: [sizeLimit, pickType, exclude],
         requestBody: jsonBody('Category key → number of images (a positive integer); at most 100 categories.', {
           type: 'object',
           minProperties: 1,
@@ -160,7 +175,7 @@ export const imagesOpenApi: OpenApiDocument = serviceDocument({
             additionalProperties: false,
           }),
         },
-        errors: ['BULK_INVALID_BODY', 'BULK_INVALID_CATEGORY', 'BULK_OVER_LIMIT', 'INVALID_QUERY_VALUE'],
+        errors: ['BULK_INVALID_BODY', 'BULK_INVALID_CATEGORY', 'BULK_OVER_LIMIT', 'INVALID_QUERY_VALUE', 'SFW_ONLY_KEY'],
       }),
     },
     '/{category}': {
@@ -173,12 +188,15 @@ export const imagesOpenApi: OpenApiDocument = serviceDocument({
         summary: 'Random images from a category',
         description:
           'The category key with dots (`/furry.hug`) or with slashes (`/furry/hug`: the variable spans segments). ' +
+          'A key with the `sfw_only` flag gets 403 1058 for a category that is not SFW. ' +
           'JSON by default; when `Accept` ranks an image type above JSON and HTML (`Accept: image/*`), the bytes of one random image with `X-Yiffy-*` headers.',
         parameters: [
           pathParameter('category', 'The category key: `furry.hug` or `furry/hug`.'),
           queryParameter('amount', `How many images, ${AMOUNT_MIN} to ${AMOUNT_MAX} (default ${AMOUNT_MIN}).`, { type: 'string', pattern: '^\\s*[-+]?\\d+\\s*$' }),
           queryParameter('notes', '`disabled` for an empty `notes` list.', { enum: ['disabled'] }),
           sizeLimit,
+          pickType,
+          exclude,
         ],
         responses: {
           '200': {
@@ -201,7 +219,7 @@ export const imagesOpenApi: OpenApiDocument = serviceDocument({
             },
           },
         },
-        errors: ['AMOUNT_TOO_LOW', 'AMOUNT_TOO_HIGH', 'INVALID_QUERY_VALUE', 'CATEGORY_NOT_FOUND', 'NO_RESULTS', 'UNKNOWN_ROUTE'],
+        errors: ['AMOUNT_TOO_LOW', 'AMOUNT_TOO_HIGH', 'INVALID_QUERY_VALUE', 'CATEGORY_NOT_FOUND', 'SFW_ONLY_KEY', 'NO_RESULTS', 'UNKNOWN_ROUTE'],
       }),
     },
   },

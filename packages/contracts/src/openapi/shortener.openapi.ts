@@ -1,4 +1,4 @@
-import { CREDIT_MAX_LENGTH, SHORT_CODE_MAX_LENGTH, URL_MAX_LENGTH } from '../shortener.js';
+import { CREDIT_MAX_LENGTH, MAX_VISITS_LIMIT, SHORT_CODE_MAX_LENGTH, URL_MAX_LENGTH } from '../shortener.js';
 import { schemaRef } from './error-schemas.js';
 import { serviceDocument } from './document.js';
 import { header } from './headers.js';
@@ -7,7 +7,7 @@ import type { OpenApiDocument, ResponseObject } from './types.js';
 
 const RECORD = {
   type: 'object',
-  required: ['code', 'createdAt', 'modifiedAt', 'url', 'pos', 'credit', 'fullURL'],
+  required: ['code', 'createdAt', 'modifiedAt', 'url', 'pos', 'credit', 'fullURL', 'expiresAt', 'maxVisits'],
   properties: {
     code: { type: 'string', pattern: '^[A-Za-z0-9-]+$', maxLength: SHORT_CODE_MAX_LENGTH },
     createdAt: { type: 'string', format: 'date-time' },
@@ -16,7 +16,45 @@ const RECORD = {
     pos: { type: 'integer', minimum: 1, description: "The entry's 1-based creation sequence number." },
     credit: { type: 'string', maxLength: CREDIT_MAX_LENGTH },
     fullURL: { type: 'string', format: 'uri', description: 'SHORTENER_URL + "/" + code.' },
+    expiresAt: { type: ['string', 'null'], format: 'date-time', description: 'When the link expires (UTC, ms); null when unset.' },
+    maxVisits: { type: ['integer', 'null'], minimum: 1, maximum: MAX_VISITS_LIMIT, description: 'The counted visits after which the link expires; null when unset.' },
   },
+};
+
+/** The record with its total of counted visits (`GET /{code}.json`, PATCH). */
+const RECORD_WITH_VISITS = {
+  allOf: [schemaRef('ShortUrlRecord')],
+  required: ['visits'],
+  properties: { visits: { type: 'integer', minimum: 0, description: "The link's total of counted visits." } },
+  unevaluatedProperties: false,
+};
+
+const STATS = {
+  type: 'object',
+  required: ['success', 'data'],
+  properties: {
+    success: { const: true },
+    data: {
+      type: 'object',
+      required: ['code', 'visits', 'days'],
+      properties: {
+        code: { type: 'string' },
+        visits: { type: 'integer', minimum: 0, description: 'The total of counted visits.' },
+        days: {
+          type: 'array',
+          description: 'The UTC days of the last 90 (today included) that had visits, oldest first.',
+          items: {
+            type: 'object',
+            required: ['date', 'visits'],
+            properties: { date: { type: 'string', format: 'date' }, visits: { type: 'integer', minimum: 1 } },
+            additionalProperties: false,
+          },
+        },
+      },
+      additionalProperties: false,
+    },
+  },
+  additionalProperties: false,
 };
 
 const code = pathParameter('code', 'The short code (A-Z, a-z, 0-9 and -; case-sensitive).');
@@ -34,7 +72,13 @@ function lookupLimited(type: 'text/plain' | 'text/html'): ResponseObject {
 }
 
 const recordResponse = (description: string): ResponseObject =>
-  json(description, { type: 'object', required: ['success', 'data'], properties: { success: { const: true }, data: schemaRef('ShortUrlRecord') }, additionalProperties: false });
+  json(description, { type: 'object', required: ['success', 'data'], properties: { success: { const: true }, data: schemaRef('ShortUrlWithVisits') }, additionalProperties: false });
+
+/** An expired link's 410 on the public redirect and preview: an HTML page saying when and why, never the destination. */
+const expiredPage = (): ResponseObject =>
+  media('The link expired (`expiresAt` passed or `maxVisits` used up): an HTML page saying when and why, under the preview\'s CSP.', ['text/html'], {
+    'Content-Security-Policy': header('Content-Security-Policy', true),
+  });
 
 const created = {
   type: 'object',
@@ -58,6 +102,11 @@ const createBody = {
     url: { type: 'string', maxLength: URL_MAX_LENGTH, description: 'Absolute http, https or ftp URL to a public host.' },
     code: { type: ['string', 'null'], maxLength: SHORT_CODE_MAX_LENGTH, pattern: '^[A-Za-z0-9-]*$', description: 'A custom code; absent, null or empty for a random one.' },
     credit: { type: ['string', 'null'], maxLength: CREDIT_MAX_LENGTH, description: 'Default "Unknown".' },
+    expiresAt: { type: ['string', 'null'], format: 'date-time', description: 'ISO 8601 date-time with a zone, in the future; null clears it (PATCH).' },
+    maxVisits: {
+      oneOf: [{ type: 'integer', minimum: 1, maximum: MAX_VISITS_LIMIT }, { type: 'string', pattern: '^[0-9]+$' }, { type: 'null' }],
+      description: `A whole number from 1 to ${MAX_VISITS_LIMIT} (digits in a form body); null clears it (PATCH).`,
+    },
   },
 };
 
@@ -71,7 +120,7 @@ export const shortenerOpenApi: OpenApiDocument = serviceDocument({
   title: 'Pawlink shortener',
   description: 'Short links: create them with an API key, follow them anywhere, edit or delete them with the management code given at creation.',
   tags: [{ name: 'short urls', description: 'Create, follow, read, edit and delete short links.' }],
-  schemas: { ShortUrlRecord: RECORD },
+  schemas: { ShortUrlRecord: RECORD, ShortUrlWithVisits: RECORD_WITH_VISITS },
   paths: {
     '/create': {
       post: operation({
@@ -79,11 +128,11 @@ export const shortenerOpenApi: OpenApiDocument = serviceDocument({
         rateLimit: 'shortener.create',
         operationId: 'createShortUrl',
         summary: 'Create a short URL',
-        description: 'Editable (with a management code) unless `editable=false`. A non-editable create of a URL that already has a non-editable entry answers 200 with that entry.',
+        description: 'Editable (with a management code) unless `editable=false`. A non-editable create (without `expiresAt` and `maxVisits`) of a URL that already has a non-editable entry answers 200 with that entry; a create with either always makes its own entry.',
         parameters: [queryParameter('editable', 'Exactly `false` for an entry nobody can change (shared with other creators of the same URL).', { type: 'string' })],
-        requestBody: jsonBody('The target and optional code and credit.', createBody),
+        requestBody: jsonBody('The target and optional code, credit, expiry date and visit limit.', createBody),
         responses: { '201': json('Created.', created), '200': json('The existing fixed entry for this URL (`editable=false` only); managementCode is null.', created) },
-        errors: ['CODE_TOO_LONG', 'INVALID_CODE', 'CODE_IN_USE', 'INVALID_URL', 'CREDIT_TOO_LONG'],
+        errors: ['CODE_TOO_LONG', 'INVALID_CODE', 'CODE_IN_USE', 'INVALID_URL', 'CREDIT_TOO_LONG', 'INVALID_EXPIRES_AT', 'INVALID_MAX_VISITS'],
       }),
     },
     '/delete': {
@@ -104,7 +153,20 @@ export const shortenerOpenApi: OpenApiDocument = serviceDocument({
         operationId: 'getShortUrl',
         summary: 'A short URL as JSON',
         parameters: [code],
-        responses: { '200': recordResponse('The record.') },
+        responses: { '200': recordResponse('The record with its visits.') },
+        errors: ['SHORT_URL_NOT_FOUND', 'SHORT_URL_EXPIRED'],
+      }),
+    },
+    '/{code}/stats': {
+      get: operation({
+        tags,
+        access: { key: 'shortener' },
+        rateLimit: 'shortener.stats',
+        operationId: 'getShortUrlStats',
+        summary: 'Counted visits of a short URL',
+        description: 'The total and the UTC days of the last 90 that had visits; expired links too.',
+        parameters: [code],
+        responses: { '200': json('The visits.', STATS) },
         errors: ['SHORT_URL_NOT_FOUND'],
       }),
     },
@@ -119,6 +181,7 @@ export const shortenerOpenApi: OpenApiDocument = serviceDocument({
         responses: {
           '200': media('The preview page.', ['text/html'], { 'Content-Security-Policy': header('Content-Security-Policy', true) }),
           '404': media('No such short URL (an HTML page).', ['text/html'], { 'Content-Security-Policy': header('Content-Security-Policy', true) }),
+          '410': expiredPage(),
           '429': lookupLimited('text/html'),
         },
       }),
@@ -129,26 +192,30 @@ export const shortenerOpenApi: OpenApiDocument = serviceDocument({
         access: 'public',
         operationId: 'followShortUrl',
         summary: 'Follow a short URL',
-        description: 'Answered before the Express stack when the code is warm in the instance (no Redis or MySQL). Misses count against the lookup limit.',
+        description:
+          'Answered before the Express stack when the code is warm in the instance (no Redis or MySQL). Misses count against the lookup limit. ' +
+          '`/metrics` is never a code: it is not on the public URL and answers 404 1024 (JSON).',
         parameters: [code],
         responses: {
           '302': empty('To the target URL.', { Location: header('Location', true), ...redirectCache }),
           '404': media('"Unknown short url code." (plain text).', ['text/plain']),
+          '410': expiredPage(),
           '429': lookupLimited('text/plain'),
         },
+        errors: ['UNKNOWN_ROUTE'],
       }),
       patch: operation({
         ...write,
         operationId: 'updateShortUrl',
-        summary: 'Change the target URL or credit',
+        summary: 'Change the target URL, credit, expiry date or visit limit',
         parameters: [code],
         requestBody: jsonBody('The management code and what changes.', {
           type: 'object',
           required: ['managementCode'],
-          properties: { managementCode, url: createBody.properties.url, credit: createBody.properties.credit },
+          properties: { managementCode, url: createBody.properties.url, credit: createBody.properties.credit, expiresAt: createBody.properties.expiresAt, maxVisits: createBody.properties.maxVisits },
         }),
-        responses: { '200': recordResponse('The changed record; modifiedAt is set.') },
-        errors: [...manageErrors, 'NO_CHANGES', 'INVALID_URL', 'CREDIT_TOO_LONG', 'UNKNOWN_ROUTE'],
+        responses: { '200': recordResponse('The changed record with its visits; modifiedAt is set.') },
+        errors: [...manageErrors, 'NO_CHANGES', 'INVALID_URL', 'CREDIT_TOO_LONG', 'INVALID_EXPIRES_AT', 'INVALID_MAX_VISITS', 'UNKNOWN_ROUTE'],
       }),
       delete: operation({
         ...write,

@@ -1,8 +1,8 @@
 import { THUMBNAIL_TYPES } from '../thumbs.js';
 import { serviceDocument } from './document.js';
 import { header } from './headers.js';
-import { json, operation, pathParameter } from './operations.js';
-import type { JsonSchema, OpenApiDocument } from './types.js';
+import { json, jsonBody, media, operation, pathParameter, type OperationSpec } from './operations.js';
+import { MOUNTED, MULTI_SEGMENT, type HeaderObject, type JsonSchema, type OpenApiDocument, type OperationObject, type PathItemObject, type ResponseObject } from './types.js';
 
 const done: JsonSchema = {
   type: 'object',
@@ -34,14 +34,132 @@ const type = pathParameter('type', 'The thumbnail format.', { enum: [...THUMBNAI
 const noStore = { 'Cache-Control': header('Cache-Control', true) };
 const poll = { ...noStore, 'Retry-After': header('Retry-After', true) };
 
+const adminTags = ['admin'];
+const ADMIN_QUEUES = '/admin/queues';
+/** A relative redirect target: the admin pages redirect within the service (`res.redirect('/admin/…')`). */
+const to = (path: string): HeaderObject => ({ description: 'Where the browser goes next.', required: true, schema: { const: path } });
+const adminCookie = (description: string): HeaderObject => ({ description, required: true, schema: { type: 'string', pattern: '^pawlink_admin=[^;]*; ' } });
+/** The login form's headers (a page without script, under `default-src 'none'`). */
+const formHeaders = { 'Content-Security-Policy': header('Content-Security-Policy', true), 'Cache-Control': header('Cache-Control', true) };
+const loginForm = (description: string) => media(description, ['text/html'], formHeaders);
+/** Express's redirect: a short "Redirecting to …" text or page, as the client's `Accept` prefers. */
+const redirect = (description: string, headers: Record<string, HeaderObject>) => media(description, ['text/plain', 'text/html'], headers);
+
+const bullBoardAnswer: ResponseObject = {
+  description: "bull-board's answer: its UI (HTML), its assets, or its API's JSON.",
+  headers: { 'Content-Security-Policy': header('Content-Security-Policy') },
+  content: {
+    ...media('', ['text/html', 'text/javascript', 'application/javascript', 'text/css', 'image/*', 'font/*']).content,
+    'application/json': { schema: { type: ['object', 'array'], description: "bull-board's own API (not Pawlink's `{success}` bodies)." } },
+  },
+};
+
+/** One method of the dashboard: bull-board's own answers behind the admin guard (docs/api.md §4, "Operator pages"). */
+function dashboardOperation(method: string, where: 'entry' | 'sub'): OperationObject {
+  const spec: OperationSpec = {
+    tags: adminTags,
+    access: { key: 'admin' },
+    operationId: `queueDashboard${where === 'entry' ? '' : 'Path'}${method[0]!.toUpperCase()}${method.slice(1)}`,
+    summary: where === 'entry' ? 'The queue dashboard (bull-board)' : "The dashboard's pages, assets and API (bull-board)",
+    description:
+      'HTML for operators, not part of the bot API. An admin key in `Authorization`, or the session cookie of `/admin/login`. ' +
+      'Without either, a browser navigation (GET preferring HTML) is sent to `/admin/login` and anything else gets 401 1013. ' +
+      (method === 'get' ? '' : 'A cross-site request is refused with 403 1023. ') +
+      'What bull-board answers is its own: its UI (`/`, `/queue/…`), its `static/…` assets and its JSON `api/…`.',
+    ...(where === 'sub' ? { parameters: [pathParameter('path', "A path of bull-board's (its UI's `queue/…`, `static/…`, `api/…`); spans segments.")] } : {}),
+    responses: {
+      ...(method === 'delete' ? {} : { '200': bullBoardAnswer }),
+      ...(method === 'get' ? { '303': redirect('A browser without a key or a live session: to the login form.', { Location: to('/admin/login'), 'Cache-Control': header('Cache-Control', true) }) } : {}),
+    },
+    errors: [...(method === 'get' ? [] : (['CROSS_SITE_REQUEST'] as const)), 'UNKNOWN_ROUTE'],
+  };
+  return operation(spec);
+}
+
+/** bull-board's methods; DELETE reaches the guard too (the mount takes every method) and bull-board has no such route. */
+const DASHBOARD_METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+const dashboard = (where: 'entry' | 'sub'): PathItemObject => ({
+  [MOUNTED]: ADMIN_QUEUES,
+  ...(where === 'sub' ? { [MULTI_SEGMENT]: 'path' } : {}),
+  ...Object.fromEntries(DASHBOARD_METHODS.map((method) => [method, dashboardOperation(method, where)])),
+});
+
+/** The operator pages (docs/api.md §4): the login form, logout, and the queue dashboard. */
+const adminPaths: Record<string, PathItemObject> = {
+  '/admin/login': {
+    get: operation({
+      tags: adminTags,
+      access: 'public',
+      usesDependencies: false,
+      operationId: 'adminLoginForm',
+      summary: 'The login form of the queue dashboard',
+      responses: { '200': loginForm('The form (no script; CSP `default-src \'none\'`).') },
+    }),
+    post: operation({
+      tags: adminTags,
+      access: 'public',
+      rateLimit: 'thumbs.admin-login',
+      readsBody: true,
+      operationId: 'adminLogin',
+      summary: 'Log in to the queue dashboard with an admin key',
+      description:
+        'A session cookie for a key with the `admin` flag, and a 303 to the dashboard. A refused key is shown the form again with the reason ' +
+        '(to a browser: `Accept` preferring HTML) or gets the code (JSON). A cross-site post is refused with 403 1023 before the key is looked at.',
+      requestBody: jsonBody('The API key pasted in the form.', { type: 'object', required: ['key'], properties: { key: { type: 'string', minLength: 1, maxLength: 500 } } }),
+      responses: {
+        '303': redirect('Logged in: to the dashboard, with the session cookie (HttpOnly, SameSite=Strict, Path=/admin).', {
+          Location: to(`${ADMIN_QUEUES}/`),
+          'Set-Cookie': adminCookie('The session: `pawlink_admin=<token>; Path=/admin; HttpOnly; SameSite=Strict; Max-Age=<THUMBS_ADMIN_SESSION_TTL_SECONDS>`.'),
+          'Cache-Control': header('Cache-Control', true),
+        }),
+        '401': loginForm('To a browser: the form again with the reason (no key, invalid or inactive key).'),
+        '403': loginForm('To a browser: the form again with the reason (disabled key, not an admin key).'),
+      },
+      errors: ['CROSS_SITE_REQUEST', 'API_KEY_REQUIRED', 'INVALID_API_KEY', 'INACTIVE_API_KEY', 'DISABLED_API_KEY', 'MISSING_FLAG'],
+    }),
+  },
+  '/admin/logout': {
+    post: operation({
+      tags: adminTags,
+      access: 'public',
+      operationId: 'adminLogout',
+      summary: 'Log out of the queue dashboard',
+      responses: {
+        '303': redirect('The session is deleted and the cookie cleared: to the login form.', {
+          Location: to('/admin/login'),
+          'Set-Cookie': adminCookie('The cleared cookie (`Max-Age=0`).'),
+          'Cache-Control': header('Cache-Control', true),
+        }),
+      },
+      errors: ['CROSS_SITE_REQUEST'],
+    }),
+  },
+  '/admin': {
+    get: operation({
+      tags: adminTags,
+      access: 'public',
+      usesDependencies: false,
+      operationId: 'adminHome',
+      summary: 'To the queue dashboard',
+      responses: { '302': redirect('To the dashboard.', { Location: to(`${ADMIN_QUEUES}/`) }) },
+    }),
+  },
+  [ADMIN_QUEUES]: dashboard('entry'),
+  [`${ADMIN_QUEUES}/{path}`]: dashboard('sub'),
+};
+
 /** The thumbnail service (docs/api.md §4). */
 export const thumbsOpenApi: OpenApiDocument = serviceDocument({
   service: 'thumbs',
   title: 'Pawlink thumbnails',
   description: 'Animated GIF and still PNG thumbnails of image-board posts, made by the worker: ask with PUT, poll the check URL.',
-  tags: [{ name: 'thumbnails', description: 'Request thumbnails and follow their jobs.' }],
+  tags: [
+    { name: 'thumbnails', description: 'Request thumbnails and follow their jobs.' },
+    { name: 'admin', description: 'Operator pages: the queue dashboard (bull-board) and its login. HTML for browsers, not part of the bot API.' },
+  ],
   schemas: { ThumbnailDone: done, ThumbnailProcessing: processing },
   paths: {
+    ...adminPaths,
     '/check/{first}/{second}': {
       get: operation({
         ...key,

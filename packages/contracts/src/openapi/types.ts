@@ -82,6 +82,14 @@ export interface OpenApiDocument {
  */
 export const MULTI_SEGMENT = 'x-pawlink-multi-segment';
 
+/**
+ * A path item's extension: the path is answered by a sub-application mounted at this prefix
+ * (Express `app.use(prefix, …)`, such as thumbs' bull-board dashboard), for every path under it.
+ * Its operations say what the sub-application answers; the route check compares the mount itself
+ * (documented prefix ⇔ mounted prefix) rather than the sub-application's own routes.
+ */
+export const MOUNTED = 'x-pawlink-mounted';
+
 /** The document's extension naming the answers to requests no operation takes (see `fallbackResponses`). */
 export const FALLBACK = 'x-pawlink-fallback';
 

@@ -1,4 +1,4 @@
-import { HTTP_METHODS, MULTI_SEGMENT, RATE_LIMIT_BUCKET, type OpenApiDocument, type OperationObject } from '@pawlink/contracts/openapi';
+import { HTTP_METHODS, MOUNTED, MULTI_SEGMENT, RATE_LIMIT_BUCKET, type OpenApiDocument, type OperationObject } from '@pawlink/contracts/openapi';
 import type { Express, RequestHandler } from 'express';
 
 /** A route an app serves: method and path in OpenAPI template form, with what guards it. */
@@ -12,7 +12,12 @@ export interface ServedRoute {
   rateLimit?: string;
 }
 
+/** The method a sub-application mounted with `app.use(prefix, …)` is listed under: it takes every method under its prefix. */
+export const MOUNT = 'MOUNT';
+
 interface RouteLayer {
+  /** The path given to `app.use` / `app.route` (router 2). */
+  rawPath?: unknown;
   route?: { path: unknown; methods: Record<string, boolean | undefined>; stack: Array<{ handle: RequestHandler; method?: string }> };
 }
 
@@ -36,6 +41,8 @@ export function recordingGuards() {
     requireKey: (): RequestHandler => mark(pass(), { key: 'required' }),
     optionalKey: (): RequestHandler => mark(pass(), { key: 'optional' }),
     rateLimit: (bucket: string): RequestHandler => mark(pass(), { rateLimit: bucket }),
+    /** `GET /status`'s reading of the limits; never asked while only the route table is read. */
+    limits: (): Promise<Record<string, never>> => Promise.resolve({}),
   };
 }
 
@@ -50,13 +57,19 @@ export function toTemplate(expressPath: string): string {
 /**
  * The routes registered on an app (its router's route layers), one per method. Routes that only
  * take `all` methods (onlyMethods' 405s) are the fallback, not operations, and are left out.
+ * Middleware mounted under a path (`app.use('/admin/queues', …)`: a sub-application answering every
+ * path and method below it) is listed once per prefix with the method `MOUNT`.
  */
 export function expressRoutes(app: Express): ServedRoute[] {
   const stack = (app as unknown as { router: { stack: RouteLayer[] } }).router.stack;
   const routes: ServedRoute[] = [];
   for (const layer of stack) {
     const route = layer.route;
-    if (!route) continue;
+    if (!route) {
+      if (typeof layer.rawPath === 'string' && layer.rawPath !== '/') routes.push({ method: MOUNT, path: toTemplate(layer.rawPath) });
+      else if (layer.rawPath !== undefined && typeof layer.rawPath !== 'string') throw new Error('a mount path that is not a string (a RegExp or a list) cannot be checked');
+      continue;
+    }
     if (typeof route.path !== 'string') throw new Error(`a route path that is not a string cannot be checked: ${String(route.path)}`);
     const guards = route.stack.map((entry) => marks.get(entry.handle)).filter((mark): mark is GuardMark => mark !== undefined);
     const key = guards.find((mark): mark is { key: 'required' | 'optional' } => 'key' in mark)?.key ?? 'none';
@@ -77,6 +90,13 @@ const shape = (template: string): string => template.replace(/\{[^}]*?(\*?)\}/g,
 function documentedRoutes(document: OpenApiDocument): Array<ServedRoute & { operation: OperationObject }> {
   const routes: Array<ServedRoute & { operation: OperationObject }> = [];
   for (const [path, item] of Object.entries(document.paths)) {
+    // A mounted sub-application's paths stand for the mount (once per prefix); its own routes are its own.
+    const mounted = item[MOUNTED];
+    if (typeof mounted === 'string') {
+      if (path !== mounted && !path.startsWith(`${mounted}/`)) throw new Error(`${path} is marked as mounted at ${mounted} but is not under it`);
+      if (!routes.some((route) => route.method === MOUNT && route.path === mounted)) routes.push({ method: MOUNT, path: mounted, key: 'none', operation: {} as OperationObject });
+      continue;
+    }
     const multi = item[MULTI_SEGMENT];
     for (const method of HTTP_METHODS) {
       const operation = item[method];
