@@ -2,6 +2,7 @@ import { createLogger, createRedis, createServiceApp, ReadOnlySwitch } from '@pa
 import { createTestContext, deleteRedisKeys, request, serveForTest, type TestContext } from '@pawlink/test-kit';
 import express from 'express';
 import { Redis } from 'ioredis';
+import type { RedisClient } from '@pawlink/service-kit/redis';
 import type { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createAccessGuards, createKeyUsage, PendingUsageRepository, registerStatusRoute, UsageRepository, type ApiKeyRepository, type KeyUsageCounter } from '../src/index.js';
@@ -10,7 +11,7 @@ import { migrateAuth } from './probe-app.js';
 let ctx: TestContext;
 let keys: ApiKeyRepository;
 let dataSource: DataSource;
-let redis: Redis;
+let redis: RedisClient;
 let prefix: string;
 let config: Awaited<ReturnType<typeof migrateAuth>>['config'];
 const closers: Array<() => Promise<void>> = [];

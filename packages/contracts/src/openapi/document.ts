@@ -2,6 +2,7 @@ import type { ServiceName } from '../common.js';
 import { errorResponses, errorSchemas, schemaRef } from './error-schemas.js';
 import { header, requestIdHeader } from './headers.js';
 import { json, media, operation, pathParameter } from './operations.js';
+import { KEY_USAGE_SCHEMA } from './key-usage.schema.js';
 import { FALLBACK, type JsonSchema, type OpenApiDocument, type PathItemObject, type ResponseObject } from './types.js';
 
 /** Where every service serves its document and its documentation page's assets. */
@@ -82,6 +83,7 @@ const STATUS: JsonSchema = {
           ],
         },
         limits: { type: 'object', required: ['global', 'status'], additionalProperties: LIMIT_STATUS },
+        usage: KEY_USAGE_SCHEMA,
       },
     },
   },
