@@ -1,14 +1,14 @@
 import { ApiKeyRepository, authDatabase, PendingUsageRepository, UsageRepository } from '@pawlink/auth';
 import { createDataSource, createRedis, loadBaseConfig } from '@pawlink/service-kit';
 import { createTestContext, type TestContext } from '@pawlink/test-kit';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@pawlink/service-kit/redis';
 import type { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAdmin } from './run-admin.js';
 
 let ctx: TestContext;
 let dataSource: DataSource;
-let redis: Redis;
+let redis: RedisClient;
 let keys: ApiKeyRepository;
 
 const DAY_MS = 86_400_000;
