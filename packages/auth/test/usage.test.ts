@@ -127,6 +127,8 @@ describe('per-key usage through HTTP', () => {
     const atImages = await usageAt(other.url, mine.key);
     expect(atImages.service).toBe('images');
     expect(atImages.today.routes).toEqual({ 'GET /things/:name': 1, 'GET /status': 1 });
+    // The images instance's counts reach Redis at its next flush; A's reader sees them from there.
+    await other.usage.flusher.flush();
     const all = await a.usage.reader.ofKey(mine.id, { service: null, dayCount: 30 });
     expect(all.service).toBeNull();
     expect(all.today.routes).toMatchObject({ 'thumbs GET /things/:name': 1, 'images GET /things/:name': 1, 'images GET /status': 1 });

@@ -92,8 +92,8 @@ export function createRateLimit<B extends string = RateLimitBucket>(options: Rat
       // Both windows are counted by one script: the identity is their hash tag, so on a Redis
       // Cluster they share a slot (and the identities spread over the cluster).
       const [routeState, globalState] = (await options.windows.hit([
-        { key: `${options.service}:${bucket}:{${identity}}`, windowMs: routeRule.windowMs },
-        { key: `${options.service}:global:{${identity}}`, windowMs: globalRule.windowMs },
+        { key: windowKey(options.service, bucket, identity), windowMs: routeRule.windowMs },
+        { key: windowKey(options.service, 'global', identity), windowMs: globalRule.windowMs },
       ])) as [WindowState, WindowState];
       const route = describe(bucket, routeRule, routeState, now);
       const global = describe('global', globalRule, globalState, now);
@@ -110,6 +110,14 @@ export function createRateLimit<B extends string = RateLimitBucket>(options: Rat
       next();
     };
   };
+}
+
+/**
+ * The window of one bucket (or `global`) for one identity. The identity is the hash tag: one script
+ * counts the route and global windows of a request, so on a Redis Cluster they share a slot.
+ */
+function windowKey(service: string, bucket: string, identity: string): string {
+  return `${service}:${bucket}:{${identity}}`;
 }
 
 export type RateLimit<B extends string = RateLimitBucket> = ReturnType<typeof createRateLimit<B>>;
@@ -129,7 +137,7 @@ export function createRateLimitStatus<B extends string = RateLimitBucket>(option
       ['global', withOverride(globalDefault, key?.rateLimitGlobal)],
       ...names.map((name): [string, RateLimitRule] => [name, withOverride(options.buckets[name], key?.rateLimitRoute)]),
     ];
-    const states = await options.windows.peek(rules.map(([name]) => `${options.service}:${name}:${identity}`));
+    const states = await options.windows.peek(rules.map(([name]) => windowKey(options.service, name, identity)));
     const now = Date.now();
     const result: Record<string, RateLimitStatus> = {};
     rules.forEach(([name, rule], i) => {
