@@ -53,7 +53,7 @@ export function createThumbsWorkerContainer(config: ThumbsWorkerConfig, logger: 
     }),
     videos: new VideoRepository({ ffmpegPath: worker.ffmpegPath, ffprobePath: worker.ffprobePath }),
     images: new ImageRepository(),
-    encoder: new ThumbnailEncoderRepository(),
+    encoder: new ThumbnailEncoderRepository({ ffmpegPath: worker.ffmpegPath }),
     thumbnails: new ThumbnailFileRepository(thumbnailsDir(config.mediaDir)),
   };
   return {

@@ -1,66 +1,83 @@
-import GIFEncoder, { type GifQuantizer } from 'gif-encoder-2';
-import NeuQuant from 'gif-encoder-2/src/TypedNeuQuant.js';
+import { PassThrough } from 'node:stream';
 import sharp from 'sharp';
 import { rgbaToThumbHash } from 'thumbhash';
-import { fitInside, type Clip } from '../services/clip.rules.js';
-
-/** Frames sampled to learn the shared palette; enough to see a 3 s clip's colours. */
-const PALETTE_SAMPLE_FRAMES = 6;
-const NEUQUANT_SAMPLE_FACTOR = 10;
+import { fitInside, type Clip, type FrameSink } from '../services/clip.rules.js';
+import { withGifDelays } from '../services/gif-timing.rules.js';
+import { runTool } from './tool-process.js';
 
 /**
- * libwebp's lossy quality for the WebP. At 60 (effort 4, libwebp's default speed/size trade-off)
- * the benchmark inputs' WebP is 0.13–0.21× the bytes of their GIF (`pnpm bench thumbs`). Its PSNR
- * against the decoded frames is lower than the GIF's (about 25 vs 37 dB on the synthetic test
- * pattern, whose sharp colour edges suffer from chroma subsampling): raise it if that shows.
+ * libwebp's lossy quality for the WebP (effort 4, libwebp's default speed/size trade-off; an
+ * animation may keep a frame lossless where that is smaller, `mixed`). At 85
+ * the WebP of the benchmark videos matches their GIF's luma PSNR and SSIM (within about 1 dB and
+ * 0.005) at 0.29–0.41× its bytes; at 60 it was 3 dB and 0.015 SSIM worse. Its RGB PSNR stays far
+ * below the GIF's at any quality (about 27 vs 41 dB on the synthetic test pattern): lossy WebP
+ * always halves the chroma resolution (4:2:0), which the pattern's saturated colour edges show
+ * and the eye mostly does not. GIF sources (already dithered) stay worse. Numbers:
+ * `pnpm bench thumbs`, docs/adr/0010.
  */
-export const WEBP_QUALITY = 60;
+export const WEBP_QUALITY = 85;
 const WEBP_EFFORT = 4;
 /** ThumbHash encodes images of at most 100×100. */
 const THUMBHASH_BOX = 100;
 
-/**
- * One palette for the whole clip, learned from a few frames spread across it (what ffmpeg's
- * palettegen does). Learning per frame is most of gif-encoder-2's time and makes colours
- * flicker between frames (docs/adr/0007).
+/*
+ * The GIF is ffmpeg's: one palette learned from every frame of the clip (palettegen, the whole
+ * clip's colour statistics), applied with its default error diffusion (paletteuse, sierra2_4a),
+ * and its GIF encoder, which stores only what changed since the previous frame (a cropped
+ * rectangle, unchanged pixels transparent). gif-encoder-2 wrote whole frames: up to 2.5× the
+ * bytes, and 1.5× the time in JavaScript (docs/adr/0007).
  */
-function learnPalette(clip: Clip): GifQuantizer {
-  const count = Math.min(PALETTE_SAMPLE_FRAMES, clip.frames.length);
-  const pixelsPerFrame = clip.width * clip.height;
-  const rgb = new Uint8Array(count * pixelsPerFrame * 3);
-  let out = 0;
-  for (let s = 0; s < count; s++) {
-    const frame = clip.frames[Math.floor((s * clip.frames.length) / count)]!;
-    for (let i = 0; i < frame.length; i += 4) {
-      rgb[out++] = frame[i]!;
-      rgb[out++] = frame[i + 1]!;
-      rgb[out++] = frame[i + 2]!;
-    }
-  }
-  const quantizer = new NeuQuant(rgb, NEUQUANT_SAMPLE_FACTOR);
-  quantizer.buildColormap();
-  return quantizer;
+const GIF_FILTER = 'split[a][b];[a]palettegen[p];[b][p]paletteuse';
+
+export interface EncoderTools {
+  ffmpegPath: string;
 }
 
-/** Decoded clips encoded into the thumbnail files: GIF with gif-encoder-2, PNG and WebP with sharp, the still's ThumbHash. */
+/** A GIF being encoded while its frames come: write them all, then finish. */
+export interface GifEncoding extends FrameSink {
+  /** The GIF of the frames written, each shown for its delay. */
+  finish(delaysMs: readonly number[]): Promise<Buffer>;
+  /** Stops the encoder (the clip could not be decoded); finish is not called then. */
+  cancel(): void;
+}
+
+/** Decoded clips encoded into the thumbnail files: GIF with ffmpeg (FFMPEG_PATH), PNG and WebP with sharp, the still's ThumbHash. */
 export class ThumbnailEncoderRepository {
+  constructor(private readonly tools: EncoderTools) {}
+
   /** A looping GIF of every frame of the clip over one shared palette (a still gives a one-frame GIF). */
-  gif(clip: Clip, signal?: AbortSignal): Buffer {
-    const encoder = new GIFEncoder(clip.width, clip.height, 'neuquant', false, clip.frames.length);
-    const quantizer = learnPalette(clip);
-    encoder.quantizer = quantizer;
-    encoder.colorTab = quantizer.getColormap();
-    encoder.reuseTab = true;
-    encoder.setRepeat(0);
-    encoder.start();
-    clip.frames.forEach((frame, i) => {
-      // The encoder is synchronous JavaScript; checking between frames keeps a timed-out job short.
-      signal?.throwIfAborted();
-      encoder.setDelay(clip.delaysMs[i] ?? 100);
-      encoder.addFrame(frame);
-    });
-    encoder.finish();
-    return encoder.out.getData();
+  async gif(clip: Clip, signal?: AbortSignal): Promise<Buffer> {
+    if (clip.frames.length === 0) throw new Error('clip has no frames');
+    signal?.throwIfAborted();
+    const encoding = this.startGif(clip, clip.frames.length, signal);
+    for (const frame of clip.frames) encoding.write(frame);
+    return encoding.finish(clip.delaysMs);
+  }
+
+  /**
+   * Starts ffmpeg on a GIF of up to `maxFrames` frames of `size`, written to it as raw RGBA while
+   * they come; the palette is learned once the last one is in.
+   */
+  startGif(size: { width: number; height: number }, maxFrames: number, signal?: AbortSignal): GifEncoding {
+    const frames = new PassThrough();
+    const stop = new AbortController();
+    const run = runTool(this.tools.ffmpegPath, [
+      '-hide_banner', '-loglevel', 'error', '-nostdin',
+      '-f', 'rawvideo', '-pix_fmt', 'rgba', '-video_size', `${size.width}x${size.height}`, '-framerate', '10', '-i', 'pipe:0',
+      '-filter_complex', GIF_FILTER, '-loop', '0', '-f', 'gif', 'pipe:1',
+    ], { signal: signal ? AbortSignal.any([signal, stop.signal]) : stop.signal, stdin: frames, maxStdoutBytes: gifByteLimit(size, maxFrames) });
+    // a cancelled encoding is never awaited
+    run.catch(() => undefined);
+    return {
+      write: (frame) => void frames.write(frame),
+      cancel: () => stop.abort(new Error('GIF encoding cancelled')),
+      async finish(delaysMs) {
+        frames.end();
+        const result = await run;
+        if (result.code !== 0) throw new Error(`ffmpeg could not encode the GIF (exit ${result.code}): ${result.stderr.trim().split('\n').pop() ?? ''}`);
+        return withGifDelays(result.stdout, delaysMs);
+      },
+    };
   }
 
   /** The clip's first frame (the representative point) as a PNG. */
@@ -81,7 +98,9 @@ export class ThumbnailEncoderRepository {
     const options = { quality: WEBP_QUALITY, effort: WEBP_EFFORT };
     if (count === 1) return sharp(clip.frames[0], { raw: { width: clip.width, height: clip.height, channels: 4 } }).webp(options).toBuffer();
     const stacked = sharp(Buffer.concat(clip.frames), { raw: { width: clip.width, height: clip.height * count, channels: 4, pageHeight: clip.height } });
-    return stacked.webp({ ...options, loop: 0, delay: clip.delaysMs.map((ms) => Math.max(1, ms)) }).toBuffer();
+    // `mixed`: libwebp encodes each frame both ways and keeps the smaller, so a frame whose pixels
+    // lossless holds in fewer bytes (flat drawings, unchanged areas) is stored exactly
+    return stacked.webp({ ...options, mixed: true, loop: 0, delay: clip.delaysMs.map((ms) => Math.max(1, ms)) }).toBuffer();
   }
 
   /** The ThumbHash (https://evanw.github.io/thumbhash/) of the clip's first frame, the still. */
@@ -91,6 +110,9 @@ export class ThumbnailEncoderRepository {
     return thumbhashOfRgba(first, clip.width, clip.height);
   }
 }
+
+/** More than any GIF of the clip can take (LZW codes of at most 12 bits per pixel, headers, palettes). */
+const gifByteLimit = (size: { width: number; height: number }, frames: number): number => frames * (size.width * size.height * 2 + 2048) + 4096;
 
 /** ThumbHash of an RGBA image, scaled to fit the 100×100 ThumbHash takes. */
 export async function thumbhashOfRgba(rgba: Buffer, width: number, height: number): Promise<Buffer> {

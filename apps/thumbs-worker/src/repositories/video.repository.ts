@@ -1,6 +1,6 @@
-import { spawn } from 'node:child_process';
-import { clipFps, fitInside, refuseOverPixelLimit, representativeStart, type Clip, type ClipRequest } from '../services/clip.rules.js';
+import { clipFps, fitInside, refuseOverPixelLimit, representativeStart, type Clip, type ClipRequest, type FrameSink, type FrameSinkFor } from '../services/clip.rules.js';
 import { UnsupportedMediaError } from '../services/thumbnail.errors.js';
+import { runTool, type ToolRun } from './tool-process.js';
 
 export interface VideoProbe {
   /** Display size: sample aspect ratio and rotation applied. */
@@ -15,43 +15,6 @@ export interface VideoProbe {
 export interface FfmpegTools {
   ffmpegPath: string;
   ffprobePath: string;
-}
-
-interface Run {
-  code: number | null;
-  stdout: Buffer;
-  stderr: string;
-}
-
-/** Runs a tool, keeping at most `maxStdoutBytes` of its output (it is killed past that) and the start of stderr. */
-function run(command: string, args: string[], signal: AbortSignal | undefined, maxStdoutBytes: number): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], signal, killSignal: 'SIGKILL' });
-    const chunks: Buffer[] = [];
-    let stdoutBytes = 0;
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      if (stdoutBytes + chunk.length > maxStdoutBytes) {
-        chunks.push(chunk.subarray(0, Math.max(0, maxStdoutBytes - stdoutBytes)));
-        stdoutBytes = maxStdoutBytes;
-        child.kill('SIGKILL');
-        return;
-      }
-      stdoutBytes += chunk.length;
-      chunks.push(chunk);
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      if (stderr.length < 8192) stderr += chunk.toString();
-    });
-    child.on('error', (error) => {
-      if (signal?.aborted) reject(signal.reason as Error);
-      else reject(error);
-    });
-    child.on('close', (code) => {
-      if (signal?.aborted) reject(signal.reason as Error);
-      else resolve({ code, stdout: Buffer.concat(chunks), stderr });
-    });
-  });
 }
 
 /*
@@ -75,17 +38,29 @@ const rate = (value: unknown): number => {
   return num !== undefined && den !== undefined && den > 0 && num > 0 ? num / den : Number.NaN;
 };
 
+/** Cuts a raw video stream into frames of `frameBytes` and hands each complete one to `sink`. */
+function framesTo(sink: FrameSink, frameBytes: number): (chunk: Buffer) => void {
+  let pending: Buffer = Buffer.alloc(0);
+  return (chunk) => {
+    pending = pending.length > 0 ? Buffer.concat([pending, chunk]) : chunk;
+    while (pending.length >= frameBytes) {
+      sink.write(pending.subarray(0, frameBytes));
+      pending = pending.subarray(frameBytes);
+    }
+  };
+}
+
 /** Videos read with ffprobe and ffmpeg (FFPROBE_PATH, FFMPEG_PATH); unreadable input is an UnsupportedMediaError. */
 export class VideoRepository {
   constructor(private readonly tools: FfmpegTools) {}
 
   /** Reads the first video stream's geometry, length and frame rate with ffprobe. */
   async probe(file: string, signal?: AbortSignal): Promise<VideoProbe> {
-    const result = await run(this.tools.ffprobePath, [
+    const result = await runTool(this.tools.ffprobePath, [
       '-v', 'error', ...SAFE_INPUT, '-select_streams', 'v:0',
       '-show_entries', 'stream=width,height,avg_frame_rate,r_frame_rate,duration,sample_aspect_ratio:stream_tags=rotate:stream_side_data=rotation:format=duration',
       '-of', 'json', file,
-    ], signal, 1024 * 1024);
+    ], { signal, maxStdoutBytes: 1024 * 1024 });
     let parsed: { streams?: Array<Record<string, unknown>>; format?: { duration?: string } };
     try {
       parsed = JSON.parse(result.stdout.toString()) as typeof parsed;
@@ -112,15 +87,17 @@ export class VideoRepository {
   /**
    * Probes the file, then decodes a continuous stretch of up to `clipSeconds` from about a third
    * in, at ≤ `maxFps`, scaled to fit the box, as raw RGBA over a pipe. The seek comes before `-i`
-   * so ffmpeg jumps to the nearest keyframe instead of decoding everything before it.
+   * so ffmpeg jumps to the nearest keyframe instead of decoding everything before it. Each frame
+   * also goes to `sinkFor`'s sink as soon as it is decoded (exactly the frames of the clip).
    */
-  async readClip(file: string, request: ClipRequest, signal?: AbortSignal): Promise<Clip> {
+  async readClip(file: string, request: ClipRequest, signal?: AbortSignal, sinkFor?: FrameSinkFor): Promise<Clip> {
     const probe = await this.probe(file, signal);
     refuseOverPixelLimit('video', probe.width, probe.height, request.maxInputPixels);
     const { width, height } = fitInside(probe.width, probe.height, request.box);
     const fps = clipFps(probe.fps, request.maxFps);
     const frameBytes = width * height * 4;
-    const decode = (start: number): Promise<Run> => run(this.tools.ffmpegPath, [
+    const sink = sinkFor?.({ width, height });
+    const decode = (start: number): Promise<ToolRun> => runTool(this.tools.ffmpegPath, [
       '-hide_banner', '-loglevel', 'error', '-nostdin',
       ...(start > 0 ? ['-ss', start.toFixed(3)] : []),
       ...SAFE_INPUT,
@@ -130,7 +107,7 @@ export class VideoRepository {
       '-vf', `fps=${fps.toFixed(3)},scale=w=${width}:h=${height}:flags=bilinear,setsar=1`,
       '-frames:v', String(request.maxFrames),
       '-f', 'rawvideo', '-pix_fmt', 'rgba', 'pipe:1',
-    ], signal, frameBytes * request.maxFrames);
+    ], { signal, maxStdoutBytes: frameBytes * request.maxFrames, onStdout: sink ? framesTo(sink, frameBytes) : undefined });
 
     const start = representativeStart(probe.duration, request.clipSeconds);
     let result = await decode(start);

@@ -9,6 +9,14 @@ export interface Clip {
   delaysMs: number[];
 }
 
+/** Takes a clip's frames one by one while they are decoded, before the clip is complete. */
+export interface FrameSink {
+  write(frame: Buffer): void;
+}
+
+/** Where a decoder streams its frames, asked for once the clip's size is known. */
+export type FrameSinkFor = (size: { width: number; height: number }) => FrameSink;
+
 /** What a decoder is asked for: the representative stretch of a piece, fitted into a box. */
 export interface ClipRequest {
   /** Output bounding box, pixels (a square). */

@@ -16,10 +16,11 @@ export const mediaKindOf = (ext: string): MediaKind | undefined => (Object.hasOw
 /**
  * The files a job may write, in the order it publishes them, the requested one last. One decode
  * serves several: the clip's first frame is the representative point, so every job can write the
- * PNG, and a `gif` job also writes the WebP from the same frames (it adds 0.11–0.34× to the
- * decode+GIF+PNG time: libwebp is fast, gif-encoder-2 is not). A `webp` job does not write the
- * GIF: its encode alone took 2–8× the WebP's, for a file its client did not ask for. A `png` job decodes a single
- * frame, which no animation can be made from. Numbers: docs/adr/0009 and `pnpm bench thumbs`.
+ * PNG, and a `gif` job also writes the WebP from the same frames (encoded alongside the GIF, it
+ * adds 0–0.4× to the GIF+PNG job's time, depending on whether a core is free). A `webp` job does
+ * not write the GIF: its encode alone takes ~1.5–2× the WebP's, for a file its client did not ask
+ * for. A `png` job decodes a single frame, which no animation can be made from. Numbers:
+ * docs/adr/0010 and `pnpm bench thumbs`.
  */
 export const thumbnailFilesOf = (type: ThumbnailType): readonly ThumbnailType[] => THUMBNAIL_FILES[type];
 

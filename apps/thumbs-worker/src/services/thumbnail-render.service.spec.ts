@@ -2,7 +2,7 @@ import { THUMBNAIL_PROGRESS, type ThumbnailJobPayload, type ThumbnailType } from
 import { describe, expect, it } from 'vitest';
 import type { RenderLimits } from '../config.js';
 import type { BoardFile } from '../repositories/post.repository.js';
-import type { Clip, ClipRequest } from './clip.rules.js';
+import type { Clip, ClipRequest, FrameSinkFor } from './clip.rules.js';
 import { ThumbnailRenderService, type ThumbnailRenderDeps } from './thumbnail-render.service.js';
 import { UnsupportedMediaError } from './thumbnail.errors.js';
 
@@ -11,7 +11,7 @@ const limits: RenderLimits = { maxInputPixels: 1_000_000, maxFrames: 30, maxDura
 const clip = (frames: number): Clip => ({ width: 32, height: 18, frames: Array.from({ length: frames }, () => Buffer.alloc(32 * 18 * 4)), delaysMs: Array.from({ length: frames }, () => 100) });
 
 /** In-memory stand-ins for every repository the service uses, recording what it asked of them. */
-function fakes(options: { posts?: BoardFile[]; downloadedMd5?: string; decode?: (request: ClipRequest) => Promise<Clip>; published?: Array<ThumbnailType | 'thumbhash'> } = {}) {
+function fakes(options: { posts?: BoardFile[]; downloadedMd5?: string; decode?: (request: ClipRequest, sinkFor?: FrameSinkFor) => Promise<Clip>; published?: Array<ThumbnailType | 'thumbhash'> } = {}) {
   const posts = new Map((options.posts ?? []).map((post) => [post.md5, post]));
   const published = new Set(options.published ?? []);
   const calls = {
@@ -21,6 +21,8 @@ function fakes(options: { posts?: BoardFile[]; downloadedMd5?: string; decode?: 
     decoded: [] as Array<{ decoder: 'video' | 'image'; file: string; request: ClipRequest }>,
     written: [] as Array<{ md5: string; type: ThumbnailType | 'thumbhash'; bytes: string }>,
     logged: [] as string[],
+    gifsStarted: 0,
+    gifsCancelled: 0,
   };
   const decode = options.decode ?? ((request: ClipRequest) => Promise.resolve(clip(request.maxFrames)));
   const deps: ThumbnailRenderDeps = {
@@ -37,10 +39,28 @@ function fakes(options: { posts?: BoardFile[]; downloadedMd5?: string; decode?: 
         return Promise.resolve({ bytes: 1234, md5: options.downloadedMd5 ?? MD5 });
       },
     },
-    videos: { readClip: (file, request) => (calls.decoded.push({ decoder: 'video', file, request }), decode(request)) },
+    videos: {
+      // like the real decoder, streams every frame of the clip to the sink it is given
+      readClip: async (file, request, _signal, sinkFor) => {
+        calls.decoded.push({ decoder: 'video', file, request });
+        const decoded = await decode(request, sinkFor);
+        const sink = sinkFor?.(decoded);
+        for (const frame of decoded.frames) sink?.write(frame);
+        return decoded;
+      },
+    },
     images: { readClip: (file, request) => (calls.decoded.push({ decoder: 'image', file, request }), decode(request)) },
     encoder: {
-      gif: (c) => Buffer.from(`gif of ${c.frames.length}`),
+      gif: (c) => Promise.resolve(Buffer.from(`gif of ${c.frames.length}`)),
+      startGif: () => {
+        const frames: Buffer[] = [];
+        calls.gifsStarted++;
+        return {
+          write: (frame) => void frames.push(frame),
+          finish: () => Promise.resolve(Buffer.from(`streamed gif of ${frames.length}`)),
+          cancel: () => void calls.gifsCancelled++,
+        };
+      },
       png: () => Promise.resolve(Buffer.from('png')),
       webp: (c) => Promise.resolve(Buffer.from(`webp of ${c.frames.length}`)),
       thumbhash: () => Promise.resolve(Buffer.from('hash')),
@@ -112,11 +132,39 @@ describe('ThumbnailRenderService.render', () => {
       { md5: MD5, type: 'png', bytes: 'png' },
       { md5: MD5, type: 'thumbhash', bytes: 'hash' },
       { md5: MD5, type: 'webp', bytes: 'webp of 30' },
-      { md5: MD5, type: 'gif', bytes: 'gif of 30' },
+      { md5: MD5, type: 'gif', bytes: 'streamed gif of 30' },
     ]);
-    expect(result).toEqual({ md5: MD5, type: 'gif', file: `${MD5}.gif`, bytes: 'gif of 30'.length, width: 32, height: 18, frames: 30, durationMs: 250, written: ['png', 'webp', 'gif'] });
+    expect(result).toEqual({ md5: MD5, type: 'gif', file: `${MD5}.gif`, bytes: 'streamed gif of 30'.length, width: 32, height: 18, frames: 30, durationMs: 250, written: ['png', 'webp', 'gif'] });
     expect(calls.workDirsRemoved).toBe(1);
     expect(calls.logged).toEqual(['thumbnail written']);
+  });
+
+  it('a gif job streams a video\'s frames to the GIF encoder while they are decoded, and gives an image\'s whole clip to it', async () => {
+    const video = fakes({ posts: [webm] });
+    await new ThumbnailRenderService(video.deps).render(payload('gif'), noProgress, never);
+    expect(video.calls.written.at(-1)).toEqual({ md5: MD5, type: 'gif', bytes: 'streamed gif of 30' });
+    expect(video.calls.gifsStarted).toBe(1);
+
+    const image = fakes({ posts: [{ ...webm, ext: 'gif' }] });
+    await new ThumbnailRenderService(image.deps).render(payload('gif'), noProgress, never);
+    expect(image.calls.written.at(-1)).toEqual({ md5: MD5, type: 'gif', bytes: 'gif of 30' });
+    expect(image.calls.gifsStarted).toBe(0);
+
+    const webpJob = fakes({ posts: [webm] });
+    await new ThumbnailRenderService(webpJob.deps).render(payload('webp'), noProgress, never);
+    expect(webpJob.calls.gifsStarted).toBe(0);
+  });
+
+  it('stops the streamed GIF encoder when the decode fails after it started', async () => {
+    const { deps, calls } = fakes({
+      posts: [webm],
+      decode: (_request, sinkFor) => {
+        sinkFor?.({ width: 32, height: 18 }).write(Buffer.alloc(32 * 18 * 4));
+        return Promise.reject(new UnsupportedMediaError('no video frames could be decoded: corrupt'));
+      },
+    });
+    await expect(new ThumbnailRenderService(deps).render(payload('gif'), noProgress, never)).rejects.toThrow(UnsupportedMediaError);
+    expect({ started: calls.gifsStarted, cancelled: calls.gifsCancelled, written: calls.written }).toEqual({ started: 1, cancelled: 1, written: [] });
   });
 
   it('a png job decodes a single frame and writes the png only', async () => {

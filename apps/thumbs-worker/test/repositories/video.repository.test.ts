@@ -37,6 +37,18 @@ describe('VideoRepository', () => {
     expect(clip.delaysMs).toEqual(clip.frames.map(() => 100));
   });
 
+  it('hands each frame to the sink as it is decoded: exactly the frames of the clip', async () => {
+    const streamed: Buffer[] = [];
+    const sizes: Array<{ width: number; height: number }> = [];
+    const clip = await videos.readClip(webm, request, undefined, (size) => {
+      sizes.push(size);
+      return { write: (frame) => void streamed.push(Buffer.from(frame)) };
+    });
+    expect(sizes).toEqual([{ width: 320, height: 180 }]);
+    expect(streamed.length).toBe(clip.frames.length);
+    expect(streamed.every((frame, i) => frame.equals(clip.frames[i]!))).toBe(true);
+  });
+
   it('decodes a single frame when one is asked for, never enlarging', async () => {
     const small = path.join(dir, 'small.mp4');
     await writeFile(small, await makeMp4(1, 96, 64));
