@@ -5,7 +5,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
-import { freePort } from '@pawlink/test-kit';
+import { freePort, redisAnswers } from '@pawlink/test-kit';
 import { Redis } from 'ioredis';
 
 const run = promisify(execFile);
@@ -57,19 +57,6 @@ export interface LocalRedisCluster {
 }
 
 const plain = (port: number): Redis => new Redis({ host: '127.0.0.1', port, lazyConnect: true, connectTimeout: 1000, commandTimeout: 2000, maxRetriesPerRequest: 0, retryStrategy: () => null });
-
-async function answers(port: number): Promise<boolean> {
-  const client = plain(port);
-  client.on('error', () => undefined);
-  try {
-    await client.connect();
-    return (await client.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    client.disconnect();
-  }
-}
 
 async function clusterState(port: number): Promise<string> {
   const client = plain(port);
@@ -142,7 +129,7 @@ export async function startRedisCluster(baseDir: string, masters = 3): Promise<L
     }
     const deadline = Date.now() + START_TIMEOUT_MS;
     for (const node of nodes) {
-      while (!(await answers(node.port))) {
+      while (!(await redisAnswers(node.port))) {
         if (Date.now() > deadline) throw new Error(`redis-server on ${node.port} did not start:\n${await readFile(path.join(node.dir, 'redis.log'), 'utf8').catch(() => '')}`);
         await sleep(50);
       }

@@ -1,7 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { freePort } from '@pawlink/test-kit';
-import { Redis } from 'ioredis';
+import { freePort, redisAnswers } from '@pawlink/test-kit';
 import { findBinary, OwnedDaemon } from './owned-daemon.js';
 
 const START_TIMEOUT_MS = 15_000;
@@ -34,20 +33,6 @@ const durableArgs = (port: number, dir: string): string[] => [
   '--daemonize', 'no',
   '--logfile', '',
 ];
-
-/** Answers PING within a second; never retries (a down Redis must say so at once). */
-export async function redisAnswers(port: number): Promise<boolean> {
-  const client = new Redis({ host: '127.0.0.1', port, lazyConnect: true, connectTimeout: 1000, commandTimeout: 1000, maxRetriesPerRequest: 0, retryStrategy: () => null, enableOfflineQueue: false });
-  client.on('error', () => undefined);
-  try {
-    await client.connect();
-    return (await client.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    client.disconnect();
-  }
-}
 
 /** Starts `redis-server` under `baseDir/redis` and waits until it answers. */
 export async function startPrivateRedis(baseDir: string): Promise<PrivateRedis> {

@@ -4,3 +4,4 @@ export * from './nginx.js';
 export * from './processes.js';
 export * from './tcp-proxy.js';
 export * from './openapi/index.js';
+export * from './redis-answers.js';

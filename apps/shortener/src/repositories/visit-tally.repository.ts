@@ -1,5 +1,4 @@
-import { logUnlessUnavailable, type Logger } from '@pawlink/service-kit';
-import { randomBytes } from 'node:crypto';
+import { ChunkedFlusher, type Logger } from '@pawlink/service-kit';
 import { nextUtcDayStart, utcDay } from '../services/visit-day.rules.js';
 import type { PendingVisitsRepository, VisitCount } from './pending-visits.repository.js';
 
@@ -11,15 +10,11 @@ export interface VisitTallyOptions {
   now?: () => number;
 }
 
-/** Entries per Redis call: keeps each script short, so Redis is never blocked for long. */
-const FLUSH_CHUNK = 1_000;
-
 /**
- * This instance's counted visits, tallied in memory (code → n per UTC day) and sent to Redis in one
- * script call per chunk every `flushMs`. `add` is a Map update: the redirect hot path pays nothing
- * more. A flush that fails is retried with the same id (applied at most once) until Redis takes it;
- * what is in memory when the process dies without SIGTERM is lost (at most `flushMs` of its visits
- * while Redis answers).
+ * This instance's counted visits, tallied in memory (code → n per UTC day) and sent to Redis every
+ * `flushMs` by service-kit's ChunkedFlusher (a failed chunk is retried, added once; at most
+ * `flushMs` of visits are lost when the process dies without SIGTERM). `add` is a Map update: the
+ * redirect hot path pays nothing more.
  */
 export class VisitTallyRepository {
   private readonly now: () => number;
@@ -28,13 +23,21 @@ export class VisitTallyRepository {
   private counts = new Map<string, number>();
   /** Earlier days' tallies not sent yet (a flush spanning midnight). */
   private earlier: VisitCount[] = [];
-  /** Chunks that failed, kept with their ids for the retry. */
-  private unsent: Array<{ id: string; counts: VisitCount[] }> = [];
-  private flushing: Promise<void> | undefined;
-  private timer: NodeJS.Timeout | undefined;
+  private readonly flusher: ChunkedFlusher<VisitCount>;
 
-  constructor(private readonly options: VisitTallyOptions) {
+  constructor(options: VisitTallyOptions) {
     this.now = options.now ?? Date.now;
+    this.flusher = new ChunkedFlusher({
+      drain: () => {
+        const counts = [...this.earlier, ...this.drainToday()];
+        this.earlier = [];
+        return counts;
+      },
+      send: (chunkId, counts) => options.pending.add(chunkId, counts),
+      flushMs: options.flushMs,
+      logger: options.logger,
+      what: 'visit counts',
+    });
   }
 
   /** One counted visit of `code`, now. */
@@ -60,46 +63,21 @@ export class VisitTallyRepository {
   get unflushed(): number {
     let total = 0;
     for (const visits of this.counts.values()) total += visits;
-    for (const chunk of [{ counts: this.earlier }, ...this.unsent]) for (const count of chunk.counts) total += count.visits;
+    for (const count of [...this.earlier, ...this.flusher.waiting]) total += count.visits;
     return total;
   }
 
   /** Sends what is tallied (and what failed before) to Redis; one flush at a time. */
   flush(): Promise<void> {
-    this.flushing ??= this.send().finally(() => {
-      this.flushing = undefined;
-    });
-    return this.flushing;
-  }
-
-  private async send(): Promise<void> {
-    const counts = [...this.earlier, ...this.drainToday()];
-    this.earlier = [];
-    const run = `${Date.now().toString(36)}-${randomBytes(6).toString('hex')}`;
-    for (let i = 0; i < counts.length; i += FLUSH_CHUNK) this.unsent.push({ id: `${run}-${i / FLUSH_CHUNK}`, counts: counts.slice(i, i + FLUSH_CHUNK) });
-    while (this.unsent.length > 0) {
-      const chunk = this.unsent[0]!;
-      try {
-        await this.options.pending.add(chunk.id, chunk.counts);
-      } catch (error) {
-        logUnlessUnavailable(this.options.logger, 'visit counts could not be sent to Redis; kept for the next flush')(error);
-        return;
-      }
-      this.unsent.shift();
-    }
+    return this.flusher.flush();
   }
 
   start(): void {
-    if (this.timer) return;
-    this.timer = setInterval(() => void this.flush(), this.options.flushMs);
-    this.timer.unref();
+    this.flusher.start();
   }
 
   /** Stops the timer and sends what is left (at shutdown). */
-  async stop(): Promise<void> {
-    clearInterval(this.timer);
-    this.timer = undefined;
-    await this.flushing;
-    await this.flush();
+  stop(): Promise<void> {
+    return this.flusher.stop();
   }
 }

@@ -1,5 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import type { Logger } from '@pawlink/service-kit';
+import { BatchMover, type Logger } from '@pawlink/service-kit';
 import type { PendingVisitsRepository } from '../repositories/pending-visits.repository.js';
 import type { VisitRepository } from '../repositories/visit.repository.js';
 
@@ -13,102 +12,13 @@ export interface VisitMoverDeps {
 
 /** Codes per batch. */
 const BATCH_CODES = 1_000;
-/** A batch this old is another mover's leftover (it stopped between Redis and MySQL): any mover finishes it. */
-const ABANDONED_AFTER_MS = 30_000;
-const PRUNE_EVERY_MS = 3_600_000;
-/**
- * An applied batch stays in Redis this long before it is forgotten, so a reader that read MySQL
- * just before the batch was applied still finds it in Redis (readers skip batches MySQL has).
- */
-export const APPLIED_BATCH_VISIBLE_MS = 10_000;
-const APPLIED_IDS_KEPT_MS = 86_400_000;
-
-/** Batch ids start with their creation time, so any instance can tell an abandoned batch. */
-const newBatchId = (now: number): string => `${now.toString(36)}-${randomBytes(8).toString('hex')}`;
-const createdAt = (batchId: string): number => parseInt(batchId.split('-')[0] ?? '', 36);
 
 /**
- * Moves counted visits from Redis to MySQL every `moveMs`: takes the pending days of up to 1,000
- * codes into a batch (one Redis script), adds the batch to `short_url_visits` together with its id
- * (one transaction), then forgets it in Redis APPLIED_BATCH_VISIBLE_MS later. A mover stopped after
- * the transaction leaves a batch that the next one finds already applied; one stopped before it
- * leaves a batch the next applies.
- * So every visit that reached Redis is counted once, and a Redis flush loses only what had not been
- * moved yet.
+ * Moves counted visits from Redis to `short_url_visits` every `moveMs`, the pending days of up to
+ * 1,000 codes per batch, each batch added once (service-kit's BatchMover).
  */
-export class VisitMoverService {
-  private timer: NodeJS.Timeout | undefined;
-  private moving: Promise<void> | undefined;
-  private lastPrune = 0;
-  /** This mover's batches that failed to apply; retried first. */
-  private readonly mine = new Set<string>();
-  /** Applied batches → when they may be forgotten. */
-  private readonly applied = new Map<string, number>();
-
-  constructor(private readonly deps: VisitMoverDeps) {}
-
-  /** One round; one at a time. */
-  move(): Promise<void> {
-    this.moving ??= this.round()
-      .catch((error: unknown) => {
-        this.deps.logger.warn('visit counts could not be moved to MySQL; retried next round', { error });
-      })
-      .finally(() => {
-        this.moving = undefined;
-      });
-    return this.moving;
-  }
-
-  private async round(): Promise<void> {
-    const now = this.deps.now();
-    await this.forgetApplied(now);
-    for (const batchId of await this.deps.pending.batches()) {
-      if (this.applied.has(batchId)) continue;
-      if (this.mine.has(batchId) || now - createdAt(batchId) >= ABANDONED_AFTER_MS) await this.apply(batchId);
-    }
-    for (;;) {
-      const batchId = newBatchId(this.deps.now());
-      if (!(await this.deps.pending.take(batchId, BATCH_CODES))) break;
-      this.mine.add(batchId);
-      await this.apply(batchId);
-    }
-    if (now - this.lastPrune >= PRUNE_EVERY_MS) {
-      await this.deps.visits.pruneMoves(new Date(now - APPLIED_IDS_KEPT_MS));
-      this.lastPrune = now;
-    }
-  }
-
-  private async apply(batchId: string): Promise<void> {
-    const counts = await this.deps.pending.batch(batchId);
-    await this.deps.visits.applyBatch(batchId, counts, new Date(this.deps.now()));
-    this.mine.delete(batchId);
-    this.applied.set(batchId, this.deps.now() + APPLIED_BATCH_VISIBLE_MS);
-  }
-
-  /** Forgets the applied batches that are due (all of them at `Infinity`). */
-  private async forgetApplied(now: number): Promise<void> {
-    for (const [batchId, due] of this.applied) {
-      if (due > now) continue;
-      await this.deps.pending.forget(batchId);
-      this.applied.delete(batchId);
-    }
-  }
-
-  start(): void {
-    if (this.timer) return;
-    this.timer = setInterval(() => void this.move(), this.deps.moveMs);
-    this.timer.unref();
-  }
-
-  /** Stops the timer after a last round (at shutdown). */
-  async stop(): Promise<void> {
-    clearInterval(this.timer);
-    this.timer = undefined;
-    await this.moving;
-    await this.move();
-    // Readers racing a shutdown are not worth keeping batches for: another mover would have to apply them again.
-    await this.forgetApplied(Number.POSITIVE_INFINITY).catch((error: unknown) => {
-      this.deps.logger.warn('applied visit batches could not be forgotten; the next mover will', { error });
-    });
+export class VisitMoverService extends BatchMover<Awaited<ReturnType<PendingVisitsRepository['batch']>>> {
+  constructor({ pending, visits, moveMs, logger, now }: VisitMoverDeps) {
+    super({ pending, store: visits, batchSize: BATCH_CODES, moveMs, logger, now, what: 'visit counts' });
   }
 }

@@ -1,9 +1,9 @@
 import { VISIT_STATS_DAYS, type VisitDay } from '@pawlink/contracts';
+import { APPLIED_BATCH_VISIBLE_MS } from '@pawlink/service-kit';
 import { LocalLru } from '../repositories/local-lru.js';
 import type { DayCounts, PendingVisitsRepository } from '../repositories/pending-visits.repository.js';
 import type { VisitRepository } from '../repositories/visit.repository.js';
 import { firstOfLastDays } from './visit-day.rules.js';
-import { APPLIED_BATCH_VISIBLE_MS } from './visit-mover.service.js';
 
 export interface VisitStatsDeps {
   visits: Pick<VisitRepository, 'snapshot'>;

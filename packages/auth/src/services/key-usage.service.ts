@@ -1,8 +1,8 @@
+import { APPLIED_BATCH_VISIBLE_MS } from '@pawlink/service-kit';
 import type { PendingUsageRepository } from '../repositories/pending-usage.repository.js';
 import type { UsageRepository } from '../repositories/usage.repository.js';
 import { lastUtcDays, utcDay } from './usage-day.rules.js';
 import { splitUsageField, type UsageCount } from './usage-count.js';
-import { APPLIED_USAGE_BATCH_VISIBLE_MS } from './usage-mover.service.js';
 
 /** Days `GET /status` shows: today and the 29 UTC days before it. */
 export const STATUS_USAGE_DAYS = 30;
@@ -34,7 +34,7 @@ export interface KeyUsageDeps {
  * A key's usage as it is seen: MySQL, then what Redis holds (per key-day, or in a batch MySQL did
  * not have when it was read), then this process's unflushed tally. Read in that order, a request is
  * counted once wherever it is on its way (movers forget applied batches only after
- * APPLIED_USAGE_BATCH_VISIBLE_MS). Other instances' last `flushMs` of requests are not seen yet;
+ * APPLIED_BATCH_VISIBLE_MS). Other instances' last `flushMs` of requests are not seen yet;
  * while Redis is unreachable only MySQL's and this process's are.
  */
 export class KeyUsageService {
@@ -45,7 +45,7 @@ export class KeyUsageService {
     const now = this.deps.now();
     const days = lastUtcDays(now, options.dayCount);
     const since = days[0]!;
-    const stored = await this.deps.usage.snapshot(keyId, { since, appliedSince: new Date(now - 2 * APPLIED_USAGE_BATCH_VISIBLE_MS) });
+    const stored = await this.deps.usage.snapshot(keyId, { since, appliedSince: new Date(now - 2 * APPLIED_BATCH_VISIBLE_MS) });
     const redis = await this.deps.pending.pendingOf(keyId, days).catch(() => ({ pending: [], batches: new Map<string, UsageCount[]>() }));
     const counts = [...stored.counts, ...redis.pending];
     for (const [batchId, batch] of redis.batches) if (!stored.applied.has(batchId)) counts.push(...batch);

@@ -1,5 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import { logUnlessUnavailable, type Logger } from '@pawlink/service-kit';
+import { ChunkedFlusher, type Logger } from '@pawlink/service-kit';
 import type { PendingUsageRepository } from '../repositories/pending-usage.repository.js';
 import type { UsageCount } from './usage-count.js';
 import type { UsageTally } from './usage-tally.js';
@@ -11,62 +10,40 @@ export interface UsageFlusherDeps {
   logger: Logger;
 }
 
-/** Entries per Redis call: keeps each script short, so Redis is never blocked for long. */
-const FLUSH_CHUNK = 1_000;
-
 /**
- * Sends the tally to Redis every `flushMs`, one script call per chunk. A chunk that fails is
- * retried with the same id (applied at most once) until Redis takes it; what is in memory when the
- * process dies without SIGTERM is lost (at most `flushMs` of its requests while Redis answers).
+ * Sends the tally to Redis every `flushMs` with service-kit's ChunkedFlusher, as the shortener
+ * sends its visit counts: a failed chunk is retried and added once; at most `flushMs` of requests
+ * are lost when the process dies without SIGTERM.
  */
 export class UsageFlusherService {
-  /** Chunks that failed, kept with their ids for the retry. */
-  private unsent: Array<{ id: string; counts: UsageCount[] }> = [];
-  private flushing: Promise<void> | undefined;
-  private timer: NodeJS.Timeout | undefined;
+  private readonly flusher: ChunkedFlusher<UsageCount>;
 
-  constructor(private readonly deps: UsageFlusherDeps) {}
+  constructor(private readonly deps: UsageFlusherDeps) {
+    this.flusher = new ChunkedFlusher({
+      drain: () => deps.tally.drain(),
+      send: (chunkId, counts) => deps.pending.add(chunkId, counts),
+      flushMs: deps.flushMs,
+      logger: deps.logger,
+      what: 'key usage',
+    });
+  }
 
   /** Counts of `keyId` still in this process (tallied, or waiting for a retry). */
   unflushedOf(keyId: number): UsageCount[] {
-    return [...this.deps.tally.ofKey(keyId), ...this.unsent.flatMap((chunk) => chunk.counts.filter((c) => c.keyId === keyId))];
+    return [...this.deps.tally.ofKey(keyId), ...this.flusher.waiting.filter((count) => count.keyId === keyId)];
   }
 
   /** Sends what is tallied (and what failed before) to Redis; one flush at a time. */
   flush(): Promise<void> {
-    this.flushing ??= this.send().finally(() => {
-      this.flushing = undefined;
-    });
-    return this.flushing;
-  }
-
-  private async send(): Promise<void> {
-    const counts = this.deps.tally.drain();
-    const run = `${Date.now().toString(36)}-${randomBytes(6).toString('hex')}`;
-    for (let i = 0; i < counts.length; i += FLUSH_CHUNK) this.unsent.push({ id: `${run}-${i / FLUSH_CHUNK}`, counts: counts.slice(i, i + FLUSH_CHUNK) });
-    while (this.unsent.length > 0) {
-      const chunk = this.unsent[0]!;
-      try {
-        await this.deps.pending.add(chunk.id, chunk.counts);
-      } catch (error) {
-        logUnlessUnavailable(this.deps.logger, 'key usage could not be sent to Redis; kept for the next flush')(error);
-        return;
-      }
-      this.unsent.shift();
-    }
+    return this.flusher.flush();
   }
 
   start(): void {
-    if (this.timer) return;
-    this.timer = setInterval(() => void this.flush(), this.deps.flushMs);
-    this.timer.unref();
+    this.flusher.start();
   }
 
   /** Stops the timer and sends what is left (at shutdown). */
-  async stop(): Promise<void> {
-    clearInterval(this.timer);
-    this.timer = undefined;
-    await this.flushing;
-    await this.flush();
+  stop(): Promise<void> {
+    return this.flusher.stop();
   }
 }

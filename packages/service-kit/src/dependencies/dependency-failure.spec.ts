@@ -27,6 +27,8 @@ describe('unavailableDependencyOf', () => {
       "Cluster isn't ready and enableOfflineQueue options is false",
       'None of startup nodes is available',
       'Failed to refresh slots cache.',
+      'MOVED 9450 127.0.0.1:35307',
+      'ASK 9450 127.0.0.1:35307',
     ]) {
       expect(unavailableDependencyOf(new Error(message)), message).toBe('redis');
     }

@@ -35,10 +35,12 @@ const DATABASE_CONNECTIVITY_MESSAGES = /Pool is closed|connection is in closed s
 
 /**
  * ioredis' failures of a connection that is down or stalled (not of a command it refused), and a
- * Redis Cluster's: a master down (CLUSTERDOWN, redirections exhausted), no node reachable.
+ * Redis Cluster's: a master down (CLUSTERDOWN, redirections exhausted), no node reachable. ioredis
+ * follows MOVED and ASK itself; one that reaches the caller points at a master it could not reach
+ * (the other masters name a dead master as the slot's owner until they mark it failed).
  */
 const REDIS_CONNECTIVITY_MESSAGES =
-  /Command timed out|Connection is closed|Stream isn't writeable|Reached the max retries per request limit|connect ETIMEDOUT|ECONNREFUSED|CLUSTERDOWN|TRYAGAIN|Too many Cluster redirections|Cluster isn't ready|None of startup nodes is available|Failed to refresh slots cache/i;
+  /Command timed out|Connection is closed|Stream isn't writeable|Reached the max retries per request limit|connect ETIMEDOUT|ECONNREFUSED|CLUSTERDOWN|TRYAGAIN|Too many Cluster redirections|Cluster isn't ready|None of startup nodes is available|Failed to refresh slots cache|^(?:MOVED|ASK) \d+ /i;
 
 interface ErrorShape {
   name?: unknown;

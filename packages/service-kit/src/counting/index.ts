@@ -1,0 +1,2 @@
+export * from './batch-mover.js';
+export * from './chunked-flusher.js';
