@@ -10,6 +10,8 @@ import type { Logger } from './logger.js';
 import { HttpMetrics } from './metrics.js';
 import type { ReadOnlySwitch } from './read-only.js';
 import { assignRequestId, runWithRequestId } from './request-id.js';
+import { sendJson } from './send-json.js';
+import { drainAwareWriteHead } from './serve.js';
 
 export interface ServiceAppOptions {
   service: ServiceName;
@@ -108,6 +110,9 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   app.disable('x-powered-by');
   app.set('trust proxy', options.config.trustProxy);
   app.set('etag', false);
+  // Express gives each response its app's prototype, which skips the one `listen` gave it.
+  app.response.writeHead = drainAwareWriteHead as typeof app.response.writeHead;
+  app.response.json = sendJson;
 
   app.use((req: Request, res: Response, next: NextFunction) => {
     const start = process.hrtime.bigint();
@@ -116,7 +121,10 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
     res.on('finish', () => {
       const seconds = Number(process.hrtime.bigint() - start) / 1e9;
       metrics.observe(req.method, routeLabel(req), res.statusCode, seconds);
-      options.logger.http('request', { requestId, method: req.method, path: req.path, status: res.statusCode, ms: Math.round(seconds * 1e4) / 10 });
+      // winston formats a line before its transports drop it for its level: ask first
+      if (options.logger.isLevelEnabled('http')) {
+        options.logger.http('request', { requestId, method: req.method, path: req.path, status: res.statusCode, ms: Math.round(seconds * 1e4) / 10 });
+      }
     });
     runWithRequestId(requestId, next);
   });

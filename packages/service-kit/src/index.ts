@@ -17,3 +17,4 @@ export * from './files/index.js';
 export * from './dependencies/index.js';
 export type { ServiceDocs } from './docs/docs.routes.js';
 export type { DocsRateLimit, DocsSection } from './docs/docs-page.js';
+export * from './counting/index.js';

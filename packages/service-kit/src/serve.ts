@@ -13,23 +13,73 @@ export interface ListeningServer {
   port: number;
 }
 
-/** Servers being drained: every response they still send tells the client to close the connection. */
-const draining = new WeakSet<http.Server>();
-/** Responses each server has not finished yet, so a drain can mark the ones already in flight. */
-const inFlight = new WeakMap<http.Server, Set<http.ServerResponse>>();
+/**
+ * A server being drained. Every connection it had when the drain began is told to close on its
+ * next answer. A connection opened during the last call keeps alive until the listener closes:
+ * told to close at once, its client would open another for its next request, and a connection
+ * still waiting in the kernel's accept queue when the listener closes is reset, request and all.
+ * Once the listener is closed every answer closes its connection, and a reconnecting client is
+ * refused (safe to retry) instead.
+ */
+interface Drain {
+  listenerClosed: boolean;
+  openedDuringLastCall: WeakSet<net.Socket>;
+}
 
-/** From now on, `server`'s responses (in flight and new) close their connection after them. */
+const drains = new WeakMap<http.Server, Drain>();
+
 function startDraining(server: http.Server): void {
-  draining.add(server);
-  for (const res of inFlight.get(server) ?? []) {
-    if (!res.headersSent) res.shouldKeepAlive = false;
+  const drain: Drain = { listenerClosed: false, openedDuringLastCall: new WeakSet() };
+  server.on('connection', (socket: net.Socket) => {
+    if (!drain.listenerClosed) drain.openedDuringLastCall.add(socket);
+  });
+  drains.set(server, drain);
+}
+
+/** Stops accepting, but leaves the open connections alone; resolves when every one has ended. */
+function stopAccepting(server: http.Server): Promise<void> {
+  const drain = drains.get(server);
+  if (drain) drain.listenerClosed = true;
+  return new Promise<void>((resolve) => {
+    // http.Server#close would also close the idle connections, under a request a client may have
+    // just sent on one: each closes after the answer it carries next (Connection: close), or when
+    // its keep-alive timeout ends, as it would have anyway.
+    net.Server.prototype.close.call(server, () => resolve());
+  });
+}
+
+/** Whether the answer now being written on `socket` must close its connection. */
+function closesConnection(server: http.Server, socket: net.Socket): boolean {
+  const drain = drains.get(server);
+  return drain !== undefined && (drain.listenerClosed || !drain.openedDuringLastCall.has(socket));
+}
+
+// eslint-disable-next-line @typescript-eslint/unbound-method -- called with the response as `this`
+const nodeWriteHead = http.ServerResponse.prototype.writeHead;
+
+/**
+ * `writeHead` of every response of our servers: a response decides on keep-alive when its head is
+ * written (every way of answering, `end()` included, goes through `writeHead`), so one already in
+ * flight when the drain begins still closes its connection, and no request pays for being tracked.
+ * Express swaps a response's prototype for its app's, so createServiceApp puts it there too.
+ */
+export function drainAwareWriteHead(this: http.ServerResponse, statusCode: number, ...rest: unknown[]): http.ServerResponse {
+  const socket = this.req.socket as (net.Socket & { server?: http.Server }) | null;
+  if (socket?.server !== undefined && closesConnection(socket.server, socket)) this.shouldKeepAlive = false;
+  return (nodeWriteHead as (this: http.ServerResponse, ...args: unknown[]) => http.ServerResponse).apply(this, [statusCode, ...rest]);
+}
+
+/** The responses `listen` makes: answered before any framework sees them (the shortener's fast path). */
+class DrainAwareResponse extends http.ServerResponse {
+  override writeHead(statusCode: number, ...rest: unknown[]): this {
+    return drainAwareWriteHead.call(this, statusCode, ...rest) as this;
   }
 }
 
 /**
  * An HTTP server with limits against slow and greedy clients, listening on `port` (0 picks one).
- * Once draining (shutdown), each response carries `Connection: close`, so a client with a pooled
- * keep-alive socket opens a new connection elsewhere instead of having this one reset under it.
+ * Once draining (shutdown), responses carry `Connection: close` (see `Drain`), so a client with a
+ * pooled keep-alive socket opens a new connection elsewhere instead of having this one reset under it.
  */
 export async function listen(handler: RequestListener, port: number, host = '0.0.0.0', limits: HttpLimits = DEFAULT_HTTP_LIMITS): Promise<ListeningServer> {
   const server = http.createServer(
@@ -39,16 +89,10 @@ export async function listen(handler: RequestListener, port: number, host = '0.0
       keepAliveTimeout: limits.keepAliveTimeoutMs,
       connectionsCheckingInterval: CONNECTIONS_CHECKING_INTERVAL_MS,
       maxHeaderSize: 16 * 1024,
+      ServerResponse: DrainAwareResponse,
     },
-    (req, res) => {
-      if (draining.has(server)) res.shouldKeepAlive = false;
-      const pending = inFlight.get(server);
-      pending?.add(res);
-      res.on('close', () => pending?.delete(res));
-      handler(req, res);
-    },
+    handler,
   );
-  inFlight.set(server, new Set());
   server.maxConnections = limits.maxConnections;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -73,9 +117,9 @@ export interface ShutdownOptions {
   logger: Logger;
   timeoutMs: number;
   /**
-   * How long the servers keep accepting and answering after the signal, every answer with
-   * `Connection: close`, before they stop accepting and close idle connections: a client
-   * reusing a pooled keep-alive socket in that time is answered and learns to let it go,
+   * How long the servers keep accepting and answering after the signal before they stop
+   * accepting. Connections open at the signal are told to close on their next answer (`Drain`):
+   * a client reusing a pooled keep-alive socket in that time is answered and learns to let it go,
    * instead of having it closed under a request it just sent.
    */
   lastCallMs?: number;
@@ -97,10 +141,10 @@ async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
 }
 
 /**
- * On SIGTERM/SIGINT: answer every request with `Connection: close` for `lastCallMs`, then stop
- * accepting, let every open connection end (after its next answer, or at its keep-alive timeout),
- * then close queues, Redis and the database and exit 0. The servers get `timeoutMs` to drain: past it the remaining connections are cut
- * and the process exits 1. A closer that hangs (a stalled database) is abandoned after its share
+ * On SIGTERM/SIGINT: keep accepting for `lastCallMs` while the connections open at the signal are
+ * told to close, then stop accepting, let every open connection end (after its next answer, or at
+ * its keep-alive timeout), then close queues, Redis and the database and exit 0. The servers get
+ * `timeoutMs` to drain: past it the remaining connections are cut and the process exits 1. A closer that hangs (a stalled database) is abandoned after its share
  * of the time with a log line naming it; it does not hold the exit.
  */
 export function installGracefulShutdown(options: ShutdownOptions): () => Promise<void> {
@@ -120,18 +164,7 @@ export function installGracefulShutdown(options: ShutdownOptions): () => Promise
       const started = Date.now();
       for (const server of options.servers) startDraining(server);
       if (options.servers.length > 0 && (options.lastCallMs ?? 0) > 0) await new Promise((resolve) => setTimeout(resolve, options.lastCallMs));
-      await Promise.all(
-        options.servers.map(
-          (server) =>
-            new Promise<void>((resolve) => {
-              // Stop accepting, but leave the open connections alone (http.Server#close would
-              // close the idle ones, under a request a client may have just sent on one): each
-              // closes after the answer it carries next (Connection: close), or when its
-              // keep-alive timeout ends, as it would have anyway.
-              net.Server.prototype.close.call(server, () => resolve());
-            }),
-        ),
-      );
+      await Promise.all(options.servers.map(stopAccepting));
       clearTimeout(deadline);
       const closers = typeof options.closers === 'function' ? options.closers() : options.closers;
       const closeBudgetMs = Math.max(1000, options.timeoutMs - (Date.now() - started));

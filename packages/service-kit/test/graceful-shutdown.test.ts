@@ -94,6 +94,66 @@ describe('graceful shutdown', () => {
     }
   });
 
+  it('keeps a connection opened during the last call alive until it stops accepting, then tells it to close', async () => {
+    const { child } = start({ SHUTDOWN_LAST_CALL_MS: '1500' });
+    const [, port] = await waitForLine(child, /port=(\d+)/);
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      child.kill('SIGTERM');
+      await waitForLine(child, /shutting down/);
+      // A client that reconnected during the last call keeps its new socket: were it told to close,
+      // its next request would need yet another connection, which the listener may reset as it closes.
+      expect(await keepAliveGet(Number(port), '/online', agent)).toEqual({ status: 200, connection: 'keep-alive' });
+      const fresh = new http.Agent({ keepAlive: false });
+      try {
+        while ((await keepAliveGet(Number(port), '/online', fresh).catch((error: NodeJS.ErrnoException) => error.code)) !== 'ECONNREFUSED') {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      } finally {
+        fresh.destroy();
+      }
+      expect(await keepAliveGet(Number(port), '/online', agent)).toEqual({ status: 200, connection: 'close' });
+      const [code] = (await once(child, 'exit')) as [number | null];
+      expect(code).toBe(0);
+    } finally {
+      agent.destroy();
+      child.kill('SIGKILL');
+    }
+  });
+
+  it('resets no request of clients that keep sending through the whole drain, each ending refused', async () => {
+    const { child } = start();
+    const [, port] = await waitForLine(child, /port=(\d+)/);
+    const outcomes = { answered: 0, refused: 0, failed: [] as string[] };
+    const client = async () => {
+      const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+      try {
+        for (;;) {
+          const outcome = await keepAliveGet(Number(port), '/online', agent).then(
+            () => 'answered',
+            (error: NodeJS.ErrnoException) => error.code ?? error.message,
+          );
+          if (outcome === 'answered') outcomes.answered += 1;
+          else if (outcome === 'ECONNREFUSED') return void (outcomes.refused += 1);
+          else return void outcomes.failed.push(outcome);
+        }
+      } finally {
+        agent.destroy();
+      }
+    };
+    // Told to close during the last call, 40 such clients kept reconnecting, and the listener
+    // reset the connections still in its accept queue when it closed (9–39 a drain).
+    const clients = Array.from({ length: 40 }, client);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    child.kill('SIGTERM');
+    const [code] = (await once(child, 'exit')) as [number | null];
+    await Promise.all(clients);
+    expect(code).toBe(0);
+    expect(outcomes.failed).toEqual([]);
+    expect(outcomes.refused).toBe(40);
+    expect(outcomes.answered).toBeGreaterThan(40);
+  });
+
   it('abandons a closer that hangs (a stalled database) with a log line naming it, and still exits 0', async () => {
     const { child, output } = start({ HANG_CLOSER: '1', SHUTDOWN_TIMEOUT_MS: '2000' });
     await waitForLine(child, /port=(\d+)/);
