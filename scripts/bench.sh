@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # pnpm bench [shortener|images|thumbs|all]... — each service against its ceilings (wrk), then one
 # table of every endpoint; `thumbs` also runs the worker's rendering benchmark.
-# BENCH_DURATION (s per run, 5), BENCH_ROUNDS (3), BENCH_CONNECTIONS (50); BENCH_ROWS (images, 1000000).
+# BENCH_DURATION (s per run, 5), BENCH_ROUNDS (3), BENCH_CONNECTIONS (50); BENCH_ROWS (images, 1000000);
+# BENCH_PROFILE_DIR: each service under test writes a CPU profile (--cpu-prof) there.
 set -euo pipefail
 
 ALL=(shortener images thumbs)
@@ -29,6 +30,9 @@ export BENCH_GENERATOR_FILE="$state/generator.json" BENCH_RESULTS_FILE="$state/r
 status=0
 echo "== load generator"
 node tools/bench/dist/cli.js generator || exit 1
+echo
+# What Express itself leaves of node:http: the bound of every endpoint served through it.
+node tools/bench/dist/framework-floor/main.js || status=$?
 for name in "${targets[@]}"; do
   entries=("apps/$name/dist/bench/main.js")
   # The rendering benchmark measures the worker, so it lives with the worker.

@@ -3,6 +3,7 @@ export * from './generator.js';
 export * from './interleave.js';
 export * from './machine.js';
 export * from './pawlink.js';
+export * from './process-cpu.js';
 export * from './processes.js';
 export * from './report.js';
 export * from './run-bench.js';

@@ -27,6 +27,15 @@ export async function createBenchKey(database: DatabaseConfig, flags: ApiKeyFlag
 }
 
 /**
+ * Node's flags for the services under test: with BENCH_PROFILE_DIR set, each writes a CPU profile
+ * there when it stops (`--cpu-prof`; Node refuses it in NODE_OPTIONS).
+ */
+function serviceNodeArgs(env: NodeJS.ProcessEnv): string[] {
+  const dir = env.BENCH_PROFILE_DIR;
+  return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [];
+}
+
+/**
  * Runs a service's real entry (`dist/main.js`) with `env` on a free port (`<SERVICE>_PORT`,
  * `<SERVICE>_URL`), waiting for `/online`.
  */
@@ -35,7 +44,7 @@ export async function startService(service: ServiceName, main: string, env: Node
   const url = `http://127.0.0.1:${port}`;
   const name = service.toUpperCase();
   // Metrics off: the fixed default port could clash with a running instance.
-  return startServer({ name: service, command: nodeScript(main), env: { ...env, [`${name}_PORT`]: String(port), [`${name}_URL`]: url, [`${name}_METRICS_PORT`]: 'off' }, url });
+  return startServer({ name: service, command: nodeScript(main, serviceNodeArgs(env)), env: { ...env, [`${name}_PORT`]: String(port), [`${name}_URL`]: url, [`${name}_METRICS_PORT`]: 'off' }, url });
 }
 
 /** Calls `task(i)` for i = 0…count-1 with at most `concurrency` running at once (setting data up through the API). */

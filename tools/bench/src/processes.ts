@@ -9,6 +9,7 @@ export interface ServerProcess {
   name: string;
   /** e.g. http://127.0.0.1:40123 */
   url: string;
+  pid: number;
   /** SIGTERM, then SIGKILL after 10 s; safe to call twice. */
   stop: () => Promise<void>;
 }
@@ -19,7 +20,7 @@ export interface Command {
 }
 
 /** `node <entry>` with the Node running the benchmark. */
-export const nodeScript = (entry: string): Command => ({ file: process.execPath, args: [entry] });
+export const nodeScript = (entry: string, nodeArgs: string[] = []): Command => ({ file: process.execPath, args: [...nodeArgs, entry] });
 
 export interface StartServerOptions {
   name: string;
@@ -33,6 +34,10 @@ export interface StartServerOptions {
 }
 
 const running = new Set<ChildProcess>();
+const serverPids = new Map<string, number>();
+
+/** The process id of the server this benchmark started at `url`, to read its CPU time. */
+export const serverPid = (url: string): number | undefined => serverPids.get(url);
 let exitHookInstalled = false;
 
 /** Whatever way the benchmark ends, no server it started outlives it. */
@@ -72,7 +77,8 @@ export async function startServer(options: StartServerOptions): Promise<ServerPr
     tail = (tail + chunk).slice(-4000);
   });
   const deadline = Date.now() + (options.timeoutMs ?? 60_000);
-  const server: ServerProcess = { name: options.name, url: options.url, stop: () => stopProcess(child) };
+  const server: ServerProcess = { name: options.name, url: options.url, pid: child.pid ?? -1, stop: () => stopProcess(child) };
+  serverPids.set(options.url, server.pid);
   for (;;) {
     if (spawnError) throw new Error(`could not start ${options.name}: ${spawnError.message}`);
     if (hasExited(child)) throw new Error(`${options.name} exited while starting (${child.exitCode ?? child.signalCode}):\n${tail}`);

@@ -37,6 +37,10 @@ describe('judge', () => {
     expect(judge(row({ target: { minRatio: 0.5 }, pawlink: side(15_000, 40) })).verdict).toBe('met');
   });
 
+  it('reports a reference row (no target) with its ratios and no verdict on them', () => {
+    expect(judge(row({ target: null, pawlink: side(6_000, 9) }))).toEqual({ ratio: 0.2, p99Ratio: 4.5, verdict: 'reference' });
+  });
+
   it('refuses a ratio when the ceiling reaches 90% of the generator maximum', () => {
     expect(judge(row({ ceilingSide: side(58_500, 2) }))).toEqual({ ratio: null, p99Ratio: null, verdict: 'generator-bound' });
     expect(judge(row({ ceilingSide: side(58_000, 2) })).verdict).toBe('not met (ratio)');

@@ -23,7 +23,8 @@ export interface EndpointResult {
   endpoint: string;
   /** What the ceiling does, for the legend. */
   ceiling: string;
-  target: Target;
+  /** null for a reference row (e.g. the framework's own floor), which is measured but has no target. */
+  target: Target | null;
   pawlink: MeasuredSide;
   ceilingSide: MeasuredSide;
   /** The generator's maximum in the same run. */
@@ -50,14 +51,17 @@ export function judge(result: EndpointResult): Judgement {
   if (fastest >= GENERATOR_BOUND_SHARE * result.generatorMaxRequestsPerSecond) return { ratio: null, p99Ratio: null, verdict: 'generator-bound' };
   const throughput = ratio(result.pawlink.requestsPerSecond, result.ceilingSide.requestsPerSecond);
   const p99 = ratio(result.pawlink.p99Ms, result.ceilingSide.p99Ms);
+  if (result.target === null) return { ratio: throughput, p99Ratio: p99, verdict: 'reference' };
   const missed: string[] = [];
   if (!(throughput >= result.target.minRatio)) missed.push('ratio');
   if (result.target.maxP99Ratio !== undefined && !(p99 <= result.target.maxP99Ratio)) missed.push('p99');
   return { ratio: throughput, p99Ratio: p99, verdict: missed.length === 0 ? 'met' : `not met (${missed.join(', ')})` };
 }
 
-export const describeTarget = (target: Target): string =>
-  `≥ ${target.minRatio.toFixed(2)}${target.maxP99Ratio === undefined ? '' : `, p99 ≤ ${target.maxP99Ratio}×`}`;
+export const describeTarget = (target: Target | null): string =>
+  target === null
+    ? '—'
+    : `≥ ${target.minRatio.toFixed(2)}${target.maxP99Ratio === undefined ? '' : `, p99 ≤ ${target.maxP99Ratio}×`}`;
 
 /** The table `pnpm bench` prints, then a legend naming each row's ceiling. */
 export function formatResults(results: readonly EndpointResult[]): string[] {

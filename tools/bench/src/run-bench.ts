@@ -7,7 +7,7 @@ import { fetchShape, headerDifferences, shapeMismatch } from './shape.js';
 import { formatMs, formatRate } from './table.js';
 import { createWorkspace, type Workspace } from './workspace.js';
 import { writeWrkScript, type WrkRequest } from './wrk-script.js';
-import type { WrkResult } from './wrk.js';
+import type { LoadRun } from './interleave.js';
 
 /** One endpoint of Pawlink and the ceiling it is held against, loaded with the same requests. */
 export interface EndpointBench {
@@ -15,7 +15,8 @@ export interface EndpointBench {
   endpoint: string;
   /** What the ceiling does, e.g. "node:http + Map lookup". */
   ceiling: string;
-  target: Target;
+  /** null: a reference row, measured without a target. */
+  target: Target | null;
   pawlinkUrl: string;
   ceilingUrl: string;
   /** Sent in turn, round and round; the first is also the one whose answers are compared. */
@@ -42,7 +43,9 @@ const sideOf = (summary: { requestsPerSecond: number; p50Ms: number; p99Ms: numb
   errors: summary.errors,
 });
 
-const describeRun = (r: WrkResult): string => `${formatRate(r.requestsPerSecond)} req/s p50 ${formatMs(r.p50Ms)} p99 ${formatMs(r.p99Ms)}${r.badResponses + r.socketErrors > 0 ? ` (${r.badResponses} bad answers, ${r.socketErrors} socket errors)` : ''}`;
+const describeCpu = (micros: number | undefined): string => (micros === undefined ? '' : ` CPU ${Math.round(micros)} µs/req`);
+
+const describeRun = (r: LoadRun): string => `${formatRate(r.requestsPerSecond)} req/s p50 ${formatMs(r.p50Ms)} p99 ${formatMs(r.p99Ms)}${describeCpu(r.cpuMicrosPerRequest)}${r.badResponses + r.socketErrors > 0 ? ` (${r.badResponses} bad answers, ${r.socketErrors} socket errors)` : ''}`;
 
 async function measureEndpoint(bench: EndpointBench, context: Omit<BenchContext, 'measure' | 'defer'>, results: EndpointResult[]): Promise<EndpointResult> {
   const { settings, workspace, generator } = context;
@@ -74,7 +77,7 @@ async function measureEndpoint(bench: EndpointBench, context: Omit<BenchContext,
     ...(invalid ? { invalid } : {}),
   };
   const judgement = judge(result);
-  log(`  medians: Pawlink ${formatRate(result.pawlink.requestsPerSecond)} req/s, ceiling ${formatRate(result.ceilingSide.requestsPerSecond)} req/s → ${judgement.ratio === null ? judgement.verdict : `${judgement.ratio.toFixed(2)}, p99 ${judgement.p99Ratio?.toFixed(2)}×: ${judgement.verdict}`}`);
+  log(`  medians: Pawlink ${formatRate(result.pawlink.requestsPerSecond)} req/s${describeCpu(pawlink!.cpuMicrosPerRequest)}, ceiling ${formatRate(result.ceilingSide.requestsPerSecond)} req/s${describeCpu(ceiling!.cpuMicrosPerRequest)} → ${judgement.ratio === null ? judgement.verdict : `${judgement.ratio.toFixed(2)}, p99 ${judgement.p99Ratio?.toFixed(2)}×: ${judgement.verdict}`}`);
   results.push(result);
   const file = process.env[RESULTS_FILE_ENV];
   if (file) await appendResult(file, result);

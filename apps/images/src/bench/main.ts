@@ -33,6 +33,18 @@ const LARGE_CATEGORY = 'bench.large';
 const ANONYMOUS_CLIENTS = 8192;
 const here = (file: string): string => fileURLToPath(new URL(file, import.meta.url));
 
+const SECTIONS = ['random-key', 'random-anonymous', 'info', 'flatness'] as const;
+type Section = (typeof SECTIONS)[number];
+
+/** BENCH_IMAGES_SECTIONS picks what runs (comma-separated; default: all of SECTIONS), e.g. to profile one endpoint. */
+function selectedSections(raw = process.env.BENCH_IMAGES_SECTIONS ?? SECTIONS.join(',')): Set<Section> {
+  const names = raw.split(',').map((name) => name.trim()).filter((name) => name !== '');
+  for (const name of names) if (!(SECTIONS as readonly string[]).includes(name)) throw new Error(`BENCH_IMAGES_SECTIONS: unknown section "${name}" (known: ${SECTIONS.join(', ')})`);
+  return new Set(names as Section[]);
+}
+
+const sections = selectedSections();
+
 const clientAddress = (i: number): string => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
 
 await runHttpBench('images', async (context) => {
@@ -80,33 +92,40 @@ await runHttpBench('images', async (context) => {
 
   const randomTarget = { minRatio: 0.5, maxP99Ratio: 2 };
   const randomCeilingLabel = 'node:http + one Redis round trip (Lua: ZRANDMEMBER on the size index + HGET of the record)';
-  await measure({
-    endpoint: 'GET /<category> JSON, key',
-    ceiling: randomCeilingLabel,
-    target: randomTarget,
-    pawlinkUrl: images.url,
-    ceilingUrl: randomCeiling.url,
-    requests: categories.map((db) => ({ path: `/${db}`, headers: { Authorization: key } })),
-  });
+  if (sections.has('random-key')) {
+    await measure({
+      endpoint: 'GET /<category> JSON, key',
+      ceiling: randomCeilingLabel,
+      target: randomTarget,
+      pawlinkUrl: images.url,
+      ceilingUrl: randomCeiling.url,
+      requests: categories.map((db) => ({ path: `/${db}`, headers: { Authorization: key } })),
+    });
+  }
   const anonymous: WrkRequest[] = Array.from({ length: ANONYMOUS_CLIENTS }, (_, i) => ({ path: `/${categories[i % categories.length]}`, headers: { 'X-Forwarded-For': clientAddress(i) } }));
-  await measure({
-    endpoint: 'GET /<category> JSON, anonymous',
-    ceiling: randomCeilingLabel,
-    target: randomTarget,
-    pawlinkUrl: images.url,
-    ceilingUrl: randomCeiling.url,
-    requests: anonymous,
-  });
+  if (sections.has('random-anonymous')) {
+    await measure({
+      endpoint: 'GET /<category> JSON, anonymous',
+      ceiling: randomCeilingLabel,
+      target: randomTarget,
+      pawlinkUrl: images.url,
+      ceilingUrl: randomCeiling.url,
+      requests: anonymous,
+    });
+  }
   const ids = seeded.flatMap((c) => c.sample.slice(0, 250));
-  await measure({
-    endpoint: 'GET /images/:id.json, key',
-    ceiling: 'node:http + one Redis round trip (HGET of the record)',
-    target: { minRatio: 0.5 },
-    pawlinkUrl: images.url,
-    ceilingUrl: infoCeiling.url,
-    requests: ids.map((id) => ({ path: `/images/${id}.json`, headers: { Authorization: key } })),
-  });
+  if (sections.has('info')) {
+    await measure({
+      endpoint: 'GET /images/:id.json, key',
+      ceiling: 'node:http + one Redis round trip (HGET of the record)',
+      target: { minRatio: 0.5 },
+      pawlinkUrl: images.url,
+      ceilingUrl: infoCeiling.url,
+      requests: ids.map((id) => ({ path: `/images/${id}.json`, headers: { Authorization: key } })),
+    });
+  }
 
+  if (!sections.has('flatness')) return;
   const sampleOf = (db: string): string[] => seeded.find((c) => c.db === db)?.sample ?? [];
   await measureFlatness(context, {
     url: images.url,

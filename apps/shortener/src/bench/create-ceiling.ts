@@ -37,7 +37,7 @@ serveCeiling(async (req, res) => {
       'INSERT INTO short_urls (code, url, shared_url_hash, credit, management_code_hash, created_at, modified_at, url_changed_at) VALUES (?, ?, NULL, ?, ?, ?, NULL, NULL)',
       [code, url, credit, createHash('sha256').update(managementCode).digest('hex'), createdAt],
     );
-    const record = { code, createdAt: createdAt.toISOString(), modifiedAt: null, url, pos: result.insertId, credit, fullURL: `${config.baseUrl}/${code}` };
+    const record = { code, createdAt: createdAt.toISOString(), modifiedAt: null, url, pos: result.insertId, credit, fullURL: `${config.baseUrl}/${code}`, expiresAt: null, maxVisits: null };
     sendJson(res, 201, { success: true, data: { ...record, managementCode } });
   } catch (error) {
     sendJson(res, 500, { success: false, error: (error as Error).message, code: 0 });

@@ -1,7 +1,7 @@
 import type { ServiceName } from '../common.js';
 import { errorResponses, errorSchemas, schemaRef } from './error-schemas.js';
 import { header, requestIdHeader } from './headers.js';
-import { json, media, operation, pathParameter } from './operations.js';
+import { json, media, operation, pathParameter, successWith } from './operations.js';
 import { KEY_USAGE_SCHEMA } from './key-usage.schema.js';
 import { FALLBACK, type JsonSchema, type OpenApiDocument, type PathItemObject, type ResponseObject } from './types.js';
 
@@ -52,43 +52,35 @@ const LIMIT_STATUS: JsonSchema = {
 };
 
 /** `GET /status` (docs/api.md §1). Services may add named sections to `data` (images: its categories). */
-const STATUS: JsonSchema = {
+const STATUS: JsonSchema = successWith({
   type: 'object',
-  required: ['success', 'data'],
+  required: ['service', 'readOnly', 'key', 'limits'],
   properties: {
-    success: { const: true },
-    data: {
-      type: 'object',
-      required: ['service', 'readOnly', 'key', 'limits'],
-      properties: {
-        service: { type: 'string' },
-        readOnly: { type: 'boolean' },
-        key: {
-          oneOf: [
-            { type: 'null' },
-            {
-              type: 'object',
-              required: ['id', 'name', 'flags', 'active', 'disabled', 'disabledReason', 'bulkLimit'],
-              properties: {
-                id: { type: 'integer' },
-                name: { type: 'string' },
-                flags: { type: 'array', items: { type: 'string' } },
-                active: { type: 'boolean' },
-                disabled: { type: 'boolean' },
-                disabledReason: { type: ['string', 'null'] },
-                bulkLimit: { type: 'integer', minimum: 0 },
-              },
-              additionalProperties: false,
-            },
-          ],
+    service: { type: 'string' },
+    readOnly: { type: 'boolean' },
+    key: {
+      oneOf: [
+        { type: 'null' },
+        {
+          type: 'object',
+          required: ['id', 'name', 'flags', 'active', 'disabled', 'disabledReason', 'bulkLimit'],
+          properties: {
+            id: { type: 'integer' },
+            name: { type: 'string' },
+            flags: { type: 'array', items: { type: 'string' } },
+            active: { type: 'boolean' },
+            disabled: { type: 'boolean' },
+            disabledReason: { type: ['string', 'null'] },
+            bulkLimit: { type: 'integer', minimum: 0 },
+          },
+          additionalProperties: false,
         },
-        limits: { type: 'object', required: ['global', 'status'], additionalProperties: LIMIT_STATUS },
-        usage: KEY_USAGE_SCHEMA,
-      },
+      ],
     },
+    limits: { type: 'object', required: ['global', 'status'], additionalProperties: LIMIT_STATUS },
+    usage: KEY_USAGE_SCHEMA,
   },
-  additionalProperties: false,
-};
+});
 
 /**
  * What a request no operation takes is answered, on every service: a path no template matches is

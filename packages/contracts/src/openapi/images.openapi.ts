@@ -2,7 +2,7 @@ import { AMOUNT_MAX, AMOUNT_MIN, EXCLUDE_MAX, IMAGE_BYTES_HEADERS, IMAGE_PICK_TY
 import { MD5_PATTERN } from '../md5.js';
 import { schemaRef } from './error-schemas.js';
 import { serviceDocument } from './document.js';
-import { json, jsonBody, operation, pathParameter, queryParameter } from './operations.js';
+import { json, jsonBody, operation, pathParameter, queryParameter, successWith } from './operations.js';
 import { MULTI_SEGMENT, type HeaderObject, type OpenApiDocument } from './types.js';
 
 const IMAGE = {
@@ -37,40 +37,32 @@ const CATEGORY = {
   additionalProperties: false,
 };
 
-const CATEGORY_INFO = {
+const CATEGORY_INFO = successWith({
   type: 'object',
-  required: ['success', 'data'],
+  required: ['name', 'db', 'sfw', 'disabled', 'files'],
   properties: {
-    success: { const: true },
-    data: {
+    name: { type: 'string' },
+    db: { type: 'string' },
+    sfw: { type: 'boolean' },
+    disabled: { type: 'boolean' },
+    _comment: { type: 'string' },
+    files: {
       type: 'object',
-      required: ['name', 'db', 'sfw', 'disabled', 'files'],
+      required: ['exists', 'list'],
       properties: {
-        name: { type: 'string' },
-        db: { type: 'string' },
-        sfw: { type: 'boolean' },
-        disabled: { type: 'boolean' },
-        _comment: { type: 'string' },
-        files: {
+        exists: { type: 'boolean' },
+        list: {
           type: 'object',
-          required: ['exists', 'list'],
+          required: ['total', 'size', 'types'],
           properties: {
-            exists: { type: 'boolean' },
-            list: {
+            total: { type: 'integer', minimum: 0 },
+            size: {
               type: 'object',
-              required: ['total', 'size', 'types'],
-              properties: {
-                total: { type: 'integer', minimum: 0 },
-                size: {
-                  type: 'object',
-                  required: ['total', 'totalM', 'average', 'averageM'],
-                  properties: { total: { type: 'number' }, totalM: { type: 'number' }, average: { type: 'number' }, averageM: { type: 'number' } },
-                  additionalProperties: false,
-                },
-                types: { type: 'object', additionalProperties: { type: 'integer', minimum: 0 } },
-              },
+              required: ['total', 'totalM', 'average', 'averageM'],
+              properties: { total: { type: 'number' }, totalM: { type: 'number' }, average: { type: 'number' }, averageM: { type: 'number' } },
               additionalProperties: false,
             },
+            types: { type: 'object', additionalProperties: { type: 'integer', minimum: 0 } },
           },
           additionalProperties: false,
         },
@@ -79,7 +71,7 @@ const CATEGORY_INFO = {
     },
   },
   additionalProperties: false,
-};
+});
 
 const tags = ['images'];
 const info = { tags, access: 'optional-key' as const, rateLimit: 'images.info' };
@@ -112,15 +104,7 @@ export const imagesOpenApi: OpenApiDocument = serviceDocument({
         operationId: 'listCategories',
         summary: 'Every category, enabled and disabled',
         responses: {
-          '200': json('The categories.', {
-            type: 'object',
-            required: ['success', 'data'],
-            properties: {
-              success: { const: true },
-              data: { type: 'object', required: ['enabled', 'disabled'], properties: { enabled: { type: 'array', items: schemaRef('Category') }, disabled: { type: 'array', items: schemaRef('Category') } }, additionalProperties: false },
-            },
-            additionalProperties: false,
-          }),
+          '200': json('The categories.', successWith({ type: 'object', required: ['enabled', 'disabled'], properties: { enabled: { type: 'array', items: schemaRef('Category') }, disabled: { type: 'array', items: schemaRef('Category') } }, additionalProperties: false })),
         },
       }),
     },
@@ -141,12 +125,7 @@ export const imagesOpenApi: OpenApiDocument = serviceDocument({
         summary: 'One image by its MD5',
         parameters: [pathParameter('id', 'The MD5 (any case).', { type: 'string', pattern: MD5_PATTERN.source })],
         responses: {
-          '200': json('The image with its category key.', {
-            type: 'object',
-            required: ['success', 'data'],
-            properties: { success: { const: true }, data: { allOf: [schemaRef('Image')], required: ['category'], properties: { category: { type: 'string' } }, unevaluatedProperties: false } },
-            additionalProperties: false,
-          }),
+          '200': json('The image with its category key.', successWith({ allOf: [schemaRef('Image')], required: ['category'], properties: { category: { type: 'string' } }, unevaluatedProperties: false })),
         },
         errors: ['IMAGE_NOT_FOUND', 'SFW_ONLY_KEY', 'UNKNOWN_ROUTE'],
       }),
@@ -168,12 +147,7 @@ export const imagesOpenApi: OpenApiDocument = serviceDocument({
           additionalProperties: { type: 'integer', minimum: 1 },
         }),
         responses: {
-          '200': json('Images per category.', {
-            type: 'object',
-            required: ['success', 'data'],
-            properties: { success: { const: true }, data: { type: 'object', additionalProperties: imageArray } },
-            additionalProperties: false,
-          }),
+          '200': json('Images per category.', successWith({ type: 'object', additionalProperties: imageArray })),
         },
         errors: ['BULK_INVALID_BODY', 'BULK_INVALID_CATEGORY', 'BULK_OVER_LIMIT', 'INVALID_QUERY_VALUE', 'SFW_ONLY_KEY'],
       }),

@@ -94,6 +94,14 @@ export function operation(spec: OperationSpec): OperationObject {
   };
 }
 
+/** The body of a success that carries `data` (API.md §1): `{ success: true, data }` and nothing else. */
+export const successWith = (data: JsonSchema): JsonSchema => ({
+  type: 'object',
+  required: ['success', 'data'],
+  properties: { success: { const: true }, data },
+  additionalProperties: false,
+});
+
 /** A JSON response. */
 export const json = (description: string, schema: JsonSchema, headers?: ResponseObject['headers']): ResponseObject => ({
   description,

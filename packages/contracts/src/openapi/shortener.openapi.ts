@@ -2,7 +2,7 @@ import { CREDIT_MAX_LENGTH, MAX_VISITS_LIMIT, SHORT_CODE_MAX_LENGTH, URL_MAX_LEN
 import { schemaRef } from './error-schemas.js';
 import { serviceDocument } from './document.js';
 import { header } from './headers.js';
-import { empty, json, jsonBody, media, operation, pathParameter, queryParameter } from './operations.js';
+import { empty, json, jsonBody, media, operation, pathParameter, queryParameter, successWith } from './operations.js';
 import type { OpenApiDocument, ResponseObject } from './types.js';
 
 const RECORD = {
@@ -29,33 +29,25 @@ const RECORD_WITH_VISITS = {
   unevaluatedProperties: false,
 };
 
-const STATS = {
+const STATS = successWith({
   type: 'object',
-  required: ['success', 'data'],
+  required: ['code', 'visits', 'days'],
   properties: {
-    success: { const: true },
-    data: {
-      type: 'object',
-      required: ['code', 'visits', 'days'],
-      properties: {
-        code: { type: 'string' },
-        visits: { type: 'integer', minimum: 0, description: 'The total of counted visits.' },
-        days: {
-          type: 'array',
-          description: 'The UTC days of the last 90 (today included) that had visits, oldest first.',
-          items: {
-            type: 'object',
-            required: ['date', 'visits'],
-            properties: { date: { type: 'string', format: 'date' }, visits: { type: 'integer', minimum: 1 } },
-            additionalProperties: false,
-          },
-        },
+    code: { type: 'string' },
+    visits: { type: 'integer', minimum: 0, description: 'The total of counted visits.' },
+    days: {
+      type: 'array',
+      description: 'The UTC days of the last 90 (today included) that had visits, oldest first.',
+      items: {
+        type: 'object',
+        required: ['date', 'visits'],
+        properties: { date: { type: 'string', format: 'date' }, visits: { type: 'integer', minimum: 1 } },
+        additionalProperties: false,
       },
-      additionalProperties: false,
     },
   },
   additionalProperties: false,
-};
+});
 
 const code = pathParameter('code', 'The short code (A-Z, a-z, 0-9 and -; case-sensitive).');
 const tags = ['short urls'];
@@ -72,7 +64,7 @@ function lookupLimited(type: 'text/plain' | 'text/html'): ResponseObject {
 }
 
 const recordResponse = (description: string): ResponseObject =>
-  json(description, { type: 'object', required: ['success', 'data'], properties: { success: { const: true }, data: schemaRef('ShortUrlWithVisits') }, additionalProperties: false });
+  json(description, successWith(schemaRef('ShortUrlWithVisits')));
 
 /** An expired link's 410 on the public redirect and preview: an HTML page saying when and why, never the destination. */
 const expiredPage = (): ResponseObject =>
@@ -80,20 +72,12 @@ const expiredPage = (): ResponseObject =>
     'Content-Security-Policy': header('Content-Security-Policy', true),
   });
 
-const created = {
-  type: 'object',
-  required: ['success', 'data'],
-  properties: {
-    success: { const: true },
-    data: {
-      allOf: [schemaRef('ShortUrlRecord')],
-      required: ['managementCode'],
-      properties: { managementCode: { type: ['string', 'null'], description: 'Shown once; null when not editable or when the URL already had a fixed entry.' } },
-      unevaluatedProperties: false,
-    },
-  },
-  additionalProperties: false,
-};
+const created = successWith({
+  allOf: [schemaRef('ShortUrlRecord')],
+  required: ['managementCode'],
+  properties: { managementCode: { type: ['string', 'null'], description: 'Shown once; null when not editable or when the URL already had a fixed entry.' } },
+  unevaluatedProperties: false,
+});
 
 const createBody = {
   type: 'object',
