@@ -1,4 +1,4 @@
-import { clipFps, fitInside, refuseOverPixelLimit, representativeStart, type Clip, type ClipRequest, type FrameSink, type FrameSinkFor } from '../services/clip.rules.js';
+import { clipFps, fitInside, refuseOverPixelLimit, videoClipStart, type Clip, type ClipRequest, type ClipStart, type FrameSink, type FrameSinkFor } from '../services/clip.rules.js';
 import { UnsupportedMediaError } from '../services/thumbnail.errors.js';
 import { runTool, type ToolRun } from './tool-process.js';
 
@@ -10,12 +10,30 @@ export interface VideoProbe {
   duration: number;
   /** Frames per second of the source; NaN when unknown. */
   fps: number;
+  /** Where the video's keyframes are, seconds from its start, ascending. */
+  keyframes: number[];
 }
 
 export interface FfmpegTools {
   ffmpegPath: string;
   ffprobePath: string;
 }
+
+/**
+ * How far into a video ffprobe lists packets, for the keyframes. A clip starts about a third in,
+ * so a video up to three times this long gets a keyframe-aligned clip; a longer one is decoded
+ * from the keyframe before its representative start, as it would be without the list.
+ */
+const KEYFRAME_SCAN_SECONDS = 600;
+
+/** ffprobe's answer: a line per packet (~40 bytes) for `KEYFRAME_SCAN_SECONDS`, even at 240 fps. */
+const PROBE_OUTPUT_LIMIT_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Added to a keyframe's time for the seek: ffmpeg seeks to the keyframe at or before the time it
+ * is given, and the printed time may be rounded down past the keyframe itself.
+ */
+const PAST_KEYFRAME_SECONDS = 0.001;
 
 /*
  * Input options for ffprobe and ffmpeg. Left to itself, ffmpeg picks the demuxer from the bytes,
@@ -54,14 +72,17 @@ function framesTo(sink: FrameSink, frameBytes: number): (chunk: Buffer) => void 
 export class VideoRepository {
   constructor(private readonly tools: FfmpegTools) {}
 
-  /** Reads the first video stream's geometry, length and frame rate with ffprobe. */
+  /**
+   * Reads the first video stream's geometry, length, frame rate and keyframe times with ffprobe.
+   * The keyframes come from the packets' flags: the file is read, not decoded (a few ms).
+   */
   async probe(file: string, signal?: AbortSignal): Promise<VideoProbe> {
     const result = await runTool(this.tools.ffprobePath, [
       '-v', 'error', ...SAFE_INPUT, '-select_streams', 'v:0',
-      '-show_entries', 'stream=width,height,avg_frame_rate,r_frame_rate,duration,sample_aspect_ratio:stream_tags=rotate:stream_side_data=rotation:format=duration',
-      '-of', 'json', file,
-    ], { signal, maxStdoutBytes: 1024 * 1024 });
-    let parsed: { streams?: Array<Record<string, unknown>>; format?: { duration?: string } };
+      '-show_entries', 'stream=width,height,avg_frame_rate,r_frame_rate,duration,sample_aspect_ratio:stream_tags=rotate:stream_side_data=rotation:format=duration,start_time:packet=pts_time,flags',
+      '-read_intervals', `%+${KEYFRAME_SCAN_SECONDS}`, '-of', 'json=compact=1', file,
+    ], { signal, maxStdoutBytes: PROBE_OUTPUT_LIMIT_BYTES });
+    let parsed: { streams?: Array<Record<string, unknown>>; format?: { duration?: string; start_time?: string }; packets?: Array<{ pts_time?: string; flags?: string }> };
     try {
       parsed = JSON.parse(result.stdout.toString()) as typeof parsed;
     } catch {
@@ -81,14 +102,22 @@ export class VideoRepository {
     if (Math.abs(rotation) % 180 === 90) [width, height] = [height, width];
     const duration = Number(parsed.format?.duration ?? stream.duration);
     const fps = Number.isFinite(rate(stream.avg_frame_rate)) ? rate(stream.avg_frame_rate) : rate(stream.r_frame_rate);
-    return { width, height, duration: Number.isFinite(duration) ? duration : Number.NaN, fps };
+    const startTime = Number(parsed.format?.start_time ?? 0);
+    const keyframes = (parsed.packets ?? [])
+      .filter((packet) => packet.flags?.startsWith('K') === true)
+      .map((packet) => Number(packet.pts_time) - (Number.isFinite(startTime) ? startTime : 0))
+      .filter((seconds) => Number.isFinite(seconds) && seconds >= 0)
+      .sort((a, b) => a - b);
+    return { width, height, duration: Number.isFinite(duration) ? duration : Number.NaN, fps, keyframes };
   }
 
   /**
-   * Probes the file, then decodes a continuous stretch of up to `clipSeconds` from about a third
-   * in, at ≤ `maxFps`, scaled to fit the box, as raw RGBA over a pipe. The seek comes before `-i`
-   * so ffmpeg jumps to the nearest keyframe instead of decoding everything before it. Each frame
-   * also goes to `sinkFor`'s sink as soon as it is decoded (exactly the frames of the clip).
+   * Probes the file, then decodes a continuous stretch of up to `clipSeconds` from the keyframe
+   * nearest a third in (`videoClipStart`), at ≤ `maxFps`, scaled to fit the box, as raw RGBA over
+   * a pipe. The seek comes before `-i`, so ffmpeg jumps to a keyframe instead of decoding everything
+   * before it; at a keyframe it starts there (`-noaccurate_seek`), elsewhere it decodes from the one
+   * before and drops the frames up to the start. Each frame also goes to `sinkFor`'s sink as soon
+   * as it is decoded (exactly the frames of the clip).
    */
   async readClip(file: string, request: ClipRequest, signal?: AbortSignal, sinkFor?: FrameSinkFor): Promise<Clip> {
     const probe = await this.probe(file, signal);
@@ -97,9 +126,9 @@ export class VideoRepository {
     const fps = clipFps(probe.fps, request.maxFps);
     const frameBytes = width * height * 4;
     const sink = sinkFor?.({ width, height });
-    const decode = (start: number): Promise<ToolRun> => runTool(this.tools.ffmpegPath, [
+    const decode = (start: ClipStart): Promise<ToolRun> => runTool(this.tools.ffmpegPath, [
       '-hide_banner', '-loglevel', 'error', '-nostdin',
-      ...(start > 0 ? ['-ss', start.toFixed(3)] : []),
+      ...(start.seconds === 0 ? [] : start.atKeyframe ? ['-ss', (start.seconds + PAST_KEYFRAME_SECONDS).toFixed(3), '-noaccurate_seek'] : ['-ss', start.seconds.toFixed(3)]),
       ...SAFE_INPUT,
       '-i', file,
       '-t', String(request.clipSeconds),
@@ -109,10 +138,10 @@ export class VideoRepository {
       '-f', 'rawvideo', '-pix_fmt', 'rgba', 'pipe:1',
     ], { signal, maxStdoutBytes: frameBytes * request.maxFrames, onStdout: sink ? framesTo(sink, frameBytes) : undefined });
 
-    const start = representativeStart(probe.duration, request.clipSeconds);
+    const start = videoClipStart(probe.duration, request.clipSeconds, probe.keyframes);
     let result = await decode(start);
     // A container that misreports its length can leave nothing after the seek point.
-    if (result.stdout.length < frameBytes && start > 0) result = await decode(0);
+    if (result.stdout.length < frameBytes && start.seconds > 0) result = await decode({ seconds: 0, atKeyframe: true });
     const count = Math.floor(result.stdout.length / frameBytes);
     if (count === 0) throw new UnsupportedMediaError(`no video frames could be decoded: ${lastLine(result.stderr, file)}`);
     const frames: Buffer[] = [];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clipFps, fitInside, refuseOverPixelLimit, representativeStart } from './clip.rules.js';
+import { clipFps, fitInside, refuseOverPixelLimit, representativeStart, videoClipStart } from './clip.rules.js';
 import { UnsupportedMediaError } from './thumbnail.errors.js';
 
 describe('fitInside', () => {
@@ -22,6 +22,31 @@ describe('representativeStart', () => {
     expect(representativeStart(3, 3)).toBe(0);
     expect(representativeStart(1.5, 3)).toBe(0);
     expect(representativeStart(Number.NaN, 3)).toBe(0);
+  });
+});
+
+describe('videoClipStart', () => {
+  const everyFourSeconds = [0, 4.267, 8.533];
+  it('starts at the keyframe nearest a third in, before or after it', () => {
+    expect(videoClipStart(10, 3, everyFourSeconds)).toEqual({ seconds: 4.267, atKeyframe: true });
+    expect(videoClipStart(30, 3, [0, 8.5, 12.8, 17])).toEqual({ seconds: 8.5, atKeyframe: true });
+  });
+  it('skips a keyframe that leaves less than a whole clip after it', () => {
+    expect(videoClipStart(5, 3, [0, 2.3])).toEqual({ seconds: 5 / 3, atKeyframe: false });
+    expect(videoClipStart(5, 3, [0, 1.9])).toEqual({ seconds: 1.9, atKeyframe: true });
+  });
+  it('skips a keyframe farther than half the representative start from it (an intro, or past the middle)', () => {
+    expect(videoClipStart(30, 3, [0, 4, 16])).toEqual({ seconds: 10, atKeyframe: false });
+    expect(videoClipStart(30, 3, [0, 5, 16])).toEqual({ seconds: 5, atKeyframe: true });
+    expect(videoClipStart(30, 3, [0, 15])).toEqual({ seconds: 15, atKeyframe: true });
+  });
+  it('takes the representative start when only the first frame is a keyframe, or none is known', () => {
+    expect(videoClipStart(10, 3, [0])).toEqual({ seconds: 10 / 3, atKeyframe: false });
+    expect(videoClipStart(10, 3, [])).toEqual({ seconds: 10 / 3, atKeyframe: false });
+  });
+  it('starts a short video or one of unknown length at its beginning', () => {
+    expect(videoClipStart(3, 3, [0])).toEqual({ seconds: 0, atKeyframe: true });
+    expect(videoClipStart(Number.NaN, 3, [0, 4])).toEqual({ seconds: 0, atKeyframe: true });
   });
 });
 

@@ -44,6 +44,32 @@ export function representativeStart(totalSeconds: number, clipSeconds: number): 
   return Math.max(0, Math.min(totalSeconds / 3, totalSeconds - clipSeconds));
 }
 
+/** Where a video's clip starts, and whether that is a keyframe. */
+export interface ClipStart {
+  seconds: number;
+  atKeyframe: boolean;
+}
+
+/**
+ * Where a video's clip starts: at the keyframe nearest its representative start. A decoder can
+ * only begin at a keyframe, so a start between two would decode everything from the one before it
+ * (up to a whole group of pictures, seconds of frames at full size) only to throw it away. The
+ * keyframe must lie within half the representative start of it (so still past intros, and still
+ * representative) and leave a whole clip after it; when none does (one keyframe at the beginning,
+ * say), the representative start itself.
+ * `keyframes` are seconds from the start of the video, ascending.
+ */
+export function videoClipStart(totalSeconds: number, clipSeconds: number, keyframes: readonly number[]): ClipStart {
+  const target = representativeStart(totalSeconds, clipSeconds);
+  if (target === 0) return { seconds: 0, atKeyframe: true };
+  let best: number | undefined;
+  for (const keyframe of keyframes) {
+    if (Math.abs(keyframe - target) > target / 2 || keyframe > totalSeconds - clipSeconds) continue;
+    if (best === undefined || Math.abs(keyframe - target) < Math.abs(best - target)) best = keyframe;
+  }
+  return best === undefined ? { seconds: target, atKeyframe: false } : { seconds: best, atKeyframe: true };
+}
+
 /** The clip's frame rate: the source's when it is known and lower than the cap, else the cap. */
 export const clipFps = (sourceFps: number, maxFps: number): number => (Number.isFinite(sourceFps) && sourceFps > 0 ? Math.min(maxFps, sourceFps) : maxFps);
 

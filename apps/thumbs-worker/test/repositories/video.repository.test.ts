@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { makeMp4, makeWebm } from '@pawlink/board/testing';
+import { makeClockWebm, makeMp4, makeWebm } from '@pawlink/board/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VideoRepository } from '../../src/repositories/video.repository.js';
 import { UnsupportedMediaError } from '../../src/services/thumbnail.errors.js';
@@ -20,6 +20,9 @@ beforeAll(async () => {
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
+
+/** When a frame of `makeClockWebm` was shown, from its brightness (RGB ≈ 1.164 × 20 × seconds). */
+const shownAt = (frame: Buffer): number => frame[0]! / 1.164 / 20;
 
 describe('VideoRepository', () => {
   it('probes the display size, length and frame rate', async () => {
@@ -47,6 +50,24 @@ describe('VideoRepository', () => {
     expect(sizes).toEqual([{ width: 320, height: 180 }]);
     expect(streamed.length).toBe(clip.frames.length);
     expect(streamed.every((frame, i) => frame.equals(clip.frames[i]!))).toBe(true);
+  });
+
+  it('starts the clip at the keyframe nearest a third in, so nothing before it is decoded', async () => {
+    const clock = path.join(dir, 'clock.webm');
+    await writeFile(clock, await makeClockWebm(10, 1));
+    expect((await videos.probe(clock)).keyframes).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    const clip = await videos.readClip(clock, request);
+    expect(shownAt(clip.frames[0]!)).toBeCloseTo(3, 1);
+    expect(shownAt(clip.frames.at(-1)!)).toBeCloseTo(5.9, 1);
+  });
+
+  it('starts the clip a third in when no keyframe is near it, dropping the frames decoded before', async () => {
+    const clock = path.join(dir, 'clock-one-keyframe.webm');
+    await writeFile(clock, await makeClockWebm(10, 20));
+    expect((await videos.probe(clock)).keyframes).toEqual([0]);
+    const clip = await videos.readClip(clock, request);
+    // the first frame at or after 10/3 s, at 25 fps
+    expect(shownAt(clip.frames[0]!)).toBeCloseTo(3.36, 1);
   });
 
   it('decodes a single frame when one is asked for, never enlarging', async () => {

@@ -56,6 +56,22 @@ export function makeWebm(seconds: number, width: number, height: number, options
   ], options.ffmpegPath);
 }
 
+/**
+ * A 64×64 grey VP8 WebM whose brightness tells the time: luma is 16 + 20 × the second it is shown
+ * at, so a decoded frame says where in the video it came from. A keyframe every
+ * `keyframeEverySeconds`.
+ */
+export function makeClockWebm(seconds: number, keyframeEverySeconds: number, options: { fps?: number; ffmpegPath?: string } = {}): Promise<Buffer> {
+  const fps = options.fps ?? 25;
+  return renderToBuffer('webm', (file) => [
+    '-f', 'lavfi', '-i', `color=c=black:s=64x64:r=${fps}:d=${seconds}`,
+    '-vf', "format=yuv420p,geq=lum='16+20*T':cb=128:cr=128",
+    '-metadata', `comment=pawlink-${randomBytes(8).toString('hex')}`,
+    '-c:v', 'libvpx', '-deadline', 'realtime', '-cpu-used', '8', '-b:v', '200k', '-g', String(Math.round(fps * keyframeEverySeconds)), '-keyint_min', String(Math.round(fps * keyframeEverySeconds)),
+    '-pix_fmt', 'yuv420p', '-an', '-f', 'webm', '-y', file,
+  ], options.ffmpegPath);
+}
+
 /** An H.264 MP4 (faststart) of `seconds` at `width`×`height`. */
 export function makeMp4(seconds: number, width: number, height: number, options: VideoOptions = {}): Promise<Buffer> {
   const fps = options.fps ?? 25;
