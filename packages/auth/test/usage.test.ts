@@ -91,10 +91,11 @@ describe('per-key usage through HTTP', () => {
     expect((await call(a.url, '/things/anonymous')).status).toBe(200);
     expect((await call(a.url, '/things/bad', 'pl_not-a-key')).status).toBe(401);
 
+    // A flushes every 100 ms, so the GETs and the POST may reach Redis in different flushes: wait for all.
     await vi.waitFor(
       async () => {
         const usage = await usageAt(b.url, mine.key);
-        expect(usage.today.routes['GET /things/:name']).toBe(3);
+        expect(usage.today.routes).toMatchObject({ 'GET /things/:name': 3, 'POST /v2/items/:id': 1 });
       },
       { timeout: 5_000, interval: 100 },
     );
