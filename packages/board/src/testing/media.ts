@@ -90,25 +90,35 @@ export function makeAudioOnlyMp4(seconds: number, options: { ffmpegPath?: string
   ], options.ffmpegPath);
 }
 
+/**
+ * `gif` with a comment extension holding a random tag before its trailer: a GIF has no metadata
+ * ffmpeg or sharp would write, and a few hundred hues alone let two calls make the same bytes.
+ */
+function withUniqueComment(gif: Buffer): Buffer {
+  const tag = Buffer.from(`pawlink-${randomBytes(8).toString('hex')}`);
+  const comment = Buffer.concat([Buffer.from([0x21, 0xfe, tag.length]), tag, Buffer.from([0x00])]);
+  return Buffer.concat([gif.subarray(0, -1), comment, gif.subarray(-1)]);
+}
+
 /** An animated, looping GIF with `frames` frames at 10 fps. */
-export function makeAnimatedGif(frames: number, width: number, height: number, options: { ffmpegPath?: string } = {}): Promise<Buffer> {
-  return renderToBuffer('gif', (file) => [
+export async function makeAnimatedGif(frames: number, width: number, height: number, options: { ffmpegPath?: string } = {}): Promise<Buffer> {
+  return withUniqueComment(await renderToBuffer('gif', (file) => [
     '-f', 'lavfi', '-i', `testsrc2=size=${width}x${height}:rate=10`,
     '-vf', `hue=h=${randomInt(0, 360)}`, '-frames:v', String(frames), '-loop', '0', '-f', 'gif', '-y', file,
-  ], options.ffmpegPath);
+  ], options.ffmpegPath));
 }
 
 /**
  * An animated GIF of solid frames, each a different colour, at 10 fps: a few hundred bytes per
  * frame whatever the size, for tests that need big pages under a small download cap.
  */
-export function makeSolidAnimatedGif(frames: number, width: number, height: number): Promise<Buffer> {
+export async function makeSolidAnimatedGif(frames: number, width: number, height: number): Promise<Buffer> {
   const pixels = Buffer.alloc(width * height * frames * 3);
   const hue = randomInt(0, 256);
   for (let frame = 0; frame < frames; frame++) {
     pixels.fill(Buffer.from([(hue + frame * 37) & 0xff, (frame * 11) & 0xff, 255 - ((frame * 23) & 0xff)]), frame * width * height * 3, (frame + 1) * width * height * 3);
   }
-  return sharp(pixels, { raw: { width, height: height * frames, channels: 3, pageHeight: height } }).gif({ delay: Array.from({ length: frames }, () => 100), loop: 0 }).toBuffer();
+  return withUniqueComment(await sharp(pixels, { raw: { width, height: height * frames, channels: 3, pageHeight: height } }).gif({ delay: Array.from({ length: frames }, () => 100), loop: 0 }).toBuffer());
 }
 
 /** An animated WebP with `frames` frames (converted from an animated GIF by sharp). */
@@ -132,14 +142,20 @@ function gradient(width: number, height: number): Sharp {
   return sharp(pixels, { raw: { width, height, channels: 3 } });
 }
 
+/**
+ * A random tag in the EXIF description: the gradient has only 256 tints, so a test making a few
+ * images of one size would otherwise get two with the same md5 (one post, one thumbnail job).
+ */
+const uniqueTag = () => ({ IFD0: { ImageDescription: `pawlink-${randomBytes(8).toString('hex')}` } });
+
 export function makePng(width: number, height: number): Promise<Buffer> {
-  return gradient(width, height).png().toBuffer();
+  return gradient(width, height).png().withExif(uniqueTag()).toBuffer();
 }
 
 export function makeJpeg(width: number, height: number): Promise<Buffer> {
-  return gradient(width, height).jpeg({ quality: 85 }).toBuffer();
+  return gradient(width, height).jpeg({ quality: 85 }).withExif(uniqueTag()).toBuffer();
 }
 
 export function makeWebp(width: number, height: number): Promise<Buffer> {
-  return gradient(width, height).webp({ quality: 85 }).toBuffer();
+  return gradient(width, height).webp({ quality: 85 }).withExif(uniqueTag()).toBuffer();
 }
