@@ -103,9 +103,10 @@ export class VideoRepository {
     const duration = Number(parsed.format?.duration ?? stream.duration);
     const fps = Number.isFinite(rate(stream.avg_frame_rate)) ? rate(stream.avg_frame_rate) : rate(stream.r_frame_rate);
     const startTime = Number(parsed.format?.start_time ?? 0);
+    const offset = Number.isFinite(startTime) ? startTime : 0;
     const keyframes = (parsed.packets ?? [])
       .filter((packet) => packet.flags?.startsWith('K') === true)
-      .map((packet) => Number(packet.pts_time) - (Number.isFinite(startTime) ? startTime : 0))
+      .map((packet) => Number(packet.pts_time) - offset)
       .filter((seconds) => Number.isFinite(seconds) && seconds >= 0)
       .sort((a, b) => a - b);
     return { width, height, duration: Number.isFinite(duration) ? duration : Number.NaN, fps, keyframes };
