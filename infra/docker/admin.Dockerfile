@@ -1,7 +1,7 @@
 # bin/admin (migrations, API keys, imports) — used by the compose `migrate` one-shot service.
 # Unlike the service images this keeps the whole built workspace: bin/admin resolves tools/admin
 # and the apps' migrations by path from the repository root, exactly as on a developer machine.
-FROM node:20-bookworm-slim AS build
+FROM node:26.10.0-bookworm-slim AS build
 ENV CI=true TURBO_TELEMETRY_DISABLED=1 npm_config_store_dir=/pnpm/store
 RUN npm install -g pnpm@10.34.9
 WORKDIR /repo
@@ -11,7 +11,7 @@ COPY . .
 RUN pnpm install --frozen-lockfile --offline
 RUN pnpm turbo run build --filter=@pawlink/admin...
 
-FROM node:20-bookworm-slim AS runtime
+FROM node:26.10.0-bookworm-slim AS runtime
 ENV NODE_ENV=production MEDIA_DIR=/srv/media
 WORKDIR /repo
 COPY --from=build --chown=node:node /repo ./

@@ -1,5 +1,5 @@
 # @pawlink/thumbs-worker — build context is the repository root (see docker-compose.yml).
-FROM node:20-bookworm-slim AS build
+FROM node:26.10.0-bookworm-slim AS build
 ENV CI=true TURBO_TELEMETRY_DISABLED=1 npm_config_store_dir=/pnpm/store
 RUN npm install -g pnpm@10.34.9
 WORKDIR /repo
@@ -12,7 +12,7 @@ RUN pnpm turbo run build --filter=@pawlink/thumbs-worker...
 # pnpm 10 deploys without inject-workspace-packages only in legacy mode.
 RUN pnpm --filter=@pawlink/thumbs-worker deploy --prod --legacy /out
 
-FROM node:20-bookworm-slim AS runtime
+FROM node:26.10.0-bookworm-slim AS runtime
 ENV NODE_ENV=production MEDIA_DIR=/srv/media
 RUN apt-get update \
  && apt-get install -y --no-install-recommends ffmpeg ca-certificates \

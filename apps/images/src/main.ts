@@ -1,3 +1,4 @@
+import '@pawlink/service-kit/check-node';
 import { openAccessGuards } from '@pawlink/auth';
 import { labelled, runService } from '@pawlink/service-kit';
 import { createApp } from './app.js';

@@ -1,3 +1,4 @@
+import '@pawlink/service-kit/check-node';
 import { openAccessGuards } from '@pawlink/auth';
 import { runService } from '@pawlink/service-kit';
 import { createRequestHandler } from './app.js';

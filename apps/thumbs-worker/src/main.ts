@@ -1,3 +1,4 @@
+import '@pawlink/service-kit/check-node';
 import { thumbnailsDir } from '@pawlink/contracts';
 import { runService, type ReadinessReport } from '@pawlink/service-kit';
 import { loadThumbsWorkerConfig } from './config.js';

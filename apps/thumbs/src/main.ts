@@ -1,3 +1,4 @@
+import '@pawlink/service-kit/check-node';
 import { openAccessGuards, openApiKeys } from '@pawlink/auth';
 import { createBoardClient } from '@pawlink/board';
 import { thumbnailQueuePrefix } from '@pawlink/contracts';

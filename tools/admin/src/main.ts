@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import '@pawlink/service-kit/check-node';
 import { CommanderError } from 'commander';
 import { ConfigError } from '@pawlink/service-kit';
 import { buildProgram } from './program.js';

@@ -2,6 +2,7 @@
  * The demo board process (`npm start -- --demo` runs it): DEMO_BOARD_PORT (default 3009) on
  * 127.0.0.1, files kept in DEMO_BOARD_DIR (default ./data/demo-board).
  */
+import '@pawlink/service-kit/check-node';
 import path from 'node:path';
 import { readPort, readString } from '@pawlink/service-kit';
 import { DEMO_BOARD_DEFAULT_PORT } from '../board.defaults.js';
