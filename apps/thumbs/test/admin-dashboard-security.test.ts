@@ -218,7 +218,7 @@ describe('the dashboard with THUMBS_DASHBOARD_WRITE=true and ADMIN_COOKIE_SECURE
       return job?.failedReason ? job : undefined;
     });
     // What BullMQ keeps: the whole message and a stack trace with server paths.
-    expect(stored.stacktrace.join('\n')).toMatch(/\n\s+at /);
+    expect((stored.stacktrace ?? []).join('\n')).toMatch(/\n\s+at /);
     const one = await dashboard(h, `/api/queues/thumbs/${id}`, admin());
     expect(one.status).toBe(200);
     expect(one.body.job).toMatchObject({ id, failedReason: 'the post is not on the board', stacktrace: [], isFailed: true });
