@@ -237,6 +237,13 @@ describe('POST /create — validation', () => {
     expect(res.body.error).toContain('bidirectional controls');
   });
 
+  // The line and paragraph separators break lines as LF does (the credit rule the images import shares).
+  it.each([['line\u2028separator'], ['paragraph\u2029separator']])('refuses credit %j with a line or paragraph separator (422 1074)', async (credit) => {
+    const res = await create(h, { url: uniqueUrl(), credit });
+    expect(res.status).toBe(422);
+    expect(res.body).toMatchObject({ success: false, code: 1074 });
+  });
+
   it('keeps accepting emoji sequences joined by zero-width joiners and right-to-left text', async () => {
     for (const credit of ['👨‍👩‍👧 family', 'שלום', 'مرحبا']) {
       const res = await create(h, { url: uniqueUrl(), credit });

@@ -95,7 +95,16 @@ const exclude = queryParameter('exclude', `1 to ${EXCLUDE_MAX} image ids (MD5s, 
 });
 const imageArray = { type: 'array', items: schemaRef('Image') };
 const imageHeaders: Record<string, HeaderObject> = Object.fromEntries(
-  IMAGE_BYTES_HEADERS.map((name) => [name, { description: 'With image bytes only: describes the image sent (percent-encoded outside printable ASCII).', required: false, schema: { type: 'string' } }]),
+  IMAGE_BYTES_HEADERS.map((name) => [
+    name,
+    {
+      description:
+        'With image bytes only: describes the image sent (percent-encoded outside printable ASCII). Each value at most 1024 bytes, all `X-Yiffy-*` lines together at most 2048; ' +
+        'a list that does not fit ends with `+N more` (the JSON form has it whole), a single value that does not fit is empty.',
+      required: false,
+      schema: { type: 'string', maxLength: 1024 },
+    },
+  ]),
 );
 
 /** The images service (docs/api.md §3). */
