@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { admin, createKey, createTestContext, jsonInit, request, startService, type ServiceProcess, type TestContext } from '@pawlink/test-kit';
+import { admin, createKey, createTestContext, jsonInit, request, startService, type JsonResponse, type ServiceProcess, type TestContext } from '@pawlink/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
@@ -125,7 +125,7 @@ describe('Retry-After on every 503', () => {
     const keys = { shortener: await createKey(ctx.env, 'shortener'), thumbs: await createKey(ctx.env, 'thumbs') };
     expect((await admin(ctx.env, ['readonly', 'on'])).code).toBe(0);
     try {
-      const writes: Array<[Name, () => Promise<Awaited<ReturnType<typeof request>>>]> = [
+      const writes: Array<[Name, () => Promise<JsonResponse<{ code?: number }>>]> = [
         ['shortener', () => request(url('shortener', '/create'), jsonInit('POST', { url: 'https://example.com/ro' }, { authorization: keys.shortener }))],
         ['thumbs', () => request(url('thumbs', `/${MD5}/gif`), { method: 'PUT', headers: { authorization: keys.thumbs } })],
       ];
