@@ -78,7 +78,8 @@ describe('createdAt and modifiedAt', () => {
 
   it('keep milliseconds through every other kind of edit: url, expiry, visit limit, form bodies', async () => {
     const made = await create(h, { url: uniqueUrl() });
-    const { code, managementCode, createdAt } = made.body.data;
+    const { code, createdAt } = made.body.data;
+    const managementCode = made.body.data.managementCode!;
     const edits: Array<[string, RequestInit]> = [
       ['url', jsonInit('PATCH', { managementCode, url: uniqueUrl('moved') }, { authorization: h.key })],
       ['expiresAt', jsonInit('PATCH', { managementCode, expiresAt: '2099-01-01T00:00:00.123Z' }, { authorization: h.key })],
