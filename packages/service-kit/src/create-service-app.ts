@@ -13,6 +13,7 @@ import type { ReadOnlySwitch } from './read-only.js';
 import { assignRequestId, runWithRequestId } from './request-id.js';
 import { sendJson } from './send-json.js';
 import { drainAwareWriteHead } from './serve.js';
+import { applyExpressSettings } from './http/express-settings.js';
 
 export interface ServiceAppOptions {
   service: ServiceName;
@@ -86,16 +87,6 @@ export function deferredBodyError(res: Response): ApiError | undefined {
   return (res.locals as { bodyError?: ApiError }).bodyError;
 }
 
-/**
- * Express 5's `req.query` is a getter that parses the query string again on every read, so a
- * validation chain's sanitized value would be lost before the next chain or the handler reads it.
- * Parsed once, it becomes a plain property of the request.
- */
-const parseQueryOnce: RequestHandler = (req, _res, next) => {
-  Object.defineProperty(req, 'query', { value: req.query, writable: true, enumerable: true, configurable: true });
-  next();
-};
-
 function routeLabel(req: Request): string {
   const route = (req as unknown as { route?: { path?: unknown } }).route;
   return typeof route?.path === 'string' ? `${req.baseUrl}${route.path}` : '(unmatched)';
@@ -110,9 +101,7 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   const app = express();
   const metrics = options.metrics ?? new HttpMetrics(options.service);
   const startedAt = options.startedAt ?? Date.now();
-  app.disable('x-powered-by');
   app.set('trust proxy', options.config.trustProxy);
-  app.set('etag', false);
   // Express gives each response its app's prototype, which skips the one `listen` gave it.
   app.response.writeHead = drainAwareWriteHead as typeof app.response.writeHead;
   app.response.json = sendJson;
@@ -131,7 +120,7 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
     });
     runWithRequestId(requestId, next);
   });
-  app.use(parseQueryOnce);
+  applyExpressSettings(app);
   // A GET (most of the traffic) has no body to parse: it skips the parsers and their content-type checks.
   const bodyParsers = express.Router();
   bodyParsers.use(express.json({ limit: options.config.bodyLimitBytes, type: ['application/json', 'application/*+json'] }));
