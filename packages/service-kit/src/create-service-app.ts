@@ -1,6 +1,7 @@
 import type { ServiceName } from '@pawlink/contracts';
 import express, { type ErrorRequestHandler, type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { ApiError } from './api-error.js';
+import { undecodableBody } from './body-encoding.js';
 import { bodyParserError, errorRenderer, unknownRouteHandler } from './error-renderer.js';
 import type { BaseConfig } from './base-config.js';
 import type { Readiness } from './dependencies/readiness.js';
@@ -44,8 +45,9 @@ function hasBody(req: Request): boolean {
 }
 
 /*
- * A body that cannot be read (malformed 1026, too large 1027) is not answered at once: the route's
- * own guards come first (API key → rate limit → read-only), and `requireParsedBody` then raises it.
+ * A body that cannot be read (undecodable 1014, malformed 1026, too large 1027) is not answered at
+ * once: the route's own guards come first (API key → rate limit → read-only), and
+ * `requireParsedBody` then raises it.
  * A client without a key learns it needs one, whatever it sent; an unknown route stays 1024.
  */
 function deferBodyError(req: Request, res: Response, error: ApiError): void {
@@ -73,7 +75,8 @@ const deferUnparsableBody: RequestHandler = (req, res, next) => {
 
 /**
  * Route guard for endpoints that read a body, placed after auth, rate limit and read-only:
- * 400 code 1026 when the body was malformed, 413 code 1027 when it was too large.
+ * 415 code 1014 when it could not be decoded, 400 code 1026 when it was malformed, 413 code 1027
+ * when it was too large.
  */
 export const requireParsedBody: RequestHandler = (_req, res, next) => {
   next(deferredBodyError(res));
@@ -125,8 +128,16 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   bodyParsers.use(deferBodyParserErrors);
   bodyParsers.use(deferUnparsableBody);
   app.use((req, res, next) => {
-    if (BODY_METHODS.has(req.method) || hasBody(req)) bodyParsers(req, res, next);
-    else next();
+    if (!BODY_METHODS.has(req.method) && !hasBody(req)) {
+      next();
+      return;
+    }
+    // Not read at all: node discards the body once the answer is sent.
+    const undecodable = hasBody(req) ? undecodableBody(req) : undefined;
+    if (undecodable) {
+      deferBodyError(req, res, undecodable);
+      next();
+    } else bodyParsers(req, res, next);
   });
 
   app.get('/online', (_req, res) => {
@@ -142,7 +153,8 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
       return;
     }
     const error = new ApiError('DEPENDENCY_UNAVAILABLE', { message: `Not ready: ${down.join(' and ')} unavailable.` });
-    res.status(error.httpStatus).setHeader('Retry-After', '2').json({ ...error.toBody(), checks });
+    for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
+    res.status(error.httpStatus).json({ ...error.toBody(), checks });
   });
 
   // Served on the metrics listener only; here an unknown route on every service, so no

@@ -10,6 +10,7 @@ export * from './read-only.js';
 export * from './redis.js';
 export * from './request-id.js';
 export * from './serve.js';
+export { answerClientError } from './protocol-refusals.js';
 export * from './only-methods.js';
 export * from './run-service.js';
 export * from './validation/index.js';
