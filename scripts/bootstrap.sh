@@ -90,7 +90,9 @@ bs_env_defaults() {
   export THUMBS_URL="${THUMBS_URL:-http://127.0.0.1:$THUMBS_PORT}"
   export MEDIA_URL="${MEDIA_URL:-http://127.0.0.1:$MEDIA_PORT/thumbs}"
   export IMAGES_MEDIA_URL="${IMAGES_MEDIA_URL:-http://127.0.0.1:$MEDIA_PORT/images}"
-  export MEDIA_DIR="${MEDIA_DIR:-./data/media}"
+  # What npm start keeps between runs (keys, nginx's config, demo board files) and, by default, the media.
+  export PAWLINK_DATA_DIR="${PAWLINK_DATA_DIR:-$PAWLINK_ROOT/data}"
+  export MEDIA_DIR="${MEDIA_DIR:-$PAWLINK_DATA_DIR/media}"
   export DB_HOST="${DB_HOST:-127.0.0.1}" DB_PORT="${DB_PORT:-3306}" DB_USER="${DB_USER:-root}"
   export DB_PASSWORD="${DB_PASSWORD:-}" DB_TYPE="${DB_TYPE:-mariadb}" DB_PREFIX="${DB_PREFIX:-pawlink_}"
   export REDIS_URL="${REDIS_URL:-redis://127.0.0.1:6379}" REDIS_PREFIX="${REDIS_PREFIX:-pawlink:}"
