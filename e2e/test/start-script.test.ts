@@ -64,7 +64,8 @@ async function start(command: string, args: string[]): Promise<StartRun> {
   };
   child.stdout!.on('data', collect);
   child.stderr!.on('data', collect);
-  const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
+  // 'exit', not 'close': the programs it started hold the pipes until they end too.
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const deadline = Date.now() + 400_000;
   for (;;) {
     const banner = lines.findIndex((line) => line.includes('Pawlink is running'));
@@ -77,7 +78,10 @@ async function start(command: string, args: string[]): Promise<StartRun> {
   }
 }
 
-/** SIGTERM to the start itself (as Ctrl-C or a service manager would), then every process it started must end. */
+/**
+ * SIGTERM to what was started (`bash scripts/start.sh`, or `npm start`, which passes it on), as a
+ * service manager would; then every process of the start must end.
+ */
 async function stop(run: StartRun): Promise<{ code: number | null; leftovers: string[] }> {
   const pgid = run.child.pid!;
   run.child.kill('SIGTERM');
