@@ -6,7 +6,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiKeyRepository, authDatabase } from '@pawlink/auth';
 import { createDataSource, loadBaseConfig } from '@pawlink/service-kit';
 import { createTestContext, freePort, processEnv, REPO_ROOT, type TestContext } from '@pawlink/test-kit';
-import type { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
@@ -18,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 let ctx: TestContext;
 let dataDir: string;
 let env: Record<string, string>;
-let auth: DataSource | undefined;
+let auth: ReturnType<typeof createDataSource> | undefined;
 const groups = new Set<number>();
 
 interface StartRun {
@@ -62,8 +61,8 @@ async function start(command: string, args: string[]): Promise<StartRun> {
     pending = parts.pop() ?? '';
     lines.push(...parts);
   };
-  child.stdout!.on('data', collect);
-  child.stderr!.on('data', collect);
+  child.stdout.on('data', collect);
+  child.stderr.on('data', collect);
   // 'exit', not 'close': the programs it started hold the pipes until they end too.
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const deadline = Date.now() + 400_000;

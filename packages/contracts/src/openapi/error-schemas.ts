@@ -31,6 +31,7 @@ const ERROR_DETAILS: Partial<Record<ErrorName, ErrorDetail>> = {
   },
   DEPENDENCY_UNAVAILABLE: { headers: ['Retry-After'] },
   BOARD_UNAVAILABLE: { headers: ['Retry-After'] },
+  BOARD_SHARE_USED: { headers: ['Retry-After'] },
   METHOD_NOT_ALLOWED: { headers: ['Allow'] },
   THUMBNAIL_ERROR: { properties: { status: { const: 'error' } }, required: ['status'] },
   THUMBNAIL_TIMEOUT: { properties: { status: { const: 'timeout' } }, required: ['status'] },

@@ -173,7 +173,7 @@ export const thumbsOpenApi: OpenApiDocument = serviceDocument({
           '201': json('Done.', done, noStore),
           '200': json('Still processing; ask again at checkAt.', processing, poll),
         },
-        errors: ['INVALID_MD5', 'INVALID_TYPE', 'CHECK_NOT_FOUND', 'THUMBNAIL_ERROR', 'THUMBNAIL_TIMEOUT', 'UNKNOWN_ROUTE'],
+        errors: ['INVALID_MD5', 'INVALID_TYPE', 'CHECK_NOT_FOUND', 'POST_NOT_ON_BOARD', 'THUMBNAIL_ERROR', 'THUMBNAIL_TIMEOUT', 'UNKNOWN_ROUTE'],
       }),
     },
     '/{id}': {
@@ -197,7 +197,7 @@ export const thumbsOpenApi: OpenApiDocument = serviceDocument({
             additionalProperties: false,
           }),
         },
-        errors: ['INVALID_POST_ID', 'INVALID_MD5', 'BOARD_UNAVAILABLE', 'UNKNOWN_ROUTE'],
+        errors: ['INVALID_POST_ID', 'INVALID_MD5', 'BOARD_SHARE_USED', 'BOARD_UNAVAILABLE', 'UNKNOWN_ROUTE'],
       }),
     },
     '/{id}/{type}': {
@@ -214,7 +214,7 @@ export const thumbsOpenApi: OpenApiDocument = serviceDocument({
           '200': json('The file exists.', done, noStore),
           '202': json('Queued now or already queued; poll `checkURL` (also in `Location`).', processing, { ...poll, Location: header('Location', true) }),
         },
-        errors: ['INVALID_POST_ID', 'INVALID_MD5', 'INVALID_TYPE', 'BOARD_UNAVAILABLE', 'THUMBNAIL_ERROR', 'THUMBNAIL_TIMEOUT', 'UNKNOWN_ROUTE'],
+        errors: ['INVALID_POST_ID', 'INVALID_MD5', 'INVALID_TYPE', 'POST_NOT_ON_BOARD', 'BOARD_SHARE_USED', 'BOARD_UNAVAILABLE', 'THUMBNAIL_ERROR', 'THUMBNAIL_TIMEOUT', 'UNKNOWN_ROUTE'],
       }),
     },
   },
