@@ -1,12 +1,13 @@
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
-import { ExpressAdapter } from '@bull-board/express';
 import type { Queue } from 'bullmq';
 import type { RequestHandler } from 'express';
+import { DashboardPageAdapter } from '../views/queue-dashboard.page.js';
 
 /**
  * bull-board's own scripts and styles are served from here; inline styles are its React UI's.
- * Its web font is not loaded (no third-party host): the UI falls back to system fonts.
+ * Its web font is not loaded (no third-party host; DashboardPageAdapter leaves its stylesheet
+ * out of the page): the UI falls back to system fonts.
  */
 export const DASHBOARD_CSP = [
   "default-src 'none'",
@@ -23,7 +24,7 @@ export const DASHBOARD_CSP = [
 
 /** The queue dashboard (bull-board) for `queues`, mounted at `basePath`: its UI, assets and API. */
 export function queueDashboardHandler(queues: Queue[], basePath: string): RequestHandler {
-  const serverAdapter = new ExpressAdapter();
+  const serverAdapter = new DashboardPageAdapter();
   serverAdapter.setBasePath(basePath);
   createBullBoard({ queues: queues.map((queue) => new BullMQAdapter(queue)), serverAdapter, options: { uiConfig: { boardTitle: 'Pawlink thumbnails' } } });
   const board = serverAdapter.getRouter() as RequestHandler & { disable?: (setting: string) => void };
