@@ -110,8 +110,10 @@ bs_env_defaults() {
 # PATH for everything this script and its callers run.
 PAWLINK_NODE_BIN_DIR="$PAWLINK_ROOT/runtime/node_modules/.bin"
 
+# The first node-linux-* version (sed stops there itself: no `| head`, whose early exit would make
+# sed die of SIGPIPE and, under pipefail, the whole assignment fail).
 bs_pinned_node_version() {
-  sed -n 's/^ *"node-linux-[a-z0-9]*": *"\([0-9.]*\)".*/\1/p' "$PAWLINK_ROOT/runtime/package.json" | head -n 1
+  sed -n '/^ *"node-linux-[a-z0-9]*": *"[0-9.]*"/{s/^ *"node-linux-[a-z0-9]*": *"\([0-9.]*\)".*/\1/p;q;}' "$PAWLINK_ROOT/runtime/package.json"
 }
 
 bs_ensure_node() {
@@ -269,8 +271,11 @@ bs_redis_answers() {
   local host port
   read -r host port < <(bs_redis_hostport)
   if command -v redis-cli >/dev/null 2>&1; then
-    # NOAUTH still proves a Redis answers; the apps authenticate with the URL's credentials.
-    redis-cli -u "$REDIS_URL" ping 2>&1 | grep -qE 'PONG|NOAUTH'
+    # NOAUTH still proves a Redis answers; the apps authenticate with the URL's credentials. The
+    # answer is read whole (no `| grep -q`, which may exit before redis-cli is done writing).
+    local answer
+    answer="$(redis-cli -u "$REDIS_URL" ping 2>&1 || true)"
+    [[ "$answer" == *PONG* || "$answer" == *NOAUTH* ]]
   else
     bs_tcp_open "$host" "$port"
   fi
