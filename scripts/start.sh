@@ -60,16 +60,20 @@ bs_timed "seed the demo images" seed_demo
 # Sets KEY to the key, or to "" with a warning.
 KEY=""
 ensure_key() {
-  local what="$1" file="$2" out status=0
+  local what="$1" file="$2" out errors status=0
   shift 2
   mkdir -p "$KEYS_DIR" && chmod 700 "$KEYS_DIR"
-  out="$(flock "$KEYS_DIR/.lock" bin/admin apikey ensure --key-file "$file" "$@" 2>&1)" || status=$?
-  if ((status != 0)); then
+  errors="$(mktemp)"
+  # stdout only: the key is its last line (a warning on stderr must not take that place).
+  out="$(flock "$KEYS_DIR/.lock" bin/admin apikey ensure --key-file "$file" "$@" 2>"$errors")" || status=$?
+  if ((status != 0)) || [[ -z "$out" ]]; then
     say "WARNING: could not get the $what key (bin/admin apikey ensure exited $status):"
-    printf '%s\n' "$out" | tail -n 5 >&2
+    tail -n 5 "$errors" >&2
+    rm -f "$errors"
     KEY=""
     return 0
   fi
+  rm -f "$errors"
   KEY="${out##*$'\n'}"
   # Every line but the key: reused or created, and any other such keys left active.
   [[ "$out" == *$'\n'* ]] && printf '%s\n' "${out%$'\n'*}" | sed "s/^/[start] $what key: /" >&2
