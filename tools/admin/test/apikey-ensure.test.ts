@@ -35,7 +35,9 @@ const ensure = (file: string, prefix: string, ...extra: string[]) =>
 /** Usable keys whose name starts with `prefix`. */
 const usable = async (prefix: string) => (await keys.list()).filter((key) => key.active && !key.disabled && key.name.startsWith(prefix));
 
-describe('bin/admin apikey ensure', () => {
+// Each case runs the real CLI two to four times (a Node start and a MySQL connection each): on a
+// busy machine that alone can take most of the default 30 s.
+describe('bin/admin apikey ensure', { timeout: 90_000 }, () => {
   it('creates a key once, stores it (mode 600) and prints the same key on every later run', async () => {
     const file = path.join(dir, 'keys', 'first.key');
     const first = await ensure(file, 'first', '--flags', 'shortener,thumbs');
@@ -133,7 +135,7 @@ const bash = (script: string) =>
     });
   });
 
-describe('bin/admin writing into a pipe whose reader stopped early', () => {
+describe('bin/admin writing into a pipe whose reader stopped early', { timeout: 90_000 }, () => {
   it('finishes quietly with its own exit status (0) when the reader exits before reading', async () => {
     const result = await bash('"$ADMIN" apikey list | true; echo "admin=${PIPESTATUS[0]}"');
     expect(result.stdout).toBe('admin=0\n');
@@ -148,7 +150,7 @@ describe('bin/admin writing into a pipe whose reader stopped early', () => {
     const head = await bash('"$ADMIN" apikey list | head -n 1 >/dev/null; echo "admin=${PIPESTATUS[0]}"');
     expect(head.stdout).toBe('admin=0\n');
     expect(head.stderr).toBe('');
-  }, 60_000);
+  });
 
   it('still fails with its own status when the command itself fails', async () => {
     const result = await bash('"$ADMIN" apikey revoke 999999 | true; echo "admin=${PIPESTATUS[0]}"');
