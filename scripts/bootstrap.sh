@@ -90,7 +90,9 @@ bs_env_defaults() {
   export THUMBS_URL="${THUMBS_URL:-http://127.0.0.1:$THUMBS_PORT}"
   export MEDIA_URL="${MEDIA_URL:-http://127.0.0.1:$MEDIA_PORT/thumbs}"
   export IMAGES_MEDIA_URL="${IMAGES_MEDIA_URL:-http://127.0.0.1:$MEDIA_PORT/images}"
-  export MEDIA_DIR="${MEDIA_DIR:-./data/media}"
+  # What npm start keeps between runs (keys, nginx's config, demo board files) and, by default, the media.
+  export PAWLINK_DATA_DIR="${PAWLINK_DATA_DIR:-$PAWLINK_ROOT/data}"
+  export MEDIA_DIR="${MEDIA_DIR:-$PAWLINK_DATA_DIR/media}"
   export DB_HOST="${DB_HOST:-127.0.0.1}" DB_PORT="${DB_PORT:-3306}" DB_USER="${DB_USER:-root}"
   export DB_PASSWORD="${DB_PASSWORD:-}" DB_TYPE="${DB_TYPE:-mariadb}" DB_PREFIX="${DB_PREFIX:-pawlink_}"
   export REDIS_URL="${REDIS_URL:-redis://127.0.0.1:6379}" REDIS_PREFIX="${REDIS_PREFIX:-pawlink:}"
@@ -108,8 +110,10 @@ bs_env_defaults() {
 # PATH for everything this script and its callers run.
 PAWLINK_NODE_BIN_DIR="$PAWLINK_ROOT/runtime/node_modules/.bin"
 
+# The first node-linux-* version (sed stops there itself: no `| head`, whose early exit would make
+# sed die of SIGPIPE and, under pipefail, the whole assignment fail).
 bs_pinned_node_version() {
-  sed -n 's/^ *"node-linux-[a-z0-9]*": *"\([0-9.]*\)".*/\1/p' "$PAWLINK_ROOT/runtime/package.json" | head -n 1
+  sed -n '/^ *"node-linux-[a-z0-9]*": *"[0-9.]*"/{s/^ *"node-linux-[a-z0-9]*": *"\([0-9.]*\)".*/\1/p;q;}' "$PAWLINK_ROOT/runtime/package.json"
 }
 
 bs_ensure_node() {
@@ -267,8 +271,11 @@ bs_redis_answers() {
   local host port
   read -r host port < <(bs_redis_hostport)
   if command -v redis-cli >/dev/null 2>&1; then
-    # NOAUTH still proves a Redis answers; the apps authenticate with the URL's credentials.
-    redis-cli -u "$REDIS_URL" ping 2>&1 | grep -qE 'PONG|NOAUTH'
+    # NOAUTH still proves a Redis answers; the apps authenticate with the URL's credentials. The
+    # answer is read whole (no `| grep -q`, which may exit before redis-cli is done writing).
+    local answer
+    answer="$(redis-cli -u "$REDIS_URL" ping 2>&1 || true)"
+    [[ "$answer" == *PONG* || "$answer" == *NOAUTH* ]]
   else
     bs_tcp_open "$host" "$port"
   fi

@@ -1,6 +1,7 @@
-// npm start's banner: waits until every service answers, then prints where things are and one
-// working curl example per service. `node scripts/start-banner.mjs --examples` prints only the
-// examples, without waiting (tests run them).
+// npm start's banner: waits until every service answers (saying every 15 s what it still waits
+// for), then prints where things are, one working curl example per service and how long the start
+// took. `node scripts/start-banner.mjs --examples` prints only the examples, without waiting (tests
+// run them).
 import { pathToFileURL } from 'node:url';
 
 const DEMO_POST_ID = 900000001;
@@ -56,8 +57,15 @@ async function demoPostOf(env) {
   }
 }
 
+/** Seconds since `startedMs` (unix ms), one decimal, as the start's other steps say it. */
+export const secondsSince = (startedMs, now = Date.now()) => (Math.max(0, now - startedMs) / 1000).toFixed(1);
+
+const PROGRESS_EVERY_MS = 15_000;
+
 async function waitFor(urls, timeoutMs = 120_000) {
-  const deadline = Date.now() + timeoutMs;
+  const started = Date.now();
+  const deadline = started + timeoutMs;
+  let nextProgress = started + PROGRESS_EVERY_MS;
   const up = async (url) => {
     try {
       return (await fetch(url, { signal: AbortSignal.timeout(2000) })).status < 500;
@@ -68,6 +76,10 @@ async function waitFor(urls, timeoutMs = 120_000) {
   for (const url of urls) {
     while (!(await up(url))) {
       if (Date.now() > deadline) throw new Error(`${url} still does not answer after ${timeoutMs / 1000} s`);
+      if (Date.now() >= nextProgress) {
+        console.error(`[start]   start the services: still waiting for ${url}, ${secondsSince(started)} s`);
+        nextProgress += PROGRESS_EVERY_MS;
+      }
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
   }
@@ -94,13 +106,17 @@ async function main() {
     console.error(`[start] ${error.message}`);
     process.exit(1);
   }
+  const now = Date.now();
+  const servicesTook = env.SERVICES_MS ? secondsSince(Number(env.SERVICES_MS), now) : undefined;
+  const startTook = env.START_MS ? secondsSince(Number(env.START_MS), now) : undefined;
+  if (servicesTook) console.error(`[start] start the services: all answering in ${servicesTook} s`);
   const examples = await examplesOf(env);
   const thumbsNote = board
     ? '(demo board: posts 900000001-900000004; repeat the check until "done", then open its url)'
-    : '(uses the real image board; `npm start -- --demo` runs offline with demo posts)';
+    : '(uses the real image board; `npm start --demo` runs offline with demo posts)';
   console.log(`
   ============================================================
-   Pawlink is running   (Ctrl-C stops everything)
+   Pawlink is running   (Ctrl-C stops everything)${startTook ? `\n   started in ${startTook} s${servicesTook ? ` (the services took ${servicesTook} s of it)` : ''}` : ''}
      shortener        ${env.SHORTENER_URL}
      images           ${env.IMAGES_URL}
      thumbs           ${env.THUMBS_URL}

@@ -156,18 +156,16 @@ describe('thumbnail flow: API → queue → two workers → files served by ngin
     expect(info.body).toEqual({ success: true, gifURL: gifUrl, pngURL: pngUrl, webpURL: webpUrl, thumbhash: expect.stringMatching(/^[A-Za-z0-9+/]{6,}={0,2}$/) });
   });
 
-  it('reports a post the board does not know as a failed job (500 1060) on check', async () => {
+  it('reports a post the board does not know as a client error (404 1068) on check and on a repeated PUT, not as a failure of ours', async () => {
     const md5 = 'f'.repeat(32);
     const put = await request(`${apiUrl}/${md5}/gif`, { method: 'PUT', headers });
     expect(put.status).toBe(202);
     const check = await pollUntilEnded(put.body.checkURL as string);
-    expect(check.status, JSON.stringify(check.body)).toBe(500);
-    expect(check.body).toMatchObject({ success: false, status: 'error', code: 1060 });
-    expect(typeof check.body.error).toBe('string');
-    expect(check.body.error).toBe('the post is not on the board');
+    expect(check.status, JSON.stringify(check.body)).toBe(404);
+    expect(check.body).toEqual({ success: false, code: 1068, error: 'The post was not found on the board.' });
     const putAgain = await request(`${apiUrl}/${md5}/gif`, { method: 'PUT', headers });
-    expect(putAgain.status).toBe(500);
-    expect(putAgain.body.code).toBe(1060);
+    expect(putAgain.status).toBe(404);
+    expect(putAgain.body).toEqual({ success: false, code: 1068, error: 'The post was not found on the board.' });
   });
 
   it('reports a corrupt file as a failed job (500 1060) with a readable reason, without retrying it', async () => {

@@ -14,8 +14,8 @@ export const DOCUMENTED_ANSWERS: Record<EndpointKind, { success: number[]; error
   redirect: { success: [302], errors: [] },
   'random-keyed': { success: [200], errors: [] },
   'random-anonymous': { success: [200], errors: [] },
-  'thumb-put': { success: [200, 202], errors: [[500, 1060], [408, 1065], [503, 1067], [503, 1003]] },
-  'thumb-check': { success: [200, 201], errors: [[404, 1066], [500, 1060], [408, 1065], [503, 1003]] },
+  'thumb-put': { success: [200, 202], errors: [[500, 1060], [404, 1068], [408, 1065], [429, 1069], [503, 1067], [503, 1003]] },
+  'thumb-check': { success: [200, 201], errors: [[404, 1066], [404, 1068], [500, 1060], [408, 1065], [503, 1003]] },
 };
 
 export interface TimeWindow {

@@ -115,7 +115,7 @@ export class Endpoints {
     }
     if (processing) this.jobs.acknowledged(job, at);
     else if (done) this.jobs.ended(job, at, 'completed');
-    else if (status === 500 && record.code === 1060) this.jobs.ended(job, at, 'failed');
+    else if ((status === 500 && record.code === 1060) || (status === 404 && record.code === 1068)) this.jobs.ended(job, at, 'failed');
     else if (status === 408 && record.code === 1065) this.jobs.ended(job, at, 'timeout');
     else if (via === 'check' && status === 404 && record.code === 1066) this.jobs.vanished(job, at);
     this.jobs.observed(job, at);

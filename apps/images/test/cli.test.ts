@@ -4,7 +4,9 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { NEVER_HAD_CONTENT_COMMENT } from '@pawlink/contracts';
 import { request } from '@pawlink/test-kit';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ImageFileRepository } from '../src/repositories/image-file.repository.js';
 import { DEMO_ARTIST, DEMO_CATEGORIES } from '../src/services/demo-categories.policy.js';
 import { placeholderImage, startHarness, type Harness } from './support.js';
 
@@ -170,6 +172,18 @@ describe('bin/admin images seed-demo', () => {
     expect(random.body.images[0].artists).toEqual([DEMO_ARTIST]);
     const info = await request(`${h.url}/categories/furry.hug`);
     expect(Object.keys(info.body.data.files.list.types).sort()).toEqual(['image/gif', 'image/jpeg', 'image/png']);
+
+    // Every demo GIF is animated: type=animated finds one in each category of three, type=still the others.
+    for (const category of ['furry/hug', 'animals.birb', 'furry.yiff.gay']) {
+      const animated = await request(`${h.url}/${category}?type=animated&amount=5`);
+      expect(animated.status, category).toBe(200);
+      expect(animated.body.images.map((i: { ext: string }) => i.ext), category).toEqual(['gif']);
+      const [gif] = animated.body.images as Array<{ id: string; ext: string }>;
+      const file = new ImageFileRepository(h.ctx.mediaDir).pathOf(gif!.id, gif!.ext);
+      expect((await sharp(file, { animated: true }).metadata()).pages, category).toBeGreaterThan(1);
+      const still = await request(`${h.url}/${category}?type=still&amount=5`);
+      expect(still.body.images.map((i: { ext: string }) => i.ext).sort(), category).toEqual(['jpg', 'png']);
+    }
 
     const again = await h.cli(['images', 'seed-demo']);
     expect(again).toMatchObject({ code: 0, stdout: 'The images database already has categories; nothing seeded.\n' });

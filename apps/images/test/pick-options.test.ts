@@ -49,10 +49,9 @@ describe('GET /:category and POST /bulk with type= and exclude=', () => {
       expect(bytes.headers.get('x-yiffy-image-name')).toBe(`${kept}.${mix.get(kept!)}`);
       await bytes.arrayBuffer();
     }
-    // Two left: amount=5 is topped up with repeats of those two only.
+    // Two left: amount=5 gives those two, once each.
     const two = await request(`${h.url}/furry.mix?amount=5&exclude=${all.slice(2).join(',')}`);
-    expect(two.body.images).toHaveLength(5);
-    expect(new Set(ids(two))).toEqual(new Set(all.slice(0, 2)));
+    expect(ids(two).sort()).toEqual(all.slice(0, 2).sort());
     // Half excluded, amount=4: the four others, distinct.
     const half = await request(`${h.url}/furry.mix?amount=4&exclude=${all.slice(0, 4).join(',')}`);
     expect(new Set(ids(half))).toEqual(new Set(all.slice(4)));
@@ -122,7 +121,8 @@ describe('GET /:category and POST /bulk with type= and exclude=', () => {
     const [oneAnimated, otherAnimated] = [...animated];
     const res = await post(`?type=animated&exclude=${oneAnimated}`, { 'furry.mix': 3, 'furry.pngs': 1 });
     expect(res.status).toBe(200);
-    expect(res.body.data['furry.mix'].map((i: { id: string }) => i.id)).toEqual([otherAnimated, otherAnimated, otherAnimated]);
+    // One animated image is left: it comes once, not three times.
+    expect(res.body.data['furry.mix'].map((i: { id: string }) => i.id)).toEqual([otherAnimated]);
     expect(res.body.data['furry.pngs']).toEqual([]);
     const bad = await post('?type=tiff', { 'furry.mix': 1 });
     expect(bad.status).toBe(400);

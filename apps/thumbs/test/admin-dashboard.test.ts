@@ -58,6 +58,10 @@ describe('queue dashboard at /admin/queues', () => {
     expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
     expect(page.headers.get('x-powered-by')).toBeNull();
     expect(page.text).toContain('<base href="/admin/queues/"');
+    // Its own stylesheet, not bull-board's Google Fonts one (the CSP would refuse it), on every page of the UI.
+    expect(page.text).toMatch(/<link href="static\/css\/main\.[^"]+\.css" rel="stylesheet">/);
+    expect(page.text).not.toContain('fonts.googleapis.com');
+    expect((await dashboard('/queue/thumbs', { authorization: adminKey, ...HTML })).text).not.toContain('fonts.googleapis.com');
     const script = /src="(static\/js\/main\.[^"]+\.js)"/.exec(page.text)?.[1];
     expect(script).toBeDefined();
     const asset = await dashboard(`/${script}`, { authorization: adminKey });

@@ -1,4 +1,4 @@
-import { THUMBNAIL_TYPES, thumbnailJobId, type ThumbnailType } from '@pawlink/contracts';
+import { THUMBNAIL_FAILURE_REASONS, THUMBNAIL_TYPES, thumbnailJobId, type ThumbnailType } from '@pawlink/contracts';
 import { request } from '@pawlink/test-kit';
 import { UnrecoverableError } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +14,7 @@ const md5sFor = (type: ThumbnailType) => ({
   expiredRace: md5For(`expired-race-${type}`),
   completedNoFile: md5For(`completed-no-file-${type}`),
   multiline: md5For(`multiline-${type}`),
+  notOnBoard: md5For(`not-on-board-${type}`),
 });
 /** The md5s of each type's jobs: every case runs for gif, png and webp. */
 const md5 = Object.fromEntries(THUMBNAIL_TYPES.map((type) => [type, md5sFor(type)])) as Record<ThumbnailType, ReturnType<typeof md5sFor>>;
@@ -23,6 +24,8 @@ const REASONS: Record<string, string> = Object.fromEntries(THUMBNAIL_TYPES.flatM
   [md5[type].expired, 'unsupported: application/zip is not an image or video'],
   [md5[type].expiredRace, 'corrupt: truncated file'],
   [md5[type].multiline, 'corrupt: bad header\n    at decode (/srv/app/dist/decode.js:1:1)'],
+  // What the real worker fails a job with when no post on the board has the md5.
+  [md5[type].notOnBoard, THUMBNAIL_FAILURE_REASONS.notOnBoard],
 ]));
 
 const put = (id: string, type: string) => request(`${h.url}/${id}/${type}`, { method: 'PUT', headers: h.auth });
@@ -70,6 +73,19 @@ describe('failed and timed-out jobs (gif, png and webp)', () => {
     }
   });
 
+  it('PUT and check (either order) answer 404 1068 for a post the board does not have while the failed job is kept', async () => {
+    for (const type of THUMBNAIL_TYPES) {
+      const id = md5[type].notOnBoard;
+      for (const res of [await put(id, type), await put(id.toUpperCase(), type), await check(id, type), await check(type, id)]) {
+        expect(res.status, type).toBe(404);
+        expect(res.body, type).toEqual({ success: false, code: 1068, error: 'The post was not found on the board.' });
+        expect(res.headers.get('cache-control'), type).toBe('no-store');
+      }
+      // Nothing new was queued: the failed job is still the one answering.
+      expect(await (await h.queue.getJob(thumbnailJobId(id, type)))?.getState(), type).toBe('failed');
+    }
+  });
+
   it('shows only the first line of a failure reason', async () => {
     for (const type of THUMBNAIL_TYPES) {
       const res = await check(md5[type].multiline, type);
@@ -110,6 +126,11 @@ describe('failed and timed-out jobs (gif, png and webp)', () => {
       expect(job?.failedReason ?? '', type).toBe('');
       expect(job?.data.requestedAt, type).toBeGreaterThan(failed.get(type)?.data.requestedAt ?? Infinity);
       expect((await check(md5[type].expired, type)).status, type).toBe(200);
+
+      // The same for a post the board did not have: after the TTL a PUT asks the board again.
+      expect((await check(md5[type].notOnBoard, type)).body.code, type).toBe(1066);
+      expect((await put(md5[type].notOnBoard, type)).status, type).toBe(202);
+      expect(await (await h.queue.getJob(thumbnailJobId(md5[type].notOnBoard, type)))?.getState(), type).toBe('waiting');
     }
   });
 

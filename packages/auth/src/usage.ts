@@ -5,7 +5,7 @@ import type { DataSource } from 'typeorm';
 import { PendingUsageRepository } from './repositories/pending-usage.repository.js';
 import { UsageRepository } from './repositories/usage.repository.js';
 import { KeyUsageService } from './services/key-usage.service.js';
-import { MAX_ROUTE_LABEL, usageField } from './services/usage-count.js';
+import { MAX_ROUTE_LABEL, publicRouteLabel, usageField } from './services/usage-count.js';
 import { UsageFlusherService } from './services/usage-flusher.service.js';
 import { UsageMoverService } from './services/usage-mover.service.js';
 import { UsageTally } from './services/usage-tally.js';
@@ -24,11 +24,11 @@ export interface KeyUsageOptions {
   now?: () => number;
 }
 
-/** The route a request matched, as its pattern (`GET /:category`), never the raw URL. */
+/** The route a request matched, as its pattern in docs/api.md's form (`GET /:category`), never the raw URL. */
 export function routeLabelOf(req: Request): string {
   const pattern = (req.route as { path?: unknown } | undefined)?.path;
   const path = typeof pattern === 'string' ? `${req.baseUrl}${pattern}` : req.baseUrl || '(no route)';
-  return `${req.method} ${path}`.slice(0, MAX_ROUTE_LABEL);
+  return publicRouteLabel(`${req.method} ${path}`).slice(0, MAX_ROUTE_LABEL);
 }
 
 /**

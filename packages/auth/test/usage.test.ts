@@ -18,7 +18,7 @@ const closers: Array<() => Promise<void>> = [];
 
 const logger = createLogger('thumbs', 'error', { silent: true });
 
-/** One service instance: guards counting usage, GET /status and two routes (one on a mounted router). */
+/** One service instance: guards counting usage, GET /status and three routes (one on a mounted router, one spanning segments). */
 async function startInstance(service: 'thumbs' | 'images'): Promise<{ url: string; usage: KeyUsageCounter }> {
   const usage = createKeyUsage({ service, redis, redisPrefix: prefix, dataSource, logger, flushMs: 100, moveMs: 3_600_000 });
   usage.start();
@@ -28,6 +28,9 @@ async function startInstance(service: 'thumbs' | 'images'): Promise<{ url: strin
   const { app, finalize } = createServiceApp({ service, config, logger, readOnly });
   registerStatusRoute(app, { service, guards, readOnly });
   app.get('/things/:name', guards.optionalKey(), guards.rateLimit('thumbs.info'), (_req, res) => {
+    res.json({ success: true });
+  });
+  app.get('/tree/*path', guards.optionalKey(), guards.rateLimit('thumbs.info'), (_req, res) => {
     res.json({ success: true });
   });
   const router = express.Router();
@@ -112,6 +115,14 @@ describe('per-key usage through HTTP', () => {
     const theirUsage = await usageAt(a.url, theirs.key);
     expect(theirUsage.today.routes['GET /things/:name']).toBe(1);
     expect(theirUsage.today.routes['POST /v2/items/:id']).toBeUndefined();
+  });
+
+  it('names a route whose parameter spans segments like any other (`GET /tree/:path`), never by Express\'s `/*path`', async () => {
+    const mine = await keyOf();
+    expect((await call(a.url, '/tree/a/b/c', mine.key)).status).toBe(200);
+    expect((await call(a.url, '/tree/d', mine.key)).status).toBe(200);
+    await vi.waitFor(async () => expect((await usageAt(b.url, mine.key)).today.routes).toMatchObject({ 'GET /tree/:path': 2 }), { timeout: 5_000, interval: 100 });
+    expect(JSON.stringify(await usageAt(b.url, mine.key))).not.toContain('*');
   });
 
   it('has no usage section without a key', async () => {

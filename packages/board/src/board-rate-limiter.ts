@@ -9,7 +9,8 @@ import type { RedisClient } from '@pawlink/service-kit/redis';
  * wait (< 0: any), ARGV[3..] each requester's share: the most slots it may hold booked ahead.
  *
  * Returns {wait, slot} for a reservation; {-1, slot} when the next slot is further out than the
- * longest wait; {-2, i} when requester i (1-based) already holds its share. Refusals reserve
+ * longest wait; {-2, i, ms} when requester i (1-based) already holds its share, ms being how long
+ * until the earliest slot it holds has passed (then it may book again). Refusals reserve
  * nothing, so a caller that gives up spends no budget. Checking and booking happen in one script,
  * so concurrent requests of one requester can never hold more than its share between them.
  */
@@ -20,7 +21,10 @@ local interval = tonumber(ARGV[1])
 local maxWait = tonumber(ARGV[2])
 for i = 2, #KEYS do
   redis.call('ZREMRANGEBYSCORE', KEYS[i], '-inf', now)
-  if redis.call('ZCARD', KEYS[i]) >= tonumber(ARGV[i + 1]) then return {-2, i - 1} end
+  if redis.call('ZCARD', KEYS[i]) >= tonumber(ARGV[i + 1]) then
+    local earliest = redis.call('ZRANGE', KEYS[i], 0, 0, 'WITHSCORES')
+    return {-2, i - 1, math.max(1, tonumber(earliest[2]) - now)}
+  end
 end
 local nextFree = tonumber(redis.call('GET', KEYS[1]) or '0')
 local slot = math.max(now, nextFree)
@@ -50,10 +54,13 @@ export interface BoardRequester {
   maxHeldSlots: number;
 }
 
-/** Why nothing was reserved: the budget is booked too far ahead, or a requester holds its share. */
-export type SlotRefusal = { reason: 'budget'; nextSlotAt: number } | { reason: 'share'; requester: BoardRequester };
+/**
+ * Why nothing was reserved: the budget is booked too far ahead, or a requester holds its share
+ * (and may book again in `retryAfterMs`, once the earliest slot it holds has passed).
+ */
+export type SlotRefusal = { reason: 'budget'; nextSlotAt: number } | { reason: 'share'; requester: BoardRequester; retryAfterMs: number };
 
-type ReserveCommand = (numberOfKeys: number, ...keysAndArgs: Array<string | number>) => Promise<[number, number]>;
+type ReserveCommand = (numberOfKeys: number, ...keysAndArgs: Array<string | number>) => Promise<[number, number, number?]>;
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -93,7 +100,7 @@ export class BoardRateLimiter {
       if (!(Number.isSafeInteger(requester.maxHeldSlots) && requester.maxHeldSlots >= 1)) throw new RangeError(`share of ${requester.id} must be a positive integer`);
     }
     const wait = Number.isFinite(maxWaitMs) ? Math.max(0, Math.floor(maxWaitMs)) : -1;
-    const [first, second] = await this.command(
+    const [first, second, third] = await this.command(
       1 + requesters.length,
       this.key,
       ...requesters.map((requester) => this.heldSlotsKey(requester)),
@@ -102,7 +109,7 @@ export class BoardRateLimiter {
       ...requesters.map((requester) => requester.maxHeldSlots),
     );
     const code = Number(first);
-    if (code === -2) return { reason: 'share', requester: requesters[Number(second) - 1]! };
+    if (code === -2) return { reason: 'share', requester: requesters[Number(second) - 1]!, retryAfterMs: Number(third) };
     if (code < 0) return { reason: 'budget', nextSlotAt: Number(second) };
     return { waitMs: code, slotAt: Number(second) };
   }

@@ -3,7 +3,7 @@ import type { RedisClient } from '@pawlink/service-kit/redis';
 import { isHttpUrl, normalizePost, staticFileUrl, type BoardPost, type RawBoardPost } from './board-post.js';
 import { BoardRateLimiter, type BoardRequester, type SlotRefusal } from './board-rate-limiter.js';
 import { BOARD_DEFAULTS } from './board.defaults.js';
-import { BoardUnavailableError } from './board.errors.js';
+import { BoardShareUsedError, BoardUnavailableError } from './board.errors.js';
 
 export interface BoardClientOptions {
   /** The board's JSON API, e.g. `https://e621.net` (BOARD_URL). */
@@ -47,7 +47,7 @@ export interface BoardClientOptions {
 export interface BoardLookupOptions {
   /**
    * The requesters (API key, client IP) this lookup is made for, each with its share of the
-   * budget; the lookup fails at once with BoardUnavailableError when one of them already holds
+   * budget; the lookup fails at once with BoardShareUsedError when one of them already holds
    * its share of the slots booked ahead. None (workers): no share applies.
    */
   requesters?: readonly BoardRequester[];
@@ -112,9 +112,9 @@ async function readCapped(response: Response, maxBytes: number, url: string): Pr
 }
 
 /** A refused reservation as the error callers see; the message is for logs only. */
-function refused(refusal: SlotRefusal): BoardUnavailableError {
+function refused(refusal: SlotRefusal): BoardShareUsedError | BoardUnavailableError {
   return refusal.reason === 'share'
-    ? new BoardUnavailableError(`requester ${refusal.requester.id} already holds its share of ${refusal.requester.maxHeldSlots} board request slot(s)`)
+    ? new BoardShareUsedError(`requester ${refusal.requester.id} already holds its share of ${refusal.requester.maxHeldSlots} board request slot(s)`, refusal.requester.id, refusal.retryAfterMs)
     : new BoardUnavailableError('board request budget is booked further ahead than this caller waits');
 }
 

@@ -5,3 +5,14 @@ export class BoardUnavailableError extends Error {
     this.name = 'BoardUnavailableError';
   }
 }
+
+/**
+ * The board is fine, but a requester of this lookup (an API key, a client IP) already holds its
+ * share of the request budget: nothing was asked. It may ask again in `retryAfterMs`.
+ */
+export class BoardShareUsedError extends Error {
+  constructor(message: string, readonly requesterId: string, readonly retryAfterMs: number) {
+    super(message);
+    this.name = 'BoardShareUsedError';
+  }
+}

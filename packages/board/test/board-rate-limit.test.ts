@@ -1,7 +1,7 @@
 import { createTestContext, type TestContext } from '@pawlink/test-kit';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { BoardRateLimiter, BoardUnavailableError, createBoardClient, isRefusal } from '../src/index.js';
+import { BoardRateLimiter, BoardShareUsedError, BoardUnavailableError, createBoardClient, isRefusal } from '../src/index.js';
 import { startFakeBoard, type FakeBoard } from '../src/testing/index.js';
 
 let ctx: TestContext;
@@ -103,10 +103,16 @@ it('is refused when any one of its requesters (key or IP) holds its share, and t
   const limiter = new BoardRateLimiter(redis, `${ctx.redisPrefix}share-ip`, 2);
   const ip = { id: 'ip:203.0.113.9', maxHeldSlots: 2 };
   await limiter.reserveSlot();
-  expect(isRefusal(await limiter.reserveFor([{ id: 'key:10', maxHeldSlots: 2 }, ip], 60_000))).toBe(false);
+  const first = await limiter.reserveFor([{ id: 'key:10', maxHeldSlots: 2 }, ip], 60_000);
+  if (isRefusal(first)) throw new Error(`refused: ${JSON.stringify(first)}`);
   expect(isRefusal(await limiter.reserveFor([{ id: 'key:11', maxHeldSlots: 2 }, ip], 60_000))).toBe(false);
-  // a third key behind the same IP: the IP's share is spent
-  expect(await limiter.reserveFor([{ id: 'key:12', maxHeldSlots: 2 }, ip], 60_000)).toEqual({ reason: 'share', requester: ip });
+  // a third key behind the same IP: the IP's share is spent until its earliest slot has passed
+  const refusal = await limiter.reserveFor([{ id: 'key:12', maxHeldSlots: 2 }, ip], 60_000);
+  expect(refusal).toEqual({ reason: 'share', requester: ip, retryAfterMs: expect.any(Number) });
+  const { retryAfterMs } = refusal as { retryAfterMs: number };
+  expect(retryAfterMs).toBeGreaterThan(0);
+  // No later than the wait the first slot had when it was booked (time has only gone on since).
+  expect(retryAfterMs).toBeLessThanOrEqual(first.waitMs);
   // the same key from another IP is fine
   expect(isRefusal(await limiter.reserveFor([{ id: 'key:12', maxHeldSlots: 2 }, { id: 'ip:198.51.100.7', maxHeldSlots: 2 }], 60_000))).toBe(false);
 });
@@ -121,7 +127,7 @@ it('a requester books again once its slots have come', async () => {
   expect(await limiter.acquireFor([requester])).toBeNull();
 });
 
-it('a client lookup refused for its requester\'s share fails with BoardUnavailableError without asking the board', async () => {
+it('a client lookup refused for its requester\'s share fails with BoardShareUsedError (when to ask again) without asking the board', async () => {
   const redis = new Redis(ctx.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
   connections.push(redis);
   const prefix = `${ctx.redisPrefix}share-client:`;
@@ -132,6 +138,10 @@ it('a client lookup refused for its requester\'s share fails with BoardUnavailab
   expect(isRefusal(await limiter.reserveFor([requester]))).toBe(false);
   const client = createBoardClient({ baseUrl: board.url, staticUrl: board.staticUrl, userAgent: 'PawlinkTest/1.0', redis, redisPrefix: prefix, maxSlotWaitMs: 10_000 });
   const before = board.requests.length;
-  await expect(client.resolveMd5(4343, { requesters: [requester] })).rejects.toBeInstanceOf(BoardUnavailableError);
+  const refused = await client.resolveMd5(4343, { requesters: [requester] }).catch((error: unknown) => error);
+  expect(refused).toBeInstanceOf(BoardShareUsedError);
+  expect(refused).toMatchObject({ requesterId: 'key:30', retryAfterMs: expect.any(Number) });
+  expect((refused as BoardShareUsedError).retryAfterMs).toBeGreaterThan(0);
+  expect((refused as BoardShareUsedError).retryAfterMs).toBeLessThanOrEqual(2000);
   expect(board.requests.length).toBe(before);
 });

@@ -57,6 +57,10 @@ export const Errors = define({
   THUMBNAIL_TIMEOUT: { code: 1065, status: 408, message: 'Thumbnail generation timed out.' },
   CHECK_NOT_FOUND: { code: 1066, status: 404, message: 'No thumbnail job was found for that MD5 and type.' },
   BOARD_UNAVAILABLE: { code: 1067, status: 503, message: 'The image board cannot be reached right now; try again later.', retryAfterSeconds: 5 },
+  /** A client error, not a failure of ours: the job learned that no post on the board has that md5. */
+  POST_NOT_ON_BOARD: { code: 1068, status: 404, message: 'The post was not found on the board.' },
+  /** The board is fine: this API key or client IP holds its share of the board's request budget. */
+  BOARD_SHARE_USED: { code: 1069, status: 429, message: 'You are using your share of the image board budget; try again after Retry-After seconds.' },
 
   CODE_TOO_LONG: { code: 1070, status: 422, message: 'The provided code is too long (maximum 50 characters).' },
   INVALID_CODE: { code: 1071, status: 422, message: 'The provided code contains invalid characters (allowed: A-Z, a-z, 0-9 and -).' },

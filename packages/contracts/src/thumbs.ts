@@ -99,6 +99,9 @@ export const THUMBNAIL_PROGRESS = { resolved: 5, downloaded: 30, decoded: 60, en
  * The reason a failed job gives, one fixed sentence per failure class: it reaches API clients as
  * the message of 1060, so it never names a URL, an HTTP status, an md5 or a tool's output (those
  * stay in the worker's logs). A timed-out job's reason starts with THUMBNAIL_TIMEOUT_MARKER instead.
+ * The sentence is also how the API tells the class back (`thumbnailFailureOf`): a post the board
+ * does not have is answered 404 1068, not 1060. So each sentence is distinct, and a changed one
+ * is only recognised for jobs failed after the change.
  */
 export const THUMBNAIL_FAILURE_REASONS = {
   notOnBoard: 'the post is not on the board',
@@ -113,3 +116,11 @@ export const THUMBNAIL_FAILURE_REASONS = {
 
 /** A failure class of a thumbnail job (the keys of THUMBNAIL_FAILURE_REASONS). */
 export type ThumbnailFailure = keyof typeof THUMBNAIL_FAILURE_REASONS;
+
+/** The failure class whose fixed sentence a failed job's reason is; undefined for any other reason (a timeout, an older worker's words). */
+export function thumbnailFailureOf(failedReason: string | null | undefined): ThumbnailFailure | undefined {
+  for (const [failure, sentence] of Object.entries(THUMBNAIL_FAILURE_REASONS) as Array<[ThumbnailFailure, string]>) {
+    if (failedReason === sentence) return failure;
+  }
+  return undefined;
+}

@@ -14,6 +14,8 @@ export interface DocsPageView {
   paths: string[];
   /** The header's text (service name, base URL, auth, limits, links, tables). */
   header: string;
+  /** All the page shows as text once rendered (whitespace collapsed): what a reader sees, e.g. how often the title appears. */
+  text: string;
   /** Console errors and warnings, page errors, failed requests and CSP violations, as they came. */
   problems: string[];
   /** Requests the page made to other origins. */
@@ -60,7 +62,8 @@ export async function inspectDocsPage(browser: Browser, url: string, expectedOpe
     if (options.screenshot) await page.screenshot({ path: options.screenshot, fullPage: true });
     const paths = await page.evaluate<string[]>("[...document.querySelectorAll('.opblock-summary-path[data-path]')].map((e) => e.getAttribute('data-path') || '')");
     const header = (await page.locator('header.pawlink-docs').innerText()).replace(/\s+/g, ' ');
-    return { status: response?.status(), paths: [...new Set(paths)], header, problems, foreignRequests };
+    const text = (await page.locator('body').innerText()).replace(/\s+/g, ' ');
+    return { status: response?.status(), paths: [...new Set(paths)], header, text, problems, foreignRequests };
   } finally {
     await context.close();
   }

@@ -41,6 +41,11 @@ export class AdminContext implements CliContext {
     return new ApiKeyService(new ApiKeyRepository(await this.dataSource(authDatabase)));
   }
 
+  /** The keys' storage itself, for commands that look a key up by its value. */
+  async keyRepository(): Promise<ApiKeyRepository> {
+    return new ApiKeyRepository(await this.dataSource(authDatabase));
+  }
+
   /** Key usage as MySQL and Redis hold it (the services' unflushed last second is not seen). */
   async keyUsage(): Promise<{ keys: ApiKeyRepository; usage: KeyUsageService }> {
     const dataSource = await this.dataSource(authDatabase);

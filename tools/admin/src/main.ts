@@ -2,9 +2,11 @@
 import '@pawlink/service-kit/check-node';
 import { CommanderError } from 'commander';
 import { ConfigError } from '@pawlink/service-kit';
+import { dropOutputOfClosedPipes } from './closed-pipes.js';
 import { buildProgram } from './program.js';
 import { CommandFailure } from '@pawlink/service-kit/cli';
 
+dropOutputOfClosedPipes();
 const { program, closeContext } = buildProgram();
 try {
   await program.parseAsync(process.argv);

@@ -68,6 +68,19 @@ describe('bin/admin apikey usage', () => {
     expect(short.stdout).not.toContain(day(5));
   });
 
+  it('prints routes as docs/api.md names them, counts recorded under their old internal names included', async () => {
+    const id = await newKey();
+    await new UsageRepository(dataSource).applyBatch(`batch-renamed-${id}`, [
+      { keyId: id, day: day(1), field: 'images GET /*splat', count: 2 },
+      { keyId: id, day: day(1), field: 'images GET /:category', count: 1 },
+      { keyId: id, day: day(1), field: 'thumbs GET /check/:first/:second', count: 3 },
+    ], new Date());
+    const result = await runAdmin(ctx.env, ['apikey', 'usage', String(id)]);
+    expect(result.code).toBe(0);
+    expect(result.stdout.trim().split('\n').slice(1)).toEqual([`${day(1)}  6`, '  images GET /:category  3', '  thumbs GET /check/:md5/:type  3']);
+    expect(result.stdout).not.toMatch(/splat|:first|\*/);
+  });
+
   it('says so when a key has no requests', async () => {
     const id = await newKey();
     const result = await runAdmin(ctx.env, ['apikey', 'usage', String(id)]);

@@ -17,29 +17,40 @@ export interface PlaceholderImage {
   ext: string;
 }
 
+export interface PlaceholderOptions {
+  /** GIFs with several frames (the rings move), so `type=animated` has something to pick; else every GIF is a still. */
+  animatedGifs?: boolean;
+}
+
+/** Frames of an animated placeholder GIF, and each one's delay. */
+const GIF_FRAMES = 6;
+const GIF_FRAME_DELAY_MS = 120;
+
 /** Generated images for the demo data (`bin/admin images seed-demo`) and the tests. */
 export class PlaceholderImageRepository {
   /**
    * An abstract placeholder (colour bands and rings) whose look, size and format follow from
    * `seed`, so every seeded image has distinct bytes (a distinct MD5) and the set is reproducible.
+   * With `animatedGifs`, a GIF is an animation of rings moving outwards (half the size, so its
+   * frames cost about what one still does).
    */
-  render(seed: number): Promise<PlaceholderImage> {
-    return renderPlaceholder(seed);
+  render(seed: number, options: PlaceholderOptions = {}): Promise<PlaceholderImage> {
+    return renderPlaceholder(seed, options);
   }
 }
 
-async function renderPlaceholder(seed: number): Promise<PlaceholderImage> {
-  const [width, height] = SIZES[seed % SIZES.length]!;
-  const format = FORMATS[seed % FORMATS.length]!;
+/** One frame's RGB pixels; `phase` (0–1) moves the rings outwards by up to one band pair. */
+function drawFrame(seed: number, width: number, height: number, phase: number): Buffer {
   const pixels = Buffer.alloc(width * height * 3);
   const hue = (seed * 47) % 360;
   const cx = width * (0.3 + ((seed * 13) % 40) / 100);
   const cy = height * (0.3 + ((seed * 29) % 40) / 100);
   const ring = 12 + (seed % 7) * 4;
+  const shift = phase * 2 * ring;
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
       const d = Math.hypot(x - cx, y - cy);
-      const band = Math.floor(d / ring) % 2;
+      const band = Math.floor((d - shift + 2 * ring) / ring) % 2;
       const t = (x / width + y / height) / 2;
       const h = (hue + t * 120 + band * 60) % 360;
       const [r, g, b] = hslToRgb(h, 0.55, band ? 0.55 : 0.4);
@@ -49,7 +60,22 @@ async function renderPlaceholder(seed: number): Promise<PlaceholderImage> {
       pixels[i + 2] = b;
     }
   }
-  const image = sharp(pixels, { raw: { width, height, channels: 3 } });
+  return pixels;
+}
+
+async function renderPlaceholder(seed: number, options: PlaceholderOptions): Promise<PlaceholderImage> {
+  const [fullWidth, fullHeight] = SIZES[seed % SIZES.length]!;
+  const format = FORMATS[seed % FORMATS.length]!;
+  if (format === 'gif' && options.animatedGifs) {
+    const [width, height] = [Math.round(fullWidth / 2), Math.round(fullHeight / 2)];
+    const frames = Array.from({ length: GIF_FRAMES }, (_, i) => drawFrame(seed, width, height, i / GIF_FRAMES));
+    // The frames stacked top to bottom, each `height` rows high, make one multi-page image.
+    const bytes = await sharp(Buffer.concat(frames), { raw: { width, height: height * GIF_FRAMES, channels: 3, pageHeight: height } })
+      .gif({ delay: Array<number>(GIF_FRAMES).fill(GIF_FRAME_DELAY_MS), loop: 0 })
+      .toBuffer();
+    return { bytes, format, ext: 'gif' };
+  }
+  const image = sharp(drawFrame(seed, fullWidth, fullHeight, 0), { raw: { width: fullWidth, height: fullHeight, channels: 3 } });
   const bytes = format === 'png' ? await image.png().toBuffer() : format === 'jpeg' ? await image.jpeg({ quality: 80 }).toBuffer() : await image.gif().toBuffer();
   return { bytes, format, ext: format === 'jpeg' ? 'jpg' : format };
 }

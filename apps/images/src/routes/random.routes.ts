@@ -5,11 +5,11 @@ import { randomImagesBySegmentsValidation, randomImagesValidation } from '../val
 import type { ImagesRouteDeps } from './route-deps.js';
 
 /**
- * GET /:category (dotted, `/furry.yiff.gay`) and GET /*splat (slashed, `/furry/yiff/gay`): public.
- * Register last: these paths take any other GET.
+ * GET /:category (dotted, `/furry.yiff.gay`) and GET /*category (slashed, `/furry/yiff/gay`, the
+ * segments as an array): public. Register last: these paths take any other GET.
  */
 export function registerRandomRoutes(app: Express, { guards, images }: ImagesRouteDeps): void {
   const handler = getRandomImagesHandler(images);
   app.get('/:category', guards.optionalKey(), guards.rateLimit('images.random'), validate(...randomImagesValidation), handler);
-  app.get('/*splat', guards.optionalKey(), guards.rateLimit('images.random'), validate(...randomImagesBySegmentsValidation), handler);
+  app.get('/*category', guards.optionalKey(), guards.rateLimit('images.random'), validate(...randomImagesBySegmentsValidation), handler);
 }

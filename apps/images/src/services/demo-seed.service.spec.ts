@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FakeCategoryRepository, FakeImageRepository, fakeImageBytes } from '../../test/fakes/repositories.fake.js';
 import { DEMO_ARTIST, DEMO_CATEGORIES } from './demo-categories.policy.js';
+import type { PlaceholderOptions } from '../repositories/placeholder-image.repository.js';
 import { DemoSeedService } from './demo-seed.service.js';
 import type { ImageImportService, ImportJob, ImportOutcome } from './image-import.service.js';
 
@@ -17,7 +18,13 @@ function fakeImports(failOn?: number): Pick<ImageImportService, 'importBytes'> &
   };
 }
 
-const placeholders = { render: (seed: number) => Promise.resolve({ bytes: fakeImageBytes({ format: 'png', seed }), format: 'png' as const, ext: 'png' }) };
+const asked: PlaceholderOptions[] = [];
+const placeholders = {
+  render: (seed: number, options: PlaceholderOptions = {}) => {
+    asked.push(options);
+    return Promise.resolve({ bytes: fakeImageBytes({ format: 'png', seed }), format: 'png' as const, ext: 'png' });
+  },
+};
 
 describe('DemoSeedService', () => {
   it('creates the demo categories and fills them with placeholders credited to the demo artist', async () => {
@@ -29,6 +36,8 @@ describe('DemoSeedService', () => {
     expect(categories.rows.size).toBe(DEMO_CATEGORIES.length);
     expect(imports.jobs).toHaveLength(images);
     expect(imports.jobs[0]).toEqual({ category: DEMO_CATEGORIES[0]!.db, file: `${DEMO_CATEGORIES[0]!.db}-0.png`, artists: [DEMO_ARTIST] });
+    // Its GIFs are animated, so the demo has something for type=animated.
+    expect(asked.slice(-images)).toEqual(Array(images).fill({ animatedGifs: true }));
   });
 
   it('leaves a database that has categories alone', async () => {

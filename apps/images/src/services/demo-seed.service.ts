@@ -15,7 +15,10 @@ export type DemoSeedResult =
   | { status: 'not-empty' }
   | { status: 'failed'; category: string; failures: ImportOutcome[] };
 
-/** Fills an empty images database with the demo categories and generated placeholder images, through the import rule. */
+/**
+ * Fills an empty images database with the demo categories and generated placeholder images (PNG,
+ * JPEG and animated GIF), through the import rule.
+ */
 export class DemoSeedService {
   constructor(private readonly deps: DemoSeedServiceDeps) {}
 
@@ -29,7 +32,8 @@ export class DemoSeedService {
       const job: ImportJob = { category: demo.db, creditsFor: () => credits };
       const failures: ImportOutcome[] = [];
       for (let i = 0; i < demo.images; i++) {
-        const { bytes, ext } = await this.deps.placeholders.render(seed++);
+        // Animated GIFs, so the demo answers `type=animated` (every category of three has one).
+        const { bytes, ext } = await this.deps.placeholders.render(seed++, { animatedGifs: true });
         const outcome = await this.deps.imports.importBytes(job, `${demo.db}-${i}.${ext}`, bytes);
         if (outcome.status === 'failed') failures.push(outcome);
         if (outcome.status === 'imported') imported++;

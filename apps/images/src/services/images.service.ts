@@ -1,4 +1,3 @@
-import { randomInt } from 'node:crypto';
 import type { Category, CategoryInfoResponse, ImagePickType, ImageRecord, ImageWithCategory } from '@pawlink/contracts';
 import { NEVER_HAD_CONTENT_COMMENT } from '@pawlink/contracts';
 import { ApiError } from '@pawlink/service-kit';
@@ -64,18 +63,6 @@ function refuseUnlessSfw(access: KeyAccess, row: CategoryRow): void {
 function pickFilter(options: PickOptions): PickFilter | undefined {
   const exclude = options.exclude ?? [];
   return exclude.length === 0 && options.type === undefined ? undefined : { exclude, type: options.type };
-}
-
-/** `rows` in random order, topped up to `amount` with random repeats when there are fewer (none when empty). */
-function withRepeats(rows: ImageRow[], amount: number): ImageRow[] {
-  if (rows.length === 0 || rows.length >= amount) return rows;
-  const filled = [...rows];
-  while (filled.length < amount) filled.push(rows[randomInt(rows.length)]!);
-  for (let i = filled.length - 1; i > 0; i--) {
-    const j = randomInt(i + 1);
-    [filled[i], filled[j]] = [filled[j]!, filled[i]!];
-  }
-  return filled;
 }
 
 /** Rules of the images API: categories, lookups and random picks through the size index. */
@@ -205,8 +192,9 @@ export class ImagesService {
   }
 
   /**
-   * `amount` random images of an enabled category with content, distinct when it has enough;
-   * only of `options.type` and never `options.exclude` when given. Unknown, disabled or empty →
+   * `amount` random images of an enabled category with content, never one twice: all of those
+   * that match when fewer do (API.md §6.1); only of `options.type` and never `options.exclude`
+   * when given. Unknown, disabled or empty →
    * 1030; not SFW for an `sfw_only` key → 1058; nothing at or under `sizeLimit` (of that type,
    * not excluded) → 1041.
    */
@@ -233,7 +221,8 @@ export class ImagesService {
    * Bulk: the counts may add up to at most the key's `limit` (1056, naming both); every category
    * must be enabled with content (1055 names the first that is not) and, for an `sfw_only` key,
    * SFW (1058 names the first that is not). `sizeLimit`, `type` and `exclude` apply to every
-   * category; one with nothing that fits them gives an empty list.
+   * category; one with nothing that fits them gives an empty list, one with fewer than its count
+   * each fitting image once.
    */
   async bulk(requests: readonly BulkRequest[], options: PickOptions & { limit: number; sizeLimit?: number | undefined }): Promise<Record<string, ImageRecord[]>> {
     const total = requests.reduce((sum, r) => sum + r.count, 0);
@@ -260,9 +249,8 @@ export class ImagesService {
   }
 
   /**
-   * `amount` random rows: distinct while the category (under the limit) has enough, topped up
-   * with repeats when it has fewer. 'empty' when the category has no images at all; [] when none
-   * fits the limit.
+   * Up to `amount` distinct random rows (the index draws distinct ids): every fitting one when
+   * fewer fit. 'empty' when the category has no images at all; [] when none fits the limit.
    */
   private async pickRows(db: string, amount: number, sizeLimit?: number, filter?: PickFilter): Promise<ImageRow[] | 'empty'> {
     let rows: ImageRow[] = [];
@@ -285,7 +273,7 @@ export class ImagesService {
       await Promise.all(stale.map((id) => this.deps.index.remove(db, id)));
       this.deps.logger.warn('removed stale ids from the size index', { category: db, ids: stale });
     }
-    return withRepeats(rows, amount);
+    return rows;
   }
 
   /**

@@ -90,11 +90,11 @@ describe('randomImagesBySegmentsValidation', () => {
     [['furry', 'yiff', 'gay'], 'furry.yiff.gay'],
     [['furry', 'hug', ''], 'furry.hug'],
     [['x'], 'x'],
-  ])('reads %j as the key %j', async (splat, category) => {
-    expect(await runValidation(randomImagesBySegmentsValidation, { params: { splat } })).toMatchObject({ ok: true, input: { category } });
+  ])('reads %j as the key %j', async (segments, category) => {
+    expect(await runValidation(randomImagesBySegmentsValidation, { params: { category: segments } })).toMatchObject({ ok: true, input: { category } });
   });
 
   it('answers 1030 for empty segments inside the path', async () => {
-    expect(await codeOf(randomImagesBySegmentsValidation, { params: { splat: ['furry', '', 'hug'] } })).toBe(1030);
+    expect(await codeOf(randomImagesBySegmentsValidation, { params: { category: ['furry', '', 'hug'] } })).toBe(1030);
   });
 });

@@ -62,8 +62,8 @@ export const notesQuery: ValidationChain = query('notes').customSanitizer((value
 const categoryKey = (chain: ValidationChain): ValidationChain => chain.custom(isCategoryKey).withMessage(fail('CATEGORY_NOT_FOUND'));
 
 /** `/a/b/c` as the key `a.b.c`; a trailing slash is tolerated as on the dotted form, other empty segments are not. */
-function joinSegments(splat: unknown): string {
-  const segments = Array.isArray(splat) ? splat.map(String) : [];
+function joinSegments(parts: unknown): string {
+  const segments = Array.isArray(parts) ? parts.map(String) : [];
   if (segments.length > 1 && segments[segments.length - 1] === '') segments.pop();
   return segments.join('.');
 }
@@ -72,13 +72,13 @@ function joinSegments(splat: unknown): string {
 export const randomImagesValidation: ValidationChain[] = [amountQuery, sizeLimitQuery, ...pickOptionsQueries, notesQuery, categoryKey(param('category'))];
 
 /**
- * GET /*splat (`/furry/yiff/gay`) → RandomImagesInput: the segments become `category` (Express 5
- * `req.params` is a plain object the sanitizer writes to), so one handler serves both forms.
+ * GET /*category (`/furry/yiff/gay`) → RandomImagesInput: the segments Express gives as an array
+ * become the key `category`, so one handler serves both forms.
  */
 export const randomImagesBySegmentsValidation: ValidationChain[] = [
   amountQuery,
   sizeLimitQuery,
   ...pickOptionsQueries,
   notesQuery,
-  categoryKey(param('category').customSanitizer((_value: unknown, { req }) => joinSegments((req.params as Record<string, unknown> | undefined)?.splat))),
+  categoryKey(param('category').customSanitizer(joinSegments)),
 ];

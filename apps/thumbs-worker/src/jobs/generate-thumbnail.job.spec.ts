@@ -1,5 +1,5 @@
 import { BoardUnavailableError } from '@pawlink/board';
-import { isThumbnailTimeout, THUMBNAIL_FAILURE_REASONS, THUMBNAIL_JOB, type ThumbnailJobPayload, type ThumbnailJobResult } from '@pawlink/contracts';
+import { isThumbnailTimeout, THUMBNAIL_FAILURE_REASONS, THUMBNAIL_JOB, thumbnailFailureOf, type ThumbnailJobPayload, type ThumbnailJobResult } from '@pawlink/contracts';
 import { UnrecoverableError } from 'bullmq';
 import { describe, expect, it } from 'vitest';
 import { JobTimeoutError, RetryableJobError, UnsupportedMediaError } from '../services/thumbnail.errors.js';
@@ -74,6 +74,12 @@ describe('handleThumbnailJob', () => {
     expect(error).toBeInstanceOf(UnrecoverableError);
     expect((error as Error).message).toBe(THUMBNAIL_FAILURE_REASONS.unsupportedType);
     expect(logged.at(-1)).toEqual({ message: 'thumbnail job failed for good', meta: { jobId: `${MD5}:png`, failure: 'unsupportedType', reason: THUMBNAIL_FAILURE_REASONS.unsupportedType, detail: 'unsupported file type "swf"' } });
+  });
+
+  it('fails a job for a post the board does not have for good, with the reason the API reads back as that class (404 1068)', async () => {
+    const error = await reasonOf(handleThumbnailJob(job(), failing(new UnsupportedMediaError('post not found on the board', { failure: 'notOnBoard' }))));
+    expect(error).toBeInstanceOf(UnrecoverableError);
+    expect(thumbnailFailureOf((error as Error).message)).toBe('notOnBoard');
   });
 
   it('passes any other failure on as retryable, with its class\'s fixed reason; URL, status and md5 stay in the log', async () => {

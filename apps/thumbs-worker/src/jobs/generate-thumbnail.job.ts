@@ -62,8 +62,9 @@ const detailsOf = (error: unknown): Record<string, unknown> => {
  * Handles one job: refuses unknown job names and invalid payloads for good, renders within the
  * job's time budget (or until `cancel`), and sorts failures the way the API reports them: over
  * the budget → unrecoverable with the timeout marker (408 1065); unsupported media → unrecoverable;
- * anything else is retried by the queue. A failure's reason is the fixed sentence of its class
- * (500 1060 shows it to clients); its details (URLs, statuses, md5s, ffmpeg's words) are logged.
+ * anything else is retried by the queue. A failure's reason is the fixed sentence of its class,
+ * which is how the API tells the class back: 500 1060 shows it to clients, except for a post the
+ * board does not have (404 1068). Its details (URLs, statuses, md5s, ffmpeg's words) are logged.
  */
 export async function handleThumbnailJob(job: ThumbnailJob, deps: ThumbnailJobDeps, cancel?: AbortSignal): Promise<ThumbnailJobResult> {
   if (job.name !== THUMBNAIL_JOB) throw new UnrecoverableError(`no handler for job "${job.name}"`);

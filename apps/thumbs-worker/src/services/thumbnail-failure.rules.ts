@@ -9,5 +9,8 @@ export function failureOf(error: unknown): ThumbnailFailure {
   return 'internal';
 }
 
-/** The fixed reason clients see for a failure class (contracts' THUMBNAIL_FAILURE_REASONS). */
+/**
+ * The fixed reason a job fails with for a failure class (contracts' THUMBNAIL_FAILURE_REASONS):
+ * the API reads the class back from it (`thumbnailFailureOf`), so it is the sentence exactly.
+ */
 export const publicReasonOf = (failure: ThumbnailFailure): string => THUMBNAIL_FAILURE_REASONS[failure];

@@ -4,7 +4,7 @@ import type { RequestHandler } from 'express';
 import type { ThumbnailService } from '../services/thumbnail.service.js';
 import { doneBody, failureError, processingBody, setPollHeaders } from './thumbnail-responses.js';
 
-/** GET /check/:md5/:type (either order) — 201 done, 200 processing, 1066 when nothing is known. */
+/** GET /check/:md5/:type (either order) — 201 done, 200 processing, 1068 / 1060 / 1065 for a kept failure, 1066 when nothing is known. */
 export function checkThumbnailHandler(thumbnails: Pick<ThumbnailService, 'check'>): RequestHandler {
   return async (req, res) => {
     const { md5, type } = validated<{ md5: string; type: ThumbnailType }>(req);
@@ -19,6 +19,7 @@ export function checkThumbnailHandler(thumbnails: Pick<ThumbnailService, 'check'
         res.status(200).json(processingBody(state));
         return;
       case 'failed':
+      case 'notOnBoard':
         throw failureError(state);
       case 'missing':
         throw new ApiError('CHECK_NOT_FOUND');

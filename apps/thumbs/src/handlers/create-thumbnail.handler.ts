@@ -12,7 +12,7 @@ export function createThumbnailHandler(thumbnails: Pick<ThumbnailService, 'reque
     const { id, type } = validated<{ id: ThumbnailTarget; type: ThumbnailType }>(req);
     const state = await thumbnails.request(id, type, postRequesterOf(req, res)).catch(rethrowBoardUnavailable);
     res.setHeader('Cache-Control', 'no-store');
-    if (state.status === 'failed') throw failureError(state);
+    if (state.status === 'failed' || state.status === 'notOnBoard') throw failureError(state);
     if (state.status === 'done') {
       res.status(200).json(doneBody(state));
       return;

@@ -1,13 +1,14 @@
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
-import { ExpressAdapter } from '@bull-board/express';
 import type { Queue } from 'bullmq';
 import type { RequestHandler } from 'express';
 import { dashboardAddProblem, thumbnailPayloadProblem, withoutStackTraces } from '../services/dashboard-job.rules.js';
+import { DashboardPageAdapter } from '../views/queue-dashboard.page.js';
 
 /**
  * bull-board's own scripts and styles are served from here; inline styles are its React UI's.
- * Its web font is not loaded (no third-party host): the UI falls back to system fonts.
+ * Its web font is not loaded (no third-party host; DashboardPageAdapter leaves its stylesheet
+ * out of the page): the UI falls back to system fonts.
  */
 export const DASHBOARD_CSP = [
   "default-src 'none'",
@@ -44,7 +45,7 @@ export interface QueueDashboardOptions {
  * edited must be a thumbnail job. Failure details never show a stack trace.
  */
 export function queueDashboardHandler(queues: Queue[], basePath: string, options: QueueDashboardOptions): RequestHandler {
-  const serverAdapter = new ExpressAdapter();
+  const serverAdapter = new DashboardPageAdapter();
   serverAdapter.setBasePath(basePath);
   createBullBoard({
     queues: queues.map((queue) => new BullMQAdapter(queue, { readOnlyMode: !options.write })),

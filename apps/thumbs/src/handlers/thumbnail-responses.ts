@@ -1,7 +1,7 @@
 import type { ThumbnailDoneResponse, ThumbnailProcessingResponse } from '@pawlink/contracts';
 import { ApiError } from '@pawlink/service-kit';
 import type { Response } from 'express';
-import { PostUnavailableError } from '../repositories/post.repository.js';
+import { PostShareUsedError, PostUnavailableError } from '../repositories/post.repository.js';
 import type { ThumbnailState } from '../services/thumbnail.service.js';
 
 /** How long a client should wait before asking again when the board could not resolve a post id. */
@@ -32,8 +32,9 @@ export function setPollHeaders(res: Response, state: Processing, withLocation: b
   res.setHeader('Retry-After', String(Math.max(1, Math.ceil(state.time / 1000))));
 }
 
-/** 500 1060 / 408 1065 with the `status` field API.md lists. */
-export function failureError(state: Extract<ThumbnailState, { status: 'failed' }>): ApiError {
+/** 500 1060 / 408 1065 with the `status` field API.md lists; 404 1068 for a post the board does not have. */
+export function failureError(state: Extract<ThumbnailState, { status: 'failed' | 'notOnBoard' }>): ApiError {
+  if (state.status === 'notOnBoard') return new ApiError('POST_NOT_ON_BOARD');
   return state.timedOut
     ? new ApiError('THUMBNAIL_TIMEOUT', { message: state.reason, status: 'timeout' })
     : new ApiError('THUMBNAIL_ERROR', { message: state.reason, status: 'error' });
@@ -41,11 +42,15 @@ export function failureError(state: Extract<ThumbnailState, { status: 'failed' }
 
 /**
  * Use as `.catch(rethrowBoardUnavailable)`: a post id the board could not resolve right now
- * (unreachable, timed out, failing, no request slot free soon enough, or the requester holding its
- * share of the board budget) is 503 1067 with Retry-After, since the request itself was fine and
- * will work later; anything else passes through.
+ * (unreachable, timed out, failing, no request slot free soon enough) is 503 1067 with
+ * Retry-After, since the request itself was fine and will work later; a requester holding its
+ * share of the board budget is 429 1069, with Retry-After the seconds until its earliest booked
+ * slot has passed (rounded up). Anything else passes through.
  */
 export function rethrowBoardUnavailable(error: unknown): never {
+  if (error instanceof PostShareUsedError) {
+    throw new ApiError('BOARD_SHARE_USED', { headers: { 'Retry-After': String(Math.max(1, Math.ceil(error.retryAfterMs / 1000))) }, cause: error });
+  }
   if (error instanceof PostUnavailableError) throw new ApiError('BOARD_UNAVAILABLE', { headers: { 'Retry-After': BOARD_RETRY_AFTER_SECONDS }, cause: error });
   throw error;
 }

@@ -1,14 +1,19 @@
-import { BoardUnavailableError, type BoardClient, type BoardRequester } from '@pawlink/board';
+import { BoardShareUsedError, BoardUnavailableError, type BoardClient, type BoardRequester } from '@pawlink/board';
 import { normaliseMd5 } from '@pawlink/contracts';
 
-/**
- * The board could not answer (network, timeout, 5xx after retries, no rate-limit slot soon
- * enough, or the requester already holds its share of the board budget).
- */
+/** The board could not answer (network, timeout, 5xx after retries, no rate-limit slot soon enough). */
 export class PostUnavailableError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = 'PostUnavailableError';
+  }
+}
+
+/** The requester (its API key or its client IP) already holds its share of the board budget; it may ask again in `retryAfterMs`. */
+export class PostShareUsedError extends Error {
+  constructor(readonly retryAfterMs: number, options?: { cause?: unknown }) {
+    super('the requester holds its share of the board budget', options);
+    this.name = 'PostShareUsedError';
   }
 }
 
@@ -39,6 +44,7 @@ export class PostRepository {
     try {
       return normaliseMd5(await this.board.resolveMd5(postId, { requesters: this.requestersOf(requester) }));
     } catch (error) {
+      if (error instanceof BoardShareUsedError) throw new PostShareUsedError(error.retryAfterMs, { cause: error });
       if (error instanceof BoardUnavailableError) throw new PostUnavailableError('image board unavailable', { cause: error });
       throw error;
     }

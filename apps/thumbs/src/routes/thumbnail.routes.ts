@@ -19,7 +19,7 @@ export function registerThumbnailRoutes(app: Express, deps: ThumbnailRouteDeps):
   const key = guards.requireKey('thumbs');
   const writable = requireWritable(deps.readOnly);
   // /check/... is registered first so its three segments never reach the /:id routes.
-  app.get('/check/:first/:second', key, guards.rateLimit('thumbs.check'), writable, validate(...checkThumbnailValidation), checkThumbnailHandler(thumbnails));
+  app.get('/check/:md5/:type', key, guards.rateLimit('thumbs.check'), writable, validate(...checkThumbnailValidation), checkThumbnailHandler(thumbnails));
   app.get('/:id', key, guards.rateLimit('thumbs.info'), validate(...thumbnailInfoValidation), getThumbnailInfoHandler(thumbnails));
   // PUT takes no body, but one that cannot be read is still refused (1026/1027), not ignored.
   app.put('/:id/:type', key, guards.rateLimit('thumbs.create'), writable, requireParsedBody, validate(...createThumbnailValidation), createThumbnailHandler(thumbnails));

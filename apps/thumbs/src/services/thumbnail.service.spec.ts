@@ -1,4 +1,4 @@
-import { thumbnailJobId, type ThumbnailJobPayload, type ThumbnailType } from '@pawlink/contracts';
+import { THUMBNAIL_FAILURE_REASONS, thumbnailJobId, type ThumbnailJobPayload, type ThumbnailType } from '@pawlink/contracts';
 import { isApiError } from '@pawlink/service-kit';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { PostUnavailableError, type PostRequester } from '../repositories/post.repository.js';
@@ -204,6 +204,21 @@ describe('request (PUT)', () => {
     expect(await service.request(byMd5(MD5), 'png')).toEqual({ status: 'failed', timedOut: true, reason: 'timeout: the job took longer than 120 s' });
     expect(await service.request(byMd5(POST_MD5), 'gif')).toEqual({ status: 'failed', timedOut: false, reason: 'Thumbnail generation failed.' });
     expect(queue.added).toEqual([]);
+  });
+
+  it('tells a job failed because the board has no such post (1068) from other failures while it is kept, then lets a PUT ask again', async () => {
+    queue.put(MD5, 'gif', { queuedAt: now - 5000, phase: 'failed', finishedOn: now - 1000, failedReason: THUMBNAIL_FAILURE_REASONS.notOnBoard });
+    expect(await service.request(byMd5(MD5), 'gif')).toEqual({ status: 'notOnBoard' });
+    expect(await service.check(MD5, 'gif')).toEqual({ status: 'notOnBoard' });
+    expect(queue.added).toEqual([]);
+    // Another class keeps its 1060 sentence.
+    queue.put(MD5, 'png', { queuedAt: now - 5000, phase: 'failed', finishedOn: now - 1000, failedReason: THUMBNAIL_FAILURE_REASONS.download });
+    expect(await service.check(MD5, 'png')).toEqual({ status: 'failed', timedOut: false, reason: THUMBNAIL_FAILURE_REASONS.download });
+    // Past the TTL the failure is forgotten: a PUT queues a new attempt.
+    queue.put(MD5, 'gif', { queuedAt: now - 700_000, phase: 'failed', finishedOn: now - POLICY.keepFailedSeconds * 1000, failedReason: THUMBNAIL_FAILURE_REASONS.notOnBoard });
+    expect(await service.check(MD5, 'gif')).toEqual({ status: 'missing' });
+    expect(processing(await service.request(byMd5(MD5), 'gif')).startedAt).toBe(now);
+    expect(queue.added).toHaveLength(1);
   });
 
   it('shortens a long reason', async () => {

@@ -1,4 +1,4 @@
-import { isThumbnailTimeout, thumbnailFileName, THUMBNAIL_TYPES, type ThumbnailJobPayload, type ThumbnailType } from '@pawlink/contracts';
+import { isThumbnailTimeout, thumbnailFailureOf, thumbnailFileName, THUMBNAIL_TYPES, type ThumbnailJobPayload, type ThumbnailType } from '@pawlink/contracts';
 import { ApiError } from '@pawlink/service-kit';
 import type { JobDurationRepository } from '../repositories/job-duration.repository.js';
 import type { PostRepository, PostRequester } from '../repositories/post.repository.js';
@@ -18,6 +18,8 @@ export type ThumbnailState =
   | { status: 'done'; url: string }
   | { status: 'processing'; md5: string; checkURL: string; checkAt: number; time: number; startedAt: number; progress: number }
   | { status: 'failed'; timedOut: boolean; reason: string }
+  /** The job failed because no post on the board has the md5: the client asked for something that is not there. */
+  | { status: 'notOnBoard' }
   | { status: 'missing' };
 
 /** What GET /:id tells: the URL of each published type, and the still's ThumbHash in base64. */
@@ -39,7 +41,8 @@ export interface ThumbnailServiceDeps {
 
 /**
  * The rules of API.md §4: the file on disk is the truth for "done"; otherwise the one job per
- * (md5, type) says whether it is queued, running, failed (until it expires) or unknown.
+ * (md5, type) says whether it is queued, running, failed (until it expires; a failure because the
+ * board has no such post is told apart, §6.1) or unknown.
  */
 export class ThumbnailService {
   constructor(private readonly deps: ThumbnailServiceDeps) {}
@@ -96,7 +99,8 @@ export class ThumbnailService {
   /**
    * The MD5 a validated `:id` names: a post id goes through the board (unknown → 1062). When the
    * board cannot answer, the repository's PostUnavailableError goes to the caller: the request
-   * itself was fine and will work later (so is a requester over its share of the board budget).
+   * itself was fine and will work later; so does its PostShareUsedError for a requester over its
+   * share of the board budget.
    */
   private async md5Of(target: ThumbnailTarget, requester: PostRequester): Promise<string> {
     if (target.kind === 'md5') return target.md5;
@@ -118,6 +122,7 @@ export class ThumbnailService {
       return { status: 'processing', md5, checkURL: this.checkUrlOf(md5, type), checkAt: now + MIN_WAIT_MS, time: MIN_WAIT_MS, startedAt: job.queuedAt, progress: job.progress ?? 0 };
     }
     if (job.phase === 'failed') {
+      if (thumbnailFailureOf(job.failedReason) === 'notOnBoard') return { status: 'notOnBoard' };
       const reason = readableReason(job.failedReason);
       return { status: 'failed', timedOut: isThumbnailTimeout(reason), reason };
     }

@@ -4,18 +4,19 @@ import { checkThumbnailValidation, createThumbnailValidation } from './thumbnail
 
 describe('thumbnail validation', () => {
   it('accepts an MD5 in any case, kept lower-case, and the three types exactly', async () => {
-    expect(await runValidation(checkThumbnailValidation, { params: { first: 'D41D8CD98F00B204E9800998ECF8427E', second: 'gif' } })).toEqual({
+    expect(await runValidation(checkThumbnailValidation, { params: { md5: 'D41D8CD98F00B204E9800998ECF8427E', type: 'gif' } })).toEqual({
       ok: true,
       input: { md5: 'd41d8cd98f00b204e9800998ecf8427e', type: 'gif' },
     });
-    expect(await runValidation(checkThumbnailValidation, { params: { first: 'png', second: 'd41d8cd98f00b204e9800998ecf8427e' } })).toMatchObject({ input: { type: 'png' } });
-    expect(await runValidation(checkThumbnailValidation, { params: { first: 'webp', second: 'd41d8cd98f00b204e9800998ecf8427e' } })).toMatchObject({ input: { type: 'webp' } });
+    // The segments the other way round (`/check/png/<md5>`): each lands where it belongs.
+    expect(await runValidation(checkThumbnailValidation, { params: { md5: 'png', type: 'd41d8cd98f00b204e9800998ecf8427e' } })).toEqual({ ok: true, input: { md5: 'd41d8cd98f00b204e9800998ecf8427e', type: 'png' } });
+    expect(await runValidation(checkThumbnailValidation, { params: { md5: 'webp', type: 'd41d8cd98f00b204e9800998ecf8427e' } })).toMatchObject({ input: { type: 'webp' } });
     expect(await runValidation(createThumbnailValidation, { params: { id: 'd41d8cd98f00b204e9800998ecf8427e', type: 'webp' } })).toMatchObject({ ok: true, input: { type: 'webp' } });
   });
 
   it('refuses other MD5s with 1063 and other types with 1064', async () => {
     for (const md5 of ['12345', 'd41d8cd98f00b204e9800998ecf8427', 'zz1d8cd98f00b204e9800998ecf8427e']) {
-      expect(await codeOf(checkThumbnailValidation, { params: { first: md5, second: 'gif' } }), md5).toBe(1063);
+      expect(await codeOf(checkThumbnailValidation, { params: { md5: md5, type: 'gif' } }), md5).toBe(1063);
     }
     for (const type of ['jpg', 'GIF', 'gifs', 'WEBP', 'webm', 'thumbhash']) {
       expect(await codeOf(createThumbnailValidation, { params: { id: 'd41d8cd98f00b204e9800998ecf8427e', type } }), type).toBe(1064);

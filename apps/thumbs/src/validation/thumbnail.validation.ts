@@ -19,19 +19,18 @@ export const thumbnailInfoValidation = [thumbnailId()];
 export const createThumbnailValidation = [thumbnailId(), thumbnailType(param('type'))];
 
 /**
- * The segment of `/check/:first/:second` that plays `part`, in whichever order the client wrote
- * them, as a field of its own (Express 5 `req.params` is a plain object the sanitizer writes to).
+ * `/check/:md5/:type` also takes the two segments the other way round: the first chain puts both
+ * where they belong (`orderCheckSegments`) before either is checked (Express 5 `req.params` is a
+ * plain object the sanitizer writes to; chains run in order).
  */
-function checkSegment(part: 'md5' | 'type'): ValidationChain {
-  return param(part).customSanitizer((_value: unknown, { req }) => {
+const orderedCheckSegments = (): ValidationChain =>
+  param('md5').customSanitizer((value: unknown, { req }) => {
     const params = (req.params ?? {}) as Record<string, unknown>;
-    const segment = (name: string): string => {
-      const value = params[name];
-      return typeof value === 'string' ? value : '';
-    };
-    return orderCheckSegments(segment('first'), segment('second'))[part];
+    const text = (segment: unknown): string => (typeof segment === 'string' ? segment : '');
+    const ordered = orderCheckSegments(text(value), text(params.type));
+    params.type = ordered.type;
+    return ordered.md5;
   });
-}
 
-/** GET /check/:first/:second → `{ md5, type }`: the MD5 is reported (1063) before the type (1064). */
-export const checkThumbnailValidation = [thumbnailMd5(checkSegment('md5')), thumbnailType(checkSegment('type'))];
+/** GET /check/:md5/:type (either order) → `{ md5, type }`: the MD5 is reported (1063) before the type (1064). */
+export const checkThumbnailValidation = [thumbnailMd5(orderedCheckSegments()), thumbnailType(param('type'))];

@@ -42,6 +42,18 @@ describe('KeyUsageService', () => {
     expect(usage.days).toEqual([{ date: '2026-11-23', total: 4, routes: { 'images GET /:category': 2, 'images GET /status': 1, 'thumbs GET /:id': 1 } }]);
   });
 
+  it('names routes as docs/api.md does, counts recorded under older names included (never `GET /*splat`)', async () => {
+    const counts = [
+      { keyId: 1, day: '2026-11-23', field: 'images GET /*splat', count: 2 },
+      { keyId: 1, day: '2026-11-23', field: 'images GET /:category', count: 3 },
+      { keyId: 1, day: '2026-11-23', field: 'images GET /*category', count: 1 },
+      { keyId: 1, day: '2026-11-23', field: 'thumbs GET /check/:first/:second', count: 4 },
+    ];
+    const older = new KeyUsageService({ now: () => NOW, usage: { snapshot: () => Promise.resolve({ counts, applied: new Set() }) }, pending: { pendingOf: () => Promise.resolve({ pending: [], batches: new Map() }) } });
+    expect((await older.ofKey(1, { service: null, dayCount: 1 })).today.routes).toEqual({ 'images GET /:category': 6, 'thumbs GET /check/:md5/:type': 4 });
+    expect((await older.ofKey(1, { service: 'images', dayCount: 1 })).today.routes).toEqual({ 'GET /:category': 6 });
+  });
+
   it('gives today as zero when the key was not used', async () => {
     const empty = new KeyUsageService({ now: () => NOW, usage: { snapshot: () => Promise.resolve({ counts: [], applied: new Set() }) }, pending: { pendingOf: () => Promise.resolve({ pending: [], batches: new Map() }) } });
     expect(await empty.ofKey(9, { service: 'thumbs', dayCount: 30 })).toEqual({ service: 'thumbs', today: { date: '2026-11-23', total: 0, routes: {} }, days: [] });

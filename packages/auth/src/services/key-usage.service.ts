@@ -2,7 +2,7 @@ import { APPLIED_BATCH_VISIBLE_MS } from '@pawlink/service-kit';
 import type { PendingUsageRepository } from '../repositories/pending-usage.repository.js';
 import type { UsageRepository } from '../repositories/usage.repository.js';
 import { lastUtcDays, utcDay } from './usage-day.rules.js';
-import { splitUsageField, type UsageCount } from './usage-count.js';
+import { publicRouteLabel, splitUsageField, type UsageCount } from './usage-count.js';
 
 /** Days `GET /status` shows: today and the 29 UTC days before it. */
 export const STATUS_USAGE_DAYS = 30;
@@ -54,9 +54,10 @@ export class KeyUsageService {
     const byDay = new Map<string, UsageDay>();
     for (const { day, field, count } of counts) {
       if (day < since) continue;
-      const { service, route } = splitUsageField(field);
+      const { service, route: recorded } = splitUsageField(field);
       if (options.service !== null && service !== options.service) continue;
-      const label = options.service === null ? field : route;
+      const route = publicRouteLabel(recorded);
+      const label = options.service === null ? `${service} ${route}` : route;
       let entry = byDay.get(day);
       if (!entry) byDay.set(day, (entry = { date: day, total: 0, routes: {} }));
       entry.total += count;

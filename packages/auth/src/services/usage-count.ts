@@ -10,6 +10,23 @@ export interface UsageCount {
 /** Longest route label kept (the MySQL column holds this much). */
 export const MAX_ROUTE_LABEL = 150;
 
+/** Labels that earlier versions recorded, as those routes are named now. */
+const RENAMED_ROUTES: Readonly<Record<string, string>> = {
+  // images' slashed category form was registered as `/*splat`
+  'GET /*splat': 'GET /:category',
+  // thumbs' check route named its segments for their position
+  'GET /check/:first/:second': 'GET /check/:md5/:type',
+};
+
+/**
+ * A route label as docs/api.md names the route (`GET /:category`): a parameter spanning segments
+ * (Express's `/*category`, the slashed form) reads like any other, and labels recorded under an
+ * older name read as the route is named now, so one route is one line however it was counted.
+ */
+export function publicRouteLabel(route: string): string {
+  return (RENAMED_ROUTES[route] ?? route).replace(/\/\*([A-Za-z_$][\w$]*)/g, '/:$1');
+}
+
 /** The field of a count: service, then the route label (`GET /:category`). */
 export const usageField = (service: string, route: string): string => `${service} ${route}`;
 

@@ -4,7 +4,7 @@ import { HEADER_FIELDS_LIMIT_BYTES, REQUEST_TARGET_LIMIT_BYTES } from '../common
 import { header, requestIdHeader } from './headers.js';
 import { json, media, operation, pathParameter, successWith } from './operations.js';
 import { KEY_USAGE_SCHEMA } from './key-usage.schema.js';
-import { FALLBACK, type JsonSchema, type OpenApiDocument, type PathItemObject, type ResponseObject } from './types.js';
+import { FALLBACK, INTERNAL, type JsonSchema, type OpenApiDocument, type PathItemObject, type ResponseObject } from './types.js';
 
 /** Where every service serves its document and its documentation page's assets. */
 export const OPENAPI_PATH = '/openapi.json';
@@ -271,6 +271,15 @@ export function serviceDocument(spec: ServiceDocumentSpec): OpenApiDocument {
   };
 }
 
-/** The document as a service serves it: `servers` set to its configured public base URL. */
+/** The document with `servers` set to a service's configured public base URL. */
 export const withServer = (document: OpenApiDocument, url: string): OpenApiDocument => ({ ...document, servers: [{ url }] });
+
+/** The document without the paths marked INTERNAL: what a service serves and its page renders. */
+export const publicDocument = (document: OpenApiDocument): OpenApiDocument => ({
+  ...document,
+  paths: Object.fromEntries(Object.entries(document.paths).filter(([, item]) => item[INTERNAL] !== true)),
+});
+
+/** The document as a service serves it (`GET /openapi.json`): public paths only, `servers` its public base URL. */
+export const servedDocument = (document: OpenApiDocument, url: string): OpenApiDocument => withServer(publicDocument(document), url);
 

@@ -29,6 +29,7 @@ const ERROR_DETAILS: Partial<Record<ErrorName, ErrorDetail>> = {
     properties: { extra: { type: 'object', required: ['reason'], properties: { reason: { type: 'string' } }, additionalProperties: false } },
     required: ['extra'],
   },
+  BOARD_SHARE_USED: { headers: ['Retry-After'] },
   METHOD_NOT_ALLOWED: { headers: ['Allow'] },
   THUMBNAIL_ERROR: { properties: { status: { const: 'error' } }, required: ['status'] },
   THUMBNAIL_TIMEOUT: { properties: { status: { const: 'timeout' } }, required: ['status'] },

@@ -2,7 +2,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import { Errors } from '../errors.js';
 import { errorSchemaName } from './error-schemas.js';
-import { imagesOpenApi, shortenerOpenApi, thumbsOpenApi, withServer, type OpenApiDocument } from './index.js';
+import { imagesOpenApi, INTERNAL, servedDocument, shortenerOpenApi, thumbsOpenApi, withServer, type OpenApiDocument } from './index.js';
 
 const DOCUMENTS: Array<[string, OpenApiDocument]> = [
   ['shortener', shortenerOpenApi],
@@ -12,7 +12,7 @@ const DOCUMENTS: Array<[string, OpenApiDocument]> = [
 
 describe.each(DOCUMENTS)('the %s OpenAPI document', (_name, document) => {
   it('validates as OpenAPI 3.1, as served with its base URL too', async () => {
-    for (const candidate of [document, withServer(document, 'https://example.com')]) {
+    for (const candidate of [document, withServer(document, 'https://example.com'), servedDocument(document, 'https://example.com')]) {
       const validator = new Validator();
       const result = await validator.validate(structuredClone(candidate) as unknown as Parameters<Validator['validate']>[0]);
       expect(validator.version).toBe('3.1');
@@ -40,6 +40,26 @@ describe.each(DOCUMENTS)('the %s OpenAPI document', (_name, document) => {
             expect(String(def?.status), `${method} ${path} ${status}`).toBe(status);
           }
         }
+      }
+    }
+  });
+});
+
+describe('the documents as served', () => {
+  it('leave out the paths marked internal (thumbs\' bull-board dashboard) and keep every other', () => {
+    const served = servedDocument(thumbsOpenApi, 'https://thumbs.example.com');
+    expect(Object.keys(served.paths).filter((path) => path.startsWith('/admin/queues'))).toEqual([]);
+    expect(Object.keys(thumbsOpenApi.paths)).toEqual(expect.arrayContaining(['/admin/queues', '/admin/queues/{path}']));
+    const kept = Object.entries(thumbsOpenApi.paths).filter(([, item]) => item[INTERNAL] !== true).map(([path]) => path);
+    expect(Object.keys(served.paths)).toEqual(kept);
+    expect(served.servers).toEqual([{ url: 'https://thumbs.example.com' }]);
+    for (const document of [shortenerOpenApi, imagesOpenApi]) expect(servedDocument(document, 'https://x.example').paths).toEqual(document.paths);
+  });
+
+  it('name every path parameter for what it is', () => {
+    for (const [, document] of DOCUMENTS) {
+      for (const path of Object.keys(servedDocument(document, 'https://x.example').paths)) {
+        for (const [, name] of path.matchAll(/\{([^}]+)\}/g)) expect(['code', 'db', 'id', 'category', 'md5', 'type', 'file'], path).toContain(name);
       }
     }
   });

@@ -2,7 +2,7 @@ import { THUMBNAIL_TYPES } from '../thumbs.js';
 import { serviceDocument } from './document.js';
 import { header } from './headers.js';
 import { empty, json, jsonBody, media, operation, pathParameter, type OperationSpec } from './operations.js';
-import { MOUNTED, MULTI_SEGMENT, type HeaderObject, type JsonSchema, type OpenApiDocument, type OperationObject, type PathItemObject, type ResponseObject } from './types.js';
+import { INTERNAL, MOUNTED, MULTI_SEGMENT, type HeaderObject, type JsonSchema, type OpenApiDocument, type OperationObject, type PathItemObject, type ResponseObject } from './types.js';
 
 const done: JsonSchema = {
   type: 'object',
@@ -106,7 +106,9 @@ function dashboardOperation(method: string, where: 'entry' | 'sub'): OperationOb
 
 /** bull-board's methods; DELETE reaches the guard too (the mount takes every method) and bull-board has no such route. */
 const DASHBOARD_METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+/** bull-board's own pages and API: documented for the tests' sake, not served as public API. */
 const dashboard = (where: 'entry' | 'sub'): PathItemObject => ({
+  [INTERNAL]: true,
   [MOUNTED]: ADMIN_QUEUES,
   ...(where === 'sub' ? { [MULTI_SEGMENT]: 'path' } : {}),
   ...Object.fromEntries(DASHBOARD_METHODS.map((method) => [method, dashboardOperation(method, where)])),
@@ -182,15 +184,19 @@ const adminPaths: Record<string, PathItemObject> = {
 export const thumbsOpenApi: OpenApiDocument = serviceDocument({
   service: 'thumbs',
   title: 'Pawlink thumbnails',
-  description: 'Animated GIF and still PNG thumbnails of image-board posts, made by the worker: ask with PUT, poll the check URL.',
+  description: 'Animated GIF and WebP and still PNG thumbnails of image-board posts, made by the worker: ask with PUT, poll the check URL.',
   tags: [
     { name: 'thumbnails', description: 'Request thumbnails and follow their jobs.' },
-    { name: 'admin', description: 'Operator pages: the queue dashboard (bull-board) and its login. HTML for browsers, not part of the bot API.' },
+    {
+      name: 'admin',
+      description:
+        'Operator pages: the login of the queue dashboard (bull-board, at `/admin/queues/` for keys with the `admin` flag; its own pages and API are not part of this document). HTML for browsers, not part of the bot API.',
+    },
   ],
   schemas: { ThumbnailDone: done, ThumbnailProcessing: processing },
   paths: {
     ...adminPaths,
-    '/check/{first}/{second}': {
+    '/check/{md5}/{type}': {
       get: operation({
         ...key,
         rateLimit: 'thumbs.check',
@@ -198,12 +204,15 @@ export const thumbsOpenApi: OpenApiDocument = serviceDocument({
         operationId: 'checkThumbnail',
         summary: 'The state of a thumbnail job',
         description: '`/check/<md5>/<type>`, or the two segments the other way round.',
-        parameters: [pathParameter('first', 'The MD5, or the type.'), pathParameter('second', 'The type, or the MD5.')],
+        parameters: [
+          pathParameter('md5', 'The MD5 of the post\'s file (32 hex digits, any case); the type when the two segments come the other way round.'),
+          pathParameter('type', 'The thumbnail format: `gif`, `png` or `webp`; the MD5 when the two segments come the other way round.'),
+        ],
         responses: {
           '201': json('Done.', done, noStore),
           '200': json('Still processing; ask again at checkAt.', processing, poll),
         },
-        errors: ['INVALID_MD5', 'INVALID_TYPE', 'CHECK_NOT_FOUND', 'THUMBNAIL_ERROR', 'THUMBNAIL_TIMEOUT', 'UNKNOWN_ROUTE'],
+        errors: ['INVALID_MD5', 'INVALID_TYPE', 'CHECK_NOT_FOUND', 'POST_NOT_ON_BOARD', 'THUMBNAIL_ERROR', 'THUMBNAIL_TIMEOUT', 'UNKNOWN_ROUTE'],
       }),
     },
     '/{id}': {
@@ -227,7 +236,7 @@ export const thumbsOpenApi: OpenApiDocument = serviceDocument({
             additionalProperties: false,
           }),
         },
-        errors: ['INVALID_POST_ID', 'INVALID_MD5', 'BOARD_UNAVAILABLE', 'UNKNOWN_ROUTE'],
+        errors: ['INVALID_POST_ID', 'INVALID_MD5', 'BOARD_SHARE_USED', 'BOARD_UNAVAILABLE', 'UNKNOWN_ROUTE'],
       }),
     },
     '/{id}/{type}': {
@@ -244,7 +253,7 @@ export const thumbsOpenApi: OpenApiDocument = serviceDocument({
           '200': json('The file exists.', done, noStore),
           '202': json('Queued now or already queued; poll `checkURL` (also in `Location`).', processing, { ...poll, Location: header('Location', true) }),
         },
-        errors: ['INVALID_POST_ID', 'INVALID_MD5', 'INVALID_TYPE', 'BOARD_UNAVAILABLE', 'THUMBNAIL_ERROR', 'THUMBNAIL_TIMEOUT', 'UNKNOWN_ROUTE'],
+        errors: ['INVALID_POST_ID', 'INVALID_MD5', 'INVALID_TYPE', 'POST_NOT_ON_BOARD', 'BOARD_SHARE_USED', 'BOARD_UNAVAILABLE', 'THUMBNAIL_ERROR', 'THUMBNAIL_TIMEOUT', 'UNKNOWN_ROUTE'],
       }),
     },
   },

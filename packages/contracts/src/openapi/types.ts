@@ -90,6 +90,13 @@ export const MULTI_SEGMENT = 'x-pawlink-multi-segment';
  */
 export const MOUNTED = 'x-pawlink-mounted';
 
+/**
+ * A path item's extension: the path is the service's own business, not its public API (thumbs'
+ * bull-board dashboard and its UI's API). It stays in the document, which the tests hold the
+ * service to, and is left out of the document the service serves (`publicDocument`).
+ */
+export const INTERNAL = 'x-pawlink-internal';
+
 /** The document's extension naming the answers to requests no operation takes (see `fallbackResponses`). */
 export const FALLBACK = 'x-pawlink-fallback';
 

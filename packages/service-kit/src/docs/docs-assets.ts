@@ -12,10 +12,14 @@ export interface DocsAsset {
 }
 
 // Starts the renderer on the page's container; the page gives the document's URL in a data attribute,
-// so no inline script is needed under the CSP.
+// so no inline script is needed under the CSP. The page's header already shows the title, version and
+// the gist of the description: Swagger UI's own title block (InfoContainer) renders nothing.
 const INIT_SCRIPT = `(function () {
   var root = document.getElementById('swagger-ui');
   if (!root || typeof SwaggerUIBundle !== 'function') return;
+  var withoutTitleBlock = function () {
+    return { wrapComponents: { InfoContainer: function () { return function () { return null; }; } } };
+  };
   window.ui = SwaggerUIBundle({
     url: root.getAttribute('data-openapi-url'),
     domNode: root,
@@ -24,6 +28,7 @@ const INIT_SCRIPT = `(function () {
     defaultModelsExpandDepth: 0,
     validatorUrl: null,
     presets: [SwaggerUIBundle.presets.apis],
+    plugins: [withoutTitleBlock],
     layout: 'BaseLayout'
   });
 })();

@@ -22,6 +22,8 @@ export interface DocsSection {
 export interface DocsPageContent {
   service: ServiceName;
   title: string;
+  /** The document's `info.version`. */
+  version: string;
   description: string;
   publicUrl: string;
   /** The other services by name and public URL. */
@@ -43,11 +45,12 @@ function table(section: DocsSection): string {
 }
 
 /**
- * The documentation page: what a person needs before the reference (the service, its base URL,
- * the auth header, the rate limits, the other services, service-specific tables), then the
- * reference rendered from `/openapi.json` by Swagger UI. No inline script or style: everything is
- * loaded from `assets/docs/` under the page's CSP. Links are relative so a path prefix of a
- * reverse proxy keeps working.
+ * The documentation page: what a person needs before the reference (the service and its title
+ * once, its base URL, the auth header, failures, the rate limits, the other services,
+ * service-specific tables), then the reference rendered from `/openapi.json` by Swagger UI, whose
+ * own title block is left out (pawlink-docs.js) so the title is not shown twice. No inline script
+ * or style: everything is loaded from `assets/docs/` under the page's CSP. Links are relative so a
+ * path prefix of a reverse proxy keeps working.
  */
 export function renderDocsPage(content: DocsPageContent): string {
   const asset = (name: string): string => `assets/docs/${name}?v=${DOCS_ASSETS_VERSION}`;
@@ -72,8 +75,9 @@ export function renderDocsPage(content: DocsPageContent): string {
 <header class="pawlink-docs">
 <h1 id="service-name">${escapeHtml(content.title)}</h1>
 <p>${escapeHtml(content.description)}</p>
-<p>Base URL: <code id="base-url">${escapeHtml(content.publicUrl)}</code> · OpenAPI 3.1 document: <a href="openapi.json">openapi.json</a></p>
+<p>Base URL: <code id="base-url">${escapeHtml(content.publicUrl)}</code> · API version ${escapeHtml(content.version)} · OpenAPI 3.1 document: <a href="openapi.json">openapi.json</a></p>
 <p id="auth">Authentication: send your API key as <code>Authorization: &lt;key&gt;</code> (or <code>Authorization: Bearer &lt;key&gt;</code>); each operation says whether it needs one.</p>
+<p id="failures">Failures are JSON <code>{success:false, error, code}</code>: <code>error</code> is for people, <code>code</code> is the contract; each operation lists the codes it can answer. Every response carries <code>X-Request-Id</code>.</p>
 ${others ? `<h2>Other services</h2><ul id="other-services">${others}</ul>` : ''}
 ${table(limits)}
 ${content.sections.map(table).join('\n')}

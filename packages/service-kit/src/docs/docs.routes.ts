@@ -1,4 +1,4 @@
-import { DOCS_ASSETS_PREFIX, OPENAPI_PATH, withServer, type OpenApiDocument } from '@pawlink/contracts/openapi';
+import { DOCS_ASSETS_PREFIX, OPENAPI_PATH, servedDocument, type OpenApiDocument } from '@pawlink/contracts/openapi';
 import { SERVICES, type ServiceName } from '@pawlink/contracts';
 import type { Express, Request } from 'express';
 import { ApiError } from '../api-error.js';
@@ -7,7 +7,7 @@ import { docsAsset } from './docs-assets.js';
 import { renderDocsPage, type DocsRateLimit, type DocsSection } from './docs-page.js';
 
 export interface ServiceDocs {
-  /** The service's OpenAPI document (`@pawlink/contracts/openapi`). */
+  /** The service's OpenAPI document (`@pawlink/contracts/openapi`); its internal paths are not served. */
   document: OpenApiDocument;
   /** Public base URLs from the configuration (SHORTENER_URL, IMAGES_URL, THUMBS_URL). */
   urls: Record<ServiceName, string>;
@@ -48,7 +48,7 @@ function prefersJson(req: Request): boolean {
  */
 export function registerDocsRoutes(app: Express, service: ServiceName, docs: ServiceDocs): void {
   const publicUrl = docs.urls[service];
-  const json = Buffer.from(JSON.stringify(withServer(docs.document, publicUrl)));
+  const json = Buffer.from(JSON.stringify(servedDocument(docs.document, publicUrl)));
   const csp = pageCsp(publicUrl);
   const pointer = { success: true, service, openapi: `${publicUrl}${OPENAPI_PATH}`, docs: `${publicUrl}/` };
   const others = SERVICES.filter((name) => name !== service).map((name) => ({ service: name, url: docs.urls[name] }));
@@ -68,6 +68,7 @@ export function registerDocsRoutes(app: Express, service: ServiceName, docs: Ser
     const html = renderDocsPage({
       service,
       title: docs.document.info.title,
+      version: docs.document.info.version,
       description: (docs.document.info.description ?? '').split('\n')[0] ?? '',
       publicUrl,
       otherServices: others,

@@ -1,22 +1,10 @@
 import { API_KEY_FLAGS, DEFAULT_BULK_LIMIT, type ApiKeyFlag } from '@pawlink/contracts';
-import type { ApiKey, ApiKeyService, KeyUsage } from '@pawlink/auth';
+import type { ApiKeyService, KeyUsage } from '@pawlink/auth';
 import type { Command } from 'commander';
 import type { AdminContext } from '../admin-context.js';
 import { CommandFailure, listOf, nonEmpty, nonNegativeInt, positiveInt } from '@pawlink/service-kit/cli';
-
-const describeKey = (key: ApiKey): string =>
-  [
-    `id=${key.id}`,
-    `name=${JSON.stringify(key.name)}`,
-    `contact=${JSON.stringify(key.contact)}`,
-    `flags=${key.flags.join(',') || '-'}`,
-    `active=${key.active}`,
-    `disabled=${key.disabled}${key.disabled ? ` reason=${JSON.stringify(key.disabledReason ?? '')}` : ''}`,
-    `bulkLimit=${key.bulkLimit}`,
-    `rateLimit=${key.rateLimitRoute ?? 'default'}/${key.rateLimitGlobal ?? 'default'}`,
-    `created=${key.createdAt.toISOString()}`,
-    `lastUsed=${key.lastUsedAt?.toISOString() ?? 'never'}`,
-  ].join(' ');
+import { describeKey } from './apikey-describe.js';
+import { registerApiKeyEnsureCommand } from './apikey-ensure.command.js';
 
 /** Runs a change on key `id`, failing (exit 1) when there is no such key. */
 async function changeKey(context: AdminContext, id: number, change: (keys: ApiKeyService) => Promise<boolean>, done: string): Promise<void> {
@@ -55,6 +43,8 @@ export function registerApiKeyCommands(program: Command, context: () => AdminCon
       const { key, record } = await (await context().apiKeys()).create(options);
       process.stdout.write(`Created API key ${describeKey(record)}\n${key}\n`);
     });
+
+  registerApiKeyEnsureCommand(apikey, context);
 
   apikey
     .command('list')
