@@ -16,6 +16,7 @@ import { THUMBNAIL_JOB, THUMBNAIL_QUEUE, thumbnailJobId, thumbnailQueuePrefix, t
 import { loadBaseConfig } from '@pawlink/service-kit';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
+import { measureGif } from './gif-comparison.js';
 import { cpuMs, sampleMemory } from './proc-stats.js';
 import { measureWebp, WEBP_QUALITY } from './webp-comparison.js';
 
@@ -25,8 +26,8 @@ const runId = randomBytes(4).toString('hex');
 // its own namespace, so another benchmark's cleanup of `<prefix>bench:*` cannot touch it
 const prefix = `${base.redis.prefix}thumbsbench${runId}:`;
 const log = (line: string): void => void process.stdout.write(`${line}\n`);
-/** BENCH_THUMBS_SECTIONS=webp runs the WebP comparison alone (about a minute); default: everything. */
-const sections = new Set((process.env.BENCH_THUMBS_SECTIONS ?? 'jobs,webp,throughput').split(',').map((s) => s.trim()));
+/** BENCH_THUMBS_SECTIONS=gif,webp runs the in-process comparisons alone (a minute or two); default: everything. */
+const sections = new Set((process.env.BENCH_THUMBS_SECTIONS ?? 'jobs,gif,webp,throughput').split(',').map((s) => s.trim()));
 /** Each measured job (and its floor) runs BENCH_THUMBS_RUNS times on its own copy of the input; tables show medians. */
 const runs = Math.max(1, Number(process.env.BENCH_THUMBS_RUNS ?? 3));
 
@@ -52,6 +53,10 @@ const ratio = (a: number, b: number): string => (b > 0 ? `${(a / b).toFixed(2)}�
 function table(headers: string[], rows: string[][]): void {
   for (const line of formatTable(headers, rows)) log(line);
 }
+
+/** `gif` with a comment extension holding `text` (up to 255 bytes) before its trailer. */
+const withGifComment = (gif: Buffer, text: string): Buffer =>
+  Buffer.concat([gif.subarray(0, -1), Buffer.from([0x21, 0xfe, Buffer.byteLength(text)]), Buffer.from(text), Buffer.from([0x00]), gif.subarray(-1)]);
 
 /** Runs a command to completion; wall and CPU (ours plus reaped children) and its peak RSS. */
 async function measureCommand(command: string, args: string[]): Promise<Measure> {
@@ -161,6 +166,24 @@ async function webpSection(inputs: Array<Input & { duration: number }>): Promise
   table(['input', 'gif', 'webp', 'webp/gif bytes', 'PSNR RGB dB', 'PSNR luma dB', 'SSIM luma'], qualityRows);
 }
 
+/** Our GIF (palette indices from ffmpeg, written by gif-encoder-2) against ffmpeg's own GIF of the same decoded frames. */
+async function gifSection(inputs: Array<Input & { duration: number }>): Promise<void> {
+  const measures = await measureGif(inputs, runs);
+  const wallCpu = (t: { wallMs: number; cpuMs: number }): string => `${fmtMs(t.wallMs)} / ${fmtMs(t.cpuMs)}`;
+  log('');
+  log(`GIF: ours (ffmpeg palettegen/paletteuse to palette indices, gif-encoder-2 writes the GIF) vs ffmpeg's own GIF of the same decoded frames (same filter), in this process; median of ${runs}, wall / CPU (this process and its ffmpeg)`);
+  log('targets: bytes ≤ 1.10× ffmpeg\'s; the same pixels (so the same PSNR and SSIM against the decoded frames)');
+  table(['input', 'frames', 'ours', 'ffmpeg', 'ours/ffmpeg bytes', 'pixels differing', 'PSNR RGB dB ours / ffmpeg', 'SSIM luma ours / ffmpeg'], measures.map((m) => [
+    m.name, String(m.frames), fmtBytes(m.oursBytes), fmtBytes(m.ffmpegBytes), ratio(m.oursBytes, m.ffmpegBytes), `${m.differingPixels} of ${m.pixels}`,
+    `${m.oursQuality.psnrRgb.toFixed(2)} / ${m.ffmpegQuality.psnrRgb.toFixed(2)}`, `${m.oursQuality.ssimLuma.toFixed(4)} / ${m.ffmpegQuality.ssimLuma.toFixed(4)}`,
+  ]));
+  log('');
+  log('the GIF step\'s time, wall / CPU; ours = palette mapping (ffmpeg, pal8 out) + writing (gif-encoder-2, JS), each also measured alone');
+  table(['input', 'ours', 'ffmpeg GIF', 'ours/ffmpeg wall', 'ours/ffmpeg CPU', 'mapping alone', 'writing alone'], measures.map((m) => [
+    m.name, wallCpu(m.ours), wallCpu(m.ffmpeg), ratio(m.ours.wallMs, m.ffmpeg.wallMs), ratio(m.ours.cpuMs, m.ffmpeg.cpuMs), wallCpu(m.mapping), wallCpu(m.writing),
+  ]));
+}
+
 async function main(): Promise<void> {
   const workDir = await mkdtemp(path.join(os.tmpdir(), 'pawlink-bench-'));
   const board = await startFakeBoard();
@@ -171,7 +194,7 @@ async function main(): Promise<void> {
     log('== thumbs-worker: GIF, PNG and WebP rendering against the ffmpeg decode floor');
     log(`machine: ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'unknown'}), load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
     log('generating inputs…');
-    // The WebP comparison alone reads 3 s of each: shorter inputs keep it to about a minute.
+    // The in-process comparisons alone read 3 s of each: shorter inputs keep them to a minute or two.
     const [long, short] = sections.has('jobs') || sections.has('throughput') ? [30, 10] : [5, 4];
     const specs: Array<{ name: string; ext: string; duration: number; make: () => Promise<Buffer> }> = [
       { name: `webm 1280×720 ${long} s`, ext: 'webm', duration: long, make: () => makeWebm(long, 1280, 720, { fps: 30, bitrate: '2M' }) },
@@ -188,17 +211,21 @@ async function main(): Promise<void> {
       inputs.push({ name: spec.name, ext: spec.ext, file, md5: post.md5, bytes: bytes.length, duration: spec.duration });
     }
 
-    /** The same media under another md5 (a job per md5): videos remuxed with a tag, a GIF with bytes after its trailer. */
+    /**
+     * The same media under another md5 (a job per md5): videos remuxed with a tag, a GIF with a
+     * comment extension before its trailer (libvips refuses bytes after the trailer).
+     */
     const copyOf = async (input: Input & { duration: number }, run: number): Promise<Input & { duration: number }> => {
       const file = path.join(workDir, `run${run}-${path.basename(input.file)}`);
       const tag = `pawlink-bench-${runId}-${run}`;
-      if (input.ext === 'gif') await writeFile(file, Buffer.concat([await readFile(input.file), Buffer.from(tag)]));
+      if (input.ext === 'gif') await writeFile(file, withGifComment(await readFile(input.file), tag));
       else await measureCommand('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-nostdin', '-i', input.file, '-map', '0', '-c', 'copy', '-metadata', `comment=${tag}`, '-y', file]);
       const bytes = await readFile(file);
       const post = board.addPost({ id: nextId++, ext: input.ext }, bytes);
       return { ...input, file, md5: post.md5, bytes: bytes.length };
     };
 
+    if (sections.has('gif')) await gifSection(inputs);
     if (sections.has('webp')) await webpSection(inputs);
     if (!sections.has('jobs') && !sections.has('throughput')) return;
 
