@@ -30,6 +30,13 @@ const log = (line: string): void => void process.stdout.write(`${line}\n`);
 const sections = new Set((process.env.BENCH_THUMBS_SECTIONS ?? 'jobs,gif,webp,throughput').split(',').map((s) => s.trim()));
 /** Each measured job (and its floor) runs BENCH_THUMBS_RUNS times on its own copy of the input; tables show medians. */
 const runs = Math.max(1, Number(process.env.BENCH_THUMBS_RUNS ?? 3));
+/**
+ * BENCH_THUMBS_BASELINE: another build's `dist/main.js` (a copy of main's, say). The jobs section
+ * then runs every job on it too, turn about with this build's on the same copy of the input, so
+ * the machine's load falls on both alike.
+ */
+const baselineMain = process.env.BENCH_THUMBS_BASELINE;
+const baselinePrefix = `${prefix}baseline:`;
 
 interface Input {
   name: string;
@@ -88,8 +95,8 @@ async function ffmpegReferenceGif(input: Input, duration: number, outDir: string
   return { ...measure, outBytes: (await stat(out)).size };
 }
 
-function startWorker(mediaDir: string, board: FakeBoard, extraEnv: Record<string, string> = {}): ChildProcess {
-  return spawn(process.execPath, [MAIN], {
+function startWorker(mediaDir: string, board: FakeBoard, extraEnv: Record<string, string> = {}, main = MAIN): ChildProcess {
+  return spawn(process.execPath, [main], {
     env: {
       ...process.env, REDIS_PREFIX: prefix, MEDIA_DIR: mediaDir, BOARD_URL: board.url, BOARD_STATIC_URL: board.staticUrl,
       BOARD_USER_AGENT: 'PawlinkBench/1.0', LOG_LEVEL: 'error', WORKER_CONCURRENCY: '1',
@@ -189,6 +196,7 @@ async function main(): Promise<void> {
   const board = await startFakeBoard();
   const redis = new Redis(base.redis.url, { maxRetriesPerRequest: null });
   const queue: BenchQueue = new Queue(THUMBNAIL_QUEUE, { connection: redis, prefix: thumbnailQueuePrefix(prefix) });
+  const baselineQueue: BenchQueue = new Queue(THUMBNAIL_QUEUE, { connection: redis, prefix: thumbnailQueuePrefix(baselinePrefix) });
   let nextId = 1;
   try {
     log('== thumbs-worker: GIF, PNG and WebP rendering against the ffmpeg decode floor');
@@ -233,13 +241,28 @@ async function main(): Promise<void> {
     // belong to that input alone.
     const rows: string[][] = [];
     const refRows: string[][] = [];
+    const baselineRows: string[][] = [];
     for (const input of sections.has('jobs') ? inputs : []) {
       const mediaDir = path.join(workDir, `media-${input.md5}`);
       const worker = startWorker(mediaDir, board);
+      const baseline = baselineMain ? startWorker(path.join(workDir, `baseline-${input.md5}`), board, { REDIS_PREFIX: baselinePrefix }, baselineMain) : undefined;
       try {
         await waitForReady(queue, 1);
         const warm = board.addPost({ id: nextId++, ext: 'png' }, await makePng(64, 64));
         await runJob(queue, warm.md5);
+        if (baseline) {
+          await waitForReady(baselineQueue, 1);
+          await runJob(baselineQueue, warm.md5);
+        }
+        const baselineWall: number[] = [];
+        const baselineCpu: number[] = [];
+        /** The same job on the baseline worker: wall and CPU (the worker and its ffmpeg). */
+        const onBaseline = async (md5: string): Promise<void> => {
+          await new Promise((resolve) => setTimeout(resolve, 600));
+          const cpuBefore = await cpuMs(baseline!.pid!);
+          baselineWall.push((await runJob(baselineQueue, md5)).wallMs);
+          baselineCpu.push((await cpuMs(baseline!.pid!)) - cpuBefore);
+        };
         const jobWall: number[] = [];
         const jobCpu: number[] = [];
         const floorWall: number[] = [];
@@ -248,6 +271,8 @@ async function main(): Promise<void> {
         let last: (ThumbnailJobResult & { md5: string }) | undefined;
         for (let run = 0; run < runs; run++) {
           const copy = run === 0 ? input : await copyOf(input, run);
+          // turn about: the baseline goes first on every other run
+          if (baseline && run % 2 === 1) await onBaseline(copy.md5);
           // let the board limiter's next slot come, so the measured job does not wait for it
           await new Promise((resolve) => setTimeout(resolve, 600));
           const memory = sampleMemory(worker.pid!);
@@ -259,6 +284,7 @@ async function main(): Promise<void> {
           peaks.self = Math.max(peaks.self, mem.selfPeakMb);
           peaks.child = Math.max(peaks.child, mem.childPeakMb);
           peaks.combined = Math.max(peaks.combined, mem.combinedPeakMb);
+          if (baseline && run % 2 === 0) await onBaseline(copy.md5);
           const floor = await ffmpegFloor(copy);
           floorWall.push(floor.wallMs);
           floorCpu.push(floor.cpuMs);
@@ -273,8 +299,15 @@ async function main(): Promise<void> {
           fmtBytes(last!.bytes), fmtBytes(png.length), peaks.self.toFixed(0), peaks.child.toFixed(0), peaks.combined.toFixed(0),
         ]);
         refRows.push([input.name, fmtMs(reference.wallMs), fmtMs(reference.cpuMs), fmtBytes(reference.outBytes ?? 0), ratio(reference.wallMs, floor), ratio(wall, reference.wallMs), fmtBytes(last!.bytes), ratio(last!.bytes, reference.outBytes ?? 0)]);
+        if (baseline) {
+          baselineRows.push([
+            input.name, fmtMs(wall), fmtMs(median(baselineWall)), ratio(wall, median(baselineWall)), jobWall.map((w, i) => ratio(w, baselineWall[i]!)).join(' '),
+            fmtMs(cpu), fmtMs(median(baselineCpu)), ratio(cpu, median(baselineCpu)), jobCpu.map((c, i) => ratio(c, baselineCpu[i]!)).join(' '),
+          ]);
+        }
       } finally {
         await stopWorker(worker);
+        if (baseline) await stopWorker(baseline);
       }
     }
     if (sections.has('jobs')) {
@@ -285,6 +318,11 @@ async function main(): Promise<void> {
     log('');
     log('Reference: ffmpeg alone making the GIF (same 3 s window, fps=10, 320 box, palettegen/paletteuse); target: our GIF ≤ 1.25× its bytes');
     table(['input', 'ffmpeg GIF wall', 'ffmpeg GIF CPU', 'ffmpeg GIF size', 'ref wall/floor', 'ours/ref wall', 'our GIF size', 'ours/ref size'], refRows);
+    if (baselineMain) {
+      log('');
+      log(`This build's GIF job vs the baseline's (BENCH_THUMBS_BASELINE=${baselineMain}), turn about on the same copies; medians of ${runs}, CPU of the worker and its ffmpeg`);
+      table(['input', 'job wall', 'baseline wall', 'wall ratio', 'wall ratio per run', 'job CPU', 'baseline CPU', 'CPU ratio', 'CPU ratio per run'], baselineRows);
+    }
     }
     if (!sections.has('throughput')) return;
 
@@ -326,6 +364,7 @@ async function main(): Promise<void> {
     log(`ratios of 2 workers to 1: ${ratio(Number(throughputRows[1]?.[3]), Number(throughputRows[0]?.[3]))} jobs/minute`);
   } finally {
     await queue.close();
+    await baselineQueue.close();
     await deleteKeys(redis);
     redis.disconnect();
     await board.close();

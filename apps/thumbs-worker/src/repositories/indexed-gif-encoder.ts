@@ -4,7 +4,8 @@ import { gifDelayOf } from '../services/gif-timing.rules.js';
 
 /**
  * The GIF's bytes in one growing Buffer. The library's own sink pushes every byte onto a JS array
- * of numbers and copies it at the end, about 30 % of its time.
+ * of numbers and copies it at the end: with this one, writing 30 frames of 320×180 takes about
+ * 10 % less CPU (27–37 ms instead of 29–43, 2026-11-25).
  */
 class GifBytes implements GifByteSink {
   private bytes: Buffer;
@@ -30,7 +31,12 @@ class GifBytes implements GifByteSink {
     // the library's `length` argument is where copying stops, and 0 means the whole array
     const stop = end || array.length;
     this.reserve(stop - offset);
-    for (let i = offset; i < stop; i++) this.bytes[this.length++] = array[i]!;
+    if (array instanceof Uint8Array) {
+      this.bytes.set(array.subarray(offset, stop), this.length);
+      this.length += stop - offset;
+    } else {
+      for (let i = offset; i < stop; i++) this.bytes[this.length++] = array[i]!;
+    }
   }
 
   writeUTFBytes(text: string): void {

@@ -57,8 +57,6 @@ export function indexedClipOfPal8(raw: Uint8Array, width: number, height: number
   return { width, height, frames, colorTable };
 }
 
-const hasTransparent = (frame: Uint8Array): boolean => frame.includes(TRANSPARENT_INDEX);
-
 /**
  * The GIF's frames. A frame is drawn over the one before (disposal 1) and stores as transparent
  * every pixel that index is already showing. A frame with transparent pixels of its own (an
@@ -67,13 +65,16 @@ const hasTransparent = (frame: Uint8Array): boolean => frame.includes(TRANSPAREN
  * the first has transparent pixels, for the loop.
  */
 export function gifFramesOf(frames: readonly Uint8Array[]): GifFrame[] {
+  const transparent = frames.map((frame) => frame.includes(TRANSPARENT_INDEX));
   return frames.map((frame, i) => {
-    const next = frames[(i + 1) % frames.length]!;
-    const disposal = hasTransparent(next) ? DISPOSE_CLEAR : DISPOSE_KEEP;
+    const disposal = transparent[(i + 1) % frames.length] ? DISPOSE_CLEAR : DISPOSE_KEEP;
     const previous = frames[i - 1];
-    if (!previous || hasTransparent(frame)) return { pixels: frame, disposal };
+    if (!previous || transparent[i]) return { pixels: frame, disposal };
     const pixels = new Uint8Array(frame.length);
-    for (let p = 0; p < frame.length; p++) pixels[p] = frame[p] === previous[p] ? TRANSPARENT_INDEX : frame[p]!;
+    for (let p = 0; p < frame.length; p++) {
+      const index = frame[p]!;
+      pixels[p] = index === previous[p] ? TRANSPARENT_INDEX : index;
+    }
     return { pixels, disposal };
   });
 }
