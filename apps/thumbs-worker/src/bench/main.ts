@@ -277,7 +277,8 @@ async function main(): Promise<void> {
           await new Promise((resolve) => setTimeout(resolve, 600));
           const memory = sampleMemory(worker.pid!);
           const cpuBefore = await cpuMs(worker.pid!);
-          const result = await runJob(queue, copy.md5);
+          // a failed job stops the sampler too, or its timer keeps the benchmark running
+          const result = await runJob(queue, copy.md5).finally(() => memory.stop());
           jobCpu.push((await cpuMs(worker.pid!)) - cpuBefore);
           jobWall.push(result.wallMs);
           const mem = await memory.stop();
