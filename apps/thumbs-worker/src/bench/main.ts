@@ -16,6 +16,7 @@ import { THUMBNAIL_JOB, THUMBNAIL_QUEUE, thumbnailJobId, thumbnailQueuePrefix, t
 import { loadBaseConfig } from '@pawlink/service-kit';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
+import { measureGif } from './gif-comparison.js';
 import { cpuMs, sampleMemory } from './proc-stats.js';
 import { measureWebp, WEBP_QUALITY } from './webp-comparison.js';
 
@@ -25,10 +26,17 @@ const runId = randomBytes(4).toString('hex');
 // its own namespace, so another benchmark's cleanup of `<prefix>bench:*` cannot touch it
 const prefix = `${base.redis.prefix}thumbsbench${runId}:`;
 const log = (line: string): void => void process.stdout.write(`${line}\n`);
-/** BENCH_THUMBS_SECTIONS=webp runs the WebP comparison alone (about a minute); default: everything. */
-const sections = new Set((process.env.BENCH_THUMBS_SECTIONS ?? 'jobs,webp,throughput').split(',').map((s) => s.trim()));
+/** BENCH_THUMBS_SECTIONS=gif,webp runs the in-process comparisons alone (a minute or two); default: everything. */
+const sections = new Set((process.env.BENCH_THUMBS_SECTIONS ?? 'jobs,gif,webp,throughput').split(',').map((s) => s.trim()));
 /** Each measured job (and its floor) runs BENCH_THUMBS_RUNS times on its own copy of the input; tables show medians. */
 const runs = Math.max(1, Number(process.env.BENCH_THUMBS_RUNS ?? 3));
+/**
+ * BENCH_THUMBS_BASELINE: another build's `dist/main.js` (a copy of main's, say). The jobs section
+ * then runs every job on it too, turn about with this build's on the same copy of the input, so
+ * the machine's load falls on both alike.
+ */
+const baselineMain = process.env.BENCH_THUMBS_BASELINE;
+const baselinePrefix = `${prefix}baseline:`;
 
 interface Input {
   name: string;
@@ -52,6 +60,10 @@ const ratio = (a: number, b: number): string => (b > 0 ? `${(a / b).toFixed(2)}�
 function table(headers: string[], rows: string[][]): void {
   for (const line of formatTable(headers, rows)) log(line);
 }
+
+/** `gif` with a comment extension holding `text` (up to 255 bytes) before its trailer. */
+const withGifComment = (gif: Buffer, text: string): Buffer =>
+  Buffer.concat([gif.subarray(0, -1), Buffer.from([0x21, 0xfe, Buffer.byteLength(text)]), Buffer.from(text), Buffer.from([0x00]), gif.subarray(-1)]);
 
 /** Runs a command to completion; wall and CPU (ours plus reaped children) and its peak RSS. */
 async function measureCommand(command: string, args: string[]): Promise<Measure> {
@@ -83,8 +95,8 @@ async function ffmpegReferenceGif(input: Input, duration: number, outDir: string
   return { ...measure, outBytes: (await stat(out)).size };
 }
 
-function startWorker(mediaDir: string, board: FakeBoard, extraEnv: Record<string, string> = {}): ChildProcess {
-  return spawn(process.execPath, [MAIN], {
+function startWorker(mediaDir: string, board: FakeBoard, extraEnv: Record<string, string> = {}, main = MAIN): ChildProcess {
+  return spawn(process.execPath, [main], {
     env: {
       ...process.env, REDIS_PREFIX: prefix, MEDIA_DIR: mediaDir, BOARD_URL: board.url, BOARD_STATIC_URL: board.staticUrl,
       BOARD_USER_AGENT: 'PawlinkBench/1.0', LOG_LEVEL: 'error', WORKER_CONCURRENCY: '1',
@@ -161,17 +173,36 @@ async function webpSection(inputs: Array<Input & { duration: number }>): Promise
   table(['input', 'gif', 'webp', 'webp/gif bytes', 'PSNR RGB dB', 'PSNR luma dB', 'SSIM luma'], qualityRows);
 }
 
+/** Our GIF (palette indices from ffmpeg, written by gif-encoder-2) against ffmpeg's own GIF of the same decoded frames. */
+async function gifSection(inputs: Array<Input & { duration: number }>): Promise<void> {
+  const measures = await measureGif(inputs, runs);
+  const wallCpu = (t: { wallMs: number; cpuMs: number }): string => `${fmtMs(t.wallMs)} / ${fmtMs(t.cpuMs)}`;
+  log('');
+  log(`GIF: ours (ffmpeg palettegen/paletteuse to palette indices, gif-encoder-2 writes the GIF) vs ffmpeg's own GIF of the same decoded frames (same filter), in this process; median of ${runs}, wall / CPU (this process and its ffmpeg)`);
+  log('targets: bytes ≤ 1.10× ffmpeg\'s; the same pixels (so the same PSNR and SSIM against the decoded frames)');
+  table(['input', 'frames', 'ours', 'ffmpeg', 'ours/ffmpeg bytes', 'pixels differing', 'PSNR RGB dB ours / ffmpeg', 'SSIM luma ours / ffmpeg'], measures.map((m) => [
+    m.name, String(m.frames), fmtBytes(m.oursBytes), fmtBytes(m.ffmpegBytes), ratio(m.oursBytes, m.ffmpegBytes), `${m.differingPixels} of ${m.pixels}`,
+    `${m.oursQuality.psnrRgb.toFixed(2)} / ${m.ffmpegQuality.psnrRgb.toFixed(2)}`, `${m.oursQuality.ssimLuma.toFixed(4)} / ${m.ffmpegQuality.ssimLuma.toFixed(4)}`,
+  ]));
+  log('');
+  log('the GIF step\'s time, wall / CPU; ours = palette mapping (ffmpeg, pal8 out) + writing (gif-encoder-2, JS), each also measured alone');
+  table(['input', 'ours', 'ffmpeg GIF', 'ours/ffmpeg wall', 'ours/ffmpeg CPU', 'mapping alone', 'writing alone'], measures.map((m) => [
+    m.name, wallCpu(m.ours), wallCpu(m.ffmpeg), ratio(m.ours.wallMs, m.ffmpeg.wallMs), ratio(m.ours.cpuMs, m.ffmpeg.cpuMs), wallCpu(m.mapping), wallCpu(m.writing),
+  ]));
+}
+
 async function main(): Promise<void> {
   const workDir = await mkdtemp(path.join(os.tmpdir(), 'pawlink-bench-'));
   const board = await startFakeBoard();
   const redis = new Redis(base.redis.url, { maxRetriesPerRequest: null });
   const queue: BenchQueue = new Queue(THUMBNAIL_QUEUE, { connection: redis, prefix: thumbnailQueuePrefix(prefix) });
+  const baselineQueue: BenchQueue = new Queue(THUMBNAIL_QUEUE, { connection: redis, prefix: thumbnailQueuePrefix(baselinePrefix) });
   let nextId = 1;
   try {
     log('== thumbs-worker: GIF, PNG and WebP rendering against the ffmpeg decode floor');
     log(`machine: ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'unknown'}), load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
     log('generating inputs…');
-    // The WebP comparison alone reads 3 s of each: shorter inputs keep it to about a minute.
+    // The in-process comparisons alone read 3 s of each: shorter inputs keep them to a minute or two.
     const [long, short] = sections.has('jobs') || sections.has('throughput') ? [30, 10] : [5, 4];
     const specs: Array<{ name: string; ext: string; duration: number; make: () => Promise<Buffer> }> = [
       { name: `webm 1280×720 ${long} s`, ext: 'webm', duration: long, make: () => makeWebm(long, 1280, 720, { fps: 30, bitrate: '2M' }) },
@@ -188,17 +219,21 @@ async function main(): Promise<void> {
       inputs.push({ name: spec.name, ext: spec.ext, file, md5: post.md5, bytes: bytes.length, duration: spec.duration });
     }
 
-    /** The same media under another md5 (a job per md5): videos remuxed with a tag, a GIF with bytes after its trailer. */
+    /**
+     * The same media under another md5 (a job per md5): videos remuxed with a tag, a GIF with a
+     * comment extension before its trailer (libvips refuses bytes after the trailer).
+     */
     const copyOf = async (input: Input & { duration: number }, run: number): Promise<Input & { duration: number }> => {
       const file = path.join(workDir, `run${run}-${path.basename(input.file)}`);
       const tag = `pawlink-bench-${runId}-${run}`;
-      if (input.ext === 'gif') await writeFile(file, Buffer.concat([await readFile(input.file), Buffer.from(tag)]));
+      if (input.ext === 'gif') await writeFile(file, withGifComment(await readFile(input.file), tag));
       else await measureCommand('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-nostdin', '-i', input.file, '-map', '0', '-c', 'copy', '-metadata', `comment=${tag}`, '-y', file]);
       const bytes = await readFile(file);
       const post = board.addPost({ id: nextId++, ext: input.ext }, bytes);
       return { ...input, file, md5: post.md5, bytes: bytes.length };
     };
 
+    if (sections.has('gif')) await gifSection(inputs);
     if (sections.has('webp')) await webpSection(inputs);
     if (!sections.has('jobs') && !sections.has('throughput')) return;
 
@@ -206,13 +241,28 @@ async function main(): Promise<void> {
     // belong to that input alone.
     const rows: string[][] = [];
     const refRows: string[][] = [];
+    const baselineRows: string[][] = [];
     for (const input of sections.has('jobs') ? inputs : []) {
       const mediaDir = path.join(workDir, `media-${input.md5}`);
       const worker = startWorker(mediaDir, board);
+      const baseline = baselineMain ? startWorker(path.join(workDir, `baseline-${input.md5}`), board, { REDIS_PREFIX: baselinePrefix }, baselineMain) : undefined;
       try {
         await waitForReady(queue, 1);
         const warm = board.addPost({ id: nextId++, ext: 'png' }, await makePng(64, 64));
         await runJob(queue, warm.md5);
+        if (baseline) {
+          await waitForReady(baselineQueue, 1);
+          await runJob(baselineQueue, warm.md5);
+        }
+        const baselineWall: number[] = [];
+        const baselineCpu: number[] = [];
+        /** The same job on the baseline worker: wall and CPU (the worker and its ffmpeg). */
+        const onBaseline = async (md5: string): Promise<void> => {
+          await new Promise((resolve) => setTimeout(resolve, 600));
+          const cpuBefore = await cpuMs(baseline!.pid!);
+          baselineWall.push((await runJob(baselineQueue, md5)).wallMs);
+          baselineCpu.push((await cpuMs(baseline!.pid!)) - cpuBefore);
+        };
         const jobWall: number[] = [];
         const jobCpu: number[] = [];
         const floorWall: number[] = [];
@@ -221,17 +271,21 @@ async function main(): Promise<void> {
         let last: (ThumbnailJobResult & { md5: string }) | undefined;
         for (let run = 0; run < runs; run++) {
           const copy = run === 0 ? input : await copyOf(input, run);
+          // turn about: the baseline goes first on every other run
+          if (baseline && run % 2 === 1) await onBaseline(copy.md5);
           // let the board limiter's next slot come, so the measured job does not wait for it
           await new Promise((resolve) => setTimeout(resolve, 600));
           const memory = sampleMemory(worker.pid!);
           const cpuBefore = await cpuMs(worker.pid!);
-          const result = await runJob(queue, copy.md5);
+          // a failed job stops the sampler too, or its timer keeps the benchmark running
+          const result = await runJob(queue, copy.md5).finally(() => memory.stop());
           jobCpu.push((await cpuMs(worker.pid!)) - cpuBefore);
           jobWall.push(result.wallMs);
           const mem = await memory.stop();
           peaks.self = Math.max(peaks.self, mem.selfPeakMb);
           peaks.child = Math.max(peaks.child, mem.childPeakMb);
           peaks.combined = Math.max(peaks.combined, mem.combinedPeakMb);
+          if (baseline && run % 2 === 0) await onBaseline(copy.md5);
           const floor = await ffmpegFloor(copy);
           floorWall.push(floor.wallMs);
           floorCpu.push(floor.cpuMs);
@@ -246,8 +300,15 @@ async function main(): Promise<void> {
           fmtBytes(last!.bytes), fmtBytes(png.length), peaks.self.toFixed(0), peaks.child.toFixed(0), peaks.combined.toFixed(0),
         ]);
         refRows.push([input.name, fmtMs(reference.wallMs), fmtMs(reference.cpuMs), fmtBytes(reference.outBytes ?? 0), ratio(reference.wallMs, floor), ratio(wall, reference.wallMs), fmtBytes(last!.bytes), ratio(last!.bytes, reference.outBytes ?? 0)]);
+        if (baseline) {
+          baselineRows.push([
+            input.name, fmtMs(wall), fmtMs(median(baselineWall)), ratio(wall, median(baselineWall)), jobWall.map((w, i) => ratio(w, baselineWall[i]!)).join(' '),
+            fmtMs(cpu), fmtMs(median(baselineCpu)), ratio(cpu, median(baselineCpu)), jobCpu.map((c, i) => ratio(c, baselineCpu[i]!)).join(' '),
+          ]);
+        }
       } finally {
         await stopWorker(worker);
+        if (baseline) await stopWorker(baseline);
       }
     }
     if (sections.has('jobs')) {
@@ -258,6 +319,11 @@ async function main(): Promise<void> {
     log('');
     log('Reference: ffmpeg alone making the GIF (same 3 s window, fps=10, 320 box, palettegen/paletteuse); target: our GIF ≤ 1.25× its bytes');
     table(['input', 'ffmpeg GIF wall', 'ffmpeg GIF CPU', 'ffmpeg GIF size', 'ref wall/floor', 'ours/ref wall', 'our GIF size', 'ours/ref size'], refRows);
+    if (baselineMain) {
+      log('');
+      log(`This build's GIF job vs the baseline's (BENCH_THUMBS_BASELINE=${baselineMain}), turn about on the same copies; medians of ${runs}, CPU of the worker and its ffmpeg`);
+      table(['input', 'job wall', 'baseline wall', 'wall ratio', 'wall ratio per run', 'job CPU', 'baseline CPU', 'CPU ratio', 'CPU ratio per run'], baselineRows);
+    }
     }
     if (!sections.has('throughput')) return;
 
@@ -299,6 +365,7 @@ async function main(): Promise<void> {
     log(`ratios of 2 workers to 1: ${ratio(Number(throughputRows[1]?.[3]), Number(throughputRows[0]?.[3]))} jobs/minute`);
   } finally {
     await queue.close();
+    await baselineQueue.close();
     await deleteKeys(redis);
     redis.disconnect();
     await board.close();

@@ -2,7 +2,8 @@ import { PassThrough } from 'node:stream';
 import sharp from 'sharp';
 import { rgbaToThumbHash } from 'thumbhash';
 import { fitInside, type Clip, type FrameSink } from '../services/clip.rules.js';
-import { withGifDelays } from '../services/gif-timing.rules.js';
+import { indexedClipOfPal8, pal8FrameBytes } from '../services/gif-frames.rules.js';
+import { encodeIndexedGif } from './indexed-gif-encoder.js';
 import { runTool } from './tool-process.js';
 
 /**
@@ -21,13 +22,13 @@ const WEBP_EFFORT = 4;
 const THUMBHASH_BOX = 100;
 
 /*
- * The GIF is ffmpeg's: one palette learned from every frame of the clip (palettegen, the whole
- * clip's colour statistics), applied with its default error diffusion (paletteuse, sierra2_4a),
- * and its GIF encoder, which stores only what changed since the previous frame (a cropped
- * rectangle, unchanged pixels transparent). gif-encoder-2 wrote whole frames: up to 2.5× the
- * bytes, and 1.5× the time in JavaScript (docs/adr/0007).
+ * ffmpeg maps the clip onto one palette: learned from every frame (palettegen, the whole clip's
+ * colour statistics, its last entry kept for transparency) and applied with its default error
+ * diffusion (paletteuse, sierra2_4a). It hands back palette indices, not a GIF: each frame's
+ * indices, then the palette (`-pix_fmt pal8`). gif-encoder-2 writes the GIF from them
+ * (`encodeIndexedGif`: LZW, each frame's delay, unchanged pixels transparent); docs/adr/0007.
  */
-const GIF_FILTER = 'split[a][b];[a]palettegen[p];[b][p]paletteuse';
+const GIF_FILTER = 'split[a][b];[a]palettegen=reserve_transparent=1[p];[b][p]paletteuse';
 
 export interface EncoderTools {
   ffmpegPath: string;
@@ -41,7 +42,10 @@ export interface GifEncoding extends FrameSink {
   cancel(): void;
 }
 
-/** Decoded clips encoded into the thumbnail files: GIF with ffmpeg (FFMPEG_PATH), PNG and WebP with sharp, the still's ThumbHash. */
+/**
+ * Decoded clips encoded into the thumbnail files: GIF with ffmpeg's palette (FFMPEG_PATH) and
+ * gif-encoder-2, PNG and WebP with sharp, the still's ThumbHash.
+ */
 export class ThumbnailEncoderRepository {
   constructor(private readonly tools: EncoderTools) {}
 
@@ -56,7 +60,8 @@ export class ThumbnailEncoderRepository {
 
   /**
    * Starts ffmpeg on a GIF of up to `maxFrames` frames of `size`, written to it as raw RGBA while
-   * they come; the palette is learned once the last one is in.
+   * they come; the palette is learned once the last one is in, then the frames are mapped onto it
+   * and the GIF is written.
    */
   startGif(size: { width: number; height: number }, maxFrames: number, signal?: AbortSignal): GifEncoding {
     const frames = new PassThrough();
@@ -64,8 +69,8 @@ export class ThumbnailEncoderRepository {
     const run = runTool(this.tools.ffmpegPath, [
       '-hide_banner', '-loglevel', 'error', '-nostdin',
       '-f', 'rawvideo', '-pix_fmt', 'rgba', '-video_size', `${size.width}x${size.height}`, '-framerate', '10', '-i', 'pipe:0',
-      '-filter_complex', GIF_FILTER, '-loop', '0', '-f', 'gif', 'pipe:1',
-    ], { signal: signal ? AbortSignal.any([signal, stop.signal]) : stop.signal, stdin: frames, maxStdoutBytes: gifByteLimit(size, maxFrames) });
+      '-filter_complex', GIF_FILTER, '-f', 'rawvideo', '-pix_fmt', 'pal8', 'pipe:1',
+    ], { signal: signal ? AbortSignal.any([signal, stop.signal]) : stop.signal, stdin: frames, maxStdoutBytes: maxFrames * pal8FrameBytes(size.width, size.height) });
     // a cancelled encoding is never awaited
     run.catch(() => undefined);
     return {
@@ -74,8 +79,9 @@ export class ThumbnailEncoderRepository {
       async finish(delaysMs) {
         frames.end();
         const result = await run;
-        if (result.code !== 0) throw new Error(`ffmpeg could not encode the GIF (exit ${result.code}): ${result.stderr.trim().split('\n').pop() ?? ''}`);
-        return withGifDelays(result.stdout, delaysMs);
+        if (result.code !== 0) throw new Error(`ffmpeg could not map the GIF's frames onto a palette (exit ${result.code}): ${result.stderr.trim().split('\n').pop() ?? ''}`);
+        signal?.throwIfAborted();
+        return encodeIndexedGif(indexedClipOfPal8(result.stdout, size.width, size.height), delaysMs);
       },
     };
   }
@@ -110,9 +116,6 @@ export class ThumbnailEncoderRepository {
     return thumbhashOfRgba(first, clip.width, clip.height);
   }
 }
-
-/** More than any GIF of the clip can take (LZW codes of at most 12 bits per pixel, headers, palettes). */
-const gifByteLimit = (size: { width: number; height: number }, frames: number): number => frames * (size.width * size.height * 2 + 2048) + 4096;
 
 /** ThumbHash of an RGBA image, scaled to fit the 100×100 ThumbHash takes. */
 export async function thumbhashOfRgba(rgba: Buffer, width: number, height: number): Promise<Buffer> {

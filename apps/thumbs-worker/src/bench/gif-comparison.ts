@@ -1,0 +1,121 @@
+/*
+ * The GIF part of `pnpm bench thumbs`: the worker's GIF (ffmpeg's palettegen/paletteuse as palette
+ * indices, written by gif-encoder-2) against ffmpeg's own GIF of the very same decoded frames (the
+ * same filter and its GIF encoder, as the worker wrote it before). Bytes, how close each is to the
+ * decoded frames, how many pixels differ between the two, and each one's wall and CPU time (this
+ * process and its reaped ffmpeg), with ours split into ffmpeg's palette mapping and the JS writing.
+ */
+import { performance } from 'node:perf_hooks';
+import sharp from 'sharp';
+import { encodeIndexedGif } from '../repositories/indexed-gif-encoder.js';
+import { ImageRepository } from '../repositories/image.repository.js';
+import { ThumbnailEncoderRepository } from '../repositories/thumbnail-encoder.repository.js';
+import { runTool } from '../repositories/tool-process.js';
+import { VideoRepository } from '../repositories/video.repository.js';
+import type { Clip } from '../services/clip.rules.js';
+import { indexedClipOfPal8 } from '../services/gif-frames.rules.js';
+import { clipRequestFor } from '../services/thumbnail-job.rules.js';
+import { psnrLuma, psnrRgb, ssimLuma } from './image-quality.js';
+import { cpuMs } from './proc-stats.js';
+import type { Quality, WebpInput } from './webp-comparison.js';
+
+export interface Timing {
+  wallMs: number;
+  cpuMs: number;
+}
+
+export interface GifMeasure {
+  name: string;
+  frames: number;
+  ours: Timing;
+  /** Ours in two steps: ffmpeg's palette mapping (pal8 out), then gif-encoder-2 alone. */
+  mapping: Timing;
+  writing: Timing;
+  ffmpeg: Timing;
+  oursBytes: number;
+  ffmpegBytes: number;
+  oursQuality: Quality;
+  ffmpegQuality: Quality;
+  /** Pixels (of all frames) whose decoded RGBA differs between the two GIFs. */
+  differingPixels: number;
+  pixels: number;
+}
+
+/** The worker's defaults (config.ts): 320 box, 10 fps, 60 frames, 3 s. */
+const LIMITS = { maxInputPixels: 100_000_000, maxFrames: 60, maxDurationSeconds: 3, size: 320, fps: 10 };
+const IMAGE_EXTS = ['gif', 'png', 'jpg', 'jpeg', 'webp', 'avif'];
+const FILTER = 'split[a][b];[a]palettegen=reserve_transparent=1[p];[b][p]paletteuse';
+
+const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+async function timed<T>(work: () => Promise<T>): Promise<{ value: T } & Timing> {
+  const cpuBefore = await cpuMs('self');
+  const started = performance.now();
+  const value = await work();
+  const wallMs = performance.now() - started;
+  return { value, wallMs, cpuMs: (await cpuMs('self')) - cpuBefore };
+}
+
+/** ffmpeg with the worker's filter on the clip's raw frames, writing `format` to stdout. */
+async function ffmpegOf(clip: Clip, output: string[]): Promise<Buffer> {
+  const result = await runTool('ffmpeg', [
+    '-hide_banner', '-loglevel', 'error', '-nostdin',
+    '-f', 'rawvideo', '-pix_fmt', 'rgba', '-video_size', `${clip.width}x${clip.height}`, '-framerate', '10', '-i', 'pipe:0',
+    '-filter_complex', FILTER, ...output, 'pipe:1',
+  ], { stdin: Buffer.concat(clip.frames), maxStdoutBytes: 1 << 30 });
+  if (result.code !== 0) throw new Error(`ffmpeg exited ${result.code}: ${result.stderr}`);
+  return result.stdout;
+}
+
+const decodeRgba = async (gif: Buffer): Promise<Buffer> => (await sharp(gif, { animated: true }).ensureAlpha().raw().toBuffer({ resolveWithObject: true })).data;
+
+function quality(rgba: Buffer, clip: Clip): Quality {
+  const pair = { actual: rgba, expected: Buffer.concat(clip.frames), width: clip.width, height: clip.height };
+  return { psnrRgb: psnrRgb(pair), psnrLuma: psnrLuma(pair), ssimLuma: ssimLuma(pair) };
+}
+
+function differingPixels(a: Buffer, b: Buffer): number {
+  let count = Math.abs(a.length - b.length) / 4;
+  for (let i = 0; i < Math.min(a.length, b.length); i += 4) {
+    // a transparent pixel's colour is whatever the decoder leaves there
+    const bothClear = a[i + 3] === 0 && b[i + 3] === 0;
+    if (!bothClear && a.readUInt32LE(i) !== b.readUInt32LE(i)) count++;
+  }
+  return count;
+}
+
+/** Decodes each input as a gif job does, then makes both GIFs of the same frames `runs` times, alternating. */
+export async function measureGif(inputs: readonly WebpInput[], runs: number): Promise<GifMeasure[]> {
+  const videos = new VideoRepository({ ffmpegPath: 'ffmpeg', ffprobePath: 'ffprobe' });
+  const images = new ImageRepository();
+  const encoder = new ThumbnailEncoderRepository({ ffmpegPath: 'ffmpeg' });
+  const request = clipRequestFor('gif', LIMITS);
+  const results: GifMeasure[] = [];
+  for (const input of inputs) {
+    const clip = IMAGE_EXTS.includes(input.ext) ? await images.readClip(input.file, request) : await videos.readClip(input.file, request);
+    const times = { ours: [] as Timing[], mapping: [] as Timing[], writing: [] as Timing[], ffmpeg: [] as Timing[] };
+    let ours: Buffer = Buffer.alloc(0);
+    let reference: Buffer = Buffer.alloc(0);
+    for (let run = 0; run < runs; run++) {
+      const mine = await timed(() => encoder.gif(clip));
+      const theirs = await timed(() => ffmpegOf(clip, ['-loop', '0', '-f', 'gif']));
+      const mapped = await timed(() => ffmpegOf(clip, ['-f', 'rawvideo', '-pix_fmt', 'pal8']));
+      const written = await timed(() => Promise.resolve(encodeIndexedGif(indexedClipOfPal8(mapped.value, clip.width, clip.height), clip.delaysMs)));
+      times.ours.push(mine);
+      times.ffmpeg.push(theirs);
+      times.mapping.push(mapped);
+      times.writing.push(written);
+      [ours, reference] = [mine.value, theirs.value];
+    }
+    const middle = (list: Timing[]): Timing => ({ wallMs: median(list.map((t) => t.wallMs)), cpuMs: median(list.map((t) => t.cpuMs)) });
+    const [oursRgba, referenceRgba] = [await decodeRgba(ours), await decodeRgba(reference)];
+    results.push({
+      name: input.name, frames: clip.frames.length,
+      ours: middle(times.ours), mapping: middle(times.mapping), writing: middle(times.writing), ffmpeg: middle(times.ffmpeg),
+      oursBytes: ours.length, ffmpegBytes: reference.length,
+      oursQuality: quality(oursRgba, clip), ffmpegQuality: quality(referenceRgba, clip),
+      differingPixels: differingPixels(oursRgba, referenceRgba), pixels: clip.width * clip.height * clip.frames.length,
+    });
+  }
+  return results;
+}
