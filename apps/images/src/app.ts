@@ -4,11 +4,12 @@ import { createServiceApp, type DocsSection, type HttpMetrics, type Logger, type
 import type { Express } from 'express';
 import type { ImagesConfig } from './config.js';
 import type { ImagesContainer } from './container.js';
-import { registerBulkRoutes } from './routes/bulk.routes.js';
-import { registerCategoryRoutes } from './routes/categories.routes.js';
-import { registerImageInfoRoutes } from './routes/image-info.routes.js';
-import { registerRandomRoutes } from './routes/random.routes.js';
-import { CATEGORY_COUNTS_CACHE_MS, type CategoryCount } from './services/images.service.js';
+import { registerBulkImagesRoute } from './routes/bulk-images.routes.js';
+import { registerGetCategoryRoute } from './routes/get-category.routes.js';
+import { registerGetImageRoute } from './routes/get-image.routes.js';
+import { registerListCategoriesRoute } from './routes/list-categories.routes.js';
+import { registerRandomImagesRoute } from './routes/random-images.routes.js';
+import { CATEGORY_COUNTS_CACHE_MS, type CategoryCount } from './services/category-counts.service.js';
 
 export interface ImagesAppDeps {
   config: ImagesConfig;
@@ -35,21 +36,22 @@ function categoriesSection(counts: CategoryCount[]): DocsSection {
   };
 }
 
-/** The images HTTP API of API.md §3; never listens (main.ts and tests do). */
+/** The images HTTP API of docs/api.md §3; never listens (main.ts and tests do). */
 export function createApp(deps: ImagesAppDeps): Express {
   const { images } = deps.services;
   const { app, finalize } = createServiceApp({
     service: 'images',
     ...deps,
-    docs: { document: imagesOpenApi, urls: deps.config.urls, rateLimits: serviceRateLimits('images'), sections: async () => [categoriesSection(await images.categoryCounts())] },
+    docs: { document: imagesOpenApi, urls: deps.config.urls, rateLimits: serviceRateLimits('images'), sections: async () => [categoriesSection(await images.categoryCounts.categoryCounts())] },
   });
-  const routes = { guards: deps.guards, images: deps.services.images };
+  const routes = { guards: deps.guards, ...images };
   // On the app itself (not a sub-router) so the 405 handler sees every route's methods.
   registerStatusRoute(app, { service: 'images', guards: deps.guards, readOnly: deps.readOnly });
-  registerCategoryRoutes(app, routes);
-  registerImageInfoRoutes(app, routes);
-  registerBulkRoutes(app, routes);
+  registerListCategoriesRoute(app, routes);
+  registerGetCategoryRoute(app, routes);
+  registerGetImageRoute(app, routes);
+  registerBulkImagesRoute(app, routes);
   // Last: the category paths take any other GET.
-  registerRandomRoutes(app, routes);
+  registerRandomImagesRoute(app, routes);
   return finalize();
 }

@@ -1,9 +1,12 @@
 import type { RedisClient } from '@pawlink/service-kit/redis';
 import type { DataSource } from 'typeorm';
 import type { ImagesConfig } from './config.js';
+import { CategoryCacheRepository } from './repositories/category-cache.repository.js';
+import { CategoryCountsRepository } from './repositories/category-counts.repository.js';
 import { CategoryRepository } from './repositories/category.repository.js';
 import { ImageFileRepository } from './repositories/image-file.repository.js';
 import { ImageProbeRepository } from './repositories/image-probe.repository.js';
+import { ImageRowsRepository } from './repositories/image-rows.repository.js';
 import { ImageRepository } from './repositories/image.repository.js';
 import { PlaceholderImageRepository } from './repositories/placeholder-image.repository.js';
 import { RecordCacheRepository } from './repositories/record-cache.repository.js';
@@ -19,8 +22,13 @@ import { CategoryAdminService } from './services/category-admin.service.js';
 import { DemoSeedService } from './services/demo-seed.service.js';
 import { ImageAdminService } from './services/image-admin.service.js';
 import { ImageImportService } from './services/image-import.service.js';
-import { ImagesService } from './services/images.service.js';
 import type { LogSink } from '@pawlink/service-kit/logger';
+import { BulkImagesService } from './services/bulk-images.service.js';
+import { CATEGORY_COUNTS_CACHE_MS, CategoryCountsService } from './services/category-counts.service.js';
+import { GetCategoryService } from './services/get-category.service.js';
+import { GetImageService } from './services/get-image.service.js';
+import { ListCategoriesService } from './services/list-categories.service.js';
+import { RandomImagesService } from './services/random-images.service.js';
 import { SizeIndexService } from './services/size-index.service.js';
 import { ThumbhashBackfillService } from './services/thumbhash-backfill.service.js';
 
@@ -44,9 +52,20 @@ export interface ImagesRepositories {
   files: ImageFileRepository;
 }
 
+/** The HTTP API: one service per endpoint (docs/architecture.md, "Endpoints of `apps/images`"). */
+export interface ImagesApi {
+  listCategories: ListCategoriesService;
+  getCategory: GetCategoryService;
+  getImage: GetImageService;
+  randomImages: RandomImagesService;
+  bulkImages: BulkImagesService;
+  /** The documentation page's category table. */
+  categoryCounts: CategoryCountsService;
+}
+
 export interface ImagesContainer {
-  /** The HTTP API's rules. */
-  images: ImagesService;
+  /** The HTTP API's operations. */
+  images: ImagesApi;
   /** The one size-index rebuild; `ensureAll()` at start. */
   sizeIndex: SizeIndexService;
   imports: ImageImportService;
@@ -80,8 +99,19 @@ export function createImagesContainer(connections: ImagesConnections): ImagesCon
   const shortLinks = new ShortLinksService({ shortUrls: new ImageShortUrlRepository(dataSource), records, shortener, imagesMediaUrl: config.urls.imagesMedia, concurrency: linkSettings.concurrency });
   const thumbhashes = new ThumbhashRepository();
   const imports = new ImageImportService({ categories, images, files, probe: new ImageProbeRepository(), records, indexing, thumbhashes });
+  const imagesMediaUrl = config.urls.imagesMedia;
+  const categoryCache = new CategoryCacheRepository(categories, config.images.categoryCacheMs);
+  const rows = new ImageRowsRepository(records, images);
+  const randomImages = new RandomImagesService({ categoryCache, categories, index: sizeIndex, indexing, rows, files, imagesMediaUrl, logger });
   return {
-    images: new ImagesService({ categories, images, records, index: sizeIndex, indexing, files, imagesMediaUrl: config.urls.imagesMedia, categoryCacheMs: config.images.categoryCacheMs, logger }),
+    images: {
+      listCategories: new ListCategoriesService({ categories }),
+      getCategory: new GetCategoryService({ categoryCache }),
+      getImage: new GetImageService({ categoryCache, rows, imagesMediaUrl }),
+      randomImages,
+      bulkImages: new BulkImagesService({ categoryCache, picks: randomImages, imagesMediaUrl }),
+      categoryCounts: new CategoryCountsService({ counts: new CategoryCountsRepository(categories, images, CATEGORY_COUNTS_CACHE_MS) }),
+    },
     sizeIndex: indexing,
     imports,
     imageAdmin: new ImageAdminService({ categories, images, records, index: sizeIndex, indexing, files }),

@@ -59,14 +59,15 @@ describe('the images service serves its document and documentation', () => {
   });
 
   it('keeps the page up without the category table when MySQL fails', async () => {
-    const original = h.container.images.categoryCounts.bind(h.container.images);
-    h.container.images.categoryCounts = () => Promise.reject(new Error('down'));
+    const counts = h.container.images.categoryCounts;
+    const original = counts.categoryCounts.bind(counts);
+    counts.categoryCounts = () => Promise.reject(new Error('down'));
     try {
       const page = await request(`${h.url}/`);
       expect(page.status).toBe(200);
       expect(page.text).toContain('Not available right now.');
     } finally {
-      h.container.images.categoryCounts = original;
+      counts.categoryCounts = original;
     }
   });
 });

@@ -5,7 +5,7 @@
  */
 import { ceilingConfig, sendJson, serveCeiling } from '@pawlink/bench/ceiling';
 import { Redis } from 'ioredis';
-import { toImageRecord } from '../services/image-record.js';
+import { toImageRecord } from '../services/image-record.rules.js';
 import { NOTES } from '../services/notes.policy.js';
 import { decodeCachedRecord, type RecordCeilingConfig } from './cached-record.js';
 

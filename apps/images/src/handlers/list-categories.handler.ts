@@ -1,12 +1,12 @@
 import type { CategoriesResponse } from '@pawlink/contracts';
 import { sendRevalidatableJson } from '@pawlink/service-kit';
 import type { RequestHandler } from 'express';
-import type { ImagesService } from '../services/images.service.js';
+import type { ListCategoriesService } from '../services/list-categories.service.js';
 
 /** GET /categories — enabled and disabled categories, with an ETag clients can revalidate. */
-export function listCategoriesHandler(images: Pick<ImagesService, 'listCategories'>): RequestHandler {
+export function listCategoriesHandler(listCategories: Pick<ListCategoriesService, 'listCategories'>): RequestHandler {
   return async (req, res) => {
-    const body: CategoriesResponse = { success: true, data: await images.listCategories() };
+    const body: CategoriesResponse = { success: true, data: await listCategories.listCategories() };
     sendRevalidatableJson(req, res, body);
   };
 }

@@ -7,13 +7,40 @@ import type { IdAndSize } from './image.repository.js';
 import { decodeRecord, imagesKey, recordsKey } from './record-cache.repository.js';
 
 /**
+ * Floyd's algorithm in Lua, for a script that has `k` and `count` > k: k distinct ranks, a uniform
+ * k-subset of 0..count-1, in exactly k draws with no retry loop (stepping to the next free rank on
+ * a collision made neighbouring ranks come out together too often). Draw i uses the random number
+ * `ARGV[<randomArg>]` from the caller, so the script stays deterministic; `onDraw` runs with the
+ * rank in `r`.
+ */
+const floydDraws = (count: string, randomArg: string, onDraw: string): string => `    local taken = {}
+    for i = 1, k do
+      local j = ${count} - k + i - 1
+      local r = math.floor(tonumber(ARGV[${randomArg}]) * (j + 1))
+      if r > j then r = j end
+      if taken[r] then r = j end
+      taken[r] = true
+${onDraw}
+    end`;
+
+/**
+ * The end of both pick scripts: `{card, <count>}` followed by each picked id (`ids`) and its record
+ * from the record cache (KEYS[2]) or '', read in the same round trip.
+ */
+const withRecords = (count: string): string => `local result = {card, ${count}}
+if #ids == 0 then return result end
+local records = redis.call('HMGET', KEYS[2], unpack(ids))
+for i = 1, #ids do
+  result[#result + 1] = ids[i]
+  result[#result + 1] = records[i] or ''
+end
+return result`;
+
+/**
  * Picks up to k distinct members among the n smallest-or-equal to the limit (or among all),
  * by rank: ZCOUNT/ZCARD and ZRANGE <rank> <rank> are O(log N), so the cost does not grow with
- * the category. The ranks are a uniform k-subset of 0..n-1 by Floyd's algorithm: exactly k
- * draws, no retry loop, and every subset equally likely (stepping to the next free rank on a
- * collision made neighbouring ranks come out together too often). Random numbers come from the
- * caller so the script stays deterministic. The picked ids' records come from the record cache
- * (KEYS[2]) in the same round trip. Returns {card, eligible, id1, record1 or '', id2, …}.
+ * the category. The ranks are drawn by Floyd's algorithm (`floydDraws`). Returns {card, eligible,
+ * id1, record1 or '', id2, …}.
  */
 const PICK_SCRIPT = `
 local card = redis.call('ZCARD', KEYS[1])
@@ -25,26 +52,15 @@ if n > 0 then
   if n <= k then
     ids = redis.call('ZRANGE', KEYS[1], 0, n - 1)
   else
-    local taken = {}
-    for i = 1, k do
-      local j = n - k + i - 1
-      local r = math.floor(tonumber(ARGV[2 + i]) * (j + 1))
-      if r > j then r = j end
-      if taken[r] then r = j end
-      taken[r] = true
-      local m = redis.call('ZRANGE', KEYS[1], r, r)
-      if m[1] then ids[#ids + 1] = m[1] end
-    end
+${floydDraws(
+  'n',
+  '2 + i',
+  `      local m = redis.call('ZRANGE', KEYS[1], r, r)
+      if m[1] then ids[#ids + 1] = m[1] end`,
+)}
   end
 end
-local result = {card, n}
-if #ids == 0 then return result end
-local records = redis.call('HMGET', KEYS[2], unpack(ids))
-for i = 1, #ids do
-  result[#result + 1] = ids[i]
-  result[#result + 1] = records[i] or ''
-end
-return result
+${withRecords('n')}
 `;
 
 const PICK_SHA = createHash('sha1').update(PICK_SCRIPT).digest('hex');
@@ -80,15 +96,7 @@ if free > 0 then
   if free <= k then
     for d = 0, free - 1 do draws[#draws + 1] = d end
   else
-    local taken = {}
-    for i = 1, k do
-      local j = free - k + i - 1
-      local r = math.floor(tonumber(ARGV[3 + e + i]) * (j + 1))
-      if r > j then r = j end
-      if taken[r] then r = j end
-      taken[r] = true
-      draws[#draws + 1] = r
-    end
+${floydDraws('free', '3 + e + i', '      draws[#draws + 1] = r')}
   end
 end
 local ids = {}
@@ -101,14 +109,7 @@ for _, d in ipairs(draws) do
   local m = redis.call('ZRANGE', KEYS[3], r, r)
   if m[1] then ids[#ids + 1] = m[1] end
 end
-local result = {card, free}
-if #ids == 0 then return result end
-local records = redis.call('HMGET', KEYS[2], unpack(ids))
-for i = 1, #ids do
-  result[#result + 1] = ids[i]
-  result[#result + 1] = records[i] or ''
-end
-return result
+${withRecords('free')}
 `;
 
 const FILTERED_PICK_SHA = createHash('sha1').update(FILTERED_PICK_SCRIPT).digest('hex');

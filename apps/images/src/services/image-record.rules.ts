@@ -1,7 +1,7 @@
 import { imageFileName, type ImageRecord, type ImageWithCategory } from '@pawlink/contracts';
 import type { ImageRow } from '../db/entities/image.entity.js';
 
-/** The public record of API.md §3; URLs come from IMAGES_MEDIA_URL, never the request. */
+/** The public image record (docs/api.md §3); URLs come from IMAGES_MEDIA_URL, never the request. */
 export function toImageRecord(row: ImageRow, imagesMediaUrl: string): ImageRecord {
   const name = imageFileName(row.id, row.ext);
   return {

@@ -1,38 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { codeOf, runValidation } from '@pawlink/service-kit';
-import { amountQuery, randomImagesBySegmentsValidation, randomImagesValidation, sizeLimitQuery, type RandomImagesInput } from './random.validation.js';
-
-describe('sizeLimitQuery', () => {
-  it.each([
-    ['0', 0],
-    ['6', 6],
-    ['1048576', 1048576],
-    ['1KB', 1024],
-    ['1kb', 1024],
-    ['512KB', 524288],
-    ['1.5mb', 1572864],
-    ['2.5MB', 2621440],
-    ['1GB', 1073741824],
-    ['10B', 10],
-    ['0.5kb', 512],
-    [' 2 KB ', 2048],
-    [undefined, undefined],
-  ])('%j → %j bytes', async (input, expected) => {
-    const outcome = await runValidation<{ sizeLimit?: number }>([sizeLimitQuery], { query: { sizeLimit: input } });
-    expect(outcome).toEqual({ ok: true, input: expected === undefined ? {} : { sizeLimit: expected } });
-  });
-
-  it.each([['2.5'], ['abc'], [''], ['-1'], ['1TB'], ['KB'], ['1.KB'], ['1e3'], ['0x10'], [['1KB', '2KB']], [{ a: '1' }]])('%j is 1057', async (input) => {
-    expect(await codeOf([sizeLimitQuery], { query: { sizeLimit: input } })).toBe(1057);
-  });
-
-  it('says what is wrong', async () => {
-    expect(await runValidation([sizeLimitQuery], { query: { sizeLimit: '1TB' } })).toEqual({ ok: false, code: 1057, message: 'Invalid sizeLimit: "1TB" is not a byte count or a number with B, KB, MB or GB.' });
-    expect(await runValidation([sizeLimitQuery], { query: { sizeLimit: ['1', '2'] } })).toEqual({ ok: false, code: 1057, message: 'Invalid sizeLimit: give it once, as bytes or a number with B, KB, MB or GB.' });
-    expect(await runValidation([sizeLimitQuery], { query: { sizeLimit: '99999999999GB' } })).toEqual({ ok: false, code: 1057, message: 'Invalid sizeLimit: the value is too large.' });
-    expect(await runValidation([sizeLimitQuery], { query: { sizeLimit: 'x'.repeat(80) } })).toMatchObject({ message: `Invalid sizeLimit: "${'x'.repeat(50)}" is not a byte count or a number with B, KB, MB or GB.` });
-  });
-});
+import { amountQuery, randomImagesBySegmentsValidation, randomImagesValidation, type RandomImagesInput } from './random-images.validation.js';
 
 describe('amountQuery', () => {
   it.each([

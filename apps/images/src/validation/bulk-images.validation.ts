@@ -1,36 +1,15 @@
-import { ApiError, deferredBodyError, fail, failWith } from '@pawlink/service-kit';
+import { fail, failWith } from '@pawlink/service-kit';
 import { body, type ValidationChain } from 'express-validator';
-import type { RequestHandler } from 'express';
-import type { BulkRequest } from '../services/images.service.js';
+import type { BulkRequest } from '../services/bulk-images.service.js';
+import { quotedKey } from '../services/category-key.rules.js';
 import { pickOptionsQueries, type PickOptionsInput } from './pick-options.validation.js';
-import { sizeLimitQuery } from './random.validation.js';
 
 /** What `POST /bulk` reads once its chains have passed; the whole-body chain's value sits under the empty path. */
-export interface BulkInput extends PickOptionsInput {
-  sizeLimit?: number;
+export interface BulkImagesInput extends PickOptionsInput {
   '': BulkRequest[];
 }
 
 const MAX_CATEGORIES = 100;
-
-/**
- * requireParsedBody, except that the shared JSON parser is strict (objects and arrays only): a body
- * that is valid JSON but a bare string or number is a wrong bulk body (1054), not malformed JSON (1026).
- */
-export const requireBulkBody: RequestHandler = (_req, res, next) => {
-  const bodyError = deferredBodyError(res);
-  const { type, body: text } = (bodyError?.cause ?? {}) as { type?: string; body?: unknown };
-  if (type === 'entity.parse.failed' && typeof text === 'string') {
-    try {
-      JSON.parse(text);
-      next(new ApiError('BULK_INVALID_BODY'));
-      return;
-    } catch {
-      // really malformed: 1026
-    }
-  }
-  next(bodyError);
-};
 
 /** A JSON object (`{}`), not an array, null, or a form's prototype-less object. */
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
@@ -50,8 +29,8 @@ const bulkBody: ValidationChain = body()
   .custom((requests: Record<string, unknown>) => Object.keys(requests).length <= MAX_CATEGORIES)
   .withMessage(fail('BULK_INVALID_BODY', `Invalid bulk request body: at most ${MAX_CATEGORIES} categories per request.`)).bail()
   .custom((requests: Record<string, unknown>) => firstInvalidCount(requests) === undefined)
-  .withMessage(failWith('BULK_INVALID_BODY', (requests) => `Invalid bulk request body: the count for "${firstInvalidCount(requests as Record<string, unknown>)!.slice(0, 100)}" must be a positive integer.`)).bail()
+  .withMessage(failWith('BULK_INVALID_BODY', (requests) => `Invalid bulk request body: the count for ${quotedKey(firstInvalidCount(requests as Record<string, unknown>)!)} must be a positive integer.`)).bail()
   .customSanitizer((requests: Record<string, number>): BulkRequest[] => Object.entries(requests).map(([db, count]) => ({ db, count })));
 
-/** POST /bulk → BulkInput: `?sizeLimit`, `?type` and `?exclude` as on the random endpoint (for every category), reported before the body. */
-export const bulkValidation: ValidationChain[] = [sizeLimitQuery, ...pickOptionsQueries, bulkBody];
+/** POST /bulk → BulkImagesInput: `?sizeLimit`, `?type` and `?exclude` as on the random endpoint (for every category), reported before the body. */
+export const bulkImagesValidation: ValidationChain[] = [...pickOptionsQueries, bulkBody];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { prefersImage } from './content-negotiation.js';
+import { prefersImage } from './content-negotiation.http.js';
 
 describe('prefersImage', () => {
   it.each([

@@ -8,8 +8,6 @@ import { pickOptionsQueries, type PickOptionsInput } from './pick-options.valida
 export interface RandomImagesInput extends PickOptionsInput {
   category: string;
   amount: number;
-  /** Bytes; absent when the client gave none. */
-  sizeLimit?: number;
   notes: 'disabled' | 'enabled';
 }
 
@@ -30,31 +28,6 @@ export const amountQuery: ValidationChain = query('amount')
   .custom((amount: number) => amount >= AMOUNT_MIN).withMessage(fail('AMOUNT_TOO_LOW')).bail()
   .custom((amount: number) => amount <= AMOUNT_MAX).withMessage(fail('AMOUNT_TOO_HIGH'));
 
-const UNIT_BYTES: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
-/** A count of bytes, or a number (decimals allowed) with a unit; surrounding whitespace allowed. */
-const SIZE_LIMIT = /^\s*(?:\d+|(?:\d+(?:\.\d+)?|\.\d+)\s*(?:b|kb|mb|gb))\s*$/i;
-const SIZE_WITH_UNIT = /^(\d+(?:\.\d+)?|\.\d+)\s*(b|kb|mb|gb)$/i;
-
-/** The bytes a value that matched SIZE_LIMIT stands for (units are powers of two). */
-function sizeLimitBytes(value: string): number {
-  const text = value.trim();
-  const withUnit = SIZE_WITH_UNIT.exec(text);
-  return withUnit ? Math.floor(Number(withUnit[1]) * UNIT_BYTES[withUnit[2]!.toLowerCase()]!) : Number(text);
-}
-
-/**
- * `sizeLimit` → bytes: an integer count of bytes, or a number (decimals allowed) with a
- * B/KB/MB/GB suffix in powers of two, case-insensitive. Absent stays absent; anything else,
- * including empty, negative and repeated values, is 1057. `0` is valid syntax that nothing fits
- * (1041 at the endpoint).
- */
-export const sizeLimitQuery: ValidationChain = query('sizeLimit')
-  .optional()
-  .custom(isSingle).withMessage(fail('INVALID_QUERY_VALUE', 'Invalid sizeLimit: give it once, as bytes or a number with B, KB, MB or GB.')).bail()
-  .matches(SIZE_LIMIT).withMessage(failWith('INVALID_QUERY_VALUE', (value) => `Invalid sizeLimit: ${quoted(value)} is not a byte count or a number with B, KB, MB or GB.`)).bail()
-  .customSanitizer(sizeLimitBytes)
-  .custom((bytes: number) => Number.isSafeInteger(bytes)).withMessage(fail('INVALID_QUERY_VALUE', 'Invalid sizeLimit: the value is too large.'));
-
 /** `notes` → 'disabled' only for the literal `notes=disabled` (given at least once); never fails. */
 export const notesQuery: ValidationChain = query('notes').customSanitizer((value: unknown) => (value === 'disabled' || (Array.isArray(value) && value.includes('disabled')) ? 'disabled' : 'enabled'));
 
@@ -69,16 +42,10 @@ function joinSegments(parts: unknown): string {
 }
 
 /** GET /:category → RandomImagesInput; the query values are reported before the category. */
-export const randomImagesValidation: ValidationChain[] = [amountQuery, sizeLimitQuery, ...pickOptionsQueries, notesQuery, categoryKey(param('category'))];
+export const randomImagesValidation: ValidationChain[] = [amountQuery, ...pickOptionsQueries, notesQuery, categoryKey(param('category'))];
 
 /**
  * GET /*category (`/furry/yiff/gay`) → RandomImagesInput: the segments Express gives as an array
  * become the key `category`, so one handler serves both forms.
  */
-export const randomImagesBySegmentsValidation: ValidationChain[] = [
-  amountQuery,
-  sizeLimitQuery,
-  ...pickOptionsQueries,
-  notesQuery,
-  categoryKey(param('category').customSanitizer(joinSegments)),
-];
+export const randomImagesBySegmentsValidation: ValidationChain[] = [amountQuery, ...pickOptionsQueries, notesQuery, categoryKey(param('category').customSanitizer(joinSegments))];

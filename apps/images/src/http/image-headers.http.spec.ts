@@ -1,6 +1,6 @@
 import { IMAGE_BYTES_HEADERS, type ImageRecord } from '@pawlink/contracts';
 import { describe, expect, it } from 'vitest';
-import { boundedList, headerValue, imageBytesHeaders, YIFFY_HEADER_MAX_BYTES, YIFFY_HEADERS_MAX_BYTES } from './image-headers.js';
+import { boundedList, headerValue, imageBytesHeaders, YIFFY_HEADER_MAX_BYTES, YIFFY_HEADERS_MAX_BYTES } from './image-headers.http.js';
 
 describe('headerValue', () => {
   it('joins arrays with ", "', () => {
