@@ -1,11 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { AVERAGE_MS, byMd5, MD5, MEDIA, POST_MD5, processing, thumbnailWorld, THUMBS, type InMemoryFiles, type InMemoryQueue, type ThumbnailWorld } from '../../test/in-memory-thumbnails.js';
+import { AVERAGE_MS, byMd5, MD5, MEDIA, POST_MD5, processing, thumbnailWorld, THUMBS } from '../../test/in-memory-thumbnails.js';
 
-let now: number;
-let files: InMemoryFiles;
-let queue: InMemoryQueue;
-let service: ThumbnailWorld['service'];
-
+let now = 0;
+let { files, queue, service } = thumbnailWorld(() => now);
 beforeEach(() => {
   now = 1_700_000_000_000;
   ({ files, queue, service } = thumbnailWorld(() => now));

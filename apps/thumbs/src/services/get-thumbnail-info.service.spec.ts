@@ -1,13 +1,9 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { byMd5, byPost, MD5, MEDIA, POST_MD5, refusal, thumbnailWorld, type InMemoryFiles, type ThumbnailWorld } from '../../test/in-memory-thumbnails.js';
+import { byMd5, byPost, MD5, MEDIA, POST_MD5, refusal, thumbnailWorld } from '../../test/in-memory-thumbnails.js';
 import { PostUnavailableError } from './post-lookup.errors.js';
 
-let now: number;
-let files: InMemoryFiles;
-let posts: ThumbnailWorld['posts'];
-let askedFor: ThumbnailWorld['askedFor'];
-let service: ThumbnailWorld['service'];
-
+let now = 0;
+let { files, posts, askedFor, service } = thumbnailWorld(() => now);
 beforeEach(() => {
   now = 1_700_000_000_000;
   ({ files, posts, askedFor, service } = thumbnailWorld(() => now));
