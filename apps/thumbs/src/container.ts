@@ -39,8 +39,6 @@ export interface ThumbsContainer {
   thumbnailInfo: GetThumbnailInfoService;
   createThumbnail: CreateThumbnailService;
   checkThumbnail: CheckThumbnailService;
-  /** What the duration recorder feeds, so recorded durations reach the estimates. */
-  durations: JobDurationRepository;
   /** Records how long the jobs any worker finishes took; main.ts starts and closes it. */
   durationRecorder: JobDurationRecorder;
   queueAdmin: ThumbnailQueueAdminService;
@@ -74,7 +72,6 @@ export function createThumbsContainer(connections: ThumbsConnections): ThumbsCon
     thumbnailInfo: new GetThumbnailInfoService({ files, posts, urls }),
     createThumbnail: new CreateThumbnailService({ files, queue: queueRepository, durations, posts, urls, jobs, clock }),
     checkThumbnail: new CheckThumbnailService({ files, queue: queueRepository, durations, urls, jobs, clock }),
-    durations,
     // Durations of jobs finished by any worker feed every instance's estimates.
     durationRecorder: new JobDurationRecorder({
       connect: connections.eventsRedis,
