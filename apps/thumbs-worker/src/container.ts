@@ -11,11 +11,14 @@ import { ThumbnailFileRepository } from './repositories/thumbnail-file.repositor
 import { VideoRepository } from './repositories/video.repository.js';
 import { WorkDirRepository } from './repositories/work-dir.repository.js';
 import { ThumbnailRenderService } from './services/thumbnail-render.service.js';
+import { WorkerStorageService } from './services/worker-storage.service.js';
 
 /*
- * Runs on every worker thread, so it imports only light modules: the config as a type, the
- * logger type and Redis connections from service-kit's light entries. The service kit's main entry would
- * load Express, typeorm and mysql2 (~50 MB) into each thread (docs/adr/0007).
+ * The worker's one wiring place: main.ts builds the process's side, each processor thread its own
+ * (generate-thumbnail.job.ts). Runs on every worker thread, so it imports only light modules: the
+ * config as a type, the logger type and Redis connections from service-kit's light entries. The
+ * service kit's main entry would load Express, typeorm and mysql2 (~50 MB) into each thread
+ * (docs/adr/0007).
  */
 
 export interface ThumbsWorkerContainer {
@@ -62,5 +65,21 @@ export function createThumbsWorkerContainer(config: ThumbsWorkerConfig, logger: 
     async close() {
       await redis.quit().catch(() => redis.disconnect());
     },
+  };
+}
+
+/** The main thread's side of the worker process: its directories, outside any job. */
+export interface ThumbsWorkerProcessContainer {
+  storage: WorkerStorageService;
+}
+
+/** What main.ts prepares at start and /ready checks; the jobs run on the threads' containers. */
+export function createThumbsWorkerProcessContainer(config: ThumbsWorkerConfig): ThumbsWorkerProcessContainer {
+  return {
+    storage: new WorkerStorageService({
+      thumbnails: new ThumbnailFileRepository(thumbnailsDir(config.mediaDir)),
+      workDirs: new WorkDirRepository(config.worker.tmpDir),
+      jobTimeoutMs: config.worker.jobTimeoutMs,
+    }),
   };
 }

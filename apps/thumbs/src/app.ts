@@ -5,8 +5,12 @@ import type { Queue } from 'bullmq';
 import type { Express } from 'express';
 import type { ThumbsConfig } from './config.js';
 import type { ThumbsContainer } from './container.js';
-import { registerAdminRoutes } from './routes/admin.routes.js';
-import { registerThumbnailRoutes } from './routes/thumbnail.routes.js';
+import { registerAdminLoginRoute } from './routes/admin-login.routes.js';
+import { registerAdminLogoutRoute } from './routes/admin-logout.routes.js';
+import { registerCheckThumbnailRoute } from './routes/check-thumbnail.routes.js';
+import { registerCreateThumbnailRoute } from './routes/create-thumbnail.routes.js';
+import { registerGetThumbnailInfoRoute } from './routes/get-thumbnail-info.routes.js';
+import { registerQueueDashboardRoute } from './routes/queue-dashboard.routes.js';
 
 export interface ThumbsAppDeps {
   config: ThumbsConfig;
@@ -14,7 +18,7 @@ export interface ThumbsAppDeps {
   readOnly: ReadOnlySwitch;
   /** Key and rate-limit guards from `createAccessGuards({ service: 'thumbs', … })`. */
   guards: AccessGuards;
-  services: Pick<ThumbsContainer, 'thumbnails' | 'admin'>;
+  services: Pick<ThumbsContainer, 'thumbnailInfo' | 'createThumbnail' | 'checkThumbnail' | 'adminLogin' | 'adminLogout' | 'adminSessions'>;
   /** The thumbnail queue, for the dashboard at /admin/queues. */
   queue: Queue;
   metrics?: HttpMetrics;
@@ -24,19 +28,21 @@ export interface ThumbsAppDeps {
   readiness?: Readiness;
 }
 
-/** The thumbs HTTP API (API.md §4). Never listens; never renders anything itself. */
+/** The thumbs HTTP API (docs/api.md, "Thumbnails"). Never listens; never renders anything itself. */
 export function createApp(deps: ThumbsAppDeps): Express {
-  const service = createServiceApp({ service: 'thumbs', ...deps, docs: { document: thumbsOpenApi, urls: deps.config.urls, rateLimits: serviceRateLimits('thumbs') } });
+  const { config, guards, readOnly, services } = deps;
+  const service = createServiceApp({ service: 'thumbs', ...deps, docs: { document: thumbsOpenApi, urls: config.urls, rateLimits: serviceRateLimits('thumbs') } });
+  const { app } = service;
   // Before `/:id`, which would take `/status` for a post id.
-  registerStatusRoute(service.app, { service: 'thumbs', guards: deps.guards, readOnly: deps.readOnly });
-  registerAdminRoutes(service.app, {
-    guards: deps.guards,
-    admin: deps.services.admin,
-    queue: deps.queue,
-    publicUrl: deps.config.urls.thumbs,
-    secureCookie: deps.config.thumbs.adminCookieSecure,
-    dashboardWrite: deps.config.thumbs.dashboardWrite,
-  });
-  registerThumbnailRoutes(service.app, { guards: deps.guards, readOnly: deps.readOnly, thumbnails: deps.services.thumbnails });
+  registerStatusRoute(app, { service: 'thumbs', guards, readOnly });
+  // The operator's pages, before the thumbnail routes, whose `/:id` and `/:id/:type` patterns would take their paths.
+  const publicUrl = config.urls.thumbs;
+  registerAdminLoginRoute(app, { guards, adminLogin: services.adminLogin, publicUrl, secureCookie: config.thumbs.adminCookieSecure });
+  registerAdminLogoutRoute(app, { adminLogout: services.adminLogout, publicUrl, secureCookie: config.thumbs.adminCookieSecure });
+  registerQueueDashboardRoute(app, { guards, adminSessions: services.adminSessions, queue: deps.queue, publicUrl, dashboardWrite: config.thumbs.dashboardWrite });
+  // /check/... is registered first so its three segments never reach the /:id routes.
+  registerCheckThumbnailRoute(app, { guards, readOnly, checkThumbnail: services.checkThumbnail });
+  registerGetThumbnailInfoRoute(app, { guards, thumbnailInfo: services.thumbnailInfo });
+  registerCreateThumbnailRoute(app, { guards, readOnly, createThumbnail: services.createThumbnail });
   return service.finalize();
 }

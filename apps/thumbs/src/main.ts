@@ -1,13 +1,9 @@
 import '@pawlink/service-kit/check-node';
 import { openAccessGuards, openApiKeys } from '@pawlink/auth';
-import { createBoardClient } from '@pawlink/board';
-import { thumbnailQueuePrefix } from '@pawlink/contracts';
-import { logUnlessUnavailable, runService } from '@pawlink/service-kit';
+import { runService } from '@pawlink/service-kit';
 import { createApp } from './app.js';
 import { loadThumbsConfig } from './config.js';
 import { createThumbsContainer } from './container.js';
-import { startDurationRecorder } from './repositories/job-duration.repository.js';
-import { openThumbnailQueue } from './repositories/thumbnail-queue.repository.js';
 
 await runService({
   name: 'thumbs',
@@ -18,26 +14,21 @@ await runService({
   async start(runtime) {
     const { config, logger, startedAt, redis: connect, onShutdown } = runtime;
     const redis = connect('thumbs');
-    // The API only adds and reads jobs (no blocking commands): its queue connection fails fast too.
-    const queue = openThumbnailQueue(connect('thumbs-queue'), config.redis.prefix);
-    queue.on('error', logUnlessUnavailable(logger, 'thumbnail queue error'));
-    onShutdown(() => queue.close());
-    const board = createBoardClient({ ...config.board, redis, redisPrefix: config.redis.prefix, maxSlotWaitMs: config.thumbs.boardMaxWaitMs, logger });
     const apiKeys = await openApiKeys(runtime);
-    const services = createThumbsContainer({ config, redis, queue, board, apiKeys });
-
-    // Durations of jobs finished by any worker feed every instance's estimates.
-    const recorder = startDurationRecorder({
-      connection: connect('thumbs-events', { forQueue: true }),
-      queuePrefix: thumbnailQueuePrefix(config.redis.prefix),
-      queue,
-      durations: services.durations,
-      onError: logUnlessUnavailable(logger, 'could not record a job duration'),
+    const services = createThumbsContainer({
+      config,
+      logger,
+      redis,
+      queueRedis: connect('thumbs-queue'),
+      eventsRedis: () => connect('thumbs-events', { forQueue: true }),
+      apiKeys,
     });
-    onShutdown(() => recorder.close());
+    onShutdown(() => services.close());
+    services.durationRecorder.start();
+    onShutdown(() => services.durationRecorder.close());
 
     const readOnly = await runtime.readOnlySwitch('thumbs', redis);
     const guards = await openAccessGuards(runtime, 'thumbs', redis, apiKeys);
-    return createApp({ config, logger, services, queue, guards, readOnly, startedAt, readiness: runtime.readiness, metrics: runtime.metrics });
+    return createApp({ config, logger, services, queue: services.queue, guards, readOnly, startedAt, readiness: runtime.readiness, metrics: runtime.metrics });
   },
 });

@@ -4,7 +4,6 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiKeyRepository, authDatabase, createAccessGuards } from '@pawlink/auth';
 import { createTestKey } from '@pawlink/auth/testing';
-import { createBoardClient, type BoardClient } from '@pawlink/board';
 import { startFakeBoard, type FakeBoard } from '@pawlink/board/testing';
 import { THUMBNAIL_QUEUE, thumbnailFileName, thumbnailQueuePrefix, thumbnailsDir, type ApiKeyFlag, type ThumbnailJobPayload, type ThumbnailType } from '@pawlink/contracts';
 import { createDataSource, createLogger, createRedis, failFastRedis, migrateDatabase, ReadOnlySwitch, setReadOnly, type Logger } from '@pawlink/service-kit';
@@ -13,8 +12,7 @@ import { Worker, type Job, type Queue } from 'bullmq';
 import type { RedisClient } from '@pawlink/service-kit/redis';
 import { createApp } from '../src/app.js';
 import { loadThumbsConfig, type ThumbsConfig } from '../src/config.js';
-import { createThumbsContainer } from '../src/container.js';
-import { openThumbnailQueue } from '../src/repositories/thumbnail-queue.repository.js';
+import { createThumbsContainer, type ThumbsContainer } from '../src/container.js';
 import { thumbsOpenApi } from '@pawlink/contracts/openapi';
 
 export const THUMBS_URL = 'http://thumbs.test';
@@ -78,17 +76,11 @@ export async function startThumbs(env: Record<string, string> = {}): Promise<Thu
   const redis = createRedis(config.redis, { failFast });
   const queueConnection = createRedis(config.redis, { failFast });
   const prefix = thumbnailQueuePrefix(config.redis.prefix);
-  const queue = openThumbnailQueue(queueConnection, config.redis.prefix);
   const logger = createLogger('thumbs-test', 'error', { silent: process.env.TEST_LOG !== '1' });
-  const boardClient = createBoardClient({
-    ...config.board,
-    redis,
-    redisPrefix: config.redis.prefix,
-    maxSlotWaitMs: config.thumbs.boardMaxWaitMs,
-  });
   let clockOffset = 0;
   const clock = () => Date.now() + clockOffset;
-  const { app, readOnly } = await buildInstance({ config, logger, apiKeys, redis, queue, board: boardClient, clock });
+  const { app, readOnly, services } = await buildInstance({ config, logger, apiKeys, redis, queueConnection, clock });
+  const { queue } = services;
   const server = await serveForTest(app, { contract: thumbsOpenApi });
   const workers: Worker[] = [];
   const extraInstances: Array<() => Promise<void>> = [];
@@ -98,11 +90,11 @@ export async function startThumbs(env: Record<string, string> = {}): Promise<Thu
     const otherRedis = createRedis(config.redis, { failFast });
     adaptRedis?.(otherRedis);
     const otherConnection = createRedis(config.redis, { failFast });
-    const otherQueue = makeQueue ? makeQueue(otherConnection, prefix) : openThumbnailQueue(otherConnection, config.redis.prefix);
-    const other = await serveForTest((await buildInstance({ config, logger, apiKeys, redis: otherRedis, queue: otherQueue, board: boardClient })).app, { contract: thumbsOpenApi });
+    const instance = await buildInstance({ config, logger, apiKeys, redis: otherRedis, queueConnection: otherConnection, ...(makeQueue ? { queue: makeQueue(otherConnection, prefix) } : {}) });
+    const other = await serveForTest(instance.app, { contract: thumbsOpenApi });
     extraInstances.push(async () => {
       await other.close();
-      await otherQueue.close();
+      await instance.services.close();
       otherConnection.disconnect();
       otherRedis.disconnect();
     });
@@ -149,7 +141,7 @@ export async function startThumbs(env: Record<string, string> = {}): Promise<Thu
       await server.close();
       for (const close of extraInstances) await close();
       for (const worker of workers) await worker.close(true);
-      await queue.close();
+      await services.close();
       queueConnection.disconnect();
       redis.disconnect();
       await authDataSource.destroy();
@@ -159,22 +151,37 @@ export async function startThumbs(env: Record<string, string> = {}): Promise<Thu
   };
 }
 
-/** One API instance as main.ts wires it: container, guards and read-only switch over the given connections. */
+/**
+ * One API instance as main.ts wires it: container, guards and read-only switch over the given
+ * connections (`queue` replaces the one the container opens). The tests start no duration
+ * recorder; they record durations themselves.
+ */
 async function buildInstance(options: {
   config: ThumbsConfig;
   logger: Logger;
   apiKeys: ApiKeyRepository;
   redis: RedisClient;
-  queue: Queue<ThumbnailJobPayload>;
-  board: BoardClient;
+  queueConnection: RedisClient;
+  queue?: Queue<ThumbnailJobPayload>;
   clock?: () => number;
-}): Promise<{ app: ReturnType<typeof createApp>; readOnly: ReadOnlySwitch }> {
+}): Promise<{ app: ReturnType<typeof createApp>; readOnly: ReadOnlySwitch; services: ThumbsContainer }> {
   const { config, logger, redis } = options;
-  const services = createThumbsContainer({ config, redis, queue: options.queue, board: options.board, apiKeys: options.apiKeys, ...(options.clock ? { clock: options.clock } : {}) });
+  const services = createThumbsContainer({
+    config,
+    logger,
+    redis,
+    queueRedis: options.queueConnection,
+    eventsRedis: () => {
+      throw new Error('the tests start no duration recorder');
+    },
+    apiKeys: options.apiKeys,
+    ...(options.queue ? { queue: options.queue } : {}),
+    ...(options.clock ? { clock: options.clock } : {}),
+  });
   const readOnly = new ReadOnlySwitch(redis, config.redis.prefix, 'thumbs', false);
   await readOnly.refresh();
   const guards = createAccessGuards({ service: 'thumbs', apiKeys: options.apiKeys, redis, redisPrefix: config.redis.prefix, logger });
-  return { app: createApp({ config, logger, services, queue: options.queue, guards, readOnly }), readOnly };
+  return { app: createApp({ config, logger, services, queue: services.queue, guards, readOnly }), readOnly, services };
 }
 
 /** Polls until `check` returns a value other than undefined (or fails after `timeoutMs`). */

@@ -7,10 +7,10 @@
  */
 import { performance } from 'node:perf_hooks';
 import sharp from 'sharp';
-import { encodeIndexedGif } from '../repositories/indexed-gif-encoder.js';
+import { encodeIndexedGif } from '../repositories/indexed-gif-encoder.repository.js';
 import { ImageRepository } from '../repositories/image.repository.js';
 import { ThumbnailEncoderRepository } from '../repositories/thumbnail-encoder.repository.js';
-import { runTool } from '../repositories/tool-process.js';
+import { runTool } from '../repositories/tool-process.repository.js';
 import { VideoRepository } from '../repositories/video.repository.js';
 import type { Clip } from '../services/clip.rules.js';
 import { indexedClipOfPal8 } from '../services/gif-frames.rules.js';

@@ -10,7 +10,7 @@ import type { RedisClient } from '@pawlink/service-kit/redis';
 import 'sharp';
 import type { ThumbsWorkerConfig } from '../config.js';
 import type { ProcessorWorkerData } from './generate-thumbnail.job.js';
-import { logQueueErrors } from './queue-outage-log.js';
+import { logQueueErrors } from './thumbnail-queue-errors.worker.js';
 
 /**
  * The compiled processor, `dist/jobs/generate-thumbnail.job.js`. Tests import this module from

@@ -3,8 +3,8 @@ import sharp from 'sharp';
 import { rgbaToThumbHash } from 'thumbhash';
 import { fitInside, type Clip, type FrameSink } from '../services/clip.rules.js';
 import { indexedClipOfPal8, pal8FrameBytes } from '../services/gif-frames.rules.js';
-import { encodeIndexedGif } from './indexed-gif-encoder.js';
-import { runTool } from './tool-process.js';
+import { encodeIndexedGif } from './indexed-gif-encoder.repository.js';
+import { runTool } from './tool-process.repository.js';
 
 /**
  * libwebp's lossy quality for the WebP (effort 4, libwebp's default speed/size trade-off; an

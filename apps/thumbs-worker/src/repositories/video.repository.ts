@@ -1,6 +1,6 @@
 import { clipFps, fitInside, refuseOverPixelLimit, videoClipStart, type Clip, type ClipRequest, type ClipStart, type FrameSink, type FrameSinkFor } from '../services/clip.rules.js';
 import { UnsupportedMediaError } from '../services/thumbnail.errors.js';
-import { runTool, type ToolRun } from './tool-process.js';
+import { runTool, type ToolRun } from './tool-process.repository.js';
 
 export interface VideoProbe {
   /** Display size: sample aspect ratio and rotation applied. */

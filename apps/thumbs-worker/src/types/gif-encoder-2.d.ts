@@ -13,7 +13,7 @@ declare module 'gif-encoder-2' {
   /**
    * JavaScript GIF89a encoder (NeuQuant or Octree quantisation); the package ships no types.
    * Only what the worker uses is declared, including the 1.0.5 internals its subclass relies on
-   * (`src/repositories/indexed-gif-encoder.ts`; the version is pinned exactly in package.json).
+   * (`src/repositories/indexed-gif-encoder.repository.ts`; the version is pinned exactly in package.json).
    */
   export default class GIFEncoder extends EventEmitter {
     constructor(width: number, height: number, algorithm?: 'neuquant' | 'octree', useOptimizer?: boolean, totalFrames?: number);

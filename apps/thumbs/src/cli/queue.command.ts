@@ -1,16 +1,14 @@
 import { nonNegativeInt, type CliContext } from '@pawlink/service-kit/cli';
 import type { Command } from 'commander';
-import { createThumbsQueueAdmin } from '../container.js';
-import { openThumbnailQueue } from '../repositories/thumbnail-queue.repository.js';
+import { openThumbsQueueAdmin } from '../container.js';
 import type { ThumbnailQueueAdminService } from '../services/thumbnail-queue-admin.service.js';
 
 async function withQueueAdmin<T>(context: CliContext, use: (admin: ThumbnailQueueAdminService) => Promise<T>): Promise<T> {
-  const connection = context.queueRedis();
-  const queue = openThumbnailQueue(connection, context.config.redis.prefix);
+  const admin = openThumbsQueueAdmin(context.queueRedis(), context.config.redis.prefix);
   try {
-    return await use(createThumbsQueueAdmin(queue, connection, context.config.redis.prefix));
+    return await use(admin.queueAdmin);
   } finally {
-    await queue.close();
+    await admin.close();
   }
 }
 

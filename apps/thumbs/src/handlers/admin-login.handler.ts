@@ -1,11 +1,11 @@
 import type { AccessGuards } from '@pawlink/auth';
 import { ApiError, validated } from '@pawlink/service-kit';
 import type { RequestHandler } from 'express';
-import { ADMIN_FLAG, type AdminSessionService } from '../services/admin-session.service.js';
+import { ADMIN_HOME } from '../http/admin-pages.http.js';
+import { setAdminCookie } from '../http/admin-session-cookie.http.js';
+import { ADMIN_FLAG } from '../services/admin-access.rules.js';
+import type { AdminLoginService } from '../services/admin-login.service.js';
 import { ADMIN_PAGE_HEADERS, renderAdminLoginPage } from '../views/admin-login.page.js';
-import { setAdminCookie } from './admin-session-cookie.js';
-
-export const ADMIN_HOME = '/admin/queues/';
 
 /**
  * POST /admin/login: exchanges an admin key for a session cookie and sends the browser to the
@@ -14,7 +14,7 @@ export const ADMIN_HOME = '/admin/queues/';
  * invalid-key limit applies. A refusal shows the form again with the reason to a browser, and the
  * contract's error to an API client.
  */
-export function adminLoginHandler(admin: AdminSessionService, verifyKey: AccessGuards['verifyKey'], options: { secureCookie: boolean }): RequestHandler {
+export function adminLoginHandler(admin: Pick<AdminLoginService, 'login'>, verifyKey: AccessGuards['verifyKey'], options: { secureCookie: boolean }): RequestHandler {
   return async (req, res) => {
     const { key } = validated<{ key: string }>(req);
     let session: { token: string; maxAgeSeconds: number };

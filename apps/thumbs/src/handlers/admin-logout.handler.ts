@@ -1,10 +1,10 @@
 import type { RequestHandler } from 'express';
-import { ADMIN_LOGIN_PATH, adminSessionToken } from '../guards/admin-access.guard.js';
-import type { AdminSessionService } from '../services/admin-session.service.js';
-import { setAdminCookie } from './admin-session-cookie.js';
+import { ADMIN_LOGIN_PATH } from '../http/admin-pages.http.js';
+import { adminSessionToken, setAdminCookie } from '../http/admin-session-cookie.http.js';
+import type { AdminLogoutService } from '../services/admin-logout.service.js';
 
 /** POST /admin/logout: ends the session (in Redis and the cookie) and shows the login form. */
-export function adminLogoutHandler(admin: AdminSessionService, options: { secureCookie: boolean }): RequestHandler {
+export function adminLogoutHandler(admin: Pick<AdminLogoutService, 'logout'>, options: { secureCookie: boolean }): RequestHandler {
   return async (req, res) => {
     const token = adminSessionToken(req);
     if (token !== undefined) await admin.logout(token);

@@ -1,13 +1,13 @@
 import type { ThumbnailType } from '@pawlink/contracts';
 import { validated } from '@pawlink/service-kit';
 import type { RequestHandler } from 'express';
+import { postRequesterOf } from '../http/post-requester.http.js';
+import { doneBody, failureError, processingBody, rethrowBoardUnavailable, setPollHeaders } from '../http/thumbnail-responses.http.js';
+import type { CreateThumbnailService } from '../services/create-thumbnail.service.js';
 import type { ThumbnailTarget } from '../services/thumbnail-id.rules.js';
-import type { ThumbnailService } from '../services/thumbnail.service.js';
-import { postRequesterOf } from './post-requester.js';
-import { doneBody, failureError, processingBody, rethrowBoardUnavailable, setPollHeaders } from './thumbnail-responses.js';
 
 /** PUT /:id/:type — 200 when the file exists, else 202 with the (new or existing) job's estimate. */
-export function createThumbnailHandler(thumbnails: Pick<ThumbnailService, 'request'>): RequestHandler {
+export function createThumbnailHandler(thumbnails: Pick<CreateThumbnailService, 'request'>): RequestHandler {
   return async (req, res) => {
     const { id, type } = validated<{ id: ThumbnailTarget; type: ThumbnailType }>(req);
     const state = await thumbnails.request(id, type, postRequesterOf(req, res)).catch(rethrowBoardUnavailable);

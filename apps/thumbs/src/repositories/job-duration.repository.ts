@@ -78,3 +78,23 @@ export function startDurationRecorder(options: {
   events.on('error', options.onError);
   return events;
 }
+
+export type DurationRecorderOptions = Omit<Parameters<typeof startDurationRecorder>[0], 'connection'> & {
+  /** Opens the recorder's own blocking connection (made for BullMQ) when it starts; whoever gives it closes it. */
+  connect: () => ConnectionOptions;
+};
+
+/** `startDurationRecorder` as the container builds it: started and closed by main.ts. */
+export class JobDurationRecorder {
+  private events: QueueEvents | undefined;
+
+  constructor(private readonly options: DurationRecorderOptions) {}
+
+  start(): void {
+    this.events ??= startDurationRecorder({ ...this.options, connection: this.options.connect() });
+  }
+
+  async close(): Promise<void> {
+    await this.events?.close();
+  }
+}

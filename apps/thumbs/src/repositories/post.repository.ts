@@ -1,21 +1,6 @@
 import { BoardShareUsedError, BoardUnavailableError, type BoardClient, type BoardRequester } from '@pawlink/board';
 import { normaliseMd5 } from '@pawlink/contracts';
-
-/** The board could not answer (network, timeout, 5xx after retries, no rate-limit slot soon enough). */
-export class PostUnavailableError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'PostUnavailableError';
-  }
-}
-
-/** The requester (its API key or its client IP) already holds its share of the board budget; it may ask again in `retryAfterMs`. */
-export class PostShareUsedError extends Error {
-  constructor(readonly retryAfterMs: number, options?: { cause?: unknown }) {
-    super('the requester holds its share of the board budget', options);
-    this.name = 'PostShareUsedError';
-  }
-}
+import { PostShareUsedError, PostUnavailableError } from '../services/post-lookup.errors.js';
 
 /** Who asks to resolve a post id: the API key and the client IP each get a fair share of the board budget. */
 export interface PostRequester {

@@ -1,6 +1,6 @@
 import { THUMBNAIL_JOB } from '@pawlink/contracts';
 import { describe, expect, it } from 'vitest';
-import { dashboardAddProblem, failureSentence, FAILURE_SENTENCE_MAX, thumbnailPayloadProblem, withoutStackTraces } from './dashboard-job.rules.js';
+import { dashboardAddProblem, thumbnailPayloadProblem, withoutStackTraces } from './dashboard-job.rules.js';
 
 const MD5 = 'a'.repeat(32);
 
@@ -25,11 +25,6 @@ describe('dashboard job rules', () => {
   it('checks edited job data as a payload', () => {
     expect(thumbnailPayloadProblem({ md5: MD5, type: 'gif', requestedAt: 0 })).toBeUndefined();
     expect(thumbnailPayloadProblem({})).toContain('data.md5');
-  });
-
-  it('keeps the first line of a failure, cut to its bound', () => {
-    expect(failureSentence('the post is not on the board\n    at x (/srv/a.js:1:1)')).toBe('the post is not on the board');
-    expect(failureSentence('x'.repeat(1000))).toHaveLength(FAILURE_SENTENCE_MAX);
   });
 
   it('empties stack traces wherever a job sits in an answer', () => {

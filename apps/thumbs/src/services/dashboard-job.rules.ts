@@ -1,11 +1,9 @@
 import { THUMBNAIL_JOB, THUMBNAIL_TYPES, thumbnailJobId, type ThumbnailType } from '@pawlink/contracts';
+import { failureSentence } from './thumbnail-state.rules.js';
 
 const MD5_LOWER = /^[0-9a-f]{32}$/;
 const PAYLOAD_KEYS = new Set(['md5', 'type', 'requestedAt', 'postId']);
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** The longest failure reason the dashboard shows. */
-export const FAILURE_SENTENCE_MAX = 300;
 
 /**
  * Why `data` is not a thumbnail job's payload (`ThumbnailJobPayload`), or undefined when it is:
@@ -39,12 +37,6 @@ export function dashboardAddProblem(body: unknown): string | undefined {
   const expected = thumbnailJobId(data.md5, data.type);
   if (jobId !== undefined && jobId !== expected) return `options.jobId must be "${expected}" (or left out).`;
   return undefined;
-}
-
-/** A failure as the dashboard shows it: the first line of the reason, never what follows (a stack trace). */
-export function failureSentence(reason: string): string {
-  const line = (reason.split(/\r\n|\r|\n/, 1)[0] ?? '').trim();
-  return line.length > FAILURE_SENTENCE_MAX ? `${line.slice(0, FAILURE_SENTENCE_MAX - 1)}…` : line;
 }
 
 /**

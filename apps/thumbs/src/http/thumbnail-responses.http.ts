@@ -1,8 +1,8 @@
 import type { ThumbnailDoneResponse, ThumbnailProcessingResponse } from '@pawlink/contracts';
 import { ApiError } from '@pawlink/service-kit';
 import type { Response } from 'express';
-import { PostShareUsedError, PostUnavailableError } from '../repositories/post.repository.js';
-import type { ThumbnailState } from '../services/thumbnail.service.js';
+import { PostShareUsedError, PostUnavailableError } from '../services/post-lookup.errors.js';
+import type { ThumbnailState } from '../services/thumbnail-state.rules.js';
 
 /** How long a client should wait before asking again when the board could not resolve a post id. */
 const BOARD_RETRY_AFTER_SECONDS = '5';
@@ -32,7 +32,7 @@ export function setPollHeaders(res: Response, state: Processing, withLocation: b
   res.setHeader('Retry-After', String(Math.max(1, Math.ceil(state.time / 1000))));
 }
 
-/** 500 1060 / 408 1065 with the `status` field API.md lists; 404 1068 for a post the board does not have. */
+/** 500 1060 / 408 1065 with the `status` field docs/api.md lists; 404 1068 for a post the board does not have. */
 export function failureError(state: Extract<ThumbnailState, { status: 'failed' | 'notOnBoard' }>): ApiError {
   if (state.status === 'notOnBoard') return new ApiError('POST_NOT_ON_BOARD');
   return state.timedOut

@@ -59,7 +59,7 @@ class GifBytes implements GifByteSink {
  *   the library writes a 768-byte local copy into every frame after the first.
  * The library still writes everything else: header, loop extension, each frame's Graphic Control
  * Extension (its `setDelay` and `setDispose` are read at each `addFrame`) and the LZW data.
- * `indexed-gif-encoder.spec.ts` fails if an upgrade changes any of this.
+ * `indexed-gif-encoder.repository.spec.ts` fails if an upgrade changes any of this.
  */
 class IndexedGifEncoder extends GIFEncoder {
   constructor(width: number, height: number, private readonly colorTable: Uint8Array, capacity: number) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { estimateWaitMs, MIN_WAIT_MS } from './wait-estimate.js';
+import { estimateWaitMs, MIN_WAIT_MS } from './wait-estimate.rules.js';
 
 describe('estimateWaitMs', () => {
   it('gives a job at the front of an idle queue one average duration', () => {

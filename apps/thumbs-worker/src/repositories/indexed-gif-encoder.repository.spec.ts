@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { DISPOSE_CLEAR, DISPOSE_KEEP, TRANSPARENT_INDEX, type IndexedClip } from '../services/gif-frames.rules.js';
-import { encodeIndexedGif } from './indexed-gif-encoder.js';
+import { encodeIndexedGif } from './indexed-gif-encoder.repository.js';
 
 /*
  * The guard of the gif-encoder-2 subclass: it replaces internals of exactly 1.0.5, so an upgrade
@@ -84,7 +84,7 @@ function framesOf(gif: Buffer, at: number): { frames: Block[]; extensions: strin
 describe('encodeIndexedGif (gif-encoder-2 fed palette indices)', () => {
   it('runs on the exact gif-encoder-2 its subclass was written for', () => {
     const { version } = createRequire(import.meta.url)('gif-encoder-2/package.json') as { version: string };
-    expect(version, 'indexed-gif-encoder.ts replaces internals of gif-encoder-2 1.0.5: check them against the new version before changing this').toBe('1.0.5');
+    expect(version, 'indexed-gif-encoder.repository.ts replaces internals of gif-encoder-2 1.0.5: check them against the new version before changing this').toBe('1.0.5');
   });
 
   it('writes one global colour table, a loop, and per frame its delay, disposal and transparent index, with no local table', () => {

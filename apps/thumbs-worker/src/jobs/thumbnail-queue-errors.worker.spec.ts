@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { isConnectionError, logQueueErrors } from './queue-outage-log.js';
+import { isConnectionError, logQueueErrors } from './thumbnail-queue-errors.worker.js';
 
 /** A BullMQ worker's shape as far as its error log goes: its 'error' events and its backend's 'ready'. */
 class FakeQueueEvents extends EventEmitter {

@@ -1,0 +1,52 @@
+import type { ThumbnailJobPayload, ThumbnailType } from '@pawlink/contracts';
+import type { JobDurationRepository } from '../repositories/job-duration.repository.js';
+import type { PostRepository, PostRequester } from '../repositories/post.repository.js';
+import type { ThumbnailFileRepository } from '../repositories/thumbnail-file.repository.js';
+import type { JobPolicy, JobSnapshot, ThumbnailQueueRepository } from '../repositories/thumbnail-queue.repository.js';
+import { postMd5OrRefuse, type ThumbnailTarget } from './thumbnail-id.rules.js';
+import { doneState, isStaleJob, processingStateOf, settledStateOf, type ThumbnailRef, type ThumbnailState, type ThumbnailUrls } from './thumbnail-state.rules.js';
+
+export interface CreateThumbnailDeps {
+  files: Pick<ThumbnailFileRepository, 'exists'>;
+  queue: Pick<ThumbnailQueueRepository, 'find' | 'enqueue' | 'replace' | 'load'>;
+  durations: Pick<JobDurationRepository, 'averageMs'>;
+  posts: Pick<PostRepository, 'md5OfPost'>;
+  urls: ThumbnailUrls;
+  /** New jobs' attempts and retention; a failed job is reported for `keepFailedSeconds`, then a PUT may start over. */
+  jobs: JobPolicy;
+  clock: () => number;
+}
+
+/**
+ * PUT /:id/:type (docs/api.md, "Thumbnails"): done when the file exists, else the state of the one
+ * job per (md5, type), queued now when there is none or it is stale.
+ */
+export class CreateThumbnailService {
+  constructor(private readonly deps: CreateThumbnailDeps) {}
+
+  /**
+   * A post id is resolved to its MD5 for `requester` (unknown to the board: 1062). When the board
+   * cannot answer, the repository's PostUnavailableError reaches the caller, and so does its
+   * PostShareUsedError for a requester over its share of the board budget.
+   */
+  async request(target: ThumbnailTarget, type: ThumbnailType, requester: PostRequester = {}): Promise<Exclude<ThumbnailState, { status: 'missing' }>> {
+    const { files, queue, posts, jobs, clock } = this.deps;
+    const md5 = target.kind === 'md5' ? target.md5 : postMd5OrRefuse(await posts.md5OfPost(target.postId, requester));
+    const ref: ThumbnailRef = { md5, type, urls: this.deps.urls };
+    if (await files.exists(md5, type)) return doneState(ref);
+    const payload: ThumbnailJobPayload = { md5, type, requestedAt: clock(), ...(target.kind === 'post' ? { postId: target.postId } : {}) };
+    let job = await queue.find(md5, type);
+    if (job && job.phase === 'completed' && (await files.exists(md5, type))) return doneState(ref);
+    if (job && !isStaleJob(job, jobs.keepFailedSeconds, clock())) return this.stateOf(job, ref, false);
+    job = job ? await queue.replace(job, payload, jobs) : await queue.enqueue(payload, jobs);
+    // Queued now, by this request or a racing one.
+    return this.stateOf(job, ref, true);
+  }
+
+  private async stateOf(job: JobSnapshot, ref: ThumbnailRef, queuedNow: boolean): Promise<Exclude<ThumbnailState, { status: 'missing' }>> {
+    const settled = settledStateOf(job, ref, { queuedNow, now: this.deps.clock() });
+    if (settled) return settled;
+    const [averageJobMs, load] = await Promise.all([this.deps.durations.averageMs(), this.deps.queue.load(job)]);
+    return processingStateOf(job, ref, { averageJobMs, load, now: this.deps.clock() });
+  }
+}

@@ -1,0 +1,95 @@
+import { isThumbnailTimeout, thumbnailFailureOf, thumbnailFileName, type ThumbnailType } from '@pawlink/contracts';
+import type { JobSnapshot, QueueLoad } from '../repositories/thumbnail-queue.repository.js';
+import { estimateWaitMs, MIN_WAIT_MS } from './wait-estimate.rules.js';
+
+export interface ThumbnailUrls {
+  /** MEDIA_URL: where nginx serves `<md5>.<type>`. */
+  media: string;
+  /** THUMBS_URL: this service, for checkURL. */
+  thumbs: string;
+}
+
+/**
+ * What PUT and check tell about one (md5, type) (docs/api.md, "Thumbnails"): the file on disk is
+ * the truth for "done"; otherwise the one job says whether it is queued, running, failed (until
+ * it expires; a failure because the board has no such post is told apart) or unknown.
+ */
+export type ThumbnailState =
+  | { status: 'done'; url: string }
+  | { status: 'processing'; md5: string; checkURL: string; checkAt: number; time: number; startedAt: number; progress: number }
+  | { status: 'failed'; timedOut: boolean; reason: string }
+  /** The job failed because no post on the board has the md5: the client asked for something that is not there. */
+  | { status: 'notOnBoard' }
+  | { status: 'missing' };
+
+/** A thumbnail's file and type, and where this instance's answers point. */
+export interface ThumbnailRef {
+  md5: string;
+  type: ThumbnailType;
+  urls: ThumbnailUrls;
+}
+
+/** The longest failure reason an answer shows. */
+export const FAILURE_SENTENCE_MAX = 300;
+
+/** A failure as clients and the dashboard see it: the first line of the reason, never what follows (a stack trace). */
+export function failureSentence(reason: string): string {
+  const line = (reason.split(/\r\n|\r|\n/, 1)[0] ?? '').trim();
+  return line.length > FAILURE_SENTENCE_MAX ? `${line.slice(0, FAILURE_SENTENCE_MAX - 1)}…` : line;
+}
+
+export function doneState({ md5, type, urls }: ThumbnailRef): { status: 'done'; url: string } {
+  return { status: 'done', url: `${urls.media}/${thumbnailFileName(md5, type)}` };
+}
+
+const checkUrlOf = ({ md5, type, urls }: ThumbnailRef): string => `${urls.thumbs}/check/${md5}/${type}`;
+
+/** A completed job without its file, or a failure past its TTL (`keepFailedSeconds`): a PUT may start over. */
+export function isStaleJob(job: JobSnapshot, keepFailedSeconds: number, now: number): boolean {
+  if (job.phase === 'completed') return true;
+  if (job.phase !== 'failed') return false;
+  return job.finishedOn === null || job.finishedOn + keepFailedSeconds * 1000 <= now;
+}
+
+/**
+ * The state of a job that needs no estimate, or undefined for one that waits or runs. A failed
+ * job that this request has just queued (`queuedNow`) is still answered processing: docs/api.md
+ * answers 202 even when a fast worker has already failed the job, and the client's check reports
+ * the failure.
+ */
+export function settledStateOf(job: JobSnapshot, ref: ThumbnailRef, options: { queuedNow: boolean; now: number }): Exclude<ThumbnailState, { status: 'missing' }> | undefined {
+  if (job.phase === 'failed' && options.queuedNow) {
+    return { status: 'processing', md5: ref.md5, checkURL: checkUrlOf(ref), checkAt: options.now + MIN_WAIT_MS, time: MIN_WAIT_MS, startedAt: job.queuedAt, progress: job.progress ?? 0 };
+  }
+  if (job.phase === 'failed') {
+    if (thumbnailFailureOf(job.failedReason) === 'notOnBoard') return { status: 'notOnBoard' };
+    const reason = failureSentence(job.failedReason ?? '') || 'Thumbnail generation failed.';
+    return { status: 'failed', timedOut: isThumbnailTimeout(reason), reason };
+  }
+  // Only reached when a PUT's new job finished before it was read back.
+  if (job.phase === 'completed') return doneState(ref);
+  return undefined;
+}
+
+/** A waiting or running job, with the estimate of when to look again from the queue ahead of it and recent durations. */
+export function processingStateOf(job: JobSnapshot, ref: ThumbnailRef, seen: { averageJobMs: number; load: QueueLoad; now: number }): Extract<ThumbnailState, { status: 'processing' }> {
+  const time = estimateWaitMs({
+    state: job.phase === 'active' || job.phase === 'delayed' ? job.phase : 'waiting',
+    averageJobMs: seen.averageJobMs,
+    slots: seen.load.slots,
+    jobsAhead: seen.load.jobsAhead,
+    elapsedMs: job.processedOn === null ? 0 : seen.now - job.processedOn,
+    progress: job.progress ?? 0,
+    delayMs: job.delayMs ?? 0,
+  });
+  return {
+    status: 'processing',
+    md5: ref.md5,
+    checkURL: checkUrlOf(ref),
+    checkAt: seen.now + time,
+    time,
+    // When it was queued, not when a worker took it: every client polling the job sees one time.
+    startedAt: job.queuedAt,
+    progress: job.progress ?? 0,
+  };
+}
