@@ -1,4 +1,4 @@
-import { registerStatusRoute, serviceRateLimits, type AccessGuards } from '@pawlink/auth';
+import { registerGetStatusRoute, serviceRateLimits, type AccessGuards } from '@pawlink/auth';
 import { thumbsOpenApi } from '@pawlink/contracts/openapi';
 import { createServiceApp, type HttpMetrics, type Logger, type Readiness, type ReadOnlySwitch } from '@pawlink/service-kit';
 import type { Queue } from 'bullmq';
@@ -28,7 +28,7 @@ export interface ThumbsAppDeps {
 export function createApp(deps: ThumbsAppDeps): Express {
   const service = createServiceApp({ service: 'thumbs', ...deps, docs: { document: thumbsOpenApi, urls: deps.config.urls, rateLimits: serviceRateLimits('thumbs') } });
   // Before `/:id`, which would take `/status` for a post id.
-  registerStatusRoute(service.app, { service: 'thumbs', guards: deps.guards, readOnly: deps.readOnly });
+  registerGetStatusRoute(service.app, { service: 'thumbs', guards: deps.guards, readOnly: deps.readOnly });
   registerAdminRoutes(service.app, {
     guards: deps.guards,
     admin: deps.services.admin,
