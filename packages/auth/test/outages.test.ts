@@ -52,8 +52,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  db?.restore();
-  cache?.restore();
+  proxies?.restore();
   await server?.close();
   for (const close of [...(closers ?? [])].reverse()) await close().catch(() => undefined);
   await proxies?.close();

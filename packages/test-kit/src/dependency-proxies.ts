@@ -6,7 +6,9 @@ export interface DependencyProxies {
   redis: TcpProxy;
   /** `env` with DB_HOST, DB_PORT and REDIS_URL pointing at the proxies. */
   env: Record<string, string>;
-  /** Lets every proxy forward again and stops them (after the service that used them is closed). */
+  /** Lets every proxy forward again (before closing what connected through them, so nothing waits on a cut). */
+  restore(): void;
+  /** Restores and stops both proxies (after what connected through them is closed). */
   close(): Promise<void>;
 }
 
@@ -15,13 +17,17 @@ export async function startDependencyProxies(env: Record<string, string>): Promi
   const redisTarget = new URL(env.REDIS_URL ?? 'redis://127.0.0.1:6379');
   const db = await startTcpProxy({ host: env.DB_HOST ?? '127.0.0.1', port: Number(env.DB_PORT ?? 3306) });
   const redis = await startTcpProxy({ host: redisTarget.hostname, port: Number(redisTarget.port || 6379) });
+  const restore = (): void => {
+    db.restore();
+    redis.restore();
+  };
   return {
     db,
     redis,
     env: { ...env, DB_HOST: db.host, DB_PORT: String(db.port), REDIS_URL: `redis://${redis.host}:${redis.port}` },
+    restore,
     async close() {
-      db.restore();
-      redis.restore();
+      restore();
       await db.close();
       await redis.close();
     },
