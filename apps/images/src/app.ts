@@ -1,4 +1,4 @@
-import { registerStatusRoute, serviceRateLimits, type AccessGuards } from '@pawlink/auth';
+import { registerGetStatusRoute, serviceRateLimits, type AccessGuards } from '@pawlink/auth';
 import { imagesOpenApi } from '@pawlink/contracts/openapi';
 import { createServiceApp, type DocsSection, type HttpMetrics, type Logger, type Readiness, type ReadOnlySwitch } from '@pawlink/service-kit';
 import type { Express } from 'express';
@@ -46,7 +46,7 @@ export function createApp(deps: ImagesAppDeps): Express {
   });
   const routes = { guards: deps.guards, ...images };
   // On the app itself (not a sub-router) so the 405 handler sees every route's methods.
-  registerStatusRoute(app, { service: 'images', guards: deps.guards, readOnly: deps.readOnly });
+  registerGetStatusRoute(app, { service: 'images', guards: deps.guards, readOnly: deps.readOnly });
   registerListCategoriesRoute(app, routes);
   registerGetCategoryRoute(app, routes);
   registerGetImageRoute(app, routes);

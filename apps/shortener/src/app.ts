@@ -1,4 +1,4 @@
-import { registerStatusRoute, serviceRateLimits, type AccessGuards } from '@pawlink/auth';
+import { registerGetStatusRoute, serviceRateLimits, type AccessGuards } from '@pawlink/auth';
 import { shortenerOpenApi } from '@pawlink/contracts/openapi';
 import { createServiceApp, HttpMetrics, type Logger, type Readiness, type ReadOnlySwitch } from '@pawlink/service-kit';
 import type { Express } from 'express';
@@ -28,7 +28,7 @@ export function createApp(deps: ShortenerAppDeps): Express {
   const { config } = deps;
   const base = createServiceApp({ service: 'shortener', ...deps, docs: { document: shortenerOpenApi, urls: config.urls, rateLimits: serviceRateLimits('shortener') } });
   // Before the `/:code` routes; `status` is a reserved code.
-  registerStatusRoute(base.app, { service: 'shortener', guards: deps.guards, readOnly: deps.readOnly });
+  registerGetStatusRoute(base.app, { service: 'shortener', guards: deps.guards, readOnly: deps.readOnly });
   base.app.locals[PRIVATE_TARGET_PREFIXES_LOCAL] = config.shortener.privateTargetPrefixes;
   registerShortUrlRoutes(base.app, {
     shortUrls: deps.services.shortUrls,

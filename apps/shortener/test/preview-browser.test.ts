@@ -1,8 +1,7 @@
-import { chromium, type Browser } from 'playwright-core';
+import { launchChromium } from '@pawlink/test-kit/browser';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { create, startHarness, uniqueUrl, type Harness } from './support.js';
-
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 let h: Harness;
 let browser: Browser;
@@ -17,8 +16,7 @@ beforeAll(async () => {
   expect(created.status).toBe(201);
   code = created.body.data.code;
   target = created.body.data.url;
-  // launch() gives the browser a fresh temporary profile (user data dir) of its own.
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS, timeout: 60_000 });
+  browser = await launchChromium();
 }, 120_000);
 
 afterAll(async () => {

@@ -1,4 +1,5 @@
 import { ConfigError } from '@pawlink/service-kit';
+import { describeConfigSecrets, itRefusesBadValues } from '@pawlink/test-kit/suites/config';
 import { describe, expect, it } from 'vitest';
 import { loadThumbsWorkerConfig } from './config.js';
 
@@ -33,15 +34,17 @@ describe('loadThumbsWorkerConfig: downloads', () => {
     expect(worker.downloadPrivateHosts).toEqual([{ hostname: 'mirror.lan', port: 8080 }]);
   });
 
-  it.each([
-    ['THUMBS_DOWNLOAD_HOSTS', 'https://static1.e621.net'],
-    ['THUMBS_DOWNLOAD_HOSTS', 'a,,b'],
-    ['THUMBS_DOWNLOAD_PRIVATE_HOSTS', 'localhost'],
-    ['THUMBS_DOWNLOAD_MAX_REDIRECTS', '11'],
-  ])('refuses %s=%s naming it', (name, value) => {
-    expect(() => loadThumbsWorkerConfig({ [name]: value })).toThrow(ConfigError);
-    expect(() => loadThumbsWorkerConfig({ [name]: value })).toThrow(name);
-  });
+  itRefusesBadValues(
+    loadThumbsWorkerConfig,
+    ConfigError,
+    [
+      ['THUMBS_DOWNLOAD_HOSTS', 'https://static1.e621.net'],
+      ['THUMBS_DOWNLOAD_HOSTS', 'a,,b'],
+      ['THUMBS_DOWNLOAD_PRIVATE_HOSTS', 'localhost'],
+      ['THUMBS_DOWNLOAD_MAX_REDIRECTS', '11'],
+    ],
+    'refuses %s=%s naming it',
+  );
 });
 
 describe('loadThumbsWorkerConfig: health server', () => {
@@ -54,3 +57,5 @@ describe('loadThumbsWorkerConfig: health server', () => {
     expect(() => loadThumbsWorkerConfig({ WORKER_HEALTH_PORT: 'http' })).toThrow('WORKER_HEALTH_PORT');
   });
 });
+
+describeConfigSecrets(loadThumbsWorkerConfig, ConfigError);

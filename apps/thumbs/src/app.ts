@@ -1,4 +1,4 @@
-import { registerStatusRoute, serviceRateLimits, type AccessGuards } from '@pawlink/auth';
+import { registerGetStatusRoute, serviceRateLimits, type AccessGuards } from '@pawlink/auth';
 import { thumbsOpenApi } from '@pawlink/contracts/openapi';
 import { createServiceApp, type HttpMetrics, type Logger, type Readiness, type ReadOnlySwitch } from '@pawlink/service-kit';
 import type { Queue } from 'bullmq';
@@ -34,7 +34,7 @@ export function createApp(deps: ThumbsAppDeps): Express {
   const service = createServiceApp({ service: 'thumbs', ...deps, docs: { document: thumbsOpenApi, urls: config.urls, rateLimits: serviceRateLimits('thumbs') } });
   const { app } = service;
   // Before `/:id`, which would take `/status` for a post id.
-  registerStatusRoute(app, { service: 'thumbs', guards, readOnly });
+  registerGetStatusRoute(app, { service: 'thumbs', guards, readOnly });
   // The operator's pages, before the thumbnail routes, whose `/:id` and `/:id/:type` patterns would take their paths.
   const publicUrl = config.urls.thumbs;
   registerAdminLoginRoute(app, { guards, adminLogin: services.adminLogin, publicUrl, secureCookie: config.thumbs.adminCookieSecure });

@@ -1,4 +1,5 @@
 import { ConfigError } from '@pawlink/service-kit';
+import { describeConfigSecrets, itRefusesBadValues } from '@pawlink/test-kit/suites/config';
 import { describe, expect, it } from 'vitest';
 import { loadThumbsConfig } from './config.js';
 
@@ -12,16 +13,15 @@ describe('loadThumbsConfig', () => {
     expect(config.thumbs).toMatchObject({ failedTtlSeconds: 3600, completedTtlSeconds: 3600, jobAttempts: 3, defaultJobMs: 5000, boardMaxWaitMs: 3000, boardSharePerKey: 2, boardSharePerIp: 4 });
   });
 
-  it('names the variable when a value is bad', () => {
-    expect(() => loadThumbsConfig({ THUMBS_FAILED_TTL_SECONDS: 'soon' })).toThrow(ConfigError);
-    expect(() => loadThumbsConfig({ THUMBS_FAILED_TTL_SECONDS: 'soon' })).toThrow(/THUMBS_FAILED_TTL_SECONDS/);
-    expect(() => loadThumbsConfig({ BOARD_STATIC_URL: 'ftp://x' })).toThrow(/BOARD_STATIC_URL/);
-    expect(() => loadThumbsConfig({ THUMBS_BOARD_MAX_WAIT_MS: '-1' })).toThrow(/THUMBS_BOARD_MAX_WAIT_MS/);
-    expect(() => loadThumbsConfig({ THUMBS_BOARD_SHARE_PER_KEY: '0' })).toThrow(/THUMBS_BOARD_SHARE_PER_KEY/);
-    expect(() => loadThumbsConfig({ THUMBS_BOARD_SHARE_PER_IP: 'many' })).toThrow(/THUMBS_BOARD_SHARE_PER_IP/);
-    expect(() => loadThumbsConfig({ ADMIN_COOKIE_SECURE: 'yes' })).toThrow(/ADMIN_COOKIE_SECURE/);
-    expect(() => loadThumbsConfig({ THUMBS_DASHBOARD_WRITE: 'maybe' })).toThrow(/THUMBS_DASHBOARD_WRITE/);
-  });
+  itRefusesBadValues(loadThumbsConfig, ConfigError, [
+    ['THUMBS_FAILED_TTL_SECONDS', 'soon'],
+    ['BOARD_STATIC_URL', 'ftp://x'],
+    ['THUMBS_BOARD_MAX_WAIT_MS', '-1'],
+    ['THUMBS_BOARD_SHARE_PER_KEY', '0'],
+    ['THUMBS_BOARD_SHARE_PER_IP', 'many'],
+    ['ADMIN_COOKIE_SECURE', 'yes'],
+    ['THUMBS_DASHBOARD_WRITE', 'maybe'],
+  ]);
 
   it('makes the session cookie Secure by the scheme of THUMBS_URL, unless ADMIN_COOKIE_SECURE says', () => {
     expect(loadThumbsConfig({}).thumbs.adminCookieSecure).toBe(false);
@@ -37,3 +37,5 @@ describe('loadThumbsConfig', () => {
     expect(loadThumbsConfig({ THUMBS_DASHBOARD_WRITE: 'true' }).thumbs.dashboardWrite).toBe(true);
   });
 });
+
+describeConfigSecrets(loadThumbsConfig, ConfigError);

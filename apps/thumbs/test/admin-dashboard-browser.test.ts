@@ -1,10 +1,10 @@
 import { request } from '@pawlink/test-kit';
+import { launchChromium } from '@pawlink/test-kit/browser';
 import { UnrecoverableError } from 'bullmq';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { md5For, startThumbs, waitFor, type ThumbsHarness } from './helpers.js';
 
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const REASON = 'the post could not be found on the board';
 
 let h: ThumbsHarness;
@@ -21,8 +21,7 @@ beforeAll(async () => {
   const put = await request(`${h.url}/${md5}/gif`, { method: 'PUT', headers: h.auth });
   expect(put.status).toBe(202);
   await waitFor(async () => ((await h.queue.getFailedCount()) > 0 ? true : undefined));
-  // launch() gives the browser a fresh temporary profile (user data dir) of its own.
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS, timeout: 60_000 });
+  browser = await launchChromium();
 }, 120_000);
 
 afterAll(async () => {

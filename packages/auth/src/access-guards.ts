@@ -4,11 +4,13 @@ import { authDatabase } from './db/auth.database.js';
 import type { ApiKey } from './db/entities/api-key.entity.js';
 import type { Request, RequestHandler, Response } from 'express';
 import type { RedisClient } from '@pawlink/service-kit/redis';
-import { createApiKeyAuth } from './guards/api-key.guard.js';
-import { createInvalidKeyLimit, createRateLimit, createRateLimitStatus, type RateLimitStatus } from './guards/rate-limit.guard.js';
+import { createApiKeyGuards } from './guards/api-key.guard.js';
+import { createInvalidKeyLimit, createRateLimit, createRateLimitStatus } from './guards/rate-limit.guard.js';
 import { ApiKeyRepository } from './repositories/api-key.repository.js';
 import { LocalRateLimitWindows, RedisRateLimitWindows } from './repositories/rate-limit.repository.js';
-import { ResilientRateLimitWindows } from './repositories/resilient-rate-limit-windows.js';
+import { ResilientRateLimitWindows } from './repositories/resilient-rate-limit-windows.repository.js';
+import { ApiKeyService } from './services/api-key.service.js';
+import type { RateLimitStatus } from './services/get-status.service.js';
 import { RATE_LIMIT_BUCKETS, type RateLimitBucket, type RateLimitRule } from './services/rate-limit.policy.js';
 import { createKeyUsage, type KeyUsageCounter } from './usage.js';
 
@@ -68,13 +70,13 @@ export async function openAccessGuards(runtime: Pick<ServiceRuntime<BaseConfig>,
 export function createAccessGuards<B extends string = RateLimitBucket>(options: AccessGuardsOptions<B>): AccessGuards<B> {
   const { service, redis, redisPrefix, logger } = options;
   const windows = new ResilientRateLimitWindows(new RedisRateLimitWindows(redis, `${redisPrefix}ratelimit:`), new LocalRateLimitWindows(), logger);
-  const keys = createApiKeyAuth({
-    repository: options.apiKeys,
+  const keyCheck = new ApiKeyService<Response>(options.apiKeys, {
     logger,
     ...(options.keyCacheTtlMs !== undefined ? { cacheTtlMs: options.keyCacheTtlMs } : {}),
-    invalidKeyLimit: createInvalidKeyLimit({ windows, service, ...(options.limits?.invalidKeys ? { rule: options.limits.invalidKeys } : {}) }),
-    ...(options.usage ? { onAccepted: (key: { id: number }, req: Request) => options.usage!.count(key.id, req) } : {}),
+    invalidKeys: createInvalidKeyLimit({ windows, service, ...(options.limits?.invalidKeys ? { rule: options.limits.invalidKeys } : {}) }),
   });
+  const usage = options.usage;
+  const keys = createApiKeyGuards(keyCheck, usage ? (key, req) => usage.count(key.id, req) : undefined);
   const limitOptions = {
     windows,
     service,

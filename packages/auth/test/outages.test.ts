@@ -1,5 +1,5 @@
 import { createLogger, createRedis, createServiceApp, createServiceRuntime, loadBaseConfig, migrateDatabase, type Closer, type ReadOnlySwitch } from '@pawlink/service-kit';
-import { createTestContext, request, serveForTest, startTcpProxy, type TcpProxy, type TestContext, type TestServer } from '@pawlink/test-kit';
+import { createTestContext, request, serveForTest, startDependencyProxies, type DependencyProxies, type TcpProxy, type TestContext, type TestServer } from '@pawlink/test-kit';
 import type { Request, Response } from 'express';
 import type { RedisClient } from '@pawlink/service-kit/redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +12,7 @@ import { apiKeyOf, ApiKeyRepository, authDatabase, createAccessGuards } from '..
  */
 
 let ctx: TestContext;
+let proxies: DependencyProxies;
 let db: TcpProxy;
 let cache: TcpProxy;
 let server: TestServer;
@@ -24,11 +25,10 @@ beforeAll(async () => {
   ctx = await createTestContext('auth-outages');
   const real = loadBaseConfig(ctx.env);
   await migrateDatabase(real.database, authDatabase);
-  const redisTarget = new URL(real.redis.url);
-  db = await startTcpProxy({ host: real.database.host, port: real.database.port });
-  cache = await startTcpProxy({ host: redisTarget.hostname, port: Number(redisTarget.port || 6379) });
+  proxies = await startDependencyProxies(ctx.env);
+  ({ db, redis: cache } = proxies);
   direct = createRedis(real.redis);
-  const config = loadBaseConfig({ ...ctx.env, DB_HOST: db.host, DB_PORT: String(db.port), REDIS_URL: `redis://${cache.host}:${cache.port}` });
+  const config = loadBaseConfig(proxies.env);
   const logger = createLogger('thumbs', 'error', { silent: true });
   const opened = createServiceRuntime(config, logger);
   closers = opened.closers;
@@ -52,12 +52,10 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  db?.restore();
-  cache?.restore();
+  proxies?.restore();
   await server?.close();
   for (const close of [...(closers ?? [])].reverse()) await close().catch(() => undefined);
-  await db?.close();
-  await cache?.close();
+  await proxies?.close();
   direct?.disconnect();
   await ctx?.cleanup();
 });

@@ -2,7 +2,7 @@ import { createLogger, createRedis, createServiceApp, ReadOnlySwitch, setReadOnl
 import { createTestContext, request, serveForTest, type TestContext } from '@pawlink/test-kit';
 import type { RedisClient } from '@pawlink/service-kit/redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccessGuards, hashApiKey, RATE_LIMIT_BUCKETS, registerStatusRoute, type ApiKeyRepository } from '../src/index.js';
+import { createAccessGuards, hashApiKey, RATE_LIMIT_BUCKETS, registerGetStatusRoute, type ApiKeyRepository } from '../src/index.js';
 import { migrateAuth } from './probe-app.js';
 
 let ctx: TestContext;
@@ -25,7 +25,7 @@ beforeAll(async () => {
   await readOnly.refresh();
   const guards = createAccessGuards({ service: 'thumbs', apiKeys: keys, redis, redisPrefix: prefix, logger, keyCacheTtlMs: 0 });
   const { app, finalize } = createServiceApp({ service: 'thumbs', config: auth.config, logger, readOnly });
-  registerStatusRoute(app, { service: 'thumbs', guards, readOnly, sections: [{ name: 'extra', build: ({ key }) => (key ? { keyName: key.name } : undefined) }] });
+  registerGetStatusRoute(app, { service: 'thumbs', guards, readOnly, sections: [{ name: 'extra', build: ({ key }) => (key ? { keyName: key.name } : undefined) }] });
   app.get('/info', guards.optionalKey(), guards.rateLimit('thumbs.info'), (_req, res) => {
     res.json({ success: true });
   });

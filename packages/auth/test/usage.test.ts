@@ -5,7 +5,7 @@ import { Redis } from 'ioredis';
 import type { RedisClient } from '@pawlink/service-kit/redis';
 import type { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createAccessGuards, createKeyUsage, PendingUsageRepository, registerStatusRoute, UsageRepository, type ApiKeyRepository, type KeyUsageCounter } from '../src/index.js';
+import { createAccessGuards, createKeyUsage, PendingUsageRepository, registerGetStatusRoute, UsageRepository, type ApiKeyRepository, type KeyUsageCounter } from '../src/index.js';
 import { migrateAuth } from './probe-app.js';
 
 let ctx: TestContext;
@@ -26,7 +26,7 @@ async function startInstance(service: 'thumbs' | 'images'): Promise<{ url: strin
   await readOnly.refresh();
   const guards = createAccessGuards({ service, apiKeys: keys, redis, redisPrefix: prefix, logger, keyCacheTtlMs: 0, usage });
   const { app, finalize } = createServiceApp({ service, config, logger, readOnly });
-  registerStatusRoute(app, { service, guards, readOnly });
+  registerGetStatusRoute(app, { service, guards, readOnly });
   app.get('/things/:name', guards.optionalKey(), guards.rateLimit('thumbs.info'), (_req, res) => {
     res.json({ success: true });
   });

@@ -1,12 +1,12 @@
 /**
- * The one error registry of API.md §1 and §5: every code the services can answer with,
+ * The one error registry of docs/api.md §1 and §5: every code the services can answer with,
  * its HTTP status, a stable name and its default human message.
  */
 export interface ErrorDefinition {
   readonly code: number;
   readonly status: number;
   readonly message: string;
-  /** Other HTTP statuses API.md gives this code (1015: 414 for the request target, 431 for the header fields). */
+  /** Other HTTP statuses docs/api.md gives this code (1015: 414 for the request target, 431 for the header fields). */
   readonly otherStatuses?: readonly number[];
   /** Seconds a client is told to wait (`Retry-After`) when no route says better; every 503 has it. */
   readonly retryAfterSeconds?: number;

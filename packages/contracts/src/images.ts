@@ -1,4 +1,4 @@
-/** An image as the images service shows it (API.md §3). */
+/** An image as the images service shows it (docs/api.md §3). */
 export interface ImageRecord {
   id: string;
   url: string;

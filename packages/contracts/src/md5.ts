@@ -1,4 +1,4 @@
-/** An MD5 as 32 hex digits, any case (API.md: case-insensitive, stored lower-case). */
+/** An MD5 as 32 hex digits, any case (docs/api.md §4: case-insensitive, stored lower-case). */
 export const MD5_PATTERN = /^[0-9a-fA-F]{32}$/;
 
 /** The lower-case form of an MD5, or null for anything that is not one. */

@@ -1,4 +1,4 @@
-/** Thumbnail formats a client may ask for (API.md §4). */
+/** Thumbnail formats a client may ask for (docs/api.md §4). */
 export const THUMBNAIL_TYPES = ['gif', 'png', 'webp'] as const;
 export type ThumbnailType = (typeof THUMBNAIL_TYPES)[number];
 

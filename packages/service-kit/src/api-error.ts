@@ -7,7 +7,7 @@ export interface ApiErrorOptions {
   status?: string;
   /** Sent with the failure; a code the registry gives a `Retry-After` has it unless this names one. */
   headers?: Record<string, string>;
-  /** Overrides the registry's HTTP status (only where API.md allows it). */
+  /** Overrides the registry's HTTP status (only where docs/api.md allows it). */
   httpStatus?: number;
   /** The underlying failure, for code that needs to look closer (never rendered). */
   cause?: unknown;

@@ -181,7 +181,7 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   };
 }
 
-/** Route guard for endpoints API.md marks read-only affected: 503 code 1003 while the switch is on. */
+/** Route guard for endpoints docs/api.md marks read-only affected: 503 code 1003 while the switch is on. */
 export function requireWritable(readOnly: ReadOnlySwitch): RequestHandler {
   return (_req, _res, next) => {
     next(readOnly.enabled ? new ApiError('READ_ONLY') : undefined);

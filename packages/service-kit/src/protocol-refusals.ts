@@ -88,7 +88,7 @@ function answerRaw(socket: Duplex, refusal: ApiError): void {
 const answered = new WeakSet<Duplex>();
 
 /**
- * The server's `clientError` listener (API.md §6.1): what node:http would answer with an empty
+ * The server's `clientError` listener (docs/api.md §1, protocol-level answers): what node:http would answer with an empty
  * body, answered as JSON — 408 code 1016 for a request not received in time (slow headers or a
  * slow body), 414 / 431 code 1015 for a head over the limits, 400 code 1026 for a request that
  * cannot be parsed. While the connection allows it: once an answer has begun there, or the client

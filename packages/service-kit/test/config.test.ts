@@ -1,5 +1,6 @@
+import { describeConfigSecrets, itRefusesBadValues } from '@pawlink/test-kit/suites/config';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadBaseConfig } from '../src/index.js';
+import { ConfigError, loadBaseConfig, readEnum, readInt, readUrl } from '../src/index.js';
 
 describe('loadBaseConfig', () => {
   it('has the documented defaults (README, Configuration)', () => {
@@ -32,10 +33,12 @@ describe('loadBaseConfig', () => {
     }
   });
 
-  it.each(['[::]', '0.0.0.0:3001', 'http://0.0.0.0', 'a b', '-bad-'])('rejects HOST=%s naming the variable', (value) => {
-    expect(() => loadBaseConfig({ HOST: value })).toThrow(ConfigError);
-    expect(() => loadBaseConfig({ HOST: value })).toThrow('HOST');
-  });
+  itRefusesBadValues(
+    loadBaseConfig,
+    ConfigError,
+    ['[::]', '0.0.0.0:3001', 'http://0.0.0.0', 'a b', '-bad-'].map((value) => ['HOST', value] as const),
+    'rejects %s=%s naming the variable',
+  );
 
   it('reads REDIS_CLUSTER_NODES as the seed nodes of a Redis Cluster, IPv6 literals too', () => {
     const config = loadBaseConfig({ REDIS_CLUSTER_NODES: ' redis-1:7000, 10.0.0.2:7001,[fd00::3]:7002 ', REDIS_URL: 'rediss://:secret@ignored:6379' });
@@ -51,10 +54,12 @@ describe('loadBaseConfig', () => {
     expect(loadBaseConfig({ REDIS_CLUSTER_NODES: '' }).redis.clusterNodes).toBeUndefined();
   });
 
-  it.each(['redis-1', 'redis-1:7000,', 'redis-1:0', 'redis-1:70000', 'redis://redis-1:7000', 'a b:7000'])('rejects REDIS_CLUSTER_NODES=%s naming the variable', (value) => {
-    expect(() => loadBaseConfig({ REDIS_CLUSTER_NODES: value })).toThrow(ConfigError);
-    expect(() => loadBaseConfig({ REDIS_CLUSTER_NODES: value })).toThrow('REDIS_CLUSTER_NODES');
-  });
+  itRefusesBadValues(
+    loadBaseConfig,
+    ConfigError,
+    ['redis-1', 'redis-1:7000,', 'redis-1:0', 'redis-1:70000', 'redis://redis-1:7000', 'a b:7000'].map((value) => ['REDIS_CLUSTER_NODES', value] as const),
+    'rejects %s=%s naming the variable',
+  );
 
   it('derives base URLs from ports and strips trailing slashes', () => {
     const config = loadBaseConfig({ SHORTENER_PORT: '8080', IMAGES_URL: 'https://img.example/' });
@@ -62,18 +67,32 @@ describe('loadBaseConfig', () => {
     expect(config.urls.images).toBe('https://img.example');
   });
 
-  it.each([
-    ['SHORTENER_PORT', 'abc'],
-    ['THUMBS_PORT', '70000'],
-    ['IMAGES_METRICS_PORT', 'maybe'],
-    ['DB_TYPE', 'postgres'],
-    ['READ_ONLY', 'maybe'],
-    ['REDIS_URL', 'http://x'],
-    ['IMAGES_URL', 'not a url'],
-    ['DB_PREFIX', 'bad;name'],
-    ['LOG_LEVEL', 'loud'],
-  ])('rejects %s=%s naming the variable', (name, value) => {
-    expect(() => loadBaseConfig({ [name]: value })).toThrow(ConfigError);
-    expect(() => loadBaseConfig({ [name]: value })).toThrow(name);
+  itRefusesBadValues(
+    loadBaseConfig,
+    ConfigError,
+    [
+      ['SHORTENER_PORT', 'abc'],
+      ['THUMBS_PORT', '70000'],
+      ['IMAGES_METRICS_PORT', 'maybe'],
+      ['DB_TYPE', 'postgres'],
+      ['READ_ONLY', 'maybe'],
+      ['REDIS_URL', 'http://x'],
+      ['IMAGES_URL', 'not a url'],
+      ['DB_PREFIX', 'bad;name'],
+      ['LOG_LEVEL', 'loud'],
+    ],
+    'rejects %s=%s naming the variable',
+  );
+});
+
+describeConfigSecrets(loadBaseConfig, ConfigError);
+
+describe('the readers of a secret variable', () => {
+  it('never quote its value, whichever reader refuses it', () => {
+    for (const read of [() => readInt({ DB_PASSWORD: 'hunter2' }, 'DB_PASSWORD', 0), () => readEnum({ DB_PASSWORD: 'hunter2' }, 'DB_PASSWORD', ['a'], 'a'), () => readUrl({ BOARD_API_TOKEN: 'hunter2' }, 'BOARD_API_TOKEN', 'http://x')]) {
+      expect(read).toThrow(ConfigError);
+      expect(read).toThrow('(hidden)');
+      expect(read).not.toThrow(/hunter2/);
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { createTestContext, request, serveForTest, startTcpProxy, type TcpProxy, type TestContext, type TestServer } from '@pawlink/test-kit';
+import { createTestContext, request, serveForTest, startDependencyProxies, type DependencyProxies, type TcpProxy, type TestContext, type TestServer } from '@pawlink/test-kit';
 import type { Request, Response } from 'express';
 import type { RedisClient } from '../src/index.js';
 import type { DataSource } from 'typeorm';
@@ -13,6 +13,7 @@ import { createLogger, createServiceApp, createServiceRuntime, ensureDatabase, l
  */
 
 let ctx: TestContext;
+let proxies: DependencyProxies;
 let db: TcpProxy;
 let cache: TcpProxy;
 let server: TestServer;
@@ -22,14 +23,10 @@ const logLines: string[] = [];
 beforeAll(async () => {
   ctx = await createTestContext('kit-faults');
   const real = loadBaseConfig(ctx.env);
-  const redisTarget = new URL(real.redis.url);
-  db = await startTcpProxy({ host: real.database.host, port: real.database.port });
-  cache = await startTcpProxy({ host: redisTarget.hostname, port: Number(redisTarget.port || 6379) });
+  proxies = await startDependencyProxies(ctx.env);
+  ({ db, redis: cache } = proxies);
   const config = loadBaseConfig({
-    ...ctx.env,
-    DB_HOST: db.host,
-    DB_PORT: String(db.port),
-    REDIS_URL: `redis://${cache.host}:${cache.port}`,
+    ...proxies.env,
     DB_QUERY_TIMEOUT_MS: '500',
     DB_CONNECT_TIMEOUT_MS: '500',
     REDIS_COMMAND_TIMEOUT_MS: '300',
@@ -54,12 +51,10 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  db?.restore();
-  cache?.restore();
+  proxies?.restore();
   await server?.close();
   for (const close of [...(closers ?? [])].reverse()) await close().catch(() => undefined);
-  await db?.close();
-  await cache?.close();
+  await proxies?.close();
   await ctx?.cleanup();
 });
 

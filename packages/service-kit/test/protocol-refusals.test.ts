@@ -6,7 +6,7 @@ import { setReadOnly } from '../src/index.js';
 import { startKitApp } from './kit-app.js';
 
 /**
- * API.md §6.1 through the server runService starts (`listen()`): what node:http would refuse with an
+ * docs/api.md §1 (protocol-level answers) through the server runService starts (`listen()`): what node:http would refuse with an
  * empty body is answered with the JSON failure shape, wherever the connection still allows it.
  */
 

@@ -1,4 +1,4 @@
-import { ApiKeyRepository, ApiKeyService, authDatabase, KeyUsageService, PendingUsageRepository, UsageRepository } from '@pawlink/auth';
+import { ApiKeyAdminService, ApiKeyRepository, authDatabase, KeyUsageService, PendingUsageRepository, UsageRepository } from '@pawlink/auth';
 import { createDataSource, createRedis, loadBaseConfig, type BaseConfig, type DataSourceSpec } from '@pawlink/service-kit';
 import type { CliContext } from '@pawlink/service-kit/cli';
 import type { RedisClient } from '@pawlink/service-kit/redis';
@@ -37,8 +37,8 @@ export class AdminContext implements CliContext {
     return dataSource;
   }
 
-  async apiKeys(): Promise<ApiKeyService> {
-    return new ApiKeyService(new ApiKeyRepository(await this.dataSource(authDatabase)));
+  async apiKeys(): Promise<ApiKeyAdminService> {
+    return new ApiKeyAdminService(new ApiKeyRepository(await this.dataSource(authDatabase)));
   }
 
   /** The keys' storage itself, for commands that look a key up by its value. */

@@ -2,6 +2,8 @@ import { SERVICES, type ServiceName } from '@pawlink/contracts';
 import { ApiError } from '@pawlink/service-kit';
 import type { Request, RequestHandler, Response } from 'express';
 import type { RateLimitWindows, WindowState } from '../repositories/rate-limit.repository.js';
+import type { InvalidKeyAllowance } from '../services/api-key.service.js';
+import type { RateLimitStatus } from '../services/get-status.service.js';
 import { GLOBAL_RATE_LIMIT, INVALID_KEY_RATE_LIMIT, type RateLimitBucket, type RateLimitRule } from '../services/rate-limit.policy.js';
 import { apiKeyOf } from './api-key.guard.js';
 
@@ -50,17 +52,6 @@ const identityOf = (req: Request, res: Response): string => {
 
 /** A rule with the key's own override applied (0 in an override means unlimited). */
 const withOverride = (rule: RateLimitRule, override: number | null | undefined): RateLimitRule => (override != null ? { ...rule, limit: override } : rule);
-
-/** One bucket's state as `GET /status` shows it; limit and remaining are null when unlimited. */
-export interface RateLimitStatus {
-  limit: number | null;
-  remaining: number | null;
-  /** Unix seconds at which the open window ends; null while no window is open. */
-  reset: number | null;
-  /** Seconds until then; null while no window is open. */
-  resetAfter: number | null;
-  windowSeconds: number;
-}
 
 /** The buckets a service's `/status` lists: its own (`<service>.…`), and those of no service (`status`). */
 export function bucketsOfService(service: ServiceName, names: readonly string[]): string[] {
@@ -170,25 +161,23 @@ export interface InvalidKeyLimitOptions {
  * (`refund`) when the key turns out valid, so valid keys never use up the allowance of an address.
  * Past the limit the answer is 429 code 1000, before the database is asked.
  */
-export function createInvalidKeyLimit(options: InvalidKeyLimitOptions) {
+export function createInvalidKeyLimit(options: InvalidKeyLimitOptions): InvalidKeyAllowance<Response> {
   const bucket = 'auth.invalid';
   const rule = options.rule ?? INVALID_KEY_RATE_LIMIT;
   const keyOf = (req: Request): string => `${options.service}:${bucket}:ip:${clientIp(req)}`;
 
   return {
-    async take(req: Request, res: Response): Promise<void> {
+    async take(res: Response): Promise<void> {
       if (rule.limit === 0) return;
-      const [state] = (await options.windows.hit([{ key: keyOf(req), windowMs: rule.windowMs }])) as [WindowState];
+      const [state] = (await options.windows.hit([{ key: keyOf(res.req), windowMs: rule.windowMs }])) as [WindowState];
       if (state.count <= rule.limit) return;
       const info = describe(bucket, rule, state, Date.now());
       const headers = setHeaders(res, info, true);
       throw new ApiError('RATE_LIMITED_ROUTE', { message: 'Too many invalid API keys from this address; try again later.', info: { ...info, global: false }, headers });
     },
-    async refund(req: Request): Promise<void> {
+    async refund(res: Response): Promise<void> {
       if (rule.limit === 0) return;
-      await options.windows.refund(keyOf(req));
+      await options.windows.refund(keyOf(res.req));
     },
   };
 }
-
-export type InvalidKeyLimit = ReturnType<typeof createInvalidKeyLimit>;

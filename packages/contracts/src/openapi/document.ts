@@ -10,7 +10,7 @@ import { FALLBACK, INTERNAL, type JsonSchema, type OpenApiDocument, type PathIte
 export const OPENAPI_PATH = '/openapi.json';
 export const DOCS_ASSETS_PREFIX = '/assets/docs/';
 
-/** The failure body every service answers with (API.md §1); each code's schema narrows it. */
+/** The failure body every service answers with (docs/api.md §1); each code's schema narrows it. */
 const ERROR_RESPONSE: JsonSchema = {
   type: 'object',
   description: 'A failure: `error` is for humans, `code` is the contract (see the Error<code> schemas).',
@@ -87,7 +87,7 @@ const STATUS: JsonSchema = successWith({
  * What a request no operation takes is answered, on every service: a path no template matches is
  * 404 1024; a documented path asked with a method it lacks is 405 1025 with `Allow` (OPTIONS: 204
  * with `Allow`). HEAD is answered as GET without a body. A request refused before any operation
- * sees it (API.md §6.1) gets one of the protocol refusals, whatever its path. The response
+ * sees it (docs/api.md §1, protocol-level answers) gets one of the protocol refusals, whatever its path. The response
  * validator of the tests holds the services to these.
  */
 function fallbackResponses(): Record<string, ResponseObject> {

@@ -7,7 +7,7 @@ export const schemaRef = (name: string): Reference => ({ $ref: `#/components/sch
 /** The component name of one registry error's body schema: `Error1073`. */
 export const errorSchemaName = (name: ErrorName): string => `Error${Errors[name].code}`;
 
-/** The rate-limit headers every limited route sends (API.md §1); Retry-After only when limited. */
+/** The rate-limit headers every limited route sends (docs/api.md §1); Retry-After only when limited. */
 export const RATE_LIMIT_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-RateLimit-Reset-After', 'X-RateLimit-Bucket'] as const;
 
 interface ErrorDetail {
@@ -19,7 +19,7 @@ interface ErrorDetail {
 }
 
 /**
- * What some codes add to the shared failure body (API.md §1: `info`, `extra`, `status`) and the
+ * What some codes add to the shared failure body (docs/api.md §1: `info`, `extra`, `status`) and the
  * headers they always send. Every other code is exactly `{success:false, error, code}`.
  */
 const ERROR_DETAILS: Partial<Record<ErrorName, ErrorDetail>> = {
@@ -53,7 +53,7 @@ function alwaysSent(name: ErrorName): HeaderName[] {
   return definition.retryAfterSeconds === undefined || own.includes('Retry-After') ? own : [...own, 'Retry-After'];
 }
 
-/** `HTTP 431 (or 414)`: the registry status, and the others API.md gives the code. */
+/** `HTTP 431 (or 414)`: the registry status, and the others docs/api.md gives the code. */
 function statusText(definition: ErrorDefinition): string {
   const others = definition.otherStatuses ?? [];
   return `HTTP ${definition.status}${others.length > 0 ? ` (or ${others.join(', ')})` : ''}`;

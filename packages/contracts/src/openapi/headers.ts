@@ -25,5 +25,5 @@ export type HeaderName = keyof typeof HEADERS;
 /** The definition of a documented response header; `required` when every such response sends it. */
 export const header = (name: HeaderName, required = false): HeaderObject => ({ ...HEADERS[name], required });
 
-/** `X-Request-Id`, sent on every response of every service (API.md §1). */
+/** `X-Request-Id`, sent on every response of every service (docs/api.md §1). */
 export const requestIdHeader = (): Record<string, HeaderObject> => ({ 'X-Request-Id': header('X-Request-Id', true) });

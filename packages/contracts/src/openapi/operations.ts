@@ -94,7 +94,7 @@ export function operation(spec: OperationSpec): OperationObject {
   };
 }
 
-/** The body of a success that carries `data` (API.md §1): `{ success: true, data }` and nothing else. */
+/** The body of a success that carries `data` (docs/api.md §1): `{ success: true, data }` and nothing else. */
 export const successWith = (data: JsonSchema): JsonSchema => ({
   type: 'object',
   required: ['success', 'data'],

@@ -10,7 +10,7 @@ function firstUnknownField(value: unknown, fields: ReadonlySet<string>): string 
 }
 
 /**
- * The body may hold only `fields` (API.md §6.1): the first other field is 400 code 1017, named in the
+ * The body may hold only `fields` (docs/api.md §1, code 1017): the first other field is 400 code 1017, named in the
  * message, so a request that would change something unintended changes nothing. A body that is not
  * an object is left to the chains of its fields. Like every whole-body chain, it puts the body under
  * the empty path of the validated data: handlers read their fields by name.

@@ -1,5 +1,5 @@
 import { API_KEY_FLAGS, DEFAULT_BULK_LIMIT, type ApiKeyFlag } from '@pawlink/contracts';
-import type { ApiKeyService, KeyUsage } from '@pawlink/auth';
+import type { ApiKeyAdminService, KeyUsage } from '@pawlink/auth';
 import type { Command } from 'commander';
 import type { AdminContext } from '../admin-context.js';
 import { CommandFailure, listOf, nonEmpty, nonNegativeInt, positiveInt } from '@pawlink/service-kit/cli';
@@ -7,7 +7,7 @@ import { describeKey } from './apikey-describe.js';
 import { registerApiKeyEnsureCommand } from './apikey-ensure.command.js';
 
 /** Runs a change on key `id`, failing (exit 1) when there is no such key. */
-async function changeKey(context: AdminContext, id: number, change: (keys: ApiKeyService) => Promise<boolean>, done: string): Promise<void> {
+async function changeKey(context: AdminContext, id: number, change: (keys: ApiKeyAdminService) => Promise<boolean>, done: string): Promise<void> {
   if (!(await change(await context.apiKeys()))) throw new CommandFailure(`No API key with id ${id}.`);
   process.stdout.write(`${done}\n`);
 }

@@ -2,30 +2,32 @@ import type { ServiceName } from '@pawlink/contracts';
 import { onlyMethods, type ReadOnlySwitch } from '@pawlink/service-kit';
 import type { Express } from 'express';
 import type { AccessGuards } from '../access-guards.js';
-import { getStatusHandler, type StatusSection } from '../handlers/get-status.handler.js';
+import { getStatusHandler, type StatusContext } from '../handlers/get-status.handler.js';
+import type { StatusSection } from '../services/get-status.service.js';
 import { STATUS_USAGE_DAYS } from '../services/key-usage.service.js';
 import type { KeyUsageCounter } from '../usage.js';
 
 /** `usage`: the key's own requests to this service, today and the last STATUS_USAGE_DAYS days; absent when anonymous. */
-const usageSection = (usage: KeyUsageCounter): StatusSection => ({
+const usageSection = (usage: KeyUsageCounter): StatusSection<StatusContext> => ({
   name: 'usage',
   build: ({ key }) => (key ? usage.reader.ofKey(key.id, { service: usage.service, dayCount: STATUS_USAGE_DAYS }) : undefined),
 });
 
-export interface StatusRouteDeps {
+export interface GetStatusRouteDeps {
   service: ServiceName;
   guards: AccessGuards;
   readOnly: Pick<ReadOnlySwitch, 'enabled'>;
   /** Extra parts of the answer beside service, readOnly, key and limits. */
-  sections?: readonly StatusSection[];
+  sections?: readonly StatusSection<StatusContext>[];
 }
 
 /**
- * GET /status on every service: public; a presented key must be valid (1010/1011/1012) and is
- * then described, with its usage when the guards count it. Guards: key (optional) → rate limit (`status`). Register it before any route
- * whose pattern would take `/status` (a short code, an image category, a post id).
+ * GET /status on every service (docs/api.md §1): public; a presented key must be valid
+ * (1010/1011/1012) and is then described, with its usage when the guards count it. Guards: key
+ * (optional) → rate limit (`status`). Register it before any route whose pattern would take
+ * `/status` (a short code, an image category, a post id).
  */
-export function registerStatusRoute(app: Express, deps: StatusRouteDeps): void {
+export function registerGetStatusRoute(app: Express, deps: GetStatusRouteDeps): void {
   const { guards } = deps;
   const sections = [...(guards.usage ? [usageSection(guards.usage)] : []), ...(deps.sections ?? [])];
   app.get('/status', guards.optionalKey(), guards.rateLimit('status'), getStatusHandler({ service: deps.service, readOnly: deps.readOnly, limits: guards.limits, sections }));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { generateApiKey, generateManagementCode, hashManagementCode, verifyManagementCode } from './secrets.js';
+import { generateApiKey, generateManagementCode, hashManagementCode, verifyManagementCode } from './secrets.rules.js';
 
 describe('secrets', () => {
   it('makes long, distinct keys and management codes', () => {
