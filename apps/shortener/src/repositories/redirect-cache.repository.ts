@@ -1,7 +1,6 @@
-import { logUnlessUnavailable, type Logger } from '@pawlink/service-kit';
+import { LocalLru, logUnlessUnavailable, type Logger } from '@pawlink/service-kit';
 import type { RedisClient } from '@pawlink/service-kit/redis';
 import { EventEmitter, once } from 'node:events';
-import { LocalLru } from './local-lru.js';
 
 export interface RedirectCacheOptions {
   redis: RedisClient;
