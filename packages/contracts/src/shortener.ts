@@ -1,4 +1,4 @@
-/** A short URL as every shortener response shows it (API.md §2). */
+/** A short URL as every shortener response shows it (docs/api.md §2). */
 export interface ShortUrlRecord {
   code: string;
   createdAt: string;
