@@ -1,3 +1,4 @@
+// In-memory stand-ins for the short-url services' repositories, shared by their specs (`src/services/*.service.spec.ts`).
 import { expect } from 'vitest';
 import type { ShortUrl } from '../src/db/entities/short-url.entity.js';
 import type { CachedLink } from '../src/repositories/redirect-cache.repository.js';
@@ -7,8 +8,6 @@ import { DeleteShortUrlService } from '../src/services/delete-short-url.service.
 import { PreviewShortUrlService } from '../src/services/preview-short-url.service.js';
 import { RedirectShortUrlService } from '../src/services/redirect-short-url.service.js';
 import { UpdateShortUrlService } from '../src/services/update-short-url.service.js';
-
-/** In-memory stand-ins for the short-url services' repositories, for their specs (`src/services/*.service.spec.ts`). */
 
 /** short_urls in memory, with the unique indexes the database has: code, and url among entries without a management code. */
 export class MemoryShortUrls {
