@@ -6,10 +6,18 @@ import type { RequestListener } from 'node:http';
 import { Counter } from 'prom-client';
 import type { ShortenerConfig } from './config.js';
 import type { ShortenerContainer } from './container.js';
-import { createFastRedirect } from './handlers/fast-redirect.handler.js';
-import { REDIRECT_STATUS, redirectCacheControl } from './handlers/send-redirect.js';
-import { REDIRECT_ROUTE, registerShortUrlRoutes } from './routes/short-url.routes.js';
-import { PRIVATE_TARGET_PREFIXES_LOCAL } from './validation/short-url.validation.js';
+import { createLookupLimit } from './guards/lookup-limit.guard.js';
+import { createRedirectFastLane } from './handlers/redirect-short-url-fast-lane.handler.js';
+import { REDIRECT_STATUS, redirectCacheControl } from './http/send-redirect.http.js';
+import { answerUndecodableCode } from './http/undecodable-code.http.js';
+import { registerCreateShortUrlRoute } from './routes/create-short-url.routes.js';
+import { registerDeleteShortUrlRoute } from './routes/delete-short-url.routes.js';
+import { registerGetShortUrlStatsRoute } from './routes/get-short-url-stats.routes.js';
+import { registerGetShortUrlRoute } from './routes/get-short-url.routes.js';
+import { registerPreviewShortUrlRoute } from './routes/preview-short-url.routes.js';
+import { REDIRECT_ROUTE, registerRedirectShortUrlRoute } from './routes/redirect-short-url.routes.js';
+import { registerUpdateShortUrlRoute } from './routes/update-short-url.routes.js';
+import { PRIVATE_TARGET_PREFIXES_LOCAL } from './validation/short-url-fields.validation.js';
 
 export interface ShortenerAppDeps {
   config: ShortenerConfig;
@@ -23,20 +31,29 @@ export interface ShortenerAppDeps {
   readiness?: Readiness;
 }
 
-/** The shortener's Express app (API.md §2). It never listens; see createRequestHandler. */
+/**
+ * The shortener's Express app (docs/api.md). It never listens; see createRequestHandler. Every
+ * route's order on the route is key → rate limit → read-only → body → validation → handler; the
+ * public redirect and preview have no key, and their rate limit counts only the requests that must
+ * ask Redis or MySQL, per client IP.
+ */
 export function createApp(deps: ShortenerAppDeps): Express {
-  const { config } = deps;
+  const { config, guards, readOnly, services } = deps;
   const base = createServiceApp({ service: 'shortener', ...deps, docs: { document: shortenerOpenApi, urls: config.urls, rateLimits: serviceRateLimits('shortener') } });
+  const app = base.app;
   // Before the `/:code` routes; `status` is a reserved code.
-  registerGetStatusRoute(base.app, { service: 'shortener', guards: deps.guards, readOnly: deps.readOnly });
-  base.app.locals[PRIVATE_TARGET_PREFIXES_LOCAL] = config.shortener.privateTargetPrefixes;
-  registerShortUrlRoutes(base.app, {
-    shortUrls: deps.services.shortUrls,
-    guards: deps.guards,
-    readOnly: deps.readOnly,
-    redirectCacheControl: redirectCacheControl(config.shortener.redirectMaxAgeSeconds),
-    logger: deps.logger,
-  });
+  registerGetStatusRoute(app, { service: 'shortener', guards, readOnly });
+  app.locals[PRIVATE_TARGET_PREFIXES_LOCAL] = config.shortener.privateTargetPrefixes;
+  const limitLookups = createLookupLimit(guards.rateLimit('shortener.lookup'), deps.logger);
+  // Fixed words before the `/:code` patterns; the reserved-code policy keeps them out of use.
+  registerCreateShortUrlRoute(app, { createShortUrl: services.createShortUrl, guards, readOnly });
+  registerDeleteShortUrlRoute(app, { deleteShortUrl: services.deleteShortUrl, guards, readOnly });
+  registerGetShortUrlRoute(app, { getShortUrl: services.getShortUrl, guards });
+  registerGetShortUrlStatsRoute(app, { getShortUrlStats: services.getShortUrlStats, guards });
+  registerPreviewShortUrlRoute(app, { previewShortUrl: services.previewShortUrl, limitLookups });
+  registerRedirectShortUrlRoute(app, { redirectShortUrl: services.redirectShortUrl, limitLookups, redirectCacheControl: redirectCacheControl(config.shortener.redirectMaxAgeSeconds) });
+  registerUpdateShortUrlRoute(app, { updateShortUrl: services.updateShortUrl, guards, readOnly });
+  app.use(answerUndecodableCode);
   return base.finalize();
 }
 
@@ -59,10 +76,9 @@ export function createRequestHandler(deps: ShortenerAppDeps): RequestListener {
       this.inc(fastRedirects);
     },
   });
-  const tryFastRedirect = createFastRedirect({
-    cache: deps.services.redirectCache,
-    tally: deps.config.shortener.visits.count ? deps.services.visitTally : null,
-    now: deps.services.now,
+  const tryFastRedirect = createRedirectFastLane({
+    redirects: deps.services.redirectShortUrl,
+    countVisits: deps.config.shortener.visits.count,
     cacheControl: redirectCacheControl(deps.config.shortener.redirectMaxAgeSeconds),
     onRedirect: (method, seconds) => {
       fastRedirects += 1;

@@ -8,7 +8,13 @@ import { RedirectCacheRepository } from './repositories/redirect-cache.repositor
 import { ShortUrlRepository } from './repositories/short-url.repository.js';
 import { VisitTallyRepository } from './repositories/visit-tally.repository.js';
 import { VisitRepository } from './repositories/visit.repository.js';
-import { linkOf, ShortUrlService } from './services/short-url.service.js';
+import { CreateShortUrlService } from './services/create-short-url.service.js';
+import { DeleteShortUrlService } from './services/delete-short-url.service.js';
+import { GetShortUrlStatsService } from './services/get-short-url-stats.service.js';
+import { GetShortUrlService } from './services/get-short-url.service.js';
+import { PreviewShortUrlService } from './services/preview-short-url.service.js';
+import { redirectLinkLoader, RedirectShortUrlService } from './services/redirect-short-url.service.js';
+import { UpdateShortUrlService } from './services/update-short-url.service.js';
 import { VisitMoverService } from './services/visit-mover.service.js';
 import { VisitStatsService } from './services/visit-stats.service.js';
 
@@ -25,16 +31,22 @@ export interface ShortenerConnections {
   generateCode?: () => string;
 }
 
+/** One service per endpoint (docs/architecture.md), and what main.ts starts and stops. */
 export interface ShortenerContainer {
-  shortUrls: ShortUrlService;
-  /** Started (subscribed) by the caller; read directly by the fast redirect path. */
+  createShortUrl: CreateShortUrlService;
+  /** Both lanes of the redirect: the fast lane before Express and the Express route. */
+  redirectShortUrl: RedirectShortUrlService;
+  previewShortUrl: PreviewShortUrlService;
+  getShortUrl: GetShortUrlService;
+  getShortUrlStats: GetShortUrlStatsService;
+  updateShortUrl: UpdateShortUrlService;
+  deleteShortUrl: DeleteShortUrlService;
+  /** Started (subscribed) and stopped by the caller. */
   redirectCache: RedirectCacheRepository;
-  /** This instance's tally of counted visits, fed directly by the fast redirect path; started and stopped by the caller. */
+  /** This instance's tally of counted visits; started and stopped by the caller. */
   visitTally: VisitTallyRepository;
   /** Moves counted visits from Redis to MySQL; started and stopped by the caller. */
   visitMover: VisitMoverService;
-  /** What the fast path compares expiry dates with (the service's clock). */
-  now: () => number;
 }
 
 /** A stand-in tally when counting is off (SHORTENER_COUNT_VISITS=false): nothing is kept. */
@@ -45,6 +57,7 @@ export function createShortenerContainer(connections: ShortenerConnections): Sho
   const { config, logger, redis, subscriber, dataSource } = connections;
   const clock = connections.clock ?? (() => new Date());
   const now = (): number => clock().getTime();
+  const baseUrl = config.urls.shortener;
   const repository = new ShortUrlRepository(dataSource);
   const redirectCache = new RedirectCacheRepository({
     redis,
@@ -54,10 +67,7 @@ export function createShortenerContainer(connections: ShortenerConnections): Sho
     localTtlMs: config.shortener.localCacheTtlMs,
     redisTtlSeconds: config.shortener.redisCacheTtlSeconds,
     logger,
-    load: async (code) => {
-      const row = await repository.findByCode(code);
-      return row ? linkOf(row) : null;
-    },
+    load: redirectLinkLoader(repository),
   });
   const previews = new PreviewCacheRepository({
     size: config.shortener.previewCacheSize,
@@ -80,16 +90,17 @@ export function createShortenerContainer(connections: ShortenerConnections): Sho
     previewTotalTtlMs: Math.min(5_000, config.shortener.localCacheTtlMs),
     previewTotalCacheSize: config.shortener.previewCacheSize,
   });
-  const shortUrls = new ShortUrlService({
-    repository,
-    cache: redirectCache,
-    previews,
-    tally: config.shortener.visits.count ? visitTally : NO_TALLY,
-    visitStats,
-    pendingVisits,
-    baseUrl: config.urls.shortener,
-    clock,
-    ...(connections.generateCode ? { generateCode: connections.generateCode } : {}),
-  });
-  return { shortUrls, redirectCache, visitTally, visitMover, now };
+  const tally = config.shortener.visits.count ? visitTally : NO_TALLY;
+  return {
+    createShortUrl: new CreateShortUrlService({ repository, cache: redirectCache, baseUrl, clock, ...(connections.generateCode ? { generateCode: connections.generateCode } : {}) }),
+    redirectShortUrl: new RedirectShortUrlService({ cache: redirectCache, repository, tally, baseUrl, clock }),
+    previewShortUrl: new PreviewShortUrlService({ previews, visitStats, baseUrl, clock }),
+    getShortUrl: new GetShortUrlService({ repository, visitStats, baseUrl, clock }),
+    getShortUrlStats: new GetShortUrlStatsService({ repository, visitStats }),
+    updateShortUrl: new UpdateShortUrlService({ repository, cache: redirectCache, previews, visitStats, baseUrl, clock }),
+    deleteShortUrl: new DeleteShortUrlService({ repository, cache: redirectCache, previews, pendingVisits }),
+    redirectCache,
+    visitTally,
+    visitMover,
+  };
 }

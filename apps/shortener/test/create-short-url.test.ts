@@ -91,7 +91,7 @@ describe('POST /create — success', () => {
     expect(res.body.data.managementCode).toEqual(expect.stringMatching(/^[A-Za-z0-9_-]{32,}$/));
   });
 
-  // `true`/`1` and `false`/`0` (API.md §6.1); absent is editable, as the original server made it.
+  // `true`/`1` and `false`/`0` (docs/api.md §2); absent is editable, as the original server made it.
   it.each([
     ['editable=true', true],
     ['editable=1', true],

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
 import { loadShortenerConfig } from '../src/config.js';
 import type { ShortenerContainer } from '../src/container.js';
-import { REDIRECT_ROUTE } from '../src/routes/short-url.routes.js';
+import { REDIRECT_ROUTE } from '../src/routes/redirect-short-url.routes.js';
 import { create, SHORTENER_URL, startHarness, type Harness } from './support.js';
 
 /** The app's route table, built with guards that record what they stand for (nothing is served). */

@@ -82,7 +82,7 @@ describe('GET /:code+', () => {
     expect(notice(html)).toContain(`datetime="${moved.body.data.modifiedAt}"`);
     expect(notice(html)).not.toContain(`datetime="${credited.body.data.modifiedAt}"`);
     expect(html).toContain(`<dt>Modified</dt><dd><time datetime="${credited.body.data.modifiedAt}">`);
-    // The JSON record keeps its API.md shape (with issue 15's expiresAt, maxVisits and visits): urlChangedAt stays out.
+    // The JSON record keeps its docs/api.md shape (with issue 15's expiresAt, maxVisits and visits): urlChangedAt stays out.
     const json = await request(`${h.url}/${body.data.code}.json`, { headers: auth });
     expect(Object.keys(json.body.data).sort()).toEqual(['code', 'createdAt', 'credit', 'expiresAt', 'fullURL', 'maxVisits', 'modifiedAt', 'pos', 'url', 'visits']);
   });

@@ -1,5 +1,7 @@
 import { ApiKeyRepository, authDatabase, createAccessGuards, type AccessGuardsOptions } from '@pawlink/auth';
 import { createTestKey } from '@pawlink/auth/testing';
+import type { CreateShortUrlResponse } from '@pawlink/contracts';
+import { shortenerOpenApi } from '@pawlink/contracts/openapi';
 import { createDataSource, createLogger, createRedis, HttpMetrics, metricsRequestListener, migrateDatabase, ReadOnlySwitch, setReadOnly } from '@pawlink/service-kit';
 import { createTestContext, jsonInit, request, serveForTest, type JsonResponse, type TestContext } from '@pawlink/test-kit';
 import type { RedisClient } from '@pawlink/service-kit/redis';
@@ -9,7 +11,6 @@ import { loadShortenerConfig, type ShortenerConfig } from '../src/config.js';
 import { createShortenerContainer, type ShortenerConnections, type ShortenerContainer } from '../src/container.js';
 import { shortenerDatabase } from '../src/db/shortener.database.js';
 import type { RedirectCacheRepository } from '../src/repositories/redirect-cache.repository.js';
-import { shortenerOpenApi } from '@pawlink/contracts/openapi';
 
 export const SHORTENER_URL = 'https://pawl.ink';
 
@@ -132,18 +133,8 @@ export interface CreatedBody {
   success: boolean;
   code?: number;
   error?: string;
-  data: {
-    code: string;
-    createdAt: string;
-    modifiedAt: string | null;
-    url: string;
-    pos: number;
-    credit: string;
-    fullURL: string;
-    expiresAt: string | null;
-    maxVisits: number | null;
-    managementCode: string | null;
-  };
+  /** The record (contracts' ShortUrlRecord) with its management code. */
+  data: CreateShortUrlResponse['data'];
 }
 
 /** POST /create as JSON with the harness key (or the given headers); `editable` sends `?editable=<value>`, else no parameter (editable). */

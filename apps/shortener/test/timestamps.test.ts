@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { create, jsonInit, request, startHarness, uniqueUrl, type Harness } from './support.js';
 
 /**
- * API.md §6.1: `createdAt` and `modifiedAt` keep their milliseconds on every write. The clock puts
+ * docs/api.md §2: `createdAt` and `modifiedAt` keep their milliseconds on every write. The clock puts
  * 789 ms on every instant, so a write that loses them cannot pass for one that kept them.
  */
 

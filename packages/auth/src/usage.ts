@@ -3,12 +3,11 @@ import type { Request } from 'express';
 import type { RedisClient } from '@pawlink/service-kit/redis';
 import type { DataSource } from 'typeorm';
 import { PendingUsageRepository } from './repositories/pending-usage.repository.js';
+import { UsageTallyRepository } from './repositories/usage-tally.repository.js';
 import { UsageRepository } from './repositories/usage.repository.js';
 import { KeyUsageService } from './services/key-usage.service.js';
-import { MAX_ROUTE_LABEL, publicRouteLabel, usageField } from './services/usage-count.js';
-import { UsageFlusherService } from './services/usage-flusher.service.js';
+import { MAX_ROUTE_LABEL, publicRouteLabel, usageField } from './services/usage-count.rules.js';
 import { UsageMoverService } from './services/usage-mover.service.js';
-import { UsageTally } from './services/usage-tally.js';
 
 export interface KeyUsageOptions {
   service: string;
@@ -50,16 +49,16 @@ function fieldCache(service: string): (req: Request) => string {
 }
 
 /**
- * Per-key usage of one service process: requests with a valid key counted in memory (`count`),
- * flushed to Redis every `flushMs`, moved to MySQL every `moveMs` by any instance; `read` answers a
- * key's days. `start` / `stop` follow the process (stop flushes and moves what is pending).
+ * Per-key usage of one service process, on service-kit's counting (as the shortener's visits):
+ * requests with a valid key counted in memory (`count`), flushed to Redis every `flushMs`
+ * (`flusher`), moved to MySQL every `moveMs` by any instance (`mover`); `reader` answers a key's
+ * days. `start` / `stop` follow the process (stop flushes and moves what is pending).
  */
 export function createKeyUsage(options: KeyUsageOptions) {
   const now = options.now ?? Date.now;
-  const tally = new UsageTally(now);
   const pending = new PendingUsageRepository(options.redis, options.redisPrefix);
   const usage = new UsageRepository(options.dataSource);
-  const flusher = new UsageFlusherService({ tally, pending, flushMs: options.flushMs ?? 1_000, logger: options.logger });
+  const flusher = new UsageTallyRepository({ pending, flushMs: options.flushMs ?? 1_000, logger: options.logger, now });
   const mover = new UsageMoverService({ pending, usage, moveMs: options.moveMs ?? 60_000, logger: options.logger, now });
   const fieldOf = fieldCache(options.service);
   const reader = new KeyUsageService({ usage, pending, unflushedOf: (keyId) => flusher.unflushedOf(keyId), now });
@@ -67,9 +66,10 @@ export function createKeyUsage(options: KeyUsageOptions) {
     service: options.service,
     /** One request of `keyId` to the route `req` matched. */
     count(keyId: number, req: Request): void {
-      tally.add(keyId, fieldOf(req));
+      flusher.add(keyId, fieldOf(req));
     },
     reader,
+    /** This process's tally, sent to Redis every `flushMs`. */
     flusher,
     mover,
     start(): void {

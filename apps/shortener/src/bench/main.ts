@@ -16,7 +16,7 @@ import { createBenchKey, createBenchSandbox, forEachConcurrently, runHttpBench, 
 import { databaseName, migrateDatabase } from '@pawlink/service-kit';
 import { loadShortenerConfig } from '../config.js';
 import { shortenerDatabase } from '../db/shortener.database.js';
-import { redirectCacheControl } from '../handlers/send-redirect.js';
+import { redirectCacheControl } from '../http/send-redirect.http.js';
 import type { CreateCeilingConfig } from './create-ceiling.js';
 import type { RedirectCeilingConfig } from './redirect-ceiling.js';
 

@@ -1,5 +1,5 @@
+import { LocalLru } from '@pawlink/service-kit';
 import type { ShortUrl } from '../db/entities/short-url.entity.js';
-import { LocalLru } from './local-lru.js';
 
 export interface PreviewCacheOptions {
   /** Most entries held; 0 turns the cache off. */

@@ -1,7 +1,6 @@
-import { logUnlessUnavailable, type Logger } from '@pawlink/service-kit';
+import { LocalLru, logUnlessUnavailable, type Logger } from '@pawlink/service-kit';
 import type { RedisClient } from '@pawlink/service-kit/redis';
 import { EventEmitter, once } from 'node:events';
-import { LocalLru } from './local-lru.js';
 
 export interface RedirectCacheOptions {
   redis: RedisClient;
@@ -13,7 +12,7 @@ export interface RedirectCacheOptions {
   localTtlMs: number;
   redisTtlSeconds: number;
   logger: Logger;
-  /** The source of truth, asked on a miss in both layers. */
+  /** The source of truth, asked on a miss in both layers (the redirect service's redirectLinkLoader). */
   load(code: string): Promise<CachedLink | null>;
   now?: () => number;
 }
@@ -71,8 +70,9 @@ const UNKNOWN = '\u0000';
 const UNKNOWN_TTL_SECONDS = 30;
 
 /**
- * code → target url (and expiry) for redirects, in two layers: a bounded LRU in process (read synchronously by
- * the fast path) and a shared Redis cache in front of MySQL. Edits and deletes mark the Redis entry
+ * code → target url (and expiry) for redirects, in two layers: a bounded LRU in process (peeked
+ * synchronously by the redirect service, the fast lane's too) and a shared Redis cache in front of
+ * MySQL. Edits and deletes mark the Redis entry
  * and are announced on `<prefix>shortener:invalidate`, so every instance drops its copy.
  *
  * Emits `invalidated` (code) after a peer's announcement has been applied here, and `reset` when
@@ -132,15 +132,29 @@ export class RedirectCacheRepository extends EventEmitter {
     await this.options.subscriber.unsubscribe(this.channel).catch(() => undefined);
   }
 
-  /** The in-process answer, or undefined; never does I/O (the fast redirect path). */
+  /** The in-process answer, or undefined; never does I/O (the fast lane's redirects start here). */
   peek(code: string): CachedLink | undefined {
     return this.local.get(code);
   }
 
+  /**
+   * Moves on every drop from memory (an announced edit or delete, a reset): what a peek found is
+   * still current while the generation has not moved.
+   */
+  get generation(): number {
+    return this.local.generation;
+  }
+
   /** The link for `code` from the fastest layer that has it; null when no entry exists. */
   async get(code: string): Promise<CachedLink | null> {
-    const hit = this.peek(code);
-    if (hit !== undefined) return hit;
+    return this.peek(code) ?? this.fetch(code);
+  }
+
+  /**
+   * The link for `code` from Redis, else from the source, for a caller that has peeked already;
+   * remembered in memory unless something was dropped while it was read. Null when no entry exists.
+   */
+  async fetch(code: string): Promise<CachedLink | null> {
     const generation = this.local.generation;
     const key = this.key(code);
     let shared: string | null = null;
@@ -188,7 +202,6 @@ export class RedirectCacheRepository extends EventEmitter {
 
   /** Redis trouble is the connection monitor's to report (once per outage); the cache only degrades. */
   private readonly cacheFailed = (error: unknown): void => logUnlessUnavailable(this.options.logger, 'redirect cache failed')(error);
-
 
   private evict(code: string): void {
     this.local.delete(code);

@@ -28,7 +28,10 @@ export const RESERVED_CODES: ReadonlySet<string> = new Set([
   'openapi',
 ]);
 
-export const isReservedCode = (code: string): boolean => RESERVED_CODES.has(code.toLowerCase());
+const RESERVED = new RegExp(`^(?:${[...RESERVED_CODES].join('|')})$`, 'i');
+
+/** Whether `code` (ASCII, as every code is) is reserved; a regex, so the warm redirect allocates nothing for it. */
+export const isReservedCode = (code: string): boolean => RESERVED.test(code);
 
 /** Target URL schemes we redirect to. */
 export const ALLOWED_PROTOCOLS: ReadonlySet<string> = new Set(['http:', 'https:', 'ftp:']);

@@ -1,9 +1,7 @@
 import { VISIT_STATS_DAYS, type VisitDay } from '@pawlink/contracts';
-import { APPLIED_BATCH_VISIBLE_MS } from '@pawlink/service-kit';
-import { LocalLru } from '../repositories/local-lru.js';
-import type { DayCounts, PendingVisitsRepository } from '../repositories/pending-visits.repository.js';
+import { appliedSinceFor, countsNotInMysql, firstOfLastDays, LocalLru } from '@pawlink/service-kit';
+import type { PendingVisitsRepository } from '../repositories/pending-visits.repository.js';
 import type { VisitRepository } from '../repositories/visit.repository.js';
-import { firstOfLastDays } from './visit-day.rules.js';
 
 export interface VisitStatsDeps {
   visits: Pick<VisitRepository, 'snapshot'>;
@@ -17,10 +15,9 @@ export interface VisitStatsDeps {
 
 /**
  * Counted visits as clients see them: MySQL, then what Redis holds (pending, or in a batch that
- * MySQL did not have at the moment it was read). Read in that order, a visit is counted once
- * wherever it is on its way: a batch applied after the MySQL read is still in Redis, since movers
- * forget applied batches only after APPLIED_BATCH_VISIBLE_MS. Visits still in an instance's memory
- * (at most its flush interval) are not seen yet; while Redis is unreachable only MySQL's are.
+ * MySQL did not have at the moment it was read; service-kit's countsNotInMysql). Visits still in an
+ * instance's memory (at most its flush interval) are not seen yet; while Redis is unreachable only
+ * MySQL's are.
  */
 export class VisitStatsService {
   private readonly previewTotals: LocalLru<number>;
@@ -30,20 +27,14 @@ export class VisitStatsService {
   }
 
   /** UTC day → visits of `code` from MySQL's snapshot and Redis; `since` limits the days kept (the total counts all). */
-  private async read(code: string, pos: number, since?: string): Promise<{ total: number; days: DayCounts }> {
-    const stored = await this.deps.visits.snapshot(pos, { ...(since === undefined ? {} : { since }), appliedSince: new Date(this.deps.now() - 2 * APPLIED_BATCH_VISIBLE_MS) });
-    // Without Redis the answer is what MySQL holds (the last seconds of visits are missing), not a 503.
-    const redis = await this.deps.pending.pendingOf(code).catch(() => ({ pending: new Map<string, number>(), batches: new Map<string, DayCounts>() }));
+  private async read(code: string, pos: number, since?: string): Promise<{ total: number; days: Map<string, number> }> {
+    const stored = await this.deps.visits.snapshot(pos, { ...(since === undefined ? {} : { since }), appliedSince: appliedSinceFor(this.deps.now()) });
     let total = stored.total;
     const days = stored.days;
-    const add = (counts: DayCounts): void => {
-      for (const [day, visits] of counts) {
-        total += visits;
-        if (since !== undefined && day >= since) days.set(day, (days.get(day) ?? 0) + visits);
-      }
-    };
-    add(redis.pending);
-    for (const [batchId, counts] of redis.batches) if (!stored.applied.has(batchId)) add(counts);
+    for (const { day, visits } of await countsNotInMysql(this.deps.pending.pendingOf(code), stored.applied)) {
+      total += visits;
+      if (since !== undefined && day >= since) days.set(day, (days.get(day) ?? 0) + visits);
+    }
     return { total, days };
   }
 

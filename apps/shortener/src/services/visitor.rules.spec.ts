@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { firstOfLastDays, nextUtcDayStart, utcDay } from './visit-day.rules.js';
 import { isBotAgent, isCountedVisit } from './visitor.rules.js';
 
 const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:120.0) Gecko/20100101 Firefox/120.0';
@@ -22,15 +21,5 @@ describe('isCountedVisit', () => {
       expect(isBotAgent(FIREFOX)).toBe(false);
       expect(isBotAgent('Twitterbot/1.0')).toBe(true);
     }
-  });
-});
-
-describe('UTC days', () => {
-  it('names, ends and counts back UTC days', () => {
-    const ms = Date.parse('2026-03-01T23:59:59.999Z');
-    expect(utcDay(ms)).toBe('2026-03-01');
-    expect(nextUtcDayStart(ms)).toBe(Date.parse('2026-03-02T00:00:00.000Z'));
-    expect(firstOfLastDays(ms, 1)).toBe('2026-03-01');
-    expect(firstOfLastDays(ms, 90)).toBe('2025-12-02');
   });
 });

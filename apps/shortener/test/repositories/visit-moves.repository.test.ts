@@ -1,4 +1,4 @@
-import { createDataSource, createLogger, createRedis, loadBaseConfig, migrateDatabase } from '@pawlink/service-kit';
+import { createDataSource, createLogger, createRedis, loadBaseConfig, migrateDatabase, utcDay } from '@pawlink/service-kit';
 import { createTestContext, type TestContext } from '@pawlink/test-kit';
 import type { RedisClient } from '@pawlink/service-kit/redis';
 import type { DataSource } from 'typeorm';
@@ -7,7 +7,6 @@ import { shortenerDatabase } from '../../src/db/shortener.database.js';
 import { PendingVisitsRepository } from '../../src/repositories/pending-visits.repository.js';
 import { ShortUrlRepository } from '../../src/repositories/short-url.repository.js';
 import { VisitRepository } from '../../src/repositories/visit.repository.js';
-import { utcDay } from '../../src/services/visit-day.rules.js';
 import { VisitMoverService } from '../../src/services/visit-mover.service.js';
 import { VisitStatsService } from '../../src/services/visit-stats.service.js';
 

@@ -1,8 +1,7 @@
-import { APPLIED_BATCH_VISIBLE_MS } from '@pawlink/service-kit';
+import { appliedSinceFor, countsNotInMysql, firstOfLastDays, utcDay } from '@pawlink/service-kit';
 import type { PendingUsageRepository } from '../repositories/pending-usage.repository.js';
 import type { UsageRepository } from '../repositories/usage.repository.js';
-import { lastUtcDays, utcDay } from './usage-day.rules.js';
-import { publicRouteLabel, splitUsageField, type UsageCount } from './usage-count.js';
+import { publicRouteLabel, splitUsageField, type UsageCount } from './usage-count.rules.js';
 
 /** Days `GET /status` shows: today and the 29 UTC days before it. */
 export const STATUS_USAGE_DAYS = 30;
@@ -31,7 +30,7 @@ export interface KeyUsageDeps {
 }
 
 /**
- * A key's usage as it is seen: MySQL, then what Redis holds (per key-day, or in a batch MySQL did
+ * A key's usage as it is seen: MySQL, then what Redis holds (pending, or in a batch MySQL did
  * not have when it was read), then this process's unflushed tally. Read in that order, a request is
  * counted once wherever it is on its way (movers forget applied batches only after
  * APPLIED_BATCH_VISIBLE_MS). Other instances' last `flushMs` of requests are not seen yet;
@@ -43,12 +42,9 @@ export class KeyUsageService {
   /** The last `dayCount` UTC days of `keyId`, for `service` only or (null) for all services. */
   async ofKey(keyId: number, options: { service: string | null; dayCount: number }): Promise<KeyUsage> {
     const now = this.deps.now();
-    const days = lastUtcDays(now, options.dayCount);
-    const since = days[0]!;
-    const stored = await this.deps.usage.snapshot(keyId, { since, appliedSince: new Date(now - 2 * APPLIED_BATCH_VISIBLE_MS) });
-    const redis = await this.deps.pending.pendingOf(keyId, days).catch(() => ({ pending: [], batches: new Map<string, UsageCount[]>() }));
-    const counts = [...stored.counts, ...redis.pending];
-    for (const [batchId, batch] of redis.batches) if (!stored.applied.has(batchId)) counts.push(...batch);
+    const since = firstOfLastDays(now, options.dayCount);
+    const stored = await this.deps.usage.snapshot(keyId, { since, appliedSince: appliedSinceFor(now) });
+    const counts = [...stored.counts, ...(await countsNotInMysql(this.deps.pending.pendingOf(String(keyId)), stored.applied))];
     counts.push(...(this.deps.unflushedOf?.(keyId) ?? []));
 
     const byDay = new Map<string, UsageDay>();

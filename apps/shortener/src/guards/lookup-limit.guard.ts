@@ -4,11 +4,8 @@ import type { Request, RequestHandler, Response } from 'express';
 /** Answers a limited request the way its path answers other failures (text for the redirect, HTML for the preview). */
 export type SendLimited = (res: Response, error: ApiError) => void;
 
-/** The human text of a limited redirect or preview; the contract's code (1000/1001) is in it, the headers carry the rest. */
-export function limitedText(error: ApiError): string {
-  const retryAfter = error.headers['Retry-After'];
-  return `${error.message}${retryAfter ? ` Try again in ${retryAfter} seconds.` : ''} (code ${error.code})`;
-}
+/** Whether the request for the path segment `code` must ask Redis or MySQL (its service says). */
+export type NeedsLookup = (req: Request, code: string) => boolean;
 
 /**
  * The per-client-IP limit on public redirects and previews that must ask Redis or MySQL
@@ -44,11 +41,11 @@ export function createLookupLimit(limit: RequestHandler, logger: Logger) {
     return undefined;
   }
 
-  /** Counts the request when `needsLookup(:code)` says its answer must come from Redis or MySQL. */
-  return function limitLookups(needsLookup: (code: string) => boolean, send: SendLimited): RequestHandler {
+  /** Counts the request when `needsLookup(req, :code)` says its answer must come from Redis or MySQL. */
+  return function limitLookups(needsLookup: NeedsLookup, send: SendLimited): RequestHandler {
     return async (req, res, next) => {
       const code = req.params.code;
-      if (typeof code === 'string' && needsLookup(code)) {
+      if (typeof code === 'string' && needsLookup(req, code)) {
         const limited = await count(req, res);
         if (limited) {
           send(res, limited);
@@ -59,3 +56,6 @@ export function createLookupLimit(limit: RequestHandler, logger: Logger) {
     };
   };
 }
+
+/** What createLookupLimit returns: one limit shared by the redirect and the preview routes. */
+export type LimitLookups = ReturnType<typeof createLookupLimit>;

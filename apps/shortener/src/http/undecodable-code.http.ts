@@ -1,7 +1,6 @@
 import { ApiError } from '@pawlink/service-kit';
 import type { ErrorRequestHandler } from 'express';
-import { sendPreviewNotFound } from './preview-short-url.handler.js';
-import { sendUnknownCode } from './redirect.handler.js';
+import { sendPreviewNotFound, sendUnknownCode } from './public-answers.http.js';
 
 const ONE_SEGMENT = /^\/[^/]+$/;
 
@@ -9,9 +8,10 @@ const ONE_SEGMENT = /^\/[^/]+$/;
  * `/%zz`, `/%00x%` and the like cannot be decoded into a code, so Express fails the `/:code…` match
  * with a URIError before any handler runs (the shared renderer would answer 1024). They are still
  * unknown codes: the redirect's text 404, the preview's HTML 404, the JSON form's 1075. No such
- * string can be a code, so answering before the API key check tells nobody anything.
+ * string can be a code, so answering before the API key check tells nobody anything. app.ts
+ * registers it after the short-url routes.
  */
-export const undecodableCodeHandler: ErrorRequestHandler = (error, req, res, next) => {
+export const answerUndecodableCode: ErrorRequestHandler = (error, req, res, next) => {
   if (!(error instanceof URIError) || (req.method !== 'GET' && req.method !== 'HEAD') || !ONE_SEGMENT.test(req.path)) {
     next(error);
     return;

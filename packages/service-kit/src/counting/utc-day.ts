@@ -1,6 +1,6 @@
 const DAY_MS = 86_400_000;
 
-/** The UTC day of `ms` as `YYYY-MM-DD`. */
+/** The UTC day of `ms` as `YYYY-MM-DD`: the day a count is kept under. */
 export const utcDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 
 /** The first millisecond of the UTC day after the one holding `ms`. */

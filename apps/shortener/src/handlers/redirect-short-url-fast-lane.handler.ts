@@ -1,0 +1,47 @@
+import { assignRequestId } from '@pawlink/service-kit';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { keepPeek } from '../http/redirect-peek.http.js';
+import { sendRedirect } from '../http/send-redirect.http.js';
+import type { RedirectShortUrlService } from '../services/redirect-short-url.service.js';
+import { isCountedVisit } from '../services/visitor.rules.js';
+
+/** Called after each redirect answered here, for the metrics Express would have recorded. */
+export type FastRedirectObserver = (method: string, seconds: number) => void;
+
+export interface FastLaneDeps {
+  redirects: Pick<RedirectShortUrlService, 'peek' | 'countVisit'>;
+  /** Whether visits are counted (SHORTENER_COUNT_VISITS). */
+  countVisits: boolean;
+  cacheControl: string;
+  onRedirect: FastRedirectObserver;
+}
+
+/**
+ * Answers `GET|HEAD /<code>` before Express when the redirect service's `peek` finds the answer
+ * in memory (docs/adr/0006): no middleware stack, no I/O, one synchronous service call. A counted
+ * visit (a GET by a non-bot) is one tally update, through the same service. Returns false (having
+ * written nothing) for everything else — other methods and paths, misses, `maxVisits` links, links
+ * past their `expiresAt`, reserved words — which Express then handles; a miss leaves its peek on
+ * the request, so the Express route does not peek again.
+ */
+export function createRedirectFastLane({ redirects, countVisits, cacheControl, onRedirect }: FastLaneDeps) {
+  return function tryFastRedirect(req: IncomingMessage, res: ServerResponse): boolean {
+    const method = req.method;
+    if (method !== 'GET' && method !== 'HEAD') return false;
+    const start = process.hrtime.bigint();
+    const raw = req.url ?? '';
+    if (raw.charCodeAt(0) !== 47 /* '/' */) return false;
+    const query = raw.indexOf('?');
+    const code = query === -1 ? raw.slice(1) : raw.slice(1, query);
+    const peek = redirects.peek(code);
+    if (typeof peek !== 'string') {
+      if (peek !== null) keepPeek(req, peek);
+      return false;
+    }
+    if (countVisits && isCountedVisit(method, req.headers['user-agent'])) redirects.countVisit(code);
+    assignRequestId(req, res);
+    sendRedirect(res, peek, cacheControl);
+    onRedirect(method, Number(process.hrtime.bigint() - start) / 1e9);
+    return true;
+  };
+}

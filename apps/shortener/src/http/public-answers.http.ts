@@ -1,0 +1,44 @@
+/*
+ * How the public paths answer when they do not redirect or preview: browsers follow them, so the
+ * redirect answers in plain text and the preview (and an expired link) with HTML pages under the
+ * preview's CSP, never with the JSON failure shape.
+ */
+import type { ApiError } from '@pawlink/service-kit';
+import type { Response } from 'express';
+import type { ExpiredLink } from '../services/short-url-record.rules.js';
+import { PREVIEW_HEADERS, renderExpiredPage, renderLimitedPage, renderNotFoundPage } from '../views/preview.page.js';
+
+export const UNKNOWN_CODE_TEXT = 'Unknown short url code.';
+
+const TEXT_HEADERS = { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'private, no-cache', 'X-Robots-Tag': 'noindex' };
+
+/** The human text of a limited redirect or preview; the contract's code (1000/1001) is in it, the headers carry the rest. */
+function limitedText(error: ApiError): string {
+  const retryAfter = error.headers['Retry-After'];
+  return `${error.message}${retryAfter ? ` Try again in ${retryAfter} seconds.` : ''} (code ${error.code})`;
+}
+
+/** The redirect's 404: plain text, for the browser that followed the link. */
+export function sendUnknownCode(res: Response): void {
+  res.status(404).set(TEXT_HEADERS).send(UNKNOWN_CODE_TEXT);
+}
+
+/** The redirect's 429 (lookup limit): plain text like its 404, with the rate-limit headers. */
+export function sendRedirectLimited(res: Response, error: ApiError): void {
+  res.status(error.httpStatus).set(error.headers).set(TEXT_HEADERS).send(limitedText(error));
+}
+
+/** An expired link's 410 (redirect and preview alike): an HTML page under the preview's CSP. */
+export function sendExpired(res: Response, expired: ExpiredLink): void {
+  res.set(PREVIEW_HEADERS).status(410).send(renderExpiredPage(expired));
+}
+
+/** The preview's 404: an HTML page under the same CSP. */
+export function sendPreviewNotFound(res: Response): void {
+  res.set(PREVIEW_HEADERS).status(404).send(renderNotFoundPage());
+}
+
+/** The preview's 429 (lookup limit): an HTML page under the same CSP, with the rate-limit headers. */
+export function sendPreviewLimited(res: Response, error: ApiError): void {
+  res.set(error.headers).set(PREVIEW_HEADERS).status(error.httpStatus).send(renderLimitedPage(limitedText(error)));
+}

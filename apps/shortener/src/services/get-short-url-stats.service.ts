@@ -1,0 +1,20 @@
+import type { VisitDay } from '@pawlink/contracts';
+import type { ShortUrlRepository } from '../repositories/short-url.repository.js';
+import type { VisitStatsService } from './visit-stats.service.js';
+
+export interface GetShortUrlStatsDeps {
+  repository: Pick<ShortUrlRepository, 'findByCode'>;
+  visitStats: Pick<VisitStatsService, 'stats'>;
+}
+
+/** GET /:code/stats (docs/api.md). */
+export class GetShortUrlStatsService {
+  constructor(private readonly deps: GetShortUrlStatsDeps) {}
+
+  /** Counted visits of `code`: the total and the last 90 UTC days (expired links included); null when no entry has it. */
+  async stats(code: string): Promise<{ code: string; visits: number; days: VisitDay[] } | null> {
+    const entry = await this.deps.repository.findByCode(code);
+    if (!entry) return null;
+    return { code: entry.code, ...(await this.deps.visitStats.stats(entry.code, entry.pos)) };
+  }
+}

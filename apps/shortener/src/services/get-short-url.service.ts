@@ -1,0 +1,35 @@
+import type { ShortUrlWithVisits } from '@pawlink/contracts';
+import { ApiError } from '@pawlink/service-kit';
+import type { ShortUrlRepository } from '../repositories/short-url.repository.js';
+import { expiryOf, type Expired } from './expiry.rules.js';
+import { toRecord } from './short-url-record.rules.js';
+import type { VisitStatsService } from './visit-stats.service.js';
+
+export interface GetShortUrlDeps {
+  repository: Pick<ShortUrlRepository, 'findByCode'>;
+  visitStats: Pick<VisitStatsService, 'total'>;
+  /** SHORTENER_URL: `fullURL` is built from it, never from the request. */
+  baseUrl: string;
+  clock: () => Date;
+}
+
+/** 410 1083, saying why and since when. */
+const expiredError = (expired: Expired): ApiError =>
+  new ApiError('SHORT_URL_EXPIRED', {
+    message: expired.reason === 'maxVisits' ? 'This short url has expired: it reached its maximum number of visits.' : 'This short url has expired.',
+    extra: { expiredAt: expired.at.toISOString(), reason: expired.reason },
+  });
+
+/** GET /:code.json (docs/api.md). */
+export class GetShortUrlService {
+  constructor(private readonly deps: GetShortUrlDeps) {}
+
+  /** The record behind a code with its visits; null when no entry has it; 410 1083 when it expired. */
+  async get(code: string): Promise<ShortUrlWithVisits | null> {
+    const entry = await this.deps.repository.findByCode(code);
+    if (!entry) return null;
+    const expired = expiryOf(entry, this.deps.clock());
+    if (expired) throw expiredError(expired);
+    return { ...toRecord(entry, this.deps.baseUrl), visits: await this.deps.visitStats.total(entry.code, entry.pos) };
+  }
+}

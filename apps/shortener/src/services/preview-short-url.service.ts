@@ -1,0 +1,51 @@
+import type { ShortUrlRecord } from '@pawlink/contracts';
+import type { PreviewCacheRepository } from '../repositories/preview-cache.repository.js';
+import { expiryOf } from './expiry.rules.js';
+import { isWellFormedCode } from './short-code.rules.js';
+import { expiredLinkOf, toRecord, type ExpiredLink } from './short-url-record.rules.js';
+import type { VisitStatsService } from './visit-stats.service.js';
+
+/** What the preview page shows: the record, when an edit last changed the destination, and the visits. */
+export interface ShortUrlPreview {
+  record: ShortUrlRecord;
+  urlChangedAt: string | null;
+  visits: number;
+}
+
+/** A preview, or why there is none. */
+export type PreviewOutcome = { kind: 'preview'; preview: ShortUrlPreview } | { kind: 'expired'; expired: ExpiredLink } | { kind: 'unknown' };
+
+export interface PreviewShortUrlDeps {
+  /** The rows behind previews, in process in front of MySQL. */
+  previews: Pick<PreviewCacheRepository, 'has' | 'get'>;
+  visitStats: Pick<VisitStatsService, 'previewTotal'>;
+  /** SHORTENER_URL: `fullURL` is built from it, never from the request. */
+  baseUrl: string;
+  clock: () => Date;
+}
+
+/** GET /:code+ (docs/api.md). */
+export class PreviewShortUrlService {
+  constructor(private readonly deps: PreviewShortUrlDeps) {}
+
+  /**
+   * What the preview page of `code` shows, from memory when it was shown before (`maxVisits`
+   * entries are always read again: their count moves with every visit).
+   */
+  async preview(code: string): Promise<PreviewOutcome> {
+    const entry = await this.deps.previews.get(code);
+    if (!entry) return { kind: 'unknown' };
+    const expired = expiryOf(entry, this.deps.clock());
+    if (expired) return { kind: 'expired', expired: expiredLinkOf(entry, expired, this.deps.baseUrl) };
+    const visits = await this.deps.visitStats.previewTotal(entry.code, entry.pos);
+    return { kind: 'preview', preview: { record: toRecord(entry, this.deps.baseUrl), urlChangedAt: entry.urlChangedAt?.toISOString() ?? null, visits } };
+  }
+
+  /**
+   * Whether the preview of the path segment `code` must ask MySQL (what the lookup limit counts):
+   * false for a malformed code (unknown without a lookup) and for one held in memory.
+   */
+  needsLookup(code: string): boolean {
+    return isWellFormedCode(code) && !this.deps.previews.has(code);
+  }
+}

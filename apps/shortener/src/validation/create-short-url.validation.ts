@@ -1,0 +1,50 @@
+import { SHORT_CODE_MAX_LENGTH } from '@pawlink/contracts';
+import { fail, failWith } from '@pawlink/service-kit';
+import { body, query, type ValidationChain } from 'express-validator';
+import { credit, expiresAt, maxVisits, targetUrl } from './short-url-fields.validation.js';
+
+/** The values of `editable`; anything else, an empty value or a repeated parameter is 1057. */
+const EDITABLE = new Map([
+  ['true', true],
+  ['1', true],
+  ['false', false],
+  ['0', false],
+]);
+
+/** `?editable`: `true`/`1` or `false`/`0`; editable when absent. */
+const editable = (): ValidationChain =>
+  query('editable')
+    .customSanitizer((value: unknown) => value ?? 'true')
+    .custom((value: unknown) => typeof value === 'string' && EDITABLE.has(value))
+    .withMessage(failWith('INVALID_QUERY_VALUE', (value) => `Invalid editable: ${Array.isArray(value) ? 'given more than once' : JSON.stringify(String(value).slice(0, 50))}; give it once, as true, false, 1 or 0.`))
+    .bail()
+    .customSanitizer((value: string) => EDITABLE.get(value));
+
+export interface CreateShortUrlInput {
+  editable: boolean;
+  code?: string;
+  url: string;
+  credit?: string;
+  expiresAt?: Date | null;
+  maxVisits?: number | null;
+}
+
+/**
+ * POST /create `[?editable=false]` {code?, url, credit?, expiresAt?, maxVisits?}, checked in that
+ * order: `editable` (1057), a custom code (absent or null means a random one; 1071 invalid, empty
+ * included, 1070 too long), the url (1073), the credit (1074), expiresAt (1081), maxVisits (1082).
+ * Entries are editable unless the query says `editable=false` (or `0`), as the original server made them.
+ */
+export const createShortUrlValidation = [
+  editable(),
+  body('code')
+    .optional({ values: 'null' })
+    .isString().withMessage(fail('INVALID_CODE', 'The provided code must be a string (A-Z, a-z, 0-9 and -).')).bail()
+    .notEmpty().withMessage(fail('INVALID_CODE', 'The provided code is empty: leave it out, or send null, for a random code.')).bail()
+    .isLength({ max: SHORT_CODE_MAX_LENGTH }).withMessage(fail('CODE_TOO_LONG')).bail()
+    .matches(/^[A-Za-z0-9-]+$/).withMessage(fail('INVALID_CODE')),
+  targetUrl(body('url')),
+  credit(),
+  expiresAt(),
+  maxVisits(),
+];
