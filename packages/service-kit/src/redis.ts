@@ -1,5 +1,6 @@
 import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
 import type { RedisConfig } from './base-config.js';
+import { ClusterMasterCircuit } from './dependencies/cluster-master-circuit.js';
 import type { LogSink } from './logger.js';
 
 export interface CreateRedisOptions {
@@ -14,6 +15,11 @@ export interface CreateRedisOptions {
    * can be answered 503. Without it (bin/admin, tests) commands are retried a little longer.
    */
   failFast?: { connectTimeoutMs: number; commandTimeoutMs: number };
+  /**
+   * On a Redis Cluster with `failFast`: the process's record of masters that are down, shared by
+   * all its connections (a private one when absent).
+   */
+  masters?: ClusterMasterCircuit;
   /** CLIENT SETNAME, and the `connection` field of its log lines. */
   name?: string;
   /** Where the connection's failures are logged, once per change of state. */
@@ -79,7 +85,7 @@ function clusterNodeOptions(url: string): RedisOptions {
   };
 }
 
-function openClient(config: RedisConfig, nodeOptions: RedisOptions): RedisClient {
+function openClient(config: RedisConfig, nodeOptions: RedisOptions, failFast: CreateRedisOptions['failFast']): RedisClient {
   if (!config.clusterNodes) return new Redis(config.url, { ...nodeOptions, lazyConnect: false, retryStrategy: reconnectDelay });
   const { enableAutoPipelining, ...perNode } = nodeOptions;
   const options: ClusterOptions = {
@@ -87,6 +93,9 @@ function openClient(config: RedisConfig, nodeOptions: RedisOptions): RedisClient
     enableAutoPipelining,
     clusterRetryStrategy: reconnectDelay,
     redisOptions: { ...clusterNodeOptions(config.url), ...perNode },
+    // README, "Scaling": during a failover a command fails at once (the master circuit keeps the
+    // others from trying) instead of being retried toward a master that is gone.
+    ...(failFast ? { retryDelayOnFailover: 0, retryDelayOnClusterDown: 0, slotsRefreshTimeout: failFast.commandTimeoutMs } : {}),
   };
   return new Cluster(config.clusterNodes, options);
 }
@@ -98,14 +107,20 @@ function openClient(config: RedisConfig, nodeOptions: RedisOptions): RedisClient
  */
 export function createRedis(config: RedisConfig, options: CreateRedisOptions = {}): RedisClient {
   const failFast = options.forQueue ? undefined : options.failFast;
-  const redis = openClient(config, {
-    enableAutoPipelining: true,
-    connectionName: options.name,
-    maxRetriesPerRequest: options.forQueue ? null : failFast ? 1 : 2,
-    ...(failFast ? { connectTimeout: failFast.connectTimeoutMs, commandTimeout: failFast.commandTimeoutMs } : {}),
-  });
+  const redis = openClient(
+    config,
+    {
+      enableAutoPipelining: true,
+      connectionName: options.name,
+      maxRetriesPerRequest: options.forQueue ? null : failFast ? 1 : 2,
+      ...(failFast ? { connectTimeout: failFast.connectTimeoutMs, commandTimeout: failFast.commandTimeoutMs } : {}),
+    },
+    failFast,
+  );
   watchRedisConnection(redis, options.logger, options.name ?? 'redis');
-  if (failFast) {
+  if (failFast && redis instanceof Cluster) {
+    (options.masters ?? new ClusterMasterCircuit({ logger: options.logger, probeTimeoutMs: failFast.commandTimeoutMs })).attach(redis);
+  } else if (failFast) {
     // Commands sent before the first connection wait for it (boot order); once connected, a
     // command sent while the connection is down fails at once instead of queueing for it.
     redis.once('ready', () => {

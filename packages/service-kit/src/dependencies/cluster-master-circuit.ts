@@ -1,0 +1,217 @@
+import { Redis, type Cluster, type Command, type RedisOptions } from 'ioredis';
+import type { LogSink } from '../logger.js';
+import { DependencyUnavailableError, unavailableDependencyOf } from './dependency-failure.js';
+
+/** Redis Cluster hash slots; each is served by one master. */
+const SLOTS = 16384;
+
+/** Errors that a master sent itself: it is there and answering, so it is not what failed. */
+const ANSWERED_BY_THE_NODE = /^(?:CLUSTERDOWN|TRYAGAIN)\b/;
+
+export interface ClusterMasterCircuitOptions {
+  logger?: LogSink;
+  /** How long a probe's connection and PING may take together. */
+  probeTimeoutMs: number;
+  /** Between two probes of a master that is down. */
+  probeIntervalMs?: number;
+}
+
+type Stream = Parameters<Cluster['sendCommand']>[1];
+
+/** What ioredis passes with the commands of a pipeline (every auto-pipelined command): the pipeline's slot. */
+interface PipelineTarget {
+  slot?: number;
+}
+
+interface DownMaster {
+  timer?: NodeJS.Timeout;
+  probing?: Promise<void>;
+}
+
+/** `host:port`, as ioredis names a cluster node in its slot map. */
+const nodeKey = (options: { host?: string; port?: number }): string => `${options.host}:${options.port}`;
+
+function hostAndPort(key: string): { host: string; port: number } {
+  const colon = key.lastIndexOf(':');
+  return { host: key.slice(0, colon), port: Number(key.slice(colon + 1)) };
+}
+
+/**
+ * The masters of a Redis Cluster that one process knows to be down (dead or not answering), shared
+ * by every cluster connection of the process. ioredis sends a command for a master that stopped
+ * answering to that master anyway and waits out its command timeout, and until the cluster has
+ * replaced the master it has nowhere else to send it; so the first command that fails on a master
+ * (timed out, connection refused or closed, redirected to it in vain) opens the circuit for it:
+ * from then on every command for one of its slots fails at once with DependencyUnavailableError
+ * (503 1004, or the degraded answer the caller has), on every connection of the process. A probe
+ * then asks the cluster for its slot map again and PINGs the master, at once and every
+ * `probeIntervalMs` until either the master answers or the map names another master for its slots
+ * (Redis promoted a replica): the circuit closes and commands go to whoever serves the slots. Down
+ * and back are each logged once.
+ */
+export class ClusterMasterCircuit {
+  private readonly down = new Map<string, DownMaster>();
+  private readonly suspected = new Set<string>();
+  private readonly clusters = new Set<Cluster>();
+  private nodeOptions: RedisOptions = {};
+
+  constructor(private readonly options: ClusterMasterCircuitOptions) {}
+
+  /** Whether commands for `key`'s slots fail at once now. */
+  isDown(key: string): boolean {
+    return this.down.has(key);
+  }
+
+  /**
+   * Puts the circuit in front of a cluster connection: every command goes through its
+   * `sendCommand` (auto-pipelined ones with their pipeline's slot). Detached when the connection ends.
+   */
+  attach(cluster: Cluster): void {
+    this.clusters.add(cluster);
+    this.nodeOptions = cluster.options.redisOptions ?? {};
+    const send = cluster.sendCommand.bind(cluster);
+    // Commands sent before the first connection wait for it (boot order). Later, with no node
+    // reachable, ioredis would queue them until one is (no timeout runs there): they fail at once.
+    // Its offline queue stays on, because it is also what lets a command wait for a node's
+    // connection being opened (the promoted replica's), bounded by the command timeout. CLUSTER
+    // is ioredis' own reconnect (its ready check).
+    let connected = false;
+    cluster.once('ready', () => (connected = true));
+    cluster.sendCommand = (command: Command, stream?: Stream, target?: PipelineTarget) => {
+      if (connected && cluster.status !== 'ready' && command.name !== 'cluster') {
+        command.reject(new DependencyUnavailableError('redis'));
+        return command.promise;
+      }
+      const owner = this.ownerOf(cluster, target?.slot ?? command.getSlot());
+      if (owner === undefined) return send(command, stream, target);
+      if (this.down.has(owner)) {
+        command.reject(new DependencyUnavailableError('redis'));
+        return command.promise;
+      }
+      const sent = send(command, stream, target);
+      command.promise.catch((error: unknown) => this.failed(owner, error));
+      return sent;
+    };
+    // A master's connection that ended (killed, or closed on us) is worth a PING, before any command waits on it.
+    cluster.on('-node', (node: Redis) => {
+      const key = nodeKey(node.options);
+      if (this.ownsSlots(cluster, key)) void this.suspect(key);
+    });
+    cluster.once('end', () => this.detach(cluster));
+  }
+
+  /**
+   * For `/ready`: the cluster connection is up, every slot has a master, and each of those masters
+   * answers a PING now (one that does not is down from then on).
+   */
+  async check(cluster: Cluster): Promise<boolean> {
+    if (cluster.status !== 'ready') return false;
+    const owners = new Set<string>();
+    for (let slot = 0; slot < SLOTS; slot++) {
+      const owner = cluster.slots[slot]?.[0];
+      if (owner === undefined) return false;
+      owners.add(owner);
+    }
+    const answers = await Promise.all(
+      [...owners].map(async (key) => {
+        if (this.down.has(key)) return false;
+        const answered = await this.ping(key);
+        if (!answered) this.markDown(key, 'no answer to PING');
+        return answered;
+      }),
+    );
+    return answers.every(Boolean);
+  }
+
+  private detach(cluster: Cluster): void {
+    this.clusters.delete(cluster);
+    if (this.clusters.size > 0) return;
+    for (const entry of this.down.values()) clearTimeout(entry.timer);
+    this.down.clear();
+  }
+
+  private ownerOf(cluster: Cluster, slot: number | null | undefined): string | undefined {
+    return typeof slot === 'number' ? cluster.slots[slot]?.[0] : undefined;
+  }
+
+  private ownsSlots(cluster: Cluster, key: string): boolean {
+    for (let slot = 0; slot < SLOTS; slot++) if (cluster.slots[slot]?.[0] === key) return true;
+    return false;
+  }
+
+  private failed(owner: string, error: unknown): void {
+    if (error instanceof DependencyUnavailableError || unavailableDependencyOf(error) !== 'redis') return;
+    const message = error instanceof Error ? error.message : String(error);
+    if (ANSWERED_BY_THE_NODE.test(message)) return;
+    this.markDown(owner, message);
+  }
+
+  private async suspect(key: string): Promise<void> {
+    if (this.down.has(key) || this.suspected.has(key)) return;
+    this.suspected.add(key);
+    try {
+      if (!(await this.ping(key))) this.markDown(key, 'connection lost, no answer to PING');
+    } finally {
+      this.suspected.delete(key);
+    }
+  }
+
+  private markDown(key: string, reason: string): void {
+    if (this.down.has(key) || this.clusters.size === 0) return;
+    this.down.set(key, {});
+    this.options.logger?.warn('redis cluster master unavailable; commands for its slots fail at once until it answers or is replaced', { node: key, error: reason });
+    void this.probe(key);
+  }
+
+  private probe(key: string): Promise<void> {
+    const entry = this.down.get(key);
+    if (!entry) return Promise.resolve();
+    entry.probing ??= this.probeOnce(key, entry).finally(() => {
+      entry.probing = undefined;
+    });
+    return entry.probing;
+  }
+
+  private async probeOnce(key: string, entry: DownMaster): Promise<void> {
+    const [answered] = await Promise.all([this.ping(key), this.refreshSlots()]);
+    if (this.down.get(key) !== entry) return;
+    if (![...this.clusters].some((cluster) => this.ownsSlots(cluster, key))) {
+      this.down.delete(key);
+      this.options.logger?.info('redis cluster master replaced: another master serves its slots', { node: key });
+    } else if (answered) {
+      this.down.delete(key);
+      this.options.logger?.info('redis cluster master answering again', { node: key });
+    } else {
+      entry.timer = setTimeout(() => void this.probe(key), this.options.probeIntervalMs ?? 250);
+      entry.timer.unref();
+    }
+  }
+
+  /** Asks the cluster for its slot map on every connection (each keeps its own). */
+  private async refreshSlots(): Promise<void> {
+    await Promise.all([...this.clusters].map((cluster) => new Promise<void>((resolve) => cluster.refreshSlotsCache(() => resolve()))));
+  }
+
+  /** A PING on a connection of its own, so that nothing queued on the cluster's connection delays it. */
+  private async ping(key: string): Promise<boolean> {
+    const client = new Redis({
+      ...this.nodeOptions,
+      ...hostAndPort(key),
+      lazyConnect: true,
+      enableOfflineQueue: true,
+      enableReadyCheck: false,
+      retryStrategy: () => null,
+      maxRetriesPerRequest: 0,
+      connectTimeout: this.options.probeTimeoutMs,
+      commandTimeout: this.options.probeTimeoutMs,
+    });
+    client.on('error', () => undefined);
+    try {
+      return (await client.ping()) === 'PONG';
+    } catch {
+      return false;
+    } finally {
+      client.disconnect();
+    }
+  }
+}
