@@ -136,7 +136,7 @@ export function loadBaseConfig(env: Env, cwd = process.cwd()): BaseConfig {
       databaseConnectMs: readInt(env, 'DB_CONNECT_TIMEOUT_MS', 1000, { min: 100, max: 60_000 }),
       databaseQueryMs: readInt(env, 'DB_QUERY_TIMEOUT_MS', 1000, { min: 100, max: 600_000 }),
       redisConnectMs: readInt(env, 'REDIS_CONNECT_TIMEOUT_MS', 1000, { min: 100, max: 60_000 }),
-      redisCommandMs: readInt(env, 'REDIS_COMMAND_TIMEOUT_MS', 500, { min: 50, max: 60_000 }),
+      redisCommandMs: readInt(env, 'REDIS_COMMAND_TIMEOUT_MS', 1000, { min: 50, max: 60_000 }),
     },
     http: {
       requestTimeoutMs: readInt(env, 'HTTP_REQUEST_TIMEOUT_MS', 30_000, { min: 1000, max: 600_000 }),

@@ -36,9 +36,11 @@ export type RedisClient = Redis | Cluster;
 /**
  * Logs a connection going down once and coming back once, not every failed reconnect attempt;
  * having a listener also keeps ioredis from printing "Unhandled error event" to stderr. On a
- * cluster a failing node counts as the connection going down.
+ * cluster a failing node counts as the connection going down, unless `nodes` is false: a
+ * connection behind the master circuit leaves its masters to the circuit, which logs each outage
+ * once for the process.
  */
-export function watchRedisConnection(redis: RedisClient, logger: LogSink | undefined, name: string): void {
+export function watchRedisConnection(redis: RedisClient, logger: LogSink | undefined, name: string, nodes = true): void {
   let down = false;
   const lost = (reason: string): void => {
     if (down) return;
@@ -51,7 +53,7 @@ export function watchRedisConnection(redis: RedisClient, logger: LogSink | undef
     logger?.info('redis connection restored', { connection: name });
   };
   redis.on('error', (error: Error) => lost(error.message));
-  if (redis instanceof Cluster) {
+  if (redis instanceof Cluster && nodes) {
     // A cluster stays 'ready' while one of its masters is down; its node connections tell.
     redis.on('node error', (error: Error, node: string) => lost(`${node}: ${error.message}`));
     redis.on('+node', (node: Redis) => node.once('ready', restored));
@@ -117,9 +119,10 @@ export function createRedis(config: RedisConfig, options: CreateRedisOptions = {
     },
     failFast,
   );
-  watchRedisConnection(redis, options.logger, options.name ?? 'redis');
-  if (failFast && redis instanceof Cluster) {
-    (options.masters ?? new ClusterMasterCircuit({ logger: options.logger, probeTimeoutMs: failFast.commandTimeoutMs })).attach(redis);
+  const circuit = failFast && redis instanceof Cluster;
+  watchRedisConnection(redis, options.logger, options.name ?? 'redis', !circuit);
+  if (circuit) {
+    (options.masters ?? new ClusterMasterCircuit({ logger: options.logger })).attach(redis);
   } else if (failFast) {
     // Commands sent before the first connection wait for it (boot order); once connected, a
     // command sent while the connection is down fails at once instead of queueing for it.

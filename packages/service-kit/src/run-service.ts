@@ -84,7 +84,7 @@ export function createServiceRuntime<C extends BaseConfig>(config: C, logger: Lo
   const checks: Record<string, ReadinessCheck> = {};
   const circuits: DatabaseCircuit[] = [];
   // One for all the process's cluster connections: a master one of them found down is down for all.
-  const masters = config.redis.clusterNodes ? new ClusterMasterCircuit({ logger, probeTimeoutMs: timeouts.redisCommandMs }) : undefined;
+  const masters = config.redis.clusterNodes ? new ClusterMasterCircuit({ logger }) : undefined;
   const runtime: ServiceRuntime<C> = {
     config,
     logger,

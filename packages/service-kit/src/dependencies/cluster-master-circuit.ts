@@ -10,9 +10,15 @@ const ANSWERED_BY_THE_NODE = /^(?:CLUSTERDOWN|TRYAGAIN)\b/;
 
 export interface ClusterMasterCircuitOptions {
   logger?: LogSink;
-  /** How long a probe's connection and PING may take together. */
-  probeTimeoutMs: number;
-  /** Between two probes of a master that is down. */
+  /**
+   * A master that has left a command unanswered this long is asked for a PING (default 250 ms).
+   * With `probeTimeoutMs` it bounds how long a request waits on a master that stopped answering:
+   * README, "Scaling".
+   */
+  stallMs?: number;
+  /** How long a probe's connection and PING may take together (default 350 ms). */
+  probeTimeoutMs?: number;
+  /** Between two probes of a master that is down (default 250 ms). */
   probeIntervalMs?: number;
 }
 
@@ -28,6 +34,13 @@ interface DownMaster {
   probing?: Promise<void>;
 }
 
+/** One sending of a command (a pipeline sends a command again after a redirection). */
+interface Sent {
+  command: Command;
+  /** performance.now() */
+  at: number;
+}
+
 /** `host:port`, as ioredis names a cluster node in its slot map. */
 const nodeKey = (options: { host?: string; port?: number }): string => `${options.host}:${options.port}`;
 
@@ -37,25 +50,49 @@ function hostAndPort(key: string): { host: string; port: number } {
 }
 
 /**
+ * Resolves after `ms`, but only once the event loop has also read what arrived meanwhile (the
+ * timer's callback waits for the next check phase, after the poll phase): a process that was busy
+ * or descheduled for longer than `ms` does not take an answer already on its socket for a silence.
+ */
+function lagTolerantDelay(ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    setTimeout(() => setImmediate(resolve), ms).unref();
+  });
+}
+
+/**
  * The masters of a Redis Cluster that one process knows to be down (dead or not answering), shared
- * by every cluster connection of the process. ioredis sends a command for a master that stopped
- * answering to that master anyway and waits out its command timeout, and until the cluster has
- * replaced the master it has nowhere else to send it; so the first command that fails on a master
- * (timed out, connection refused or closed, redirected to it in vain) opens the circuit for it:
- * from then on every command for one of its slots fails at once with DependencyUnavailableError
- * (503 1004, or the degraded answer the caller has), on every connection of the process. A probe
- * then asks the cluster for its slot map again and PINGs the master, at once and every
- * `probeIntervalMs` until either the master answers or the map names another master for its slots
- * (Redis promoted a replica): the circuit closes and commands go to whoever serves the slots. Down
- * and back are each logged once.
+ * by every cluster connection of the process, so that no request waits on a master another one
+ * already found gone. ioredis sends a command for a master that stopped answering to that master
+ * anyway and waits out its command timeout, and until the cluster has replaced the master it has
+ * nowhere else to send it. So a master is down, and the circuit open for it, once
+ * - a command for it failed because of it: connection refused or closed, timed out, redirected to it in vain; or
+ * - it has left a command unanswered for `stallMs` and then does not answer a PING on a connection
+ *   of its own within `probeTimeoutMs` (a hung server keeps its connections open and says nothing).
+ * From then on every command for one of its slots fails at once with DependencyUnavailableError
+ * (503 1004, or the degraded answer the caller has), on every connection of the process; so do the
+ * commands still waiting on it. A probe then asks the cluster for its slot map again and PINGs the
+ * master, at once and every `probeIntervalMs`, until the master answers or the map names another
+ * master for its slots (Redis promoted a replica): the circuit closes and commands go to whoever
+ * serves the slots. Down and back are each logged once.
  */
 export class ClusterMasterCircuit {
   private readonly down = new Map<string, DownMaster>();
   private readonly suspected = new Set<string>();
   private readonly clusters = new Set<Cluster>();
+  /** Per master, the commands sent to it and not answered yet. */
+  private readonly waiting = new Map<string, Set<Sent>>();
+  private readonly watches = new Set<string>();
   private nodeOptions: RedisOptions = {};
+  private readonly stallMs: number;
+  private readonly probeTimeoutMs: number;
+  private readonly probeIntervalMs: number;
 
-  constructor(private readonly options: ClusterMasterCircuitOptions) {}
+  constructor(private readonly options: ClusterMasterCircuitOptions = {}) {
+    this.stallMs = options.stallMs ?? 250;
+    this.probeTimeoutMs = options.probeTimeoutMs ?? 350;
+    this.probeIntervalMs = options.probeIntervalMs ?? 250;
+  }
 
   /** Whether commands for `key`'s slots fail at once now. */
   isDown(key: string): boolean {
@@ -89,7 +126,7 @@ export class ClusterMasterCircuit {
         return command.promise;
       }
       const sent = send(command, stream, target);
-      command.promise.catch((error: unknown) => this.failed(owner, error));
+      this.track(cluster, owner, command);
       return sent;
     };
     // A master's connection that ended (killed, or closed on us) is worth a PING, before any command waits on it.
@@ -128,6 +165,7 @@ export class ClusterMasterCircuit {
     if (this.clusters.size > 0) return;
     for (const entry of this.down.values()) clearTimeout(entry.timer);
     this.down.clear();
+    this.waiting.clear();
   }
 
   private ownerOf(cluster: Cluster, slot: number | null | undefined): string | undefined {
@@ -137,6 +175,54 @@ export class ClusterMasterCircuit {
   private ownsSlots(cluster: Cluster, key: string): boolean {
     for (let slot = 0; slot < SLOTS; slot++) if (cluster.slots[slot]?.[0] === key) return true;
     return false;
+  }
+
+  /** Keeps `command` among its master's unanswered ones until it settles, and watches the master meanwhile. */
+  private track(cluster: Cluster, owner: string, command: Command): void {
+    let waiting = this.waiting.get(owner);
+    if (!waiting) this.waiting.set(owner, (waiting = new Set()));
+    const list = waiting;
+    const sent: Sent = { command, at: performance.now() };
+    list.add(sent);
+    command.promise.then(
+      () => list.delete(sent),
+      (error: unknown) => {
+        list.delete(sent);
+        // Commands refused because the connection is being closed (shutdown) say nothing of the master.
+        if (cluster.status === 'ready') this.failed(owner, error);
+      },
+    );
+    this.watch(owner, this.stallMs);
+  }
+
+  private watch(owner: string, afterMs: number): void {
+    if (this.watches.has(owner)) return;
+    this.watches.add(owner);
+    void lagTolerantDelay(afterMs).then(() => {
+      this.watches.delete(owner);
+      return this.checkStall(owner);
+    });
+  }
+
+  /** A master whose oldest unanswered command is `stallMs` old must answer a PING, or it is down. */
+  private async checkStall(owner: string): Promise<void> {
+    const waiting = this.waiting.get(owner);
+    if (!waiting || waiting.size === 0 || this.down.has(owner)) return;
+    const now = performance.now();
+    let oldest = now;
+    for (const sent of waiting) oldest = Math.min(oldest, sent.at);
+    if (now - oldest < this.stallMs) {
+      this.watch(owner, this.stallMs - (now - oldest));
+      return;
+    }
+    const stalled = [...waiting].filter((sent) => now - sent.at >= this.stallMs);
+    const answered = await this.ping(owner);
+    // Slow, not gone: its commands keep their own timeout.
+    if (answered || stalled.every((sent) => !waiting.has(sent))) {
+      if (waiting.size > 0) this.watch(owner, this.stallMs);
+      return;
+    }
+    this.markDown(owner, `a command unanswered for ${this.stallMs} ms and no answer to PING within ${this.probeTimeoutMs} ms`);
   }
 
   private failed(owner: string, error: unknown): void {
@@ -160,6 +246,9 @@ export class ClusterMasterCircuit {
     if (this.down.has(key) || this.clusters.size === 0) return;
     this.down.set(key, {});
     this.options.logger?.warn('redis cluster master unavailable; commands for its slots fail at once until it answers or is replaced', { node: key, error: reason });
+    const waiting = this.waiting.get(key);
+    this.waiting.delete(key);
+    for (const sent of waiting ?? []) sent.command.reject(new DependencyUnavailableError('redis'));
     void this.probe(key);
   }
 
@@ -182,7 +271,7 @@ export class ClusterMasterCircuit {
       this.down.delete(key);
       this.options.logger?.info('redis cluster master answering again', { node: key });
     } else {
-      entry.timer = setTimeout(() => void this.probe(key), this.options.probeIntervalMs ?? 250);
+      entry.timer = setTimeout(() => void this.probe(key), this.probeIntervalMs);
       entry.timer.unref();
     }
   }
@@ -202,14 +291,19 @@ export class ClusterMasterCircuit {
       enableReadyCheck: false,
       retryStrategy: () => null,
       maxRetriesPerRequest: 0,
-      connectTimeout: this.options.probeTimeoutMs,
-      commandTimeout: this.options.probeTimeoutMs,
+      // The deadline below decides; these only keep the connection from outliving it for long.
+      connectTimeout: this.probeTimeoutMs * 4,
+      commandTimeout: this.probeTimeoutMs * 4,
     });
     client.on('error', () => undefined);
     try {
-      return (await client.ping()) === 'PONG';
-    } catch {
-      return false;
+      return await Promise.race([
+        client.ping().then(
+          (reply) => reply === 'PONG',
+          () => false,
+        ),
+        lagTolerantDelay(this.probeTimeoutMs).then(() => false),
+      ]);
     } finally {
       client.disconnect();
     }
