@@ -9,7 +9,8 @@ import { freePort, redisAnswers } from '@pawlink/test-kit';
 import { Redis } from 'ioredis';
 
 const run = promisify(execFile);
-const START_TIMEOUT_MS = 20_000;
+// Only a deadline: on a busy machine `redis-cli --cluster create` and the replicas' first sync take a while.
+const START_TIMEOUT_MS = 60_000;
 
 /** The first of /usr/bin, /usr/sbin, /usr/local/bin holding `name` (Debian's redis-server and redis-tools). */
 function binary(name: string): string {

@@ -112,6 +112,8 @@ function expectFailoverHandled(run: FaultRun): void {
     maxAnswerMs: Math.round(Math.max(...answers.map((a) => a.ms))),
     failoverMs: run.promotedAt - run.at,
     recoveredMsAfterPromotion: run.recoveredAt - run.promotedAt,
+    // The slowest answers, with when they were sent (ms after the fault).
+    slowest: [...answers].sort((a, b) => b.ms - a.ms).slice(0, 3).map((answer) => `${describeAnswer(answer)} at ${answer.startedAt - run.at}`),
   };
   console.info(`[failover] ${JSON.stringify(report)}`);
 

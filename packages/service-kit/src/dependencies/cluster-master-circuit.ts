@@ -11,12 +11,12 @@ const ANSWERED_BY_THE_NODE = /^(?:CLUSTERDOWN|TRYAGAIN)\b/;
 export interface ClusterMasterCircuitOptions {
   logger?: LogSink;
   /**
-   * A master that has left a command unanswered this long is asked for a PING (default 250 ms).
+   * A master that has left a command unanswered this long is asked for a PING (default 200 ms).
    * With `probeTimeoutMs` it bounds how long a request waits on a master that stopped answering:
    * README, "Scaling".
    */
   stallMs?: number;
-  /** How long a probe's connection and PING may take together (default 350 ms). */
+  /** How long a probe's connection and PING may take together (default 300 ms). */
   probeTimeoutMs?: number;
   /** Between two probes of a master that is down (default 250 ms). */
   probeIntervalMs?: number;
@@ -89,8 +89,8 @@ export class ClusterMasterCircuit {
   private readonly probeIntervalMs: number;
 
   constructor(private readonly options: ClusterMasterCircuitOptions = {}) {
-    this.stallMs = options.stallMs ?? 250;
-    this.probeTimeoutMs = options.probeTimeoutMs ?? 350;
+    this.stallMs = options.stallMs ?? 200;
+    this.probeTimeoutMs = options.probeTimeoutMs ?? 300;
     this.probeIntervalMs = options.probeIntervalMs ?? 250;
   }
 
@@ -195,34 +195,36 @@ export class ClusterMasterCircuit {
     this.watch(owner, this.stallMs);
   }
 
+  /** Checks `owner` for a stall after `afterMs`, and again for as long as commands wait on it; one watch per master. */
   private watch(owner: string, afterMs: number): void {
     if (this.watches.has(owner)) return;
     this.watches.add(owner);
-    void lagTolerantDelay(afterMs).then(() => {
-      this.watches.delete(owner);
-      return this.checkStall(owner);
-    });
+    const after = async (delayMs: number): Promise<void> => {
+      await lagTolerantDelay(delayMs);
+      const again = await this.checkStall(owner);
+      if (again === undefined) this.watches.delete(owner);
+      else await after(again);
+    };
+    void after(afterMs);
   }
 
-  /** A master whose oldest unanswered command is `stallMs` old must answer a PING, or it is down. */
-  private async checkStall(owner: string): Promise<void> {
+  /**
+   * A master whose oldest unanswered command is `stallMs` old must answer a PING, or it is down.
+   * Returns when to look again, or undefined when nothing waits on it (or it is down).
+   */
+  private async checkStall(owner: string): Promise<number | undefined> {
     const waiting = this.waiting.get(owner);
-    if (!waiting || waiting.size === 0 || this.down.has(owner)) return;
+    if (!waiting || waiting.size === 0 || this.down.has(owner)) return undefined;
     const now = performance.now();
     let oldest = now;
     for (const sent of waiting) oldest = Math.min(oldest, sent.at);
-    if (now - oldest < this.stallMs) {
-      this.watch(owner, this.stallMs - (now - oldest));
-      return;
-    }
+    if (now - oldest < this.stallMs) return this.stallMs - (now - oldest);
     const stalled = [...waiting].filter((sent) => now - sent.at >= this.stallMs);
     const answered = await this.ping(owner);
     // Slow, not gone: its commands keep their own timeout.
-    if (answered || stalled.every((sent) => !waiting.has(sent))) {
-      if (waiting.size > 0) this.watch(owner, this.stallMs);
-      return;
-    }
+    if (answered || stalled.every((sent) => !waiting.has(sent))) return waiting.size > 0 ? this.stallMs : undefined;
     this.markDown(owner, `a command unanswered for ${this.stallMs} ms and no answer to PING within ${this.probeTimeoutMs} ms`);
+    return undefined;
   }
 
   private failed(owner: string, error: unknown): void {
@@ -286,6 +288,9 @@ export class ClusterMasterCircuit {
     const client = new Redis({
       ...this.nodeOptions,
       ...hostAndPort(key),
+      // Nothing but the PING: no CLIENT SETNAME / SETINFO round trips first.
+      connectionName: undefined,
+      disableClientInfo: true,
       lazyConnect: true,
       enableOfflineQueue: true,
       enableReadyCheck: false,
