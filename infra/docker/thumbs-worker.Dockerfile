@@ -13,7 +13,8 @@ RUN pnpm turbo run build --filter=@pawlink/thumbs-worker...
 RUN pnpm --filter=@pawlink/thumbs-worker deploy --prod --legacy /out
 
 FROM node:26.10.0-bookworm-slim AS runtime
-ENV NODE_ENV=production MEDIA_DIR=/srv/media
+# A container is reached from outside it: listen on every interface (HOST defaults to 127.0.0.1).
+ENV NODE_ENV=production MEDIA_DIR=/srv/media HOST=0.0.0.0
 RUN apt-get update \
  && apt-get install -y --no-install-recommends ffmpeg ca-certificates \
  && rm -rf /var/lib/apt/lists/*

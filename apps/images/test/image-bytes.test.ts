@@ -41,6 +41,36 @@ describe('GET /:category with Accept: image/*', () => {
     });
   });
 
+  it('bounds the X-Yiffy headers of an image stored with 50 long artists and 20 long sources; the JSON form keeps the lists', async () => {
+    await h.addCategory('furry.credits');
+    const stored = await h.addImage('furry.credits', 12);
+    // Stored before the import had limits: the row holds whatever it was given.
+    const artists = Array.from({ length: 50 }, (_, i) => `Artist ${i} ${'狐'.repeat(60)} ${'x'.repeat(100)}`);
+    const sources = Array.from({ length: 20 }, (_, i) => `https://example.com/${i}/${'a'.repeat(1500)}`);
+    await h.images.query('UPDATE images SET artists = ?, sources = ? WHERE id = ?', [JSON.stringify(artists), JSON.stringify(sources), stored.id]);
+    await h.redis.hdel(`${h.config.redis.prefix}{images}:records`, stored.id);
+
+    // Node's fetch reads the answer (51 KB of headers made it fail with UND_ERR_HEADERS_OVERFLOW).
+    const res = await fetch(`${h.url}/furry.credits`, { headers: { accept: 'image/*' } });
+    expect(res.status).toBe(200);
+    expect(md5(await res.arrayBuffer())).toBe(stored.id);
+    const yiffy = [...res.headers.entries()].filter(([name]) => name.startsWith('x-yiffy'));
+    expect(yiffy).toHaveLength(11);
+    for (const [name, value] of yiffy) expect(value.length, name).toBeLessThanOrEqual(1024);
+    expect(yiffy.reduce((sum, [name, value]) => sum + name.length + value.length + 4, 0)).toBeLessThanOrEqual(2048);
+    // The whole header block fits a proxy's default 4 KiB buffer.
+    expect([...res.headers.entries()].reduce((sum, [name, value]) => sum + name.length + value.length + 4, 0)).toBeLessThan(4096);
+    const artistHeader = res.headers.get('x-yiffy-artist')!;
+    expect(artistHeader).toMatch(/^Artist 0 %E7%8B%90/);
+    const [, more] = /, \+(\d+) more$/.exec(artistHeader)!;
+    expect(artistHeader.split(', ').length - 1 + Number(more)).toBe(50);
+    expect(res.headers.get('x-yiffy-source')).toBe('+20 more');
+
+    const info = await request(`${h.url}/images/${stored.id}.json`);
+    expect(info.body.data.artists).toEqual(artists);
+    expect(info.body.data.sources).toEqual(sources);
+  });
+
   it('honours sizeLimit and answers the JSON errors in image mode too', async () => {
     const ok = await fetch(`${h.url}/furry.boop?sizeLimit=10MB`, { headers: { accept: 'image/png' } });
     expect(ok.status).toBe(200);

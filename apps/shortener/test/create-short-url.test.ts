@@ -91,15 +91,12 @@ describe('POST /create — success', () => {
     expect(res.body.data.managementCode).toEqual(expect.stringMatching(/^[A-Za-z0-9_-]{32,}$/));
   });
 
-  // Only the exact value `false` turns editing off; a repeated parameter's last value wins.
+  // `true`/`1` and `false`/`0` (API.md §6.1); absent is editable, as the original server made it.
   it.each([
-    ['editable=true&editable=true', true],
-    ['editable=false&editable=true', true],
-    ['editable=true&editable=false', false],
+    ['editable=true', true],
+    ['editable=1', true],
     ['editable=false', false],
-    ['editable=FALSE', true],
-    ['editable=0', true],
-    ['editable', true],
+    ['editable=0', false],
     ['editable[x]=false', true],
     ['other=false', true],
   ])('reads ?%s as editable=%s', async (query, editable) => {
@@ -107,6 +104,19 @@ describe('POST /create — success', () => {
     expect(res.status).toBe(201);
     expect(typeof res.body.data.managementCode).toBe(editable ? 'string' : 'object');
   });
+
+  it.each(['editable=FALSE', 'editable=no', 'editable=2', 'editable', 'editable=', 'editable=%20false', 'editable=true&editable=true', 'editable=false&editable=true'])(
+    'refuses ?%s with 400 1057, making nothing',
+    async (query) => {
+      const url = uniqueUrl();
+      const res = await request(`${h.url}/create?${query}`, jsonInit('POST', { url }, { authorization: h.key }));
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ success: false, code: 1057 });
+      expect(res.body.error).toContain('editable');
+      const rows: unknown[] = await h.dataSource.query('SELECT pos FROM short_urls WHERE url = ?', [url]);
+      expect(rows).toHaveLength(0);
+    },
+  );
 
   it('with ?editable=false answers 200 with the url\'s existing non-editable entry (managementCode null)', async () => {
     const url = uniqueUrl();
@@ -194,6 +204,41 @@ describe('POST /create — validation', () => {
     },
   );
 
+  it('refuses an empty code (422 1071) instead of making a random one; null still asks for one', async () => {
+    const url = uniqueUrl();
+    const empty = await create(h, { url, code: '' });
+    expect(empty.status).toBe(422);
+    expect(empty.body).toMatchObject({ success: false, code: 1071 });
+    expect(empty.body.error).toContain('empty');
+    const form = await request(`${h.url}/create`, {
+      method: 'POST',
+      headers: { authorization: h.key, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ url, code: '' }).toString(),
+    });
+    expect([form.status, form.body.code]).toEqual([422, 1071]);
+    const rows: unknown[] = await h.dataSource.query('SELECT pos FROM short_urls WHERE url = ?', [url]);
+    expect(rows).toHaveLength(0);
+    const random = await create(h, { url, code: null });
+    expect(random.status).toBe(201);
+    expect(random.body.data.code).toHaveLength(8);
+  });
+
+  it.each([
+    ['maxVisits', '5', 1082],
+    ['maxVisits', '', 1082],
+    ['maxVisits', true, 1082],
+    ['maxVisits', [5], 1082],
+    ['expiresAt', 1_900_000_000_000, 1081],
+    ['expiresAt', true, 1081],
+  ])('refuses %s %j of the wrong JSON type with its own code, never reading it as another type', async (field, value, code) => {
+    const url = uniqueUrl();
+    const res = await create(h, { url, [field]: value });
+    expect(res.status).toBe(422);
+    expect(res.body).toMatchObject({ success: false, code });
+    const rows: unknown[] = await h.dataSource.query('SELECT pos FROM short_urls WHERE url = ?', [url]);
+    expect(rows).toHaveLength(0);
+  });
+
   it('refuses a code in use (409 1072)', async () => {
     expect((await create(h, { url: uniqueUrl(), code: 'taken' })).status).toBe(201);
     const res = await create(h, { url: uniqueUrl(), code: 'taken' });
@@ -235,6 +280,13 @@ describe('POST /create — validation', () => {
     expect(res.status).toBe(422);
     expect(res.body).toMatchObject({ success: false, code: 1074 });
     expect(res.body.error).toContain('bidirectional controls');
+  });
+
+  // The line and paragraph separators break lines as LF does (the credit rule the images import shares).
+  it.each([['line\u2028separator'], ['paragraph\u2029separator']])('refuses credit %j with a line or paragraph separator (422 1074)', async (credit) => {
+    const res = await create(h, { url: uniqueUrl(), credit });
+    expect(res.status).toBe(422);
+    expect(res.body).toMatchObject({ success: false, code: 1074 });
   });
 
   it('keeps accepting emoji sequences joined by zero-width joiners and right-to-left text', async () => {

@@ -96,6 +96,52 @@ describe('PATCH /:code', () => {
     expect(same.body.code).toBe(1080);
   });
 
+  it('answers 400 1017 naming a field it does not take, and applies nothing of that request', async () => {
+    const entry = await editable();
+    const stored = async () => (await request(`${h.url}/${entry.code}.json`, { headers: { authorization: h.key } })).body.data;
+    const before = await stored();
+    for (const body of [
+      { managementCode: entry.managementCode, credit: 'Changed', expiresIn: 60 },
+      { managementCode: entry.managementCode, url: uniqueUrl('moved'), code: 'another' },
+      { managementCode: entry.managementCode, editable: false },
+    ]) {
+      const res = await patch(entry.code, body);
+      const unknown = Object.keys(body).find((key) => !['managementCode', 'url', 'credit'].includes(key))!;
+      expect(res.status, unknown).toBe(400);
+      expect(res.body).toMatchObject({ success: false, code: 1017 });
+      expect(res.body.error).toContain(`"${unknown}"`);
+    }
+    expect(await stored()).toEqual(before);
+    expect(before).toMatchObject({ credit: 'Original', url: entry.url, modifiedAt: null });
+  });
+
+  it('says 1017, not "No changes were provided" (1080), for a request with only an unsupported field, in a form body too', async () => {
+    const entry = await editable();
+    const json = await patch(entry.code, { managementCode: entry.managementCode, title: 'x' });
+    expect([json.status, json.body.code]).toEqual([400, 1017]);
+    expect(json.body.error).not.toMatch(/No changes/);
+    const form = await request(`${h.url}/${entry.code}`, {
+      method: 'PATCH',
+      headers: { authorization: h.key, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ managementCode: entry.managementCode, title: 'x' }).toString(),
+    });
+    expect([form.status, form.body.code]).toEqual([400, 1017]);
+    expect(form.body.error).toContain('"title"');
+  });
+
+  it('refuses maxVisits as a JSON string (422 1082), never reading it as a number; digits in a form body are read', async () => {
+    const entry = await editable();
+    const json = await patch(entry.code, { managementCode: entry.managementCode, maxVisits: '5' });
+    expect([json.status, json.body.code]).toEqual([422, 1082]);
+    const form = await request(`${h.url}/${entry.code}`, {
+      method: 'PATCH',
+      headers: { authorization: h.key, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ managementCode: entry.managementCode, maxVisits: '5' }).toString(),
+    });
+    expect(form.status).toBe(200);
+    expect(form.body.data.maxVisits).toBe(5);
+  });
+
   it('may point an entry at a url other entries have (1079 is retired): editable entries are never shared', async () => {
     const entry = await editable();
     const other = await editable();

@@ -48,6 +48,9 @@ describe('loadThumbsWorkerConfig: health server', () => {
   it('has none unless WORKER_HEALTH_PORT is set, and binds to 127.0.0.1 unless WORKER_HEALTH_HOST says otherwise', () => {
     expect(loadThumbsWorkerConfig({}, '/srv').worker.health).toEqual({ host: '127.0.0.1', port: null });
     expect(loadThumbsWorkerConfig({ WORKER_HEALTH_PORT: '9464', WORKER_HEALTH_HOST: '0.0.0.0' }, '/srv').worker.health).toEqual({ host: '0.0.0.0', port: 9464 });
+    // HOST, where the services listen, is its default.
+    expect(loadThumbsWorkerConfig({ WORKER_HEALTH_PORT: '9464', HOST: '::' }, '/srv').worker.health).toEqual({ host: '::', port: 9464 });
+    expect(loadThumbsWorkerConfig({ WORKER_HEALTH_PORT: '9464', HOST: '::', WORKER_HEALTH_HOST: '127.0.0.1' }, '/srv').worker.health).toEqual({ host: '127.0.0.1', port: 9464 });
     expect(() => loadThumbsWorkerConfig({ WORKER_HEALTH_PORT: 'http' })).toThrow('WORKER_HEALTH_PORT');
   });
 });

@@ -68,8 +68,9 @@ export interface ThumbsWorkerConfig extends BaseConfig {
 export function loadThumbsWorkerConfig(env: Env, cwd = process.cwd()): ThumbsWorkerConfig {
   const board = loadBoardConfig(env);
   const downloadHosts = readDownloadHosts(env, [board.staticUrl, board.baseUrl]);
+  const base = loadBaseConfig(env, cwd);
   return {
-    ...loadBaseConfig(env, cwd),
+    ...base,
     board,
     worker: {
       concurrency: readInt(env, 'WORKER_CONCURRENCY', 1, { min: 1, max: 64 }),
@@ -87,7 +88,8 @@ export function loadThumbsWorkerConfig(env: Env, cwd = process.cwd()): ThumbsWor
       ffmpegPath: readString(env, 'FFMPEG_PATH', 'ffmpeg'),
       ffprobePath: readString(env, 'FFPROBE_PATH', 'ffprobe'),
       health: {
-        host: readString(env, 'WORKER_HEALTH_HOST', '127.0.0.1'),
+        // Where the services listen unless said otherwise (compose: 0.0.0.0 for the orchestrator's probes).
+        host: readString(env, 'WORKER_HEALTH_HOST', base.host),
         port: readString(env, 'WORKER_HEALTH_PORT', '') === '' ? null : readPort(env, 'WORKER_HEALTH_PORT', 0),
       },
       limits: {

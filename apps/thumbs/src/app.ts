@@ -29,7 +29,14 @@ export function createApp(deps: ThumbsAppDeps): Express {
   const service = createServiceApp({ service: 'thumbs', ...deps, docs: { document: thumbsOpenApi, urls: deps.config.urls, rateLimits: serviceRateLimits('thumbs') } });
   // Before `/:id`, which would take `/status` for a post id.
   registerStatusRoute(service.app, { service: 'thumbs', guards: deps.guards, readOnly: deps.readOnly });
-  registerAdminRoutes(service.app, { guards: deps.guards, admin: deps.services.admin, queue: deps.queue, publicUrl: deps.config.urls.thumbs });
+  registerAdminRoutes(service.app, {
+    guards: deps.guards,
+    admin: deps.services.admin,
+    queue: deps.queue,
+    publicUrl: deps.config.urls.thumbs,
+    secureCookie: deps.config.thumbs.adminCookieSecure,
+    dashboardWrite: deps.config.thumbs.dashboardWrite,
+  });
   registerThumbnailRoutes(service.app, { guards: deps.guards, readOnly: deps.readOnly, thumbnails: deps.services.thumbnails });
   return service.finalize();
 }

@@ -1,5 +1,5 @@
 import { loadBoardConfig, type BoardConfig } from '@pawlink/board/config';
-import { loadBaseConfig, readInt, type BaseConfig, type Env } from '@pawlink/service-kit';
+import { loadBaseConfig, readBool, readEnum, readInt, type BaseConfig, type Env } from '@pawlink/service-kit';
 
 export interface ThumbsSettings {
   /** How long a failed or timed-out job is reported before a PUT may start a new attempt. */
@@ -20,11 +20,22 @@ export interface ThumbsSettings {
   boardSharePerIp: number;
   /** How long a queue-dashboard login lasts (THUMBS_ADMIN_SESSION_TTL_SECONDS). */
   adminSessionTtlSeconds: number;
+  /** Whether the session cookie is `Secure` (ADMIN_COOKIE_SECURE; `auto`: when THUMBS_URL is https). */
+  adminCookieSecure: boolean;
+  /** THUMBS_DASHBOARD_WRITE: the dashboard may add, clean, empty, pause… (else read-only). */
+  dashboardWrite: boolean;
 }
+
+const COOKIE_SECURE = ['auto', 'true', 'false'] as const;
 
 export interface ThumbsConfig extends BaseConfig {
   board: BoardConfig;
   thumbs: ThumbsSettings;
+}
+
+/** `auto` follows the scheme of THUMBS_URL; `true` is for TLS that ends at a proxy in front of an http:// THUMBS_URL. */
+function cookieSecure(setting: (typeof COOKIE_SECURE)[number], thumbsUrl: string): boolean {
+  return setting === 'auto' ? new URL(thumbsUrl).protocol === 'https:' : setting === 'true';
 }
 
 /** Everything the thumbs API reads from the environment; nothing else reads process.env. */
@@ -43,6 +54,8 @@ export function loadThumbsConfig(env: Env, cwd = process.cwd()): ThumbsConfig {
       boardSharePerKey: readInt(env, 'THUMBS_BOARD_SHARE_PER_KEY', 2, { min: 1, max: 1000 }),
       boardSharePerIp: readInt(env, 'THUMBS_BOARD_SHARE_PER_IP', 4, { min: 1, max: 1000 }),
       adminSessionTtlSeconds: readInt(env, 'THUMBS_ADMIN_SESSION_TTL_SECONDS', 8 * 3600, { min: 60, max: 7 * 86_400 }),
+      adminCookieSecure: cookieSecure(readEnum(env, 'ADMIN_COOKIE_SECURE', COOKIE_SECURE, 'auto'), base.urls.thumbs),
+      dashboardWrite: readBool(env, 'THUMBS_DASHBOARD_WRITE', false),
     },
   };
 }

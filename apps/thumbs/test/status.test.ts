@@ -13,7 +13,7 @@ describe('GET /status (thumbs)', () => {
     const res = await request(`${h.url}/status`, { headers: h.auth });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ success: true, data: { service: 'thumbs', readOnly: false, key: { flags: ['thumbs'], active: true } } });
-    expect(Object.keys(res.body.data.limits).sort()).toEqual(['global', 'status', 'thumbs.admin-login', 'thumbs.check', 'thumbs.create', 'thumbs.info']);
+    expect(Object.keys(res.body.data.limits).sort()).toEqual(['global', 'status', 'thumbs.admin', 'thumbs.admin-login', 'thumbs.check', 'thumbs.create', 'thumbs.info']);
     expect(res.text).not.toContain(h.key);
   });
 

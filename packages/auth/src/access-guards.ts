@@ -1,6 +1,7 @@
 import type { ApiKeyFlag, ServiceName } from '@pawlink/contracts';
 import type { BaseConfig, Logger, ServiceRuntime } from '@pawlink/service-kit';
 import { authDatabase } from './db/auth.database.js';
+import type { ApiKey } from './db/entities/api-key.entity.js';
 import type { Request, RequestHandler, Response } from 'express';
 import type { RedisClient } from '@pawlink/service-kit/redis';
 import { createApiKeyAuth } from './guards/api-key.guard.js';
@@ -17,6 +18,13 @@ export interface AccessGuards<B extends string = RateLimitBucket> {
   readonly requireKey: (flag?: ApiKeyFlag) => RequestHandler;
   /** Anonymous requests pass; a presented key must still be valid (and is then what is limited). */
   readonly optionalKey: () => RequestHandler;
+  /**
+   * For pages that must not tell keys apart (thumbs' admin pages): `presented` when it is an
+   * active, enabled key with `flag`. Any other key, unknown or not, gets the same 403 1022 and
+   * uses up a slot of the address's invalid-key limit (bucket `auth.invalid`, answered 429 before
+   * any lookup once spent); keys are looked up through the same cache as `requireKey`.
+   */
+  readonly verifyKey: (presented: string, flag: ApiKeyFlag, req: Request, res: Response) => Promise<ApiKey>;
   /** The route bucket and the global window, per key, or per client IP when anonymous. */
   readonly rateLimit: (bucket: B) => RequestHandler;
   /** What the request's key (or IP) has left in each bucket of the service and globally, counting nothing. */
@@ -75,5 +83,12 @@ export function createAccessGuards<B extends string = RateLimitBucket>(options: 
   };
   const rateLimit = createRateLimit<B>(limitOptions);
   const limits = createRateLimitStatus<B>(limitOptions);
-  return { requireKey: (flag) => keys.requireApiKey(flag), optionalKey: () => keys.optionalApiKey(), rateLimit, limits, ...(options.usage ? { usage: options.usage } : {}) };
+  return {
+    requireKey: (flag) => keys.requireApiKey(flag),
+    optionalKey: () => keys.optionalApiKey(),
+    verifyKey: keys.verifyKey,
+    rateLimit,
+    limits,
+    ...(options.usage ? { usage: options.usage } : {}),
+  };
 }

@@ -52,7 +52,7 @@ describe('GET /status', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-store');
     expect(res.body).toMatchObject({ success: true, data: { service: 'thumbs', readOnly: false, key: null } });
-    expect(Object.keys(res.body.data.limits).sort()).toEqual(['global', 'status', 'thumbs.admin-login', 'thumbs.check', 'thumbs.create', 'thumbs.info']);
+    expect(Object.keys(res.body.data.limits).sort()).toEqual(['global', 'status', 'thumbs.admin', 'thumbs.admin-login', 'thumbs.check', 'thumbs.create', 'thumbs.info']);
     expect(res.body.data.limits['thumbs.info']).toEqual({ limit: RATE_LIMIT_BUCKETS['thumbs.info'].limit, remaining: RATE_LIMIT_BUCKETS['thumbs.info'].limit, reset: null, resetAfter: null, windowSeconds: 60 });
     expect(res.body.data).not.toHaveProperty('extra');
   });

@@ -14,3 +14,8 @@ export interface OnlineResponse {
   uptime: number;
   readOnly?: boolean;
 }
+
+/** API.md §6.1: the longest request target (path and query) a service reads; longer is 414 code 1015. */
+export const REQUEST_TARGET_LIMIT_BYTES = 8 * 1024;
+/** API.md §6.1: the most header field bytes (names and values, in all) a service reads; more is 431 code 1015. */
+export const HEADER_FIELDS_LIMIT_BYTES = 16 * 1024;

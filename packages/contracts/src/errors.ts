@@ -6,6 +6,10 @@ export interface ErrorDefinition {
   readonly code: number;
   readonly status: number;
   readonly message: string;
+  /** Other HTTP statuses API.md gives this code (1015: 414 for the request target, 431 for the header fields). */
+  readonly otherStatuses?: readonly number[];
+  /** Seconds a client is told to wait (`Retry-After`) when no route says better; every 503 has it. */
+  readonly retryAfterSeconds?: number;
   /** No longer raised; kept so the number is never given another meaning. */
   readonly retired?: true;
 }
@@ -16,12 +20,17 @@ export const Errors = define({
   INTERNAL_ERROR: { code: 0, status: 500, message: 'There was an internal error while attempting to perform that action.' },
   RATE_LIMITED_ROUTE: { code: 1000, status: 429, message: 'You have been rate limited on this route.' },
   RATE_LIMITED_GLOBAL: { code: 1001, status: 429, message: 'You have been rate limited globally.' },
-  READ_ONLY: { code: 1003, status: 503, message: 'This service is in read-only mode; try again later.' },
-  DEPENDENCY_UNAVAILABLE: { code: 1004, status: 503, message: 'A service this request needs is unavailable right now; try again shortly.' },
+  READ_ONLY: { code: 1003, status: 503, message: 'This service is in read-only mode; try again later.', retryAfterSeconds: 60 },
+  /** The circuits probe twice a second: a client is asked to wait two. */
+  DEPENDENCY_UNAVAILABLE: { code: 1004, status: 503, message: 'A service this request needs is unavailable right now; try again shortly.', retryAfterSeconds: 2 },
   INVALID_API_KEY: { code: 1010, status: 401, message: 'Invalid API key.' },
   INACTIVE_API_KEY: { code: 1011, status: 401, message: 'This API key is inactive.' },
   DISABLED_API_KEY: { code: 1012, status: 403, message: 'This API key has been disabled.' },
   API_KEY_REQUIRED: { code: 1013, status: 401, message: 'An API key is required to use this endpoint.' },
+  UNSUPPORTED_BODY_ENCODING: { code: 1014, status: 415, message: 'The request body is in an encoding or charset this service does not decode: send UTF-8, uncompressed or compressed with gzip, deflate or br.' },
+  REQUEST_HEAD_TOO_LARGE: { code: 1015, status: 431, otherStatuses: [414], message: 'The request head is too large: at most 8 KiB of request target (path and query) and 16 KiB of header fields.' },
+  REQUEST_TIMEOUT: { code: 1016, status: 408, message: 'The request was not received in time.' },
+  UNKNOWN_BODY_FIELD: { code: 1017, status: 400, message: 'The request body has a field this endpoint does not take.' },
   MISSING_FLAG: { code: 1022, status: 403, message: 'Your API key does not have access to this service or endpoint.' },
   CROSS_SITE_REQUEST: { code: 1023, status: 403, message: 'Cross-site requests to the admin pages are refused.' },
   UNKNOWN_ROUTE: { code: 1024, status: 404, message: 'Unknown route.' },
@@ -47,7 +56,7 @@ export const Errors = define({
   INVALID_TYPE: { code: 1064, status: 404, message: 'Invalid type; expected gif, png or webp.' },
   THUMBNAIL_TIMEOUT: { code: 1065, status: 408, message: 'Thumbnail generation timed out.' },
   CHECK_NOT_FOUND: { code: 1066, status: 404, message: 'No thumbnail job was found for that MD5 and type.' },
-  BOARD_UNAVAILABLE: { code: 1067, status: 503, message: 'The image board cannot be reached right now; try again later.' },
+  BOARD_UNAVAILABLE: { code: 1067, status: 503, message: 'The image board cannot be reached right now; try again later.', retryAfterSeconds: 5 },
 
   CODE_TOO_LONG: { code: 1070, status: 422, message: 'The provided code is too long (maximum 50 characters).' },
   INVALID_CODE: { code: 1071, status: 422, message: 'The provided code contains invalid characters (allowed: A-Z, a-z, 0-9 and -).' },

@@ -1,6 +1,7 @@
 export * from './errors.js';
 export * from './common.js';
 export * from './shortener.js';
+export * from './credit-text.js';
 export * from './images.js';
 export * from './thumbs.js';
 export * from './md5.js';

@@ -62,7 +62,7 @@ export const CREDIT_MAX_LENGTH = 50;
 export const DEFAULT_CREDIT = 'Unknown';
 export const URL_MAX_LENGTH = 2048;
 
-/** POST /create body (JSON or form); `?editable=true` asks for a management code. */
+/** POST /create body (JSON or form); editable (with a management code) unless `?editable=false` (or `0`). */
 export interface CreateShortUrlRequest {
   url: string;
   code?: string;
@@ -72,7 +72,7 @@ export interface CreateShortUrlRequest {
   maxVisits?: number | null;
 }
 
-/** PATCH /:code body: at least one of the fields must change (else 1080); null clears `expiresAt` / `maxVisits`. */
+/** PATCH /:code body: at least one of the fields must change (else 1080), and no other field is sent (else 1017); null clears `expiresAt` / `maxVisits`. */
 export interface UpdateShortUrlRequest {
   managementCode: string;
   url?: string;

@@ -1,10 +1,11 @@
-import { Errors, type ErrorBody, type ErrorName } from '@pawlink/contracts';
+import { Errors, type ErrorBody, type ErrorDefinition, type ErrorName } from '@pawlink/contracts';
 
 export interface ApiErrorOptions {
   message?: string;
   extra?: Record<string, unknown>;
   info?: Record<string, unknown>;
   status?: string;
+  /** Sent with the failure; a code the registry gives a `Retry-After` has it unless this names one. */
   headers?: Record<string, string>;
   /** Overrides the registry's HTTP status (only where API.md allows it). */
   httpStatus?: number;
@@ -22,7 +23,7 @@ export class ApiError extends Error {
   readonly headers: Record<string, string>;
 
   constructor(readonly errorName: ErrorName, options: ApiErrorOptions = {}) {
-    const definition = Errors[errorName];
+    const definition: ErrorDefinition = Errors[errorName];
     super(options.message ?? definition.message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'ApiError';
     this.code = definition.code;
@@ -30,7 +31,8 @@ export class ApiError extends Error {
     this.extra = options.extra;
     this.info = options.info;
     this.statusText = options.status;
-    this.headers = options.headers ?? {};
+    const retryAfter: Record<string, string> = definition.retryAfterSeconds === undefined ? {} : { 'Retry-After': String(definition.retryAfterSeconds) };
+    this.headers = { ...retryAfter, ...options.headers };
   }
 
   toBody(): ErrorBody {

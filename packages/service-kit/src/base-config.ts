@@ -1,5 +1,6 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
-import { readBool, readEnum, readHostPorts, readIdentifier, readInt, readPort, readPortOrOff, readSecret, readString, readUrl, type Env, type HostPort } from './config.js';
+import { ConfigError, readBool, readEnum, readHostPorts, readIdentifier, readInt, readPort, readPortOrOff, readSecret, readString, readUrl, type Env, type HostPort } from './config.js';
 
 export const LOG_LEVELS = ['error', 'warn', 'info', 'http', 'verbose', 'debug', 'silly'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -63,6 +64,8 @@ export interface MetricsConfig {
 
 /** The configuration every process of the system shares (README, "Configuration"). */
 export interface BaseConfig {
+  /** HOST: the address the services listen on (default 127.0.0.1; `0.0.0.0` or `::` for every interface). */
+  host: string;
   ports: { shortener: number; images: number; thumbs: number; media: number };
   metrics: MetricsConfig;
   urls: PublicUrls;
@@ -92,6 +95,17 @@ function redisConfig(env: Env): RedisConfig {
   return config;
 }
 
+const HOST_NAME = /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+
+/** An address to listen on: an IPv4 or IPv6 address (without brackets) or a host name. */
+function readListenHost(env: Env, name: string, fallback: string): string {
+  const value = readString(env, name, fallback);
+  if (isIP(value) === 0 && !HOST_NAME.test(value)) {
+    throw new ConfigError(name, `must be an IP address (IPv6 without brackets, such as ::) or a host name, got "${value.slice(0, 100)}"`);
+  }
+  return value;
+}
+
 export function loadBaseConfig(env: Env, cwd = process.cwd()): BaseConfig {
   const ports = {
     shortener: readPort(env, 'SHORTENER_PORT', 3001),
@@ -100,9 +114,10 @@ export function loadBaseConfig(env: Env, cwd = process.cwd()): BaseConfig {
     media: readPort(env, 'MEDIA_PORT', 3004),
   };
   return {
+    host: readListenHost(env, 'HOST', '127.0.0.1'),
     ports,
     metrics: {
-      host: readString(env, 'METRICS_HOST', '127.0.0.1'),
+      host: readListenHost(env, 'METRICS_HOST', '127.0.0.1'),
       ports: {
         shortener: readPortOrOff(env, 'SHORTENER_METRICS_PORT', 9101),
         images: readPortOrOff(env, 'IMAGES_METRICS_PORT', 9102),

@@ -1,6 +1,7 @@
 import type { ServiceName } from '@pawlink/contracts';
 import express, { type ErrorRequestHandler, type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { ApiError } from './api-error.js';
+import { undecodableBody } from './body-encoding.js';
 import { bodyParserError, errorRenderer, unknownRouteHandler } from './error-renderer.js';
 import type { BaseConfig } from './base-config.js';
 import type { Readiness } from './dependencies/readiness.js';
@@ -12,6 +13,7 @@ import type { ReadOnlySwitch } from './read-only.js';
 import { assignRequestId, runWithRequestId } from './request-id.js';
 import { sendJson } from './send-json.js';
 import { drainAwareWriteHead } from './serve.js';
+import { applyExpressSettings } from './http/express-settings.js';
 
 export interface ServiceAppOptions {
   service: ServiceName;
@@ -43,8 +45,9 @@ function hasBody(req: Request): boolean {
 }
 
 /*
- * A body that cannot be read (malformed 1026, too large 1027) is not answered at once: the route's
- * own guards come first (API key → rate limit → read-only), and `requireParsedBody` then raises it.
+ * A body that cannot be read (undecodable 1014, malformed 1026, too large 1027) is not answered at
+ * once: the route's own guards come first (API key → rate limit → read-only), and
+ * `requireParsedBody` then raises it.
  * A client without a key learns it needs one, whatever it sent; an unknown route stays 1024.
  */
 function deferBodyError(req: Request, res: Response, error: ApiError): void {
@@ -72,7 +75,8 @@ const deferUnparsableBody: RequestHandler = (req, res, next) => {
 
 /**
  * Route guard for endpoints that read a body, placed after auth, rate limit and read-only:
- * 400 code 1026 when the body was malformed, 413 code 1027 when it was too large.
+ * 415 code 1014 when it could not be decoded, 400 code 1026 when it was malformed, 413 code 1027
+ * when it was too large.
  */
 export const requireParsedBody: RequestHandler = (_req, res, next) => {
   next(deferredBodyError(res));
@@ -82,16 +86,6 @@ export const requireParsedBody: RequestHandler = (_req, res, next) => {
 export function deferredBodyError(res: Response): ApiError | undefined {
   return (res.locals as { bodyError?: ApiError }).bodyError;
 }
-
-/**
- * Express 5's `req.query` is a getter that parses the query string again on every read, so a
- * validation chain's sanitized value would be lost before the next chain or the handler reads it.
- * Parsed once, it becomes a plain property of the request.
- */
-const parseQueryOnce: RequestHandler = (req, _res, next) => {
-  Object.defineProperty(req, 'query', { value: req.query, writable: true, enumerable: true, configurable: true });
-  next();
-};
 
 function routeLabel(req: Request): string {
   const route = (req as unknown as { route?: { path?: unknown } }).route;
@@ -107,9 +101,7 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   const app = express();
   const metrics = options.metrics ?? new HttpMetrics(options.service);
   const startedAt = options.startedAt ?? Date.now();
-  app.disable('x-powered-by');
   app.set('trust proxy', options.config.trustProxy);
-  app.set('etag', false);
   // Express gives each response its app's prototype, which skips the one `listen` gave it.
   app.response.writeHead = drainAwareWriteHead as typeof app.response.writeHead;
   app.response.json = sendJson;
@@ -128,7 +120,7 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
     });
     runWithRequestId(requestId, next);
   });
-  app.use(parseQueryOnce);
+  applyExpressSettings(app);
   // A GET (most of the traffic) has no body to parse: it skips the parsers and their content-type checks.
   const bodyParsers = express.Router();
   bodyParsers.use(express.json({ limit: options.config.bodyLimitBytes, type: ['application/json', 'application/*+json'] }));
@@ -136,8 +128,16 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   bodyParsers.use(deferBodyParserErrors);
   bodyParsers.use(deferUnparsableBody);
   app.use((req, res, next) => {
-    if (BODY_METHODS.has(req.method) || hasBody(req)) bodyParsers(req, res, next);
-    else next();
+    if (!BODY_METHODS.has(req.method) && !hasBody(req)) {
+      next();
+      return;
+    }
+    // Not read at all: node discards the body once the answer is sent.
+    const undecodable = hasBody(req) ? undecodableBody(req) : undefined;
+    if (undecodable) {
+      deferBodyError(req, res, undecodable);
+      next();
+    } else bodyParsers(req, res, next);
   });
 
   app.get('/online', (_req, res) => {
@@ -153,7 +153,8 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
       return;
     }
     const error = new ApiError('DEPENDENCY_UNAVAILABLE', { message: `Not ready: ${down.join(' and ')} unavailable.` });
-    res.status(error.httpStatus).setHeader('Retry-After', '2').json({ ...error.toBody(), checks });
+    for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
+    res.status(error.httpStatus).json({ ...error.toBody(), checks });
   });
 
   // Served on the metrics listener only; here an unknown route on every service, so no

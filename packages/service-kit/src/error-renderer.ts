@@ -1,6 +1,7 @@
 import { Errors } from '@pawlink/contracts';
 import type { ErrorRequestHandler, Express, RequestHandler } from 'express';
 import { ApiError, isApiError } from './api-error.js';
+import { undecodableBodyError } from './body-encoding.js';
 import type { Logger } from './logger.js';
 import { unavailableDependencyOf } from './dependencies/dependency-failure.js';
 import { allowedMethods } from './method-not-allowed.js';
@@ -11,16 +12,16 @@ interface HttpishError {
   statusCode?: number;
 }
 
-/** A body parser's failure (unreadable, too large, bad encoding) as its registry error; undefined for anything else. */
+/** A body parser's failure (unreadable, too large, undecodable) as its registry error; undefined for anything else. */
 export function bodyParserError(error: unknown): ApiError | undefined {
   if (typeof error !== 'object' || error === null || error instanceof URIError) return undefined;
   const { type, status, statusCode } = error as HttpishError;
+  const undecodable = undecodableBodyError(error);
+  if (undecodable) return undecodable;
   switch (type) {
     case 'entity.too.large':
       return new ApiError('BODY_TOO_LARGE', { cause: error });
     case 'entity.parse.failed':
-    case 'encoding.unsupported':
-    case 'charset.unsupported':
     case 'entity.verify.failed':
     case 'request.size.invalid':
     case 'parameters.too.many':
@@ -33,13 +34,10 @@ export function bodyParserError(error: unknown): ApiError | undefined {
   return undefined;
 }
 
-/** Seconds a client is asked to wait when a dependency is down: the circuits probe twice a second. */
-const DEPENDENCY_RETRY_AFTER_SECONDS = '2';
-
-/** Redis or the database is down or stalled: 503 1004 with Retry-After, whatever the route was doing. */
+/** Redis or the database is down or stalled: 503 1004 with the registry's Retry-After, whatever the route was doing. */
 export function dependencyError(error: unknown): ApiError | undefined {
   const dependency = unavailableDependencyOf(error);
-  return dependency === undefined ? undefined : new ApiError('DEPENDENCY_UNAVAILABLE', { headers: { 'Retry-After': DEPENDENCY_RETRY_AFTER_SECONDS }, cause: error });
+  return dependency === undefined ? undefined : new ApiError('DEPENDENCY_UNAVAILABLE', { cause: error });
 }
 
 /** Body-parser and router failures that are the client's fault, and unavailable dependencies, mapped to registry codes. */

@@ -158,9 +158,9 @@ export async function runService<C extends BaseConfig>(definition: ServiceDefini
   try {
     const handler = await definition.start(runtime);
     if (handler && definition.port) {
-      const { server, port } = await listen(handler, definition.port(config), '0.0.0.0', config.http);
+      const { server, port } = await listen(handler, definition.port(config), config.host, config.http);
       servers.push(server);
-      logger.info(`${definition.name} listening`, { port, url: definition.url?.(config) });
+      logger.info(`${definition.name} listening`, { host: config.host, port, url: definition.url?.(config) });
       const metricsPort = definition.metricsPort?.(config) ?? null;
       if (metricsPort !== null) {
         // Its own listener, so /metrics is never on the public surface; drained with the main server.

@@ -2,6 +2,7 @@ import http, { type RequestListener } from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import type { HttpLimits } from './base-config.js';
 import type { Logger } from './logger.js';
+import { answerClientError, MAX_HEADER_SIZE, refuseConnect, refuseMalformedHead } from './protocol-refusals.js';
 
 export const DEFAULT_HTTP_LIMITS: HttpLimits = { requestTimeoutMs: 30_000, headersTimeoutMs: 10_000, keepAliveTimeoutMs: 5_000, maxConnections: 10_000 };
 
@@ -77,22 +78,35 @@ class DrainAwareResponse extends http.ServerResponse {
 }
 
 /**
- * An HTTP server with limits against slow and greedy clients, listening on `port` (0 picks one).
- * Once draining (shutdown), responses carry `Connection: close` (see `Drain`), so a client with a
- * pooled keep-alive socket opens a new connection elsewhere instead of having this one reset under it.
+ * An HTTP server with limits against slow and greedy clients, listening on `host` and `port` (0
+ * picks one; an IPv6 address such as `::` works). What node:http would refuse with an empty body
+ * (a late, oversized or unparsable request) is answered with the JSON failure shape instead
+ * (`protocol-refusals.ts`). Once draining (shutdown), responses carry `Connection: close` (see
+ * `Drain`), so a client with a pooled keep-alive socket opens a new connection elsewhere instead
+ * of having this one reset under it.
  */
-export async function listen(handler: RequestListener, port: number, host = '0.0.0.0', limits: HttpLimits = DEFAULT_HTTP_LIMITS): Promise<ListeningServer> {
+export async function listen(handler: RequestListener, port: number, host = '127.0.0.1', limits: HttpLimits = DEFAULT_HTTP_LIMITS): Promise<ListeningServer> {
+  const checked: RequestListener = (req, res) => {
+    if (!refuseMalformedHead(req, res)) handler(req, res);
+  };
   const server = http.createServer(
     {
       requestTimeout: limits.requestTimeoutMs,
       headersTimeout: limits.headersTimeoutMs,
       keepAliveTimeout: limits.keepAliveTimeoutMs,
       connectionsCheckingInterval: CONNECTIONS_CHECKING_INTERVAL_MS,
-      maxHeaderSize: 16 * 1024,
+      maxHeaderSize: MAX_HEADER_SIZE,
+      // Checked by refuseMalformedHead, which answers in JSON.
+      requireHostHeader: false,
       ServerResponse: DrainAwareResponse,
     },
-    handler,
+    checked,
   );
+  server.on('clientError', answerClientError);
+  server.on('connect', refuseConnect);
+  // An expectation other than 100-continue may be refused with 417 (RFC 9110 §10.1.1), which node
+  // does with an empty body; the request is answered as if it had none.
+  server.on('checkExpectation', checked);
   server.maxConnections = limits.maxConnections;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

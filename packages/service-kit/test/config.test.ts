@@ -25,6 +25,18 @@ describe('loadBaseConfig', () => {
     expect(config.metrics).toEqual({ host: '0.0.0.0', ports: { shortener: null, images: 0, thumbs: 9200 } });
   });
 
+  it('listens on HOST, 127.0.0.1 unless set: IPv4, IPv6 (without brackets) and host names', () => {
+    expect(loadBaseConfig({}).host).toBe('127.0.0.1');
+    for (const host of ['0.0.0.0', '::', '::1', 'fd00::12', '10.1.2.3', 'localhost', 'api.internal']) {
+      expect(loadBaseConfig({ HOST: host }).host, host).toBe(host);
+    }
+  });
+
+  it.each(['[::]', '0.0.0.0:3001', 'http://0.0.0.0', 'a b', '-bad-'])('rejects HOST=%s naming the variable', (value) => {
+    expect(() => loadBaseConfig({ HOST: value })).toThrow(ConfigError);
+    expect(() => loadBaseConfig({ HOST: value })).toThrow('HOST');
+  });
+
   it('reads REDIS_CLUSTER_NODES as the seed nodes of a Redis Cluster, IPv6 literals too', () => {
     const config = loadBaseConfig({ REDIS_CLUSTER_NODES: ' redis-1:7000, 10.0.0.2:7001,[fd00::3]:7002 ', REDIS_URL: 'rediss://:secret@ignored:6379' });
     expect(config.redis).toEqual({

@@ -1,8 +1,30 @@
-import { createLogger, createRedis, createServiceApp, HttpMetrics, loadBaseConfig, metricsRequestListener, ReadOnlySwitch, requireParsedBody, requireWritable, ApiError } from '../src/index.js';
-import { serveForTest, type TestContext } from '@pawlink/test-kit';
+import type { RequestListener } from 'node:http';
+import { createLogger, createRedis, createServiceApp, DEFAULT_HTTP_LIMITS, HttpMetrics, listen, loadBaseConfig, metricsRequestListener, ReadOnlySwitch, requireParsedBody, requireWritable, ApiError, type HttpLimits } from '../src/index.js';
+import { serveForTest, type TestServer, type TestContext } from '@pawlink/test-kit';
+
+export interface KitAppOptions {
+  /** Serve with the kit's own `listen()` (as runService does) on this host, with these limits, instead of a bare test server. */
+  listen?: { host?: string; limits?: Partial<HttpLimits> };
+}
+
+/** The app served as runService serves it: `listen()` with its limits and protocol refusals. */
+async function serveWithKit(handler: RequestListener, options: NonNullable<KitAppOptions['listen']>): Promise<TestServer> {
+  const host = options.host ?? '127.0.0.1';
+  const { server, port } = await listen(handler, 0, host, { ...DEFAULT_HTTP_LIMITS, ...options.limits });
+  return {
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    port,
+    server,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
 
 /** A small service built on the kit with one route of each kind the kit must handle. */
-export async function startKitApp(ctx: TestContext) {
+export async function startKitApp(ctx: TestContext, options: KitAppOptions = {}) {
   const config = loadBaseConfig(ctx.env);
   const logger = createLogger('shortener', 'error', { silent: true });
   const redis = createRedis(config.redis);
@@ -33,11 +55,12 @@ export async function startKitApp(ctx: TestContext) {
     throw new ApiError('NO_CHANGES', { extra: { why: 'test' } });
   });
   finalize();
-  const server = await serveForTest(app);
+  const server = options.listen ? await serveWithKit(app, options.listen) : await serveForTest(app);
   // The metrics listener runService starts beside the public server.
   const metricsServer = await serveForTest(metricsRequestListener(metrics));
   return {
     url: server.url,
+    port: server.port,
     metricsUrl: metricsServer.url,
     config,
     redis,

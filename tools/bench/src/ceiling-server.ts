@@ -11,6 +11,12 @@ export const CEILING_PORT_ENV = 'BENCH_PORT';
 /** The variable holding a ceiling's settings as JSON (set by `startCeiling`). */
 export const CEILING_CONFIG_ENV = 'BENCH_CEILING';
 
+/**
+ * Set by `startCeiling(…, { framework: 'express' })`: the ceiling serves its handler through a
+ * bare Express app with Pawlink's settings (the "framework ceiling") instead of node:http alone.
+ */
+export const CEILING_FRAMEWORK_ENV = 'BENCH_CEILING_FRAMEWORK';
+
 /** The settings `startCeiling` gave this ceiling. */
 export function ceilingConfig<T>(): T {
   const raw = process.env[CEILING_CONFIG_ENV];
@@ -18,11 +24,31 @@ export function ceilingConfig<T>(): T {
   return JSON.parse(raw) as T;
 }
 
+export interface CeilingOptions {
+  /**
+   * The Express route (`/:category`) the handler answers when served as a framework ceiling, as
+   * the service's own route is declared: Express's routing is part of what that ceiling measures.
+   */
+  expressRoute?: string;
+}
+
 /**
- * Serves a ceiling: a bare node:http server doing the least an endpoint needs. Listens on
- * 127.0.0.1:$BENCH_PORT; on SIGTERM closes the server, then `close` (its Redis or MySQL), then exits.
+ * Serves a ceiling: a bare node:http server doing the least an endpoint needs (or, when started
+ * as a framework ceiling, the same handler on one route of a bare Express app; Express is loaded
+ * only then). Listens on 127.0.0.1:$BENCH_PORT; on SIGTERM closes the server, then `close` (its
+ * Redis or MySQL), then exits.
  */
-export function serveCeiling(handler: RequestListener, close: () => Promise<unknown> = () => Promise.resolve()): void {
+export function serveCeiling(handler: RequestListener, close: () => Promise<unknown> = () => Promise.resolve(), options: CeilingOptions = {}): void {
+  if (process.env[CEILING_FRAMEWORK_ENV] === 'express') {
+    if (options.expressRoute === undefined) throw new Error('this ceiling has no expressRoute: it cannot be served as a framework ceiling');
+    const route = options.expressRoute;
+    void import('./framework-ceiling.js').then(({ expressHandler }) => listenCeiling(expressHandler(route, handler), close));
+    return;
+  }
+  listenCeiling(handler, close);
+}
+
+function listenCeiling(handler: RequestListener, close: () => Promise<unknown>): void {
   const port = Number(process.env[CEILING_PORT_ENV]);
   if (!Number.isInteger(port) || port <= 0) throw new Error(`${CEILING_PORT_ENV} must be a port number`);
   const server = http.createServer(handler);

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from '@pawlink/test-kit';
-import { CEILING_CONFIG_ENV, CEILING_PORT_ENV } from './ceiling-server.js';
+import { CEILING_CONFIG_ENV, CEILING_FRAMEWORK_ENV, CEILING_PORT_ENV } from './ceiling-server.js';
 
 /** A server the benchmark started in its own process. */
 export interface ServerProcess {
@@ -97,9 +97,17 @@ export async function startServer(options: StartServerOptions): Promise<ServerPr
   }
 }
 
-/** Starts a ceiling script (see `serveCeiling`) on a free port; it reads `config` with `ceilingConfig()`. */
-export async function startCeiling(name: string, entry: string, config: object = {}): Promise<ServerProcess> {
+/**
+ * Starts a ceiling script (see `serveCeiling`) on a free port; it reads `config` with
+ * `ceilingConfig()`. `framework: 'express'` serves the same handler through a bare Express app.
+ */
+export async function startCeiling(name: string, entry: string, config: object = {}, options: { framework?: 'express' } = {}): Promise<ServerProcess> {
   const port = await freePort();
-  const env = { ...process.env, [CEILING_PORT_ENV]: String(port), [CEILING_CONFIG_ENV]: JSON.stringify(config) };
+  const env = {
+    ...process.env,
+    [CEILING_PORT_ENV]: String(port),
+    [CEILING_CONFIG_ENV]: JSON.stringify(config),
+    ...(options.framework ? { [CEILING_FRAMEWORK_ENV]: options.framework } : {}),
+  };
   return startServer({ name, command: nodeScript(entry), env, url: `http://127.0.0.1:${port}`, readyPath: '/' });
 }

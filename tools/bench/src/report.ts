@@ -31,6 +31,9 @@ export interface EndpointResult {
   generatorMaxRequestsPerSecond: number;
   /** Why the two servers' answers cannot be compared (different status or body shape). */
   invalid?: string;
+  /** Median CPU time (user + system) per request of each server process, when it was measured. */
+  pawlinkCpuMicros?: number;
+  ceilingCpuMicros?: number;
 }
 
 export interface Judgement {
@@ -63,6 +66,8 @@ export const describeTarget = (target: Target | null): string =>
     ? '—'
     : `≥ ${target.minRatio.toFixed(2)}${target.maxP99Ratio === undefined ? '' : `, p99 ≤ ${target.maxP99Ratio}×`}`;
 
+const formatCpu = (micros: number | undefined): string => (micros === undefined ? '—' : String(Math.round(micros)));
+
 /** The table `pnpm bench` prints, then a legend naming each row's ceiling. */
 export function formatResults(results: readonly EndpointResult[]): string[] {
   const rows = results.map((r) => {
@@ -76,12 +81,14 @@ export function formatResults(results: readonly EndpointResult[]): string[] {
       formatMs(r.pawlink.p99Ms),
       formatMs(r.ceilingSide.p99Ms),
       bound ?? formatRatio(p99Ratio, '×'),
+      formatCpu(r.pawlinkCpuMicros),
+      formatCpu(r.ceilingCpuMicros),
       describeTarget(r.target),
       verdict,
     ];
   });
   return [
-    ...formatTable(['endpoint', 'Pawlink req/s', 'ceiling req/s', 'ratio', 'p99 Pawlink', 'p99 ceiling', 'p99 ratio', 'target', 'verdict'], rows),
+    ...formatTable(['endpoint', 'Pawlink req/s', 'ceiling req/s', 'ratio', 'p99 Pawlink', 'p99 ceiling', 'p99 ratio', 'CPU µs/req Pawlink', 'CPU µs/req ceiling', 'target', 'verdict'], rows),
     '',
     'ceilings:',
     ...results.map((r) => `  ${r.endpoint}: ${r.ceiling}`),

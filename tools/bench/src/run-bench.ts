@@ -21,7 +21,15 @@ export interface EndpointBench {
   ceilingUrl: string;
   /** Sent in turn, round and round; the first is also the one whose answers are compared. */
   requests: readonly WrkRequest[];
+  /**
+   * The same I/O served through a bare Express app with our settings (`startCeiling(…, { framework:
+   * 'express' })`), measured in the same rounds: a second row, what our own layers cost above the framework.
+   */
+  framework?: { url: string; target: Target };
 }
+
+/** The label of the second row an endpoint with a framework ceiling gets. */
+export const frameworkRowLabel = (endpoint: string): string => `${endpoint} vs framework`;
 
 export interface BenchContext {
   settings: LoadSettings;
@@ -49,39 +57,54 @@ const describeRun = (r: LoadRun): string => `${formatRate(r.requestsPerSecond)} 
 
 async function measureEndpoint(bench: EndpointBench, context: Omit<BenchContext, 'measure' | 'defer'>, results: EndpointResult[]): Promise<EndpointResult> {
   const { settings, workspace, generator } = context;
-  log(`${bench.endpoint} vs ${bench.ceiling}`);
+  log(`${bench.endpoint} vs ${bench.ceiling}${bench.framework ? ', and vs the framework ceiling' : ''}`);
   const script = await writeWrkScript(workspace.file(`endpoint-${results.length + 1}.lua`), bench.requests);
   const first = bench.requests[0]!;
-  const [pawlinkShape, ceilingShape] = [await fetchShape(bench.pawlinkUrl, first), await fetchShape(bench.ceilingUrl, first)];
-  const invalid = shapeMismatch(pawlinkShape, ceilingShape);
-  if (invalid) log(`  answers differ: ${invalid}`);
-  const headers = headerDifferences(pawlinkShape, ceilingShape);
-  if (headers.onlyPawlink.length > 0 || headers.onlyCeiling.length > 0) {
-    log(`  headers only Pawlink sends: ${headers.onlyPawlink.join(', ') || 'none'}; only the ceiling: ${headers.onlyCeiling.join(', ') || 'none'}`);
+  const pawlinkShape = await fetchShape(bench.pawlinkUrl, first);
+  const ceilings = [
+    { name: 'ceiling', url: bench.ceilingUrl, label: bench.ceiling, target: bench.target, endpoint: bench.endpoint },
+    ...(bench.framework ? [{ name: 'framework', url: bench.framework.url, label: `bare Express 5 with our settings, ${bench.ceiling.replace(/^node:http \+ /, '')}`, target: bench.framework.target, endpoint: frameworkRowLabel(bench.endpoint) }] : []),
+  ];
+  const invalid: Array<string | null> = [];
+  for (const ceiling of ceilings) {
+    const ceilingShape = await fetchShape(ceiling.url, first);
+    const mismatch = shapeMismatch(pawlinkShape, ceilingShape);
+    invalid.push(mismatch);
+    if (mismatch) log(`  answers differ (${ceiling.name}): ${mismatch}`);
+    const headers = headerDifferences(pawlinkShape, ceilingShape);
+    if (headers.onlyPawlink.length > 0 || headers.onlyCeiling.length > 0) {
+      log(`  headers only Pawlink sends: ${headers.onlyPawlink.join(', ') || 'none'}; only the ${ceiling.name}: ${headers.onlyCeiling.join(', ') || 'none'}`);
+    }
   }
-  const [pawlink, ceiling] = await interleave(
-    [
-      { name: 'Pawlink', url: bench.pawlinkUrl, script },
-      { name: 'ceiling', url: bench.ceilingUrl, script },
-    ],
+  const sides = await interleave(
+    [{ name: 'Pawlink', url: bench.pawlinkUrl, script }, ...ceilings.map((ceiling) => ({ name: ceiling.name, url: ceiling.url, script }))],
     settings,
-    (round, [ours, theirs]) => log(`  round ${round}: Pawlink ${describeRun(ours!)} | ceiling ${describeRun(theirs!)}`),
+    (round, runs) => log(`  round ${round}: ${runs.map((run, i) => `${i === 0 ? 'Pawlink' : ceilings[i - 1]!.name} ${describeRun(run)}`).join(' | ')}`),
   );
-  const result: EndpointResult = {
-    endpoint: bench.endpoint,
-    ceiling: bench.ceiling,
-    target: bench.target,
-    pawlink: sideOf(pawlink!),
-    ceilingSide: sideOf(ceiling!),
-    generatorMaxRequestsPerSecond: generator.maxRequestsPerSecond,
-    ...(invalid ? { invalid } : {}),
-  };
-  const judgement = judge(result);
-  log(`  medians: Pawlink ${formatRate(result.pawlink.requestsPerSecond)} req/s${describeCpu(pawlink!.cpuMicrosPerRequest)}, ceiling ${formatRate(result.ceilingSide.requestsPerSecond)} req/s${describeCpu(ceiling!.cpuMicrosPerRequest)} → ${judgement.ratio === null ? judgement.verdict : `${judgement.ratio.toFixed(2)}, p99 ${judgement.p99Ratio?.toFixed(2)}×: ${judgement.verdict}`}`);
-  results.push(result);
-  const file = process.env[RESULTS_FILE_ENV];
-  if (file) await appendResult(file, result);
-  return result;
+  const pawlink = sides[0]!;
+  let firstResult: EndpointResult | undefined;
+  for (const [i, ceiling] of ceilings.entries()) {
+    const side = sides[i + 1]!;
+    const mismatch = invalid[i];
+    const result: EndpointResult = {
+      endpoint: ceiling.endpoint,
+      ceiling: ceiling.label,
+      target: ceiling.target,
+      pawlink: sideOf(pawlink),
+      ceilingSide: sideOf(side),
+      generatorMaxRequestsPerSecond: generator.maxRequestsPerSecond,
+      ...(pawlink.cpuMicrosPerRequest !== undefined ? { pawlinkCpuMicros: pawlink.cpuMicrosPerRequest } : {}),
+      ...(side.cpuMicrosPerRequest !== undefined ? { ceilingCpuMicros: side.cpuMicrosPerRequest } : {}),
+      ...(mismatch ? { invalid: mismatch } : {}),
+    };
+    const judgement = judge(result);
+    log(`  medians vs ${ceiling.name}: Pawlink ${formatRate(result.pawlink.requestsPerSecond)} req/s${describeCpu(pawlink.cpuMicrosPerRequest)}, ${ceiling.name} ${formatRate(result.ceilingSide.requestsPerSecond)} req/s${describeCpu(side.cpuMicrosPerRequest)} → ${judgement.ratio === null ? judgement.verdict : `${judgement.ratio.toFixed(2)}, p99 ${judgement.p99Ratio?.toFixed(2)}×: ${judgement.verdict}`}`);
+    results.push(result);
+    const file = process.env[RESULTS_FILE_ENV];
+    if (file) await appendResult(file, result);
+    firstResult ??= result;
+  }
+  return firstResult!;
 }
 
 /**

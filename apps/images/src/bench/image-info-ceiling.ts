@@ -20,4 +20,4 @@ serveCeiling(async (req, res) => {
     return;
   }
   sendJson(res, 200, { success: true, data: toImageWithCategory(decodeCachedRecord(id, value), config.imagesMediaUrl) });
-}, () => redis.quit());
+}, () => redis.quit(), { expressRoute: '/images/:id.json' });

@@ -82,15 +82,18 @@ await runHttpBench('images', async (context) => {
   const recordsKey = `${config.redis.prefix}{images}:records`;
   const recordCeiling: RecordCeilingConfig = { redisUrl: config.redis.url, recordsKey, imagesMediaUrl: config.urls.imagesMedia };
   const categories = seeded.map((c) => c.db);
-  const randomCeiling = await startCeiling('random ceiling', here('./random-ceiling.js'), {
-    ...recordCeiling,
-    indexKeys: Object.fromEntries(categories.map((db) => [db, repositories.sizeIndex.key(db)])),
-  } satisfies RandomCeilingConfig);
+  const randomConfig: RandomCeilingConfig = { ...recordCeiling, indexKeys: Object.fromEntries(categories.map((db) => [db, repositories.sizeIndex.key(db)])) };
+  const randomCeiling = await startCeiling('random ceiling', here('./random-ceiling.js'), randomConfig);
   defer(randomCeiling.stop);
+  const randomFramework = await startCeiling('random framework ceiling', here('./random-ceiling.js'), randomConfig, { framework: 'express' });
+  defer(randomFramework.stop);
   const infoCeiling = await startCeiling('image info ceiling', here('./image-info-ceiling.js'), recordCeiling);
   defer(infoCeiling.stop);
+  const infoFramework = await startCeiling('image info framework ceiling', here('./image-info-ceiling.js'), recordCeiling, { framework: 'express' });
+  defer(infoFramework.stop);
 
   const randomTarget = { minRatio: 0.5, maxP99Ratio: 2 };
+  const frameworkTarget = { minRatio: 0.8 };
   const randomCeilingLabel = 'node:http + one Redis round trip (Lua: ZRANDMEMBER on the size index + HGET of the record)';
   if (sections.has('random-key')) {
     await measure({
@@ -99,6 +102,7 @@ await runHttpBench('images', async (context) => {
       target: randomTarget,
       pawlinkUrl: images.url,
       ceilingUrl: randomCeiling.url,
+      framework: { url: randomFramework.url, target: frameworkTarget },
       requests: categories.map((db) => ({ path: `/${db}`, headers: { Authorization: key } })),
     });
   }
@@ -110,6 +114,7 @@ await runHttpBench('images', async (context) => {
       target: randomTarget,
       pawlinkUrl: images.url,
       ceilingUrl: randomCeiling.url,
+      framework: { url: randomFramework.url, target: frameworkTarget },
       requests: anonymous,
     });
   }
@@ -121,6 +126,7 @@ await runHttpBench('images', async (context) => {
       target: { minRatio: 0.5 },
       pawlinkUrl: images.url,
       ceilingUrl: infoCeiling.url,
+      framework: { url: infoFramework.url, target: frameworkTarget },
       requests: ids.map((id) => ({ path: `/images/${id}.json`, headers: { Authorization: key } })),
     });
   }

@@ -36,4 +36,4 @@ serveCeiling(async (req, res) => {
   }
   const image = toImageRecord(decodeCachedRecord(picked[0], picked[1]), config.imagesMediaUrl);
   sendJson(res, 200, { success: true, images: [image], notes: NOTES }, headers);
-}, () => redis.quit());
+}, () => redis.quit(), { expressRoute: '/:category' });

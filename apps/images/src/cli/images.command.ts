@@ -4,7 +4,8 @@ import { collect, CommandFailure, type CliContext } from '@pawlink/service-kit/c
 import { openImagesContainer } from './cli-context.js';
 import { expandPaths } from './import-paths.js';
 import { describeOutcome, importProgress, summarize } from './import-report.js';
-import { categoryKey, imageId, sourceUrl, text } from './options.js';
+import { MAX_ARTISTS, MAX_SOURCES } from '../services/image-credits.rules.js';
+import { artistName, categoryKey, imageId, sourceUrl } from './options.js';
 import { creditsFrom, readSidecar } from './sidecar.js';
 import { registerShortLinkCommand } from './short-links.command.js';
 import { registerThumbhashCommand } from './thumbhash.command.js';
@@ -18,10 +19,12 @@ export function registerImageCommands(program: Command, context: () => CliContex
     .description('Import image files or folders into a category; duplicates are skipped, non-images reported (exit 1 if any failed).')
     .argument('<paths...>', 'files or folders (searched recursively)')
     .requiredOption('--category <db>', 'category key', categoryKey)
-    .option('--artist <name>', 'artist credited (repeatable)', collect(text(200)))
-    .option('--source <url>', 'source URL (repeatable)', collect(sourceUrl))
-    .option('--meta <sidecar.json>', 'JSON object: file name → {artists, sources, reportURL?, shortURL?}; overrides the flags per file')
+    .option('--artist <name>', `artist credited (repeatable, at most ${MAX_ARTISTS}; plain text, at most 50 characters)`, collect(artistName))
+    .option('--source <url>', `source URL (repeatable, at most ${MAX_SOURCES}; http(s), stored normalised)`, collect(sourceUrl))
+    .option('--meta <sidecar.json>', 'JSON object: file name → {artists, sources, reportURL?, shortURL?}; overrides the flags per file, and a file whose entry breaks the rules of the flags is refused with the reason')
     .action(async (paths: string[], options: { category: string; artist?: string[]; source?: string[]; meta?: string }) => {
+      if ((options.artist?.length ?? 0) > MAX_ARTISTS) throw new CommandFailure(`At most ${MAX_ARTISTS} --artist flags.`, 2);
+      if ((options.source?.length ?? 0) > MAX_SOURCES) throw new CommandFailure(`At most ${MAX_SOURCES} --source flags.`, 2);
       const sidecar = options.meta === undefined ? undefined : await readSidecar(options.meta);
       const { imports } = await openImagesContainer(context());
       const swept = await imports.removeInterruptedWrites();

@@ -11,6 +11,8 @@ export function describeOutcome(outcome: ImportOutcome): string {
       return `skipped ${outcome.file}: duplicate of ${outcome.id} (category ${outcome.category})`;
     case 'failed':
       return `failed ${outcome.file}: ${outcome.reason}`;
+    case 'skipped':
+      return `skipped ${outcome.file}: ${outcome.reason}`;
   }
 }
 
@@ -18,7 +20,9 @@ export function describeOutcome(outcome: ImportOutcome): string {
 export function summarize(outcomes: readonly ImportOutcome[], category: string): { line: string; failed: number } {
   const count = (status: ImportOutcome['status']) => outcomes.filter((o) => o.status === status).length;
   const failed = count('failed');
-  return { line: `Imported ${count('imported')}, skipped ${count('duplicate')} duplicate(s), ${failed} failed, into ${category}.`, failed };
+  const hidden = count('skipped');
+  const hiddenNote = hidden === 0 ? '' : ` ${hidden} hidden file(s) or folder(s) not imported.`;
+  return { line: `Imported ${count('imported')}, skipped ${count('duplicate')} duplicate(s), ${failed} failed, into ${category}.${hiddenNote}`, failed };
 }
 
 /**

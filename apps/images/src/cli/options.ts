@@ -1,5 +1,6 @@
 import { normaliseMd5 } from '@pawlink/contracts';
 import { InvalidArgumentError } from 'commander';
+import { normaliseArtist, normaliseCreditUrl } from '../services/image-credits.rules.js';
 
 /** Category keys: lower-case segments joined by dots, at least `<group>.<name>`. */
 export const CATEGORY_KEY = /^[a-z0-9_-]+(?:\.[a-z0-9_-]+)+$/;
@@ -22,20 +23,6 @@ const UNPRINTABLE = /[\p{Cc}\uD800-\uDFFF]/u;
 export function textProblem(value: string, max: number): string | undefined {
   if (value.trim() === '') return 'must not be empty.';
   if (value.length > max) return `must be at most ${max} characters.`;
-  if (UNPRINTABLE.test(value)) return 'must not contain control characters.';
-  return undefined;
-}
-
-/** Why `value` is not an absolute http(s) URL that fits the 2048-character columns, or undefined. */
-export function urlProblem(value: string): string | undefined {
-  if (value.length > 2048) return 'must be at most 2048 characters.';
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return 'expected an absolute http(s) URL.';
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'expected an absolute http(s) URL.';
   if (UNPRINTABLE.test(value)) return 'must not contain control characters.';
   return undefined;
 }
@@ -67,8 +54,16 @@ export function text(max: number) {
 }
 
 
+/** `--artist`: an artist by the credit rule (`normaliseArtist`). */
+export function artistName(value: string): string {
+  const result = normaliseArtist(value);
+  if ('problem' in result) throw new InvalidArgumentError(`${result.problem}.`);
+  return result.artist;
+}
+
+/** `--source`: stored normalised (`normaliseCreditUrl`). */
 export function sourceUrl(value: string): string {
-  const trimmed = value.trim();
-  check(urlProblem(trimmed));
-  return trimmed;
+  const result = normaliseCreditUrl(value);
+  if ('problem' in result) throw new InvalidArgumentError(`the source ${result.problem}.`);
+  return result.url;
 }

@@ -2,7 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { ImageCredits } from '../services/image-import.service.js';
 import { CommandFailure } from '@pawlink/service-kit/cli';
-import { textProblem, urlProblem } from './options.js';
+import { quoted } from '../services/image-credits.rules.js';
 
 /** Per-file details a sidecar JSON may give, keyed by file name (or path relative to the cwd). */
 export interface SidecarEntry {
@@ -17,34 +17,24 @@ const SIDECAR_MAX_BYTES = 64 * 1024 * 1024;
 
 const isStringArray = (value: unknown): value is string[] => Array.isArray(value) && value.every((v) => typeof v === 'string');
 
-/** Validates a parsed sidecar with the rules of the command-line flags; throws a message naming the bad entry. */
+/**
+ * Checks the shape of a parsed sidecar (an object of objects, artists and sources arrays of
+ * strings, URLs strings or null); throws a message naming the bad entry. What the strings say is
+ * checked per file at import (`normaliseCredits`): a file with a bad credit is refused with the
+ * reason and the others are imported.
+ */
 export function parseSidecar(json: unknown): Sidecar {
   if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new Error('the sidecar must be a JSON object of file name → {artists, sources}.');
   for (const [file, entry] of Object.entries(json as Record<string, unknown>)) {
     const fail = (detail: string): never => {
-      throw new Error(`sidecar entry "${file.slice(0, 200)}": ${detail}`);
+      throw new Error(`sidecar entry ${quoted(file)}: ${detail}`);
     };
     if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) fail('must be an object.');
     const { artists, sources, reportURL, shortURL } = entry as Record<string, unknown>;
-    if (artists !== undefined) {
-      if (!isStringArray(artists)) fail('artists must be an array of strings.');
-      for (const artist of artists as string[]) {
-        const problem = textProblem(artist, 200);
-        if (problem) fail(`artist ${JSON.stringify(artist.slice(0, 50))} ${problem}`);
-      }
-    }
-    if (sources !== undefined) {
-      if (!isStringArray(sources)) fail('sources must be an array of strings.');
-      for (const source of sources as string[]) {
-        const problem = urlProblem(source);
-        if (problem) fail(`source ${JSON.stringify(source.slice(0, 50))}: ${problem}`);
-      }
-    }
+    if (artists !== undefined && !isStringArray(artists)) fail('artists must be an array of strings.');
+    if (sources !== undefined && !isStringArray(sources)) fail('sources must be an array of strings.');
     for (const [name, value] of [['reportURL', reportURL] as const, ['shortURL', shortURL] as const]) {
-      if (value === undefined || value === null) continue;
-      if (typeof value !== 'string') fail(`${name} must be a string or null.`);
-      const problem = urlProblem(value as string);
-      if (problem) fail(`${name}: ${problem}`);
+      if (value !== undefined && value !== null && typeof value !== 'string') fail(`${name} must be a string or null.`);
     }
   }
   return json as Sidecar;

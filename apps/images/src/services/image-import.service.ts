@@ -6,6 +6,7 @@ import type { ImageHeader, ImageProbeRepository } from '../repositories/image-pr
 import type { ImageRepository } from '../repositories/image.repository.js';
 import type { RecordCacheRepository } from '../repositories/record-cache.repository.js';
 import type { ThumbhashRepository } from '../repositories/thumbhash.repository.js';
+import { normaliseCredits } from './image-credits.rules.js';
 import { acceptedFormat, IMAGE_FORMATS } from './image-format.policy.js';
 import { pickTypesOf } from './image-type.policy.js';
 import type { SizeIndexService } from './size-index.service.js';
@@ -18,22 +19,25 @@ export interface ImageCredits {
   shortUrl: string | null;
 }
 
-/** One import run: the target category, and the credits of each file (flags, or its sidecar entry). */
+/** One import run: the target category, and the credits of each file (flags, or its sidecar entry) as given. */
 export interface ImportJob {
   category: string;
   creditsFor(file: string): ImageCredits;
 }
 
-/** A file to import, or an entry found in a folder that cannot be one (reported as failed). */
+/** A file to import, an entry found in a folder that cannot be one (reported as failed), or one left alone (`skip`: why). */
 export interface ImportCandidate {
   file: string;
   problem?: string;
+  skip?: string;
 }
 
 export type ImportOutcome =
   | { file: string; status: 'imported'; id: string; ext: string; size: number }
   | { file: string; status: 'duplicate'; id: string; category: string }
-  | { file: string; status: 'failed'; reason: string };
+  | { file: string; status: 'failed'; reason: string }
+  /** Not a candidate: a hidden entry of a folder (`.DS_Store`, `.git/`), reported and left alone. */
+  | { file: string; status: 'skipped'; reason: string };
 
 export interface ImageImportServiceDeps {
   categories: Pick<CategoryRepository, 'find'>;
@@ -81,26 +85,36 @@ export class ImageImportService {
   /** Imports candidates one after the other, reporting each outcome; never stops at a bad file. */
   async importAll(job: ImportJob, candidates: readonly ImportCandidate[], onOutcome: (outcome: ImportOutcome) => void): Promise<ImportOutcome[]> {
     const outcomes: ImportOutcome[] = [];
-    for (const { file, problem } of candidates) {
-      const outcome = problem === undefined ? await this.importFile(job, file) : failed(file, problem);
+    for (const { file, problem, skip } of candidates) {
+      const outcome: ImportOutcome = skip !== undefined ? { file, status: 'skipped', reason: skip } : problem === undefined ? await this.importFile(job, file) : failed(file, problem);
       outcomes.push(outcome);
       onOutcome(outcome);
     }
     return outcomes;
   }
 
+  /** Imports a file; one whose credits are refused (`normaliseCredits`) is not read. */
   async importFile(job: ImportJob, file: string): Promise<ImportOutcome> {
+    const credits = normaliseCredits(job.creditsFor(file));
+    if ('problem' in credits) return failed(file, credits.problem);
     let bytes: Buffer;
     try {
       bytes = await this.deps.probe.read(file);
     } catch (error) {
       return failed(file, `cannot read: ${(error as Error).message}`);
     }
-    return this.importBytes(job, file, bytes);
+    return this.importChecked(job.category, file, bytes, credits.credits);
   }
 
   /** Imports `bytes`; `file` names them in the outcome and finds their credits. */
   async importBytes(job: ImportJob, file: string, bytes: Buffer): Promise<ImportOutcome> {
+    const credits = normaliseCredits(job.creditsFor(file));
+    if ('problem' in credits) return failed(file, credits.problem);
+    return this.importChecked(job.category, file, bytes, credits.credits);
+  }
+
+  /** The import of bytes whose credits are normalised already. */
+  private async importChecked(category: string, file: string, bytes: Buffer, credits: ImageCredits): Promise<ImportOutcome> {
     if (bytes.length === 0) return failed(file, 'empty file');
     let header: ImageHeader;
     try {
@@ -122,10 +136,9 @@ export class ImageImportService {
     const existing = await this.deps.images.findById(id);
     if (existing) return this.repair(file, existing, bytes, header.animated);
 
-    const credits = job.creditsFor(file);
     const row: ImageRow = {
       id,
-      category: job.category,
+      category,
       ext: format.ext,
       mimeType: format.mime,
       size: bytes.length,
@@ -155,10 +168,10 @@ export class ImageImportService {
     }
     if (!inserted) {
       const other = await this.deps.images.findById(id);
-      return { file, status: 'duplicate', id, category: other?.category ?? job.category };
+      return { file, status: 'duplicate', id, category: other?.category ?? category };
     }
     await this.deps.records.setMany([row]);
-    await this.deps.indexing.add(job.category, id, row.size, pickTypesOf(format.ext, header.animated));
+    await this.deps.indexing.add(category, id, row.size, pickTypesOf(format.ext, header.animated));
     return { file, status: 'imported', id, ext: format.ext, size: row.size };
   }
 

@@ -7,8 +7,8 @@ import type { UpdateShortUrlInput } from '../validation/short-url.validation.js'
 /** PATCH /:code {managementCode, url?, credit?, expiresAt?, maxVisits?}: the changed record with its visits. */
 export function updateShortUrlHandler(shortUrls: ShortUrlService): RequestHandler {
   return async (req, res) => {
-    const { code, ...changes } = validated<UpdateShortUrlInput>(req);
-    const response: ShortUrlInfoResponse = { success: true, data: await shortUrls.update(code, changes) };
+    const { code, managementCode, url, credit, expiresAt, maxVisits } = validated<UpdateShortUrlInput>(req);
+    const response: ShortUrlInfoResponse = { success: true, data: await shortUrls.update(code, { managementCode, url, credit, expiresAt, maxVisits }) };
     res.json(response);
   };
 }

@@ -32,14 +32,20 @@ describe('parseExpiresAt', () => {
 describe('parseMaxVisits', () => {
   it.each([
     [1, 1],
-    ['25', 25],
     [2_147_483_647, 2_147_483_647],
   ])('reads %j', (value, expected) => {
     expect(parseMaxVisits(value)).toBe(expected);
   });
 
+  it('reads digits only from a body without numbers (a form)', () => {
+    expect(parseMaxVisits('25', { digits: true })).toBe(25);
+    expect(codeOf(() => parseMaxVisits('25'))).toBe(1082);
+    expect(codeOf(() => parseMaxVisits('5', { digits: false }))).toBe(1082);
+  });
+
   it.each([0, -3, 2.5, 2_147_483_648, '0', ' 4', '4.0', '', 'x', Number.NaN, Infinity, false, {}])('refuses %j with 1082', (value) => {
     expect(codeOf(() => parseMaxVisits(value))).toBe(1082);
+    expect(codeOf(() => parseMaxVisits(value, { digits: true }))).toBe(1082);
   });
 });
 

@@ -45,9 +45,12 @@ export function parseExpiresAt(value: unknown, now: Date): Date {
   return date;
 }
 
-/** `maxVisits`: a whole number from 1 to 2^31-1, as a JSON number or (form bodies) a decimal string (1082 otherwise). */
-export function parseMaxVisits(value: unknown): number {
-  const number = typeof value === 'number' ? value : typeof value === 'string' && /^\d{1,10}$/.test(value) ? Number(value) : Number.NaN;
+/**
+ * `maxVisits`: a whole number from 1 to 2^31-1, as a JSON number; a decimal string only where the
+ * body has no numbers (`digits`: a form body). 1082 otherwise: a JSON string is a wrong type, not a number.
+ */
+export function parseMaxVisits(value: unknown, { digits = false }: { digits?: boolean } = {}): number {
+  const number = typeof value === 'number' ? value : digits && typeof value === 'string' && /^\d{1,10}$/.test(value) ? Number(value) : Number.NaN;
   if (!Number.isInteger(number) || number < 1 || number > MAX_VISITS_LIMIT) throw new ApiError('INVALID_MAX_VISITS');
   return number;
 }

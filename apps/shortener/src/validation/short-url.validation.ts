@@ -1,5 +1,5 @@
 import { DEFAULT_CREDIT, SHORT_CODE_MAX_LENGTH, URL_MAX_LENGTH } from '@pawlink/contracts';
-import { fail, parsedBy } from '@pawlink/service-kit';
+import { fail, failWith, onlyBodyFields, parsedBy } from '@pawlink/service-kit';
 import { body, param, query, type ValidationChain } from 'express-validator';
 import { fitsCredit, NOT_TEXT } from '../services/credit.rules.js';
 import { parseExpiresAt, parseMaxVisits } from '../services/expiry.rules.js';
@@ -44,8 +44,18 @@ const credit = (): ValidationChain =>
  */
 const expiresAt = (): ValidationChain => parsedBy(body('expiresAt').optional(), (value) => (value === null ? null : parseExpiresAt(value, new Date())));
 
-/** `maxVisits`: a whole number from 1 to 2^31-1 (1082); null (or absent) means unlimited, which on PATCH clears it. */
-const maxVisits = (): ValidationChain => parsedBy(body('maxVisits').optional(), (value) => (value === null ? null : parseMaxVisits(value)));
+/** Whether the body came as an HTML form, whose values are all strings: numbers are then written in digits. */
+function isFormBody(req: unknown): boolean {
+  const contentType = (req as { headers?: Record<string, unknown> }).headers?.['content-type'];
+  return typeof contentType === 'string' && /^\s*application\/x-www-form-urlencoded\b/i.test(contentType);
+}
+
+/**
+ * `maxVisits`: a whole number from 1 to 2^31-1 (1082), a JSON number (a string is refused, never
+ * read as one) or digits in a form body; null (or absent) means unlimited, which on PATCH clears it.
+ */
+const maxVisits = (): ValidationChain =>
+  parsedBy(body('maxVisits').optional(), (value, { req }) => (value === null ? null : parseMaxVisits(value, { digits: isFormBody(req) })));
 
 /** The management code of PATCH and DELETE: a non-empty string, else 1076. */
 const managementCode = (): ValidationChain =>
@@ -56,6 +66,23 @@ const managementCode = (): ValidationChain =>
 /** A code named in the path or the alias body: no entry can have a malformed one (1075). */
 const existingCode = (chain: ValidationChain): ValidationChain =>
   chain.isString().withMessage(fail('SHORT_URL_NOT_FOUND')).bail().matches(SHORT_CODE).withMessage(fail('SHORT_URL_NOT_FOUND'));
+
+/** The values of `editable`; anything else, an empty value or a repeated parameter is 1057. */
+const EDITABLE = new Map([
+  ['true', true],
+  ['1', true],
+  ['false', false],
+  ['0', false],
+]);
+
+/** `?editable`: `true`/`1` or `false`/`0`; editable when absent. */
+const editable = (): ValidationChain =>
+  query('editable')
+    .customSanitizer((value: unknown) => value ?? 'true')
+    .custom((value: unknown) => typeof value === 'string' && EDITABLE.has(value))
+    .withMessage(failWith('INVALID_QUERY_VALUE', (value) => `Invalid editable: ${Array.isArray(value) ? 'given more than once' : JSON.stringify(String(value).slice(0, 50))}; give it once, as true, false, 1 or 0.`))
+    .bail()
+    .customSanitizer((value: string) => EDITABLE.get(value));
 
 export interface CreateShortUrlInput {
   editable: boolean;
@@ -68,16 +95,16 @@ export interface CreateShortUrlInput {
 
 /**
  * POST /create `[?editable=false]` {code?, url, credit?, expiresAt?, maxVisits?}, checked in that
- * order: a custom code (absent, null or empty means a random one; 1071 invalid, 1070 too long), the
- * url (1073), the credit (1074), expiresAt (1081), maxVisits (1082). Entries are editable unless the query says exactly `editable=false`, as the
- * original server read it; when repeated, the last value wins.
+ * order: `editable` (1057), a custom code (absent or null means a random one; 1071 invalid, empty
+ * included, 1070 too long), the url (1073), the credit (1074), expiresAt (1081), maxVisits (1082).
+ * Entries are editable unless the query says `editable=false` (or `0`), as the original server made them.
  */
 export const createShortUrlValidation = [
-  query('editable').customSanitizer((value: unknown) => (Array.isArray(value) ? value.at(-1) : value) !== 'false'),
+  editable(),
   body('code')
     .optional({ values: 'null' })
-    .customSanitizer((value: unknown) => (value === '' ? undefined : value))
-    .isString().withMessage(fail('INVALID_CODE')).bail()
+    .isString().withMessage(fail('INVALID_CODE', 'The provided code must be a string (A-Z, a-z, 0-9 and -).')).bail()
+    .notEmpty().withMessage(fail('INVALID_CODE', 'The provided code is empty: leave it out, or send null, for a random code.')).bail()
     .isLength({ max: SHORT_CODE_MAX_LENGTH }).withMessage(fail('CODE_TOO_LONG')).bail()
     .matches(/^[A-Za-z0-9-]+$/).withMessage(fail('INVALID_CODE')),
   targetUrl(body('url')),
@@ -95,8 +122,15 @@ export interface UpdateShortUrlInput {
   maxVisits?: number | null;
 }
 
-/** PATCH /:code {managementCode, url?, credit?, expiresAt?, maxVisits?}: 1076, then the code (1075), then 1073 / 1074 / 1081 / 1082 for what is given. */
+/** The fields PATCH takes; any other is 1017, so an edit never half-applies what the client meant. */
+const UPDATE_FIELDS = ['managementCode', 'url', 'credit', 'expiresAt', 'maxVisits'] as const;
+
+/**
+ * PATCH /:code {managementCode, url?, credit?, expiresAt?, maxVisits?}: a field it does not take
+ * (1017), 1076, then the code (1075), then 1073 / 1074 / 1081 / 1082 for what is given.
+ */
 export const updateShortUrlValidation = [
+  onlyBodyFields('PATCH', UPDATE_FIELDS),
   managementCode(),
   existingCode(param('code')),
   targetUrl(body('url').optional()),

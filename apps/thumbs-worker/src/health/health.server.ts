@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Errors } from '@pawlink/contracts';
-import type { LogSink, ReadinessReport } from '@pawlink/service-kit';
+import { answerClientError, type LogSink, type ReadinessReport } from '@pawlink/service-kit';
 
 export interface HealthServerOptions {
   host: string;
@@ -59,6 +59,8 @@ export async function startHealthServer(options: HealthServerOptions): Promise<H
   // Probes are tiny; a client that holds a socket open must not hold the process at shutdown.
   server.headersTimeout = 5_000;
   server.requestTimeout = 5_000;
+  // A late or unparsable request is answered in JSON like the services', not with an empty body.
+  server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => {

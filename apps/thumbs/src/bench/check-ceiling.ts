@@ -46,4 +46,4 @@ serveCeiling(async (req, res) => {
     progress: Number.isFinite(progress) ? progress : 0,
   };
   sendJson(res, 200, body, { 'Cache-Control': 'no-store', 'Retry-After': retryAfter });
-}, () => redis.quit());
+}, () => redis.quit(), { expressRoute: '/check/:first/:second' });

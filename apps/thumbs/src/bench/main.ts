@@ -44,13 +44,16 @@ await runHttpBench('thumbs', async ({ defer, measure, log }) => {
   defer(() => redis.quit());
   const queue = openThumbnailQueue(redis, config.redis.prefix);
   defer(() => queue.close());
-  const ceiling = await startCeiling('check ceiling', here('./check-ceiling.js'), {
+  const ceilingConfig: CheckCeilingConfig = {
     redisUrl: config.redis.url,
     jobKeyPrefix: queue.toKey(''),
     thumbsUrl: thumbs.url,
     defaultJobMs: config.thumbs.defaultJobMs,
-  } satisfies CheckCeilingConfig);
+  };
+  const ceiling = await startCeiling('check ceiling', here('./check-ceiling.js'), ceilingConfig);
   defer(ceiling.stop);
+  const framework = await startCeiling('check framework ceiling', here('./check-ceiling.js'), ceilingConfig, { framework: 'express' });
+  defer(framework.stop);
 
   await measure({
     endpoint: `GET /check/:md5/:type, queued job (${JOBS.toLocaleString('en-US')} jobs)`,
@@ -58,6 +61,7 @@ await runHttpBench('thumbs', async ({ defer, measure, log }) => {
     target: { minRatio: 0.5 },
     pawlinkUrl: thumbs.url,
     ceilingUrl: ceiling.url,
+    framework: { url: framework.url, target: { minRatio: 0.8 } },
     requests: md5s.map((md5) => ({ path: `/check/${md5}/gif`, headers: { Authorization: key } })),
   });
 });

@@ -1,7 +1,7 @@
-import { presentedKey } from '@pawlink/auth';
+import { presentedKey, type AccessGuards } from '@pawlink/auth';
 import { ApiError } from '@pawlink/service-kit';
 import type { Request, RequestHandler, Response } from 'express';
-import type { AdminSessionService } from '../services/admin-session.service.js';
+import { ADMIN_FLAG, type AdminSessionService } from '../services/admin-session.service.js';
 
 /** The cookie of an admin session: HttpOnly, SameSite=Strict, Path=/admin. */
 export const ADMIN_COOKIE = 'pawlink_admin';
@@ -23,15 +23,17 @@ export function adminSessionToken(req: Request): string | undefined {
 export const wantsHtml = (req: Request): boolean => (req.method === 'GET' || req.method === 'HEAD') && req.accepts(['application/json', 'text/html']) === 'text/html';
 
 /**
- * The admin pages' key guard: an admin key in `Authorization` (curl: 1010/1011/1012/1022 when it is
- * not one), or the session cookie set by the login form. Without either, a browser is sent to the
- * login page and an API client gets 401 code 1013.
+ * The admin pages' key guard: an admin key in `Authorization`, checked by the API's key check
+ * (`verifyKey`: its cache, and the invalid-key limit counted before the lookup), or the session
+ * cookie set by the login form. Every key that is not an admin key, unknown or not, gets the same
+ * 403 1022. Without a key or a live session, a browser is sent to the login page and an API client
+ * gets 401 code 1013.
  */
-export function requireAdmin(admin: AdminSessionService): RequestHandler {
+export function requireAdmin(admin: AdminSessionService, verifyKey: AccessGuards['verifyKey']): RequestHandler {
   return async (req: Request, res: Response, next) => {
     const presented = presentedKey(req);
     if (presented !== undefined) {
-      res.locals.adminKey = await admin.checkKey(presented);
+      res.locals.adminKey = await verifyKey(presented, ADMIN_FLAG, req, res);
       next();
       return;
     }

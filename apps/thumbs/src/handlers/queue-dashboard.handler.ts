@@ -3,6 +3,7 @@ import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
 import type { Queue } from 'bullmq';
 import type { RequestHandler } from 'express';
+import { dashboardAddProblem, thumbnailPayloadProblem, withoutStackTraces } from '../services/dashboard-job.rules.js';
 
 /**
  * bull-board's own scripts and styles are served from here; inline styles are its React UI's.
@@ -21,17 +22,53 @@ export const DASHBOARD_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-/** The queue dashboard (bull-board) for `queues`, mounted at `basePath`: its UI, assets and API. */
-export function queueDashboardHandler(queues: Queue[], basePath: string): RequestHandler {
+/**
+ * bull-board's bundles are named by their content (`static/js/main.f10757109b.js`): the browser
+ * may keep them, a shared cache may not. Every other answer keeps the route's `no-store`.
+ */
+const VERSIONED_ASSET = /^\/static\/(?:js|css)\/(?:[\w-]+\/)*[\w-]+\.[0-9a-f]{8,}\.(?:js|css)$/;
+export const VERSIONED_ASSET_CACHE = 'private, max-age=31536000, immutable';
+
+const ADD_ROUTE = '/api/queues/:queueName/add';
+const UPDATE_DATA_ROUTE = '/api/queues/:queueName/:jobId/update-data';
+
+export interface QueueDashboardOptions {
+  /** THUMBS_DASHBOARD_WRITE: add, clean, empty, pause… from the dashboard; else it only shows. */
+  write: boolean;
+}
+
+/**
+ * The queue dashboard (bull-board) for `queues`, mounted at `basePath`: its UI, assets and API.
+ * Read-only unless `write` (bull-board's read-only mode: no action is shown, and every request
+ * that is not a GET is refused 405 `ERRORS.QUEUE_READ_ONLY`). With `write`, a job added or
+ * edited must be a thumbnail job. Failure details never show a stack trace.
+ */
+export function queueDashboardHandler(queues: Queue[], basePath: string, options: QueueDashboardOptions): RequestHandler {
   const serverAdapter = new ExpressAdapter();
   serverAdapter.setBasePath(basePath);
-  createBullBoard({ queues: queues.map((queue) => new BullMQAdapter(queue)), serverAdapter, options: { uiConfig: { boardTitle: 'Pawlink thumbnails' } } });
+  createBullBoard({
+    queues: queues.map((queue) => new BullMQAdapter(queue, { readOnlyMode: !options.write })),
+    serverAdapter,
+    options: {
+      uiConfig: { boardTitle: 'Pawlink thumbnails' },
+      handlerHooks: {
+        before({ method, route, request }) {
+          if (!options.write && method !== 'get') return { allow: false, status: 405, errorKey: 'ERRORS.QUEUE_READ_ONLY' };
+          const problem =
+            route === ADD_ROUTE ? dashboardAddProblem(request.body) : route === UPDATE_DATA_ROUTE ? thumbnailPayloadProblem((request.body as { jobData?: unknown } | undefined)?.jobData) : undefined;
+          return problem === undefined ? { allow: true } : { allow: false, status: 400, errorKey: 'ERRORS.INVALID_REQUEST_BODY', message: `Not a thumbnail job: ${problem}` };
+        },
+        after: (_context, result) => ({ ...result, body: withoutStackTraces(result.body) as typeof result.body }),
+      },
+    },
+  });
   const board = serverAdapter.getRouter() as RequestHandler & { disable?: (setting: string) => void };
   board.disable?.('x-powered-by');
   return (req, res, next) => {
     res.setHeader('Content-Security-Policy', DASHBOARD_CSP);
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('Referrer-Policy', 'no-referrer');
+    if ((req.method === 'GET' || req.method === 'HEAD') && VERSIONED_ASSET.test(req.path)) res.setHeader('Cache-Control', VERSIONED_ASSET_CACHE);
     board(req, res, next);
   };
 }

@@ -1,10 +1,9 @@
 import type { ApiKey } from '@pawlink/auth';
-import type { ErrorName } from '@pawlink/contracts';
+import type { ApiKeyFlag } from '@pawlink/contracts';
 import { ApiError } from '@pawlink/service-kit';
 
-/** Where keys are looked up (`ApiKeyRepository` of @pawlink/auth). */
+/** Where a session's key is looked up again (`ApiKeyRepository` of @pawlink/auth). */
 export interface AdminKeyLookup {
-  findByKey(key: string): Promise<ApiKey | null>;
   findById(id: number): Promise<ApiKey | null>;
 }
 
@@ -16,24 +15,18 @@ export interface AdminSessionStore {
   readonly ttlSeconds: number;
 }
 
-const KEY_SYNTAX = /^[\x21-\x7e]{1,200}$/;
+/** The flag a key needs for the admin pages. */
+export const ADMIN_FLAG: ApiKeyFlag = 'admin';
 
-/** Why a key may not use the admin pages, as the contract's error; undefined when it may. */
-export function adminRefusalOf(key: ApiKey | null): ErrorName | undefined {
-  if (!key) return 'INVALID_API_KEY';
-  if (!key.active) return 'INACTIVE_API_KEY';
-  if (key.disabled) return 'DISABLED_API_KEY';
-  if (!key.flags.includes('admin')) return 'MISSING_FLAG';
-  return undefined;
-}
-
-const refusal = (name: ErrorName, key: ApiKey | null): ApiError =>
-  name === 'DISABLED_API_KEY' ? new ApiError(name, { extra: { reason: key?.disabledReason ?? 'No reason was given.' } }) : new ApiError(name);
+/** Whether a key may use the admin pages: active, not disabled, with the `admin` flag. */
+export const mayAdminister = (key: ApiKey | null): key is ApiKey => key !== null && key.active && !key.disabled && key.flags.includes(ADMIN_FLAG);
 
 /**
  * Who may use the admin pages (the queue dashboard): keys with the `admin` flag, active and not
- * disabled, presented as `Authorization` or exchanged once for a session. A session is checked
- * against its key on every request, so a revoked, disabled or demoted key loses it at once.
+ * disabled, presented as `Authorization` or exchanged once for a session. The key itself is
+ * checked by @pawlink/auth's `verifyKey` (its cache and invalid-key limit, one answer for every
+ * refused key). A session is checked against its key on every request, so a revoked, disabled or
+ * demoted key loses it at once.
  */
 export class AdminSessionService {
   constructor(
@@ -41,17 +34,9 @@ export class AdminSessionService {
     private readonly sessions: AdminSessionStore,
   ) {}
 
-  /** The admin key presented; throws 1010/1011/1012/1022 otherwise. */
-  async checkKey(presented: string): Promise<ApiKey> {
-    const key = KEY_SYNTAX.test(presented) ? await this.keys.findByKey(presented) : null;
-    const refused = adminRefusalOf(key);
-    if (refused) throw refusal(refused, key);
-    return key as ApiKey;
-  }
-
-  /** A session token for an admin key (the login form); throws as `checkKey`. */
-  async login(presented: string): Promise<{ token: string; maxAgeSeconds: number }> {
-    const key = await this.checkKey(presented);
+  /** A session token for a key `verifyKey` let in (the login form); 403 1022 for any other key. */
+  async login(key: ApiKey): Promise<{ token: string; maxAgeSeconds: number }> {
+    if (!mayAdminister(key)) throw new ApiError('MISSING_FLAG');
     return { token: await this.sessions.create(key.id), maxAgeSeconds: this.sessions.ttlSeconds };
   }
 
@@ -60,7 +45,7 @@ export class AdminSessionService {
     const keyId = await this.sessions.find(token);
     if (keyId === null) return null;
     const key = await this.keys.findById(keyId);
-    if (adminRefusalOf(key) === undefined) return key;
+    if (mayAdminister(key)) return key;
     await this.sessions.delete(token);
     return null;
   }

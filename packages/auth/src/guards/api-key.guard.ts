@@ -49,8 +49,8 @@ const MAX_REMEMBERED = 10_000;
 /**
  * Builds the key middlewares. Lookups are cached briefly in process (keys are checked on every
  * protected request); a disable or revoke takes effect within `cacheTtlMs`. A key seen valid is
- * trusted: it never counts against the invalid-key limit of its address, and it keeps working
- * through a database outage of up to `staleTtlMs`.
+ * trusted: it never counts against the invalid-key limit of its address (for `verifyKey`: a key
+ * it would let in), and it keeps working through a database outage of up to `staleTtlMs`.
  */
 export function createApiKeyAuth(options: ApiKeyAuthOptions) {
   const freshMs = options.cacheTtlMs ?? 2_000;
@@ -67,15 +67,26 @@ export function createApiKeyAuth(options: ApiKeyAuthOptions) {
     store.set(hash, checked);
   };
 
-  async function lookup(presented: string, req: Request, res: Response): Promise<ApiKey | null> {
+  /**
+   * The key stored for `presented` (null when none), cached. `accepts` says which keys the caller
+   * will let in: a key it would refuse is counted against the address's invalid-key allowance
+   * like an unknown one, and only a key it accepts gives its slot back.
+   */
+  async function lookup(presented: string, req: Request, res: Response, accepts: (key: ApiKey) => boolean): Promise<ApiKey | null> {
     const hash = hashApiKey(presented);
     const now = Date.now();
     const trusted = valid.get(hash);
-    if (trusted && now - trusted.checkedAt >= staleMs) valid.delete(hash);
-    else if (trusted && now - trusted.checkedAt < freshMs) return trusted.key;
-    const known = trusted && now - trusted.checkedAt < staleMs ? trusted : undefined;
-    // A key this instance does not already trust uses up the address's allowance for unknown keys.
-    if (!known) await options.invalidKeyLimit?.take(req, res);
+    const age = trusted ? now - trusted.checkedAt : Infinity;
+    if (trusted && age >= staleMs) valid.delete(hash);
+    // Only valid keys are remembered in `valid`.
+    const known = trusted && age < staleMs ? trusted.key : null;
+    const knownAccepted = known !== null && accepts(known);
+    if (known && age < freshMs) {
+      if (!knownAccepted) await options.invalidKeyLimit?.take(req, res);
+      return known;
+    }
+    // A key this instance does not already trust (for this use) uses up the address's allowance for unknown keys.
+    if (!knownAccepted) await options.invalidKeyLimit?.take(req, res);
     const rejected = invalid.get(hash);
     if (rejected && now - rejected.checkedAt < freshMs) return null;
     let found: ApiKey | null;
@@ -83,10 +94,10 @@ export function createApiKeyAuth(options: ApiKeyAuthOptions) {
       found = await options.repository.findByKey(presented);
     } catch (error) {
       // Through a database outage a key that was valid a moment ago keeps working.
-      if (known && unavailableDependencyOf(error) === 'database') return known.key;
+      if (known && unavailableDependencyOf(error) === 'database') return known;
       throw error;
     }
-    if (found && !known) await options.invalidKeyLimit?.refund(req);
+    if (found && accepts(found) && !knownAccepted) await options.invalidKeyLimit?.refund(req);
     remember(hash, { key: found, checkedAt: now });
     return found;
   }
@@ -101,6 +112,13 @@ export function createApiKeyAuth(options: ApiKeyAuthOptions) {
     });
   }
 
+  /** The request is let in with `key`: it is what the rate limits count and usage records. */
+  function accept(key: ApiKey, req: Request, res: Response): void {
+    res.locals.apiKey = key;
+    touch(key);
+    options.onAccepted?.(key, req);
+  }
+
   async function authenticate(req: Request, res: Response, required: boolean, flag?: ApiKeyFlag): Promise<void> {
     const presented = presentedKey(req);
     if (presented === undefined) {
@@ -108,15 +126,24 @@ export function createApiKeyAuth(options: ApiKeyAuthOptions) {
       return;
     }
     let key: ApiKey | null = null;
-    if (KEY_SYNTAX.test(presented)) key = await lookup(presented, req, res);
+    // Any stored key, even an inactive or disabled one, is a real key: its slot is given back.
+    if (KEY_SYNTAX.test(presented)) key = await lookup(presented, req, res, () => true);
     else await options.invalidKeyLimit?.take(req, res);
     if (!key) throw new ApiError('INVALID_API_KEY');
     if (!key.active) throw new ApiError('INACTIVE_API_KEY');
     if (key.disabled) throw new ApiError('DISABLED_API_KEY', { extra: { reason: key.disabledReason ?? 'No reason was given.' } });
     if (flag && !key.flags.includes(flag)) throw new ApiError('MISSING_FLAG');
-    res.locals.apiKey = key;
-    touch(key);
-    options.onAccepted?.(key, req);
+    accept(key, req, res);
+  }
+
+  async function verify(presented: string, flag: ApiKeyFlag, req: Request, res: Response): Promise<ApiKey> {
+    const accepts = (key: ApiKey): boolean => key.active && !key.disabled && key.flags.includes(flag);
+    let key: ApiKey | null = null;
+    if (KEY_SYNTAX.test(presented)) key = await lookup(presented, req, res, accepts);
+    else await options.invalidKeyLimit?.take(req, res);
+    if (!key || !accepts(key)) throw new ApiError('MISSING_FLAG');
+    accept(key, req, res);
+    return key;
   }
 
   return {
@@ -134,6 +161,12 @@ export function createApiKeyAuth(options: ApiKeyAuthOptions) {
         next();
       };
     },
+    /**
+     * `presented` when it is an active, enabled key with `flag`; any other key (unknown, inactive,
+     * disabled, without the flag) gets the same 403 1022 and keeps its slot of the invalid-key
+     * limit, so the answers never tell an unknown key from a valid one without the flag.
+     */
+    verifyKey: verify,
   };
 }
 

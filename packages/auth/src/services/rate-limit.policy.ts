@@ -25,6 +25,9 @@ export const RATE_LIMIT_BUCKETS = {
   'thumbs.check': { limit: 300, windowMs: 60_000 },
   // POST /admin/login per client IP: bounds how fast admin keys can be guessed through the form.
   'thumbs.admin-login': { limit: 10, windowMs: 60_000 },
+  // The queue dashboard (/admin/queues/…), per admin key (per client IP with a session cookie):
+  // its UI polls bull-board's API every few seconds and loads its assets once per page.
+  'thumbs.admin': { limit: 300, windowMs: 60_000 },
   // GET /status on every service (counted per service): a key's own view of its limits.
   status: { limit: 60, windowMs: 60_000 },
 } satisfies Record<string, RateLimitRule>;

@@ -1,5 +1,6 @@
 import type { ServiceName } from '../common.js';
 import { errorResponses, errorSchemas, schemaRef } from './error-schemas.js';
+import { HEADER_FIELDS_LIMIT_BYTES, REQUEST_TARGET_LIMIT_BYTES } from '../common.js';
 import { header, requestIdHeader } from './headers.js';
 import { json, media, operation, pathParameter, successWith } from './operations.js';
 import { KEY_USAGE_SCHEMA } from './key-usage.schema.js';
@@ -85,18 +86,29 @@ const STATUS: JsonSchema = successWith({
 /**
  * What a request no operation takes is answered, on every service: a path no template matches is
  * 404 1024; a documented path asked with a method it lacks is 405 1025 with `Allow` (OPTIONS: 204
- * with `Allow`). HEAD is answered as GET without a body. The response validator of the tests holds
- * the services to these.
+ * with `Allow`). HEAD is answered as GET without a body. A request refused before any operation
+ * sees it (API.md §6.1) gets one of the protocol refusals, whatever its path. The response
+ * validator of the tests holds the services to these.
  */
 function fallbackResponses(): Record<string, ResponseObject> {
   const unknown = errorResponses(['UNKNOWN_ROUTE'])['404']!;
   const wrongMethod = errorResponses(['METHOD_NOT_ALLOWED'])['405']!;
+  const headTooLarge = errorResponses(['REQUEST_HEAD_TOO_LARGE'])['431']!;
+  const late = errorResponses(['REQUEST_TIMEOUT'])['408']!;
+  const malformed = errorResponses(['MALFORMED_BODY'])['400']!;
   return {
     UnknownRoute: { ...unknown, description: `No documented path matches. ${unknown.description}` },
     MethodNotAllowed: { ...wrongMethod, description: `The path exists but not with this method; \`Allow\` lists its methods. ${wrongMethod.description}` },
     Options: { description: 'OPTIONS on a documented path: its methods in `Allow`, no body.', headers: { ...requestIdHeader(), Allow: header('Allow', true) } },
+    MalformedRequest: { ...malformed, description: `A request line or header that cannot be parsed, or an HTTP/1.1 request without \`Host\`; the connection is closed. ${malformed.description}` },
+    RequestTimeout: { ...late, description: `The head or the body did not arrive within the server's limits (\`HTTP_HEADERS_TIMEOUT_MS\`, \`HTTP_REQUEST_TIMEOUT_MS\`); the connection is closed. ${late.description}` },
+    RequestTargetTooLong: { ...headTooLarge, description: `A request target (path and query) over ${REQUEST_TARGET_LIMIT_BYTES} bytes. ${headTooLarge.description}` },
+    HeaderFieldsTooLarge: { ...headTooLarge, description: `Header fields (names and values) over ${HEADER_FIELDS_LIMIT_BYTES} bytes in all. ${headTooLarge.description}` },
   };
 }
+
+/** The protocol refusals by status, as `x-pawlink-fallback.protocol` names them. */
+const PROTOCOL_REFUSALS = { '400': 'MalformedRequest', '408': 'RequestTimeout', '414': 'RequestTargetTooLong', '431': 'HeaderFieldsTooLarge' } as const;
 
 const tag = 'service';
 
@@ -209,6 +221,15 @@ Any path no operation takes answers 404 code 1024; a known path asked with anoth
 405 code 1025 with \`Allow\` (OPTIONS: 204 with \`Allow\`); HEAD is answered like GET without a body.
 A path with a percent-escape that cannot be decoded is an unknown route (1024) unless its operation says otherwise.
 
+**Refused before any operation** (on every path; the connection is then closed): 408 code 1016 when
+the head or the body does not arrive in time; 414 code 1015 for a request target over 8 KiB; 431
+code 1015 for header fields over 16 KiB in all; 400 code 1026 for a request that cannot be parsed
+or an HTTP/1.1 request without \`Host\`. A body in an encoding or charset the service does not
+decode is 415 code 1014 on the operations that read one (gzip, deflate and br are decoded; JSON is
+read as UTF-8, forms as UTF-8 or ISO-8859-1).
+
+**Every 503** carries \`Retry-After\`.
+
 **Rate limits** are per key, or per client IP without one: a route bucket and a per-service global window.
 Limited answers are 429 with code 1000 (route) or 1001 (global), an \`info\` object and the
 \`X-RateLimit-*\` and \`Retry-After\` headers.
@@ -245,6 +266,7 @@ export function serviceDocument(spec: ServiceDocumentSpec): OpenApiDocument {
       methodNotAllowed: { $ref: '#/components/responses/MethodNotAllowed' },
       options: { $ref: '#/components/responses/Options' },
       head: 'as GET, without a body',
+      protocol: Object.fromEntries(Object.entries(PROTOCOL_REFUSALS).map(([status, name]) => [status, { $ref: `#/components/responses/${name}` }])),
     },
   };
 }

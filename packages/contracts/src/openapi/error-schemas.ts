@@ -1,4 +1,4 @@
-import { Errors, type ErrorName } from '../errors.js';
+import { Errors, type ErrorDefinition, type ErrorName } from '../errors.js';
 import { header, requestIdHeader, type HeaderName } from './headers.js';
 import type { HeaderObject, JsonSchema, MediaTypeObject, Reference, ResponseObject } from './types.js';
 
@@ -29,8 +29,6 @@ const ERROR_DETAILS: Partial<Record<ErrorName, ErrorDetail>> = {
     properties: { extra: { type: 'object', required: ['reason'], properties: { reason: { type: 'string' } }, additionalProperties: false } },
     required: ['extra'],
   },
-  DEPENDENCY_UNAVAILABLE: { headers: ['Retry-After'] },
-  BOARD_UNAVAILABLE: { headers: ['Retry-After'] },
   METHOD_NOT_ALLOWED: { headers: ['Allow'] },
   THUMBNAIL_ERROR: { properties: { status: { const: 'error' } }, required: ['status'] },
   THUMBNAIL_TIMEOUT: { properties: { status: { const: 'timeout' } }, required: ['status'] },
@@ -47,6 +45,19 @@ const ERROR_DETAILS: Partial<Record<ErrorName, ErrorDetail>> = {
   },
 };
 
+/** The headers a code always sends: its own, and `Retry-After` where the registry gives one (every 503). */
+function alwaysSent(name: ErrorName): HeaderName[] {
+  const definition: ErrorDefinition = Errors[name];
+  const own = ERROR_DETAILS[name]?.headers ?? [];
+  return definition.retryAfterSeconds === undefined || own.includes('Retry-After') ? own : [...own, 'Retry-After'];
+}
+
+/** `HTTP 431 (or 414)`: the registry status, and the others API.md gives the code. */
+function statusText(definition: ErrorDefinition): string {
+  const others = definition.otherStatuses ?? [];
+  return `HTTP ${definition.status}${others.length > 0 ? ` (or ${others.join(', ')})` : ''}`;
+}
+
 /**
  * One body schema per registry code, generated from `Errors`, so numbers, statuses and default
  * messages cannot drift from the registry: `code` is a const, the default message is the example
@@ -58,7 +69,7 @@ export function errorSchemas(): Record<string, JsonSchema> {
     const detail = ERROR_DETAILS[name] ?? {};
     schemas[errorSchemaName(name)] = {
       title: `${def.code} ${name}`,
-      description: `HTTP ${def.status}. ${def.message}${'retired' in def && def.retired ? ' (retired: no longer raised)' : ''}`,
+      description: `${statusText(def)}. ${def.message}${'retired' in def && def.retired ? ' (retired: no longer raised)' : ''}`,
       allOf: [schemaRef('ErrorResponse')],
       properties: { code: { const: def.code }, error: { type: 'string', examples: [def.message] }, ...detail.properties },
       ...(detail.required ? { required: detail.required } : {}),
@@ -98,9 +109,9 @@ export function errorResponses(names: readonly ErrorName[], options: ErrorRespon
   const responses: Record<string, ResponseObject> = {};
   for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
     codes.sort((a, b) => Errors[a].code - Errors[b].code);
-    const headerNames = new Set(codes.flatMap((name) => ERROR_DETAILS[name]?.headers ?? []));
+    const headerNames = new Set(codes.flatMap(alwaysSent));
     const headers: Record<string, HeaderObject> = requestIdHeader();
-    for (const name of headerNames) headers[name] = header(name, codes.every((code) => ERROR_DETAILS[code]?.headers?.includes(name)));
+    for (const name of headerNames) headers[name] = header(name, codes.every((code) => alwaysSent(code).includes(name)));
     const media: MediaTypeObject = { schema: failureSchema(codes, options.extra) };
     responses[String(status)] = {
       description: `${describeCodes(codes)}${options.note ? `. ${options.note}` : ''}`,

@@ -17,6 +17,7 @@ const HEADERS = {
   Location: { description: 'Where to go (redirect) or to poll (queued job).', schema: { type: 'string', format: 'uri' } },
   'Cache-Control': { description: 'How long the answer may be reused.', schema: { type: 'string' } },
   'Content-Security-Policy': { description: 'What the page may load and run.', schema: { type: 'string' } },
+  ETag: { description: 'Validator of this answer: send it back in `If-None-Match` to get 304 while it is unchanged.', schema: { type: 'string', pattern: '^"[^"]*"$' } },
 } satisfies Record<string, HeaderObject>;
 
 export type HeaderName = keyof typeof HEADERS;

@@ -2,7 +2,8 @@ import { AMOUNT_MAX, AMOUNT_MIN, EXCLUDE_MAX, IMAGE_BYTES_HEADERS, IMAGE_PICK_TY
 import { MD5_PATTERN } from '../md5.js';
 import { schemaRef } from './error-schemas.js';
 import { serviceDocument } from './document.js';
-import { json, jsonBody, operation, pathParameter, queryParameter, successWith } from './operations.js';
+import { header } from './headers.js';
+import { empty, json, jsonBody, operation, pathParameter, queryParameter, successWith } from './operations.js';
 import { MULTI_SEGMENT, type HeaderObject, type OpenApiDocument } from './types.js';
 
 const IMAGE = {
@@ -73,6 +74,13 @@ const CATEGORY_INFO = successWith({
   additionalProperties: false,
 });
 
+/** The category lists carry a validator; a client that polls them revalidates instead of downloading again. */
+const revalidation = {
+  parameter: { name: 'If-None-Match', in: 'header', required: false, description: 'The ETag of a copy you hold: 304 without a body while it is still current.', schema: { type: 'string' } },
+  notModified: empty('Not modified: the copy whose ETag you sent is current.', { ETag: header('ETag', true) }),
+  etag: { ETag: header('ETag', true) },
+} as const;
+
 const tags = ['images'];
 const info = { tags, access: 'optional-key' as const, rateLimit: 'images.info' };
 const sizeLimit = queryParameter('sizeLimit', 'Only images up to this size: bytes, or a number with B, KB, MB or GB (powers of two, decimals allowed).', { type: 'string', examples: ['512KB'] });
@@ -87,7 +95,16 @@ const exclude = queryParameter('exclude', `1 to ${EXCLUDE_MAX} image ids (MD5s, 
 });
 const imageArray = { type: 'array', items: schemaRef('Image') };
 const imageHeaders: Record<string, HeaderObject> = Object.fromEntries(
-  IMAGE_BYTES_HEADERS.map((name) => [name, { description: 'With image bytes only: describes the image sent (percent-encoded outside printable ASCII).', required: false, schema: { type: 'string' } }]),
+  IMAGE_BYTES_HEADERS.map((name) => [
+    name,
+    {
+      description:
+        'With image bytes only: describes the image sent (percent-encoded outside printable ASCII). Each value at most 1024 bytes, all `X-Yiffy-*` lines together at most 2048; ' +
+        'a list that does not fit ends with `+N more` (the JSON form has it whole), a single value that does not fit is empty.',
+      required: false,
+      schema: { type: 'string', maxLength: 1024 },
+    },
+  ]),
 );
 
 /** The images service (docs/api.md §3). */
@@ -103,8 +120,10 @@ export const imagesOpenApi: OpenApiDocument = serviceDocument({
         ...info,
         operationId: 'listCategories',
         summary: 'Every category, enabled and disabled',
+        parameters: [revalidation.parameter],
         responses: {
-          '200': json('The categories.', successWith({ type: 'object', required: ['enabled', 'disabled'], properties: { enabled: { type: 'array', items: schemaRef('Category') }, disabled: { type: 'array', items: schemaRef('Category') } }, additionalProperties: false })),
+          '200': json('The categories.', successWith({ type: 'object', required: ['enabled', 'disabled'], properties: { enabled: { type: 'array', items: schemaRef('Category') }, disabled: { type: 'array', items: schemaRef('Category') } }, additionalProperties: false }), revalidation.etag),
+          '304': revalidation.notModified,
         },
       }),
     },
@@ -113,8 +132,8 @@ export const imagesOpenApi: OpenApiDocument = serviceDocument({
         ...info,
         operationId: 'getCategory',
         summary: "A category and its files' count, size and types",
-        parameters: [pathParameter('db', 'The category key, dotted: `furry.hug`.')],
-        responses: { '200': json('The category.', CATEGORY_INFO) },
+        parameters: [pathParameter('db', 'The category key, dotted: `furry.hug`.'), revalidation.parameter],
+        responses: { '200': json('The category.', CATEGORY_INFO, revalidation.etag), '304': revalidation.notModified },
         errors: ['CATEGORY_NOT_FOUND', 'UNKNOWN_ROUTE'],
       }),
     },

@@ -17,7 +17,7 @@ export interface OperationSpec {
   rateLimit?: string;
   /** Behind the read-only switch: adds 503 1003. */
   readOnlyAffected?: boolean;
-  /** Reads a request body: adds 400 1026 and 413 1027. */
+  /** Reads a request body: adds 415 1014, 400 1026 and 413 1027. */
   readsBody?: boolean;
   /** Asks Redis or MySQL (default): adds 503 1004 and 500 0. */
   usesDependencies?: boolean;
@@ -38,7 +38,7 @@ function impliedErrors(spec: OperationSpec): ErrorName[] {
   if (typeof spec.access === 'object') errors.push('API_KEY_REQUIRED', ...KEY_ERRORS, 'MISSING_FLAG', 'DEPENDENCY_UNAVAILABLE');
   if (spec.rateLimit) errors.push('RATE_LIMITED_ROUTE', 'RATE_LIMITED_GLOBAL');
   if (spec.readOnlyAffected) errors.push('READ_ONLY');
-  if (spec.readsBody) errors.push('MALFORMED_BODY', 'BODY_TOO_LARGE');
+  if (spec.readsBody) errors.push('UNSUPPORTED_BODY_ENCODING', 'MALFORMED_BODY', 'BODY_TOO_LARGE');
   if (spec.usesDependencies !== false) errors.push('DEPENDENCY_UNAVAILABLE', 'INTERNAL_ERROR');
   return errors;
 }

@@ -84,12 +84,12 @@ const createBody = {
   required: ['url'],
   properties: {
     url: { type: 'string', maxLength: URL_MAX_LENGTH, description: 'Absolute http, https or ftp URL to a public host.' },
-    code: { type: ['string', 'null'], maxLength: SHORT_CODE_MAX_LENGTH, pattern: '^[A-Za-z0-9-]*$', description: 'A custom code; absent, null or empty for a random one.' },
+    code: { type: ['string', 'null'], minLength: 1, maxLength: SHORT_CODE_MAX_LENGTH, pattern: '^[A-Za-z0-9-]+$', description: 'A custom code; absent or null for a random one (an empty string is 1071).' },
     credit: { type: ['string', 'null'], maxLength: CREDIT_MAX_LENGTH, description: 'Default "Unknown".' },
     expiresAt: { type: ['string', 'null'], format: 'date-time', description: 'ISO 8601 date-time with a zone, in the future; null clears it (PATCH).' },
     maxVisits: {
       oneOf: [{ type: 'integer', minimum: 1, maximum: MAX_VISITS_LIMIT }, { type: 'string', pattern: '^[0-9]+$' }, { type: 'null' }],
-      description: `A whole number from 1 to ${MAX_VISITS_LIMIT} (digits in a form body); null clears it (PATCH).`,
+      description: `A whole number from 1 to ${MAX_VISITS_LIMIT}: a JSON number (a string is 1082), or digits in a form body; null clears it (PATCH).`,
     },
   },
 };
@@ -113,10 +113,14 @@ export const shortenerOpenApi: OpenApiDocument = serviceDocument({
         operationId: 'createShortUrl',
         summary: 'Create a short URL',
         description: 'Editable (with a management code) unless `editable=false`. A non-editable create (without `expiresAt` and `maxVisits`) of a URL that already has a non-editable entry answers 200 with that entry; a create with either always makes its own entry.',
-        parameters: [queryParameter('editable', 'Exactly `false` for an entry nobody can change (shared with other creators of the same URL).', { type: 'string' })],
+        parameters: [
+          queryParameter('editable', '`false` or `0` for an entry nobody can change (shared with other creators of the same URL); `true` or `1`, or absent, for an editable one. Any other value, or the parameter twice, is 400 1057.', {
+            enum: ['true', 'false', '1', '0'],
+          }),
+        ],
         requestBody: jsonBody('The target and optional code, credit, expiry date and visit limit.', createBody),
         responses: { '201': json('Created.', created), '200': json('The existing fixed entry for this URL (`editable=false` only); managementCode is null.', created) },
-        errors: ['CODE_TOO_LONG', 'INVALID_CODE', 'CODE_IN_USE', 'INVALID_URL', 'CREDIT_TOO_LONG', 'INVALID_EXPIRES_AT', 'INVALID_MAX_VISITS'],
+        errors: ['INVALID_QUERY_VALUE', 'CODE_TOO_LONG', 'INVALID_CODE', 'CODE_IN_USE', 'INVALID_URL', 'CREDIT_TOO_LONG', 'INVALID_EXPIRES_AT', 'INVALID_MAX_VISITS'],
       }),
     },
     '/delete': {
@@ -193,13 +197,15 @@ export const shortenerOpenApi: OpenApiDocument = serviceDocument({
         operationId: 'updateShortUrl',
         summary: 'Change the target URL, credit, expiry date or visit limit',
         parameters: [code],
+        description: 'A field it does not take is 400 1017, naming the field, and nothing of the request is applied.',
         requestBody: jsonBody('The management code and what changes.', {
           type: 'object',
           required: ['managementCode'],
           properties: { managementCode, url: createBody.properties.url, credit: createBody.properties.credit, expiresAt: createBody.properties.expiresAt, maxVisits: createBody.properties.maxVisits },
+          additionalProperties: false,
         }),
         responses: { '200': recordResponse('The changed record with its visits; modifiedAt is set.') },
-        errors: [...manageErrors, 'NO_CHANGES', 'INVALID_URL', 'CREDIT_TOO_LONG', 'INVALID_EXPIRES_AT', 'INVALID_MAX_VISITS', 'UNKNOWN_ROUTE'],
+        errors: [...manageErrors, 'UNKNOWN_BODY_FIELD', 'NO_CHANGES', 'INVALID_URL', 'CREDIT_TOO_LONG', 'INVALID_EXPIRES_AT', 'INVALID_MAX_VISITS', 'UNKNOWN_ROUTE'],
       }),
       delete: operation({
         ...write,

@@ -1,7 +1,7 @@
 import { THUMBNAIL_TYPES } from '../thumbs.js';
 import { serviceDocument } from './document.js';
 import { header } from './headers.js';
-import { json, jsonBody, media, operation, pathParameter, type OperationSpec } from './operations.js';
+import { empty, json, jsonBody, media, operation, pathParameter, type OperationSpec } from './operations.js';
 import { MOUNTED, MULTI_SEGMENT, type HeaderObject, type JsonSchema, type OpenApiDocument, type OperationObject, type PathItemObject, type ResponseObject } from './types.js';
 
 const done: JsonSchema = {
@@ -46,13 +46,28 @@ const loginForm = (description: string) => media(description, ['text/html'], for
 const redirect = (description: string, headers: Record<string, HeaderObject>) => media(description, ['text/plain', 'text/html'], headers);
 
 const bullBoardAnswer: ResponseObject = {
-  description: "bull-board's answer: its UI (HTML), its assets, or its API's JSON.",
-  headers: { 'Content-Security-Policy': header('Content-Security-Policy') },
+  description: "bull-board's answer: its UI (HTML), its assets, or its API's JSON. `Cache-Control: no-store`, except bull-board's content-named bundles (`static/js|css/<name>.<hash>.js|css`): `private, max-age=31536000, immutable`.",
+  headers: { 'Content-Security-Policy': header('Content-Security-Policy'), 'Cache-Control': header('Cache-Control', true) },
   content: {
     ...media('', ['text/html', 'text/javascript', 'application/javascript', 'text/css', 'image/*', 'font/*']).content,
     'application/json': { schema: { type: ['object', 'array'], description: "bull-board's own API (not Pawlink's `{success}` bodies)." } },
   },
 };
+
+/** bull-board's own refusal (`{error: {key}, message?}`), not a Pawlink failure. */
+const bullBoardRefusal = (description: string): ResponseObject => ({
+  description,
+  headers: { 'Cache-Control': header('Cache-Control', true) },
+  content: {
+    'application/json': {
+      schema: {
+        type: 'object',
+        required: ['error'],
+        properties: { error: { type: 'object', required: ['key'], properties: { key: { type: 'string', pattern: '^ERRORS\\.' } } }, message: { type: 'string' } },
+      },
+    },
+  },
+});
 
 /** One method of the dashboard: bull-board's own answers behind the admin guard (docs/api.md §4, "Operator pages"). */
 function dashboardOperation(method: string, where: 'entry' | 'sub'): OperationObject {
@@ -61,15 +76,28 @@ function dashboardOperation(method: string, where: 'entry' | 'sub'): OperationOb
     access: { key: 'admin' },
     operationId: `queueDashboard${where === 'entry' ? '' : 'Path'}${method[0]!.toUpperCase()}${method.slice(1)}`,
     summary: where === 'entry' ? 'The queue dashboard (bull-board)' : "The dashboard's pages, assets and API (bull-board)",
+    rateLimit: 'thumbs.admin',
     description:
       'HTML for operators, not part of the bot API. An admin key in `Authorization`, or the session cookie of `/admin/login`. ' +
-      'Without either, a browser navigation (GET preferring HTML) is sent to `/admin/login` and anything else gets 401 1013. ' +
+      'Every key in `Authorization` that is not an active, enabled key with the `admin` flag (unknown, inactive, disabled, or without the flag) gets the same 403 1022, ' +
+      'and counts against the 30 invalid keys a minute of its address (then 429 1000, bucket `auth.invalid`, before any lookup). ' +
+      'Without a key or a session, a browser navigation (GET preferring HTML) is sent to `/admin/login` and anything else gets 401 1013. ' +
       (method === 'get' ? '' : 'A cross-site request is refused with 403 1023. ') +
-      'What bull-board answers is its own: its UI (`/`, `/queue/…`), its `static/…` assets and its JSON `api/…`.',
+      'What bull-board answers is its own: its UI (`/`, `/queue/…`), its `static/…` assets and its JSON `api/…`. ' +
+      (method === 'get'
+        ? ''
+        : 'Read-only unless `THUMBS_DASHBOARD_WRITE=true`: bull-board then answers 405 `ERRORS.QUEUE_READ_ONLY`; a job added or edited that is not a thumbnail job gets 400 `ERRORS.INVALID_REQUEST_BODY`.'),
     ...(where === 'sub' ? { parameters: [pathParameter('path', "A path of bull-board's (its UI's `queue/…`, `static/…`, `api/…`); spans segments.")] } : {}),
     responses: {
       ...(method === 'delete' ? {} : { '200': bullBoardAnswer }),
       ...(method === 'get' ? { '303': redirect('A browser without a key or a live session: to the login form.', { Location: to('/admin/login'), 'Cache-Control': header('Cache-Control', true) }) } : {}),
+      ...(method === 'get'
+        ? {}
+        : {
+            '204': empty("bull-board's answer without a body (with `THUMBS_DASHBOARD_WRITE`: a job retried, say).", { 'Cache-Control': header('Cache-Control', true) }),
+            '400': bullBoardRefusal("bull-board's refusal of a bad body: with `THUMBS_DASHBOARD_WRITE`, a job added or edited that is not a thumbnail job."),
+            '405': bullBoardRefusal("bull-board's read-only refusal (`ERRORS.QUEUE_READ_ONLY`): the dashboard only shows unless `THUMBS_DASHBOARD_WRITE=true`."),
+          }),
     },
     errors: [...(method === 'get' ? [] : (['CROSS_SITE_REQUEST'] as const)), 'UNKNOWN_ROUTE'],
   };
@@ -103,8 +131,9 @@ const adminPaths: Record<string, PathItemObject> = {
       operationId: 'adminLogin',
       summary: 'Log in to the queue dashboard with an admin key',
       description:
-        'A session cookie for a key with the `admin` flag, and a 303 to the dashboard. A refused key is shown the form again with the reason ' +
-        '(to a browser: `Accept` preferring HTML) or gets the code (JSON). A cross-site post is refused with 403 1023 before the key is looked at.',
+        'A session cookie for a key with the `admin` flag, and a 303 to the dashboard. The key is checked as the dashboard checks one in `Authorization`: ' +
+        'every key that is not an active, enabled admin key gets the same 403 1022, and the 30 invalid keys a minute per address apply (429 1000, bucket `auth.invalid`). ' +
+        'A refused key is shown the form again with the reason (to a browser: `Accept` preferring HTML) or gets the code (JSON). A cross-site post is refused with 403 1023 before the key is looked at.',
       requestBody: jsonBody('The API key pasted in the form.', { type: 'object', required: ['key'], properties: { key: { type: 'string', minLength: 1, maxLength: 500 } } }),
       responses: {
         '303': redirect('Logged in: to the dashboard, with the session cookie (HttpOnly, SameSite=Strict, Path=/admin).', {
@@ -112,10 +141,11 @@ const adminPaths: Record<string, PathItemObject> = {
           'Set-Cookie': adminCookie('The session: `pawlink_admin=<token>; Path=/admin; HttpOnly; SameSite=Strict; Max-Age=<THUMBS_ADMIN_SESSION_TTL_SECONDS>`.'),
           'Cache-Control': header('Cache-Control', true),
         }),
-        '401': loginForm('To a browser: the form again with the reason (no key, invalid or inactive key).'),
-        '403': loginForm('To a browser: the form again with the reason (disabled key, not an admin key).'),
+        '401': loginForm('To a browser: the form again with the reason (no key).'),
+        '403': loginForm('To a browser: the form again with the reason (not an admin key, whatever is wrong with it).'),
+        '429': loginForm('To a browser: the form again with the reason, when its address presented too many invalid keys (too many attempts are answered in JSON).'),
       },
-      errors: ['CROSS_SITE_REQUEST', 'API_KEY_REQUIRED', 'INVALID_API_KEY', 'INACTIVE_API_KEY', 'DISABLED_API_KEY', 'MISSING_FLAG'],
+      errors: ['CROSS_SITE_REQUEST', 'API_KEY_REQUIRED', 'MISSING_FLAG', 'RATE_LIMITED_ROUTE'],
     }),
   },
   '/admin/logout': {

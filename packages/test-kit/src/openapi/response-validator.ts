@@ -1,4 +1,4 @@
-import type { HeaderObject, OpenApiDocument, ResponseObject } from '@pawlink/contracts/openapi';
+import { FALLBACK, type HeaderObject, type OpenApiDocument, type ResponseObject } from '@pawlink/contracts/openapi';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { PathMatcher } from './path-matcher.js';
@@ -42,6 +42,7 @@ export class ResponseValidator {
 
   /** What is wrong with the response; empty when it matches the document. */
   check(received: ReceivedResponse): string[] {
+    if (this.isProtocolRefusal(received)) return [];
     const { pathname } = new URL(received.url);
     const match = this.matcher.match(received.method, pathname);
     const method = received.method.toUpperCase();
@@ -63,6 +64,18 @@ export class ResponseValidator {
     const operationMethod = match.operation === this.document.paths[match.template]?.[match.method as 'get'] ? match.method : 'get';
     const pointer = `/paths/${pointerPart(match.template)}/${operationMethod}/responses/${received.status}`;
     return this.checkResponse(received, response, pointer).map((problem) => `${where} ${received.status}: ${problem}`);
+  }
+
+  /**
+   * A refusal the document's fallback names for any path (`protocol`: a late, oversized or
+   * unparsable request), matching it exactly; anything else is held to the operation.
+   */
+  private isProtocolRefusal(received: ReceivedResponse): boolean {
+    const protocol = (this.document[FALLBACK] as { protocol?: Record<string, { $ref: string }> } | undefined)?.protocol ?? {};
+    const ref = protocol[String(received.status)]?.$ref;
+    if (!ref) return false;
+    const name = ref.slice(ref.lastIndexOf('/') + 1);
+    return this.checkResponse(received, this.fallback(name), `/components/responses/${name}`).length === 0;
   }
 
   private fallback(name: string): ResponseObject {

@@ -41,6 +41,8 @@ export function recordingGuards() {
     requireKey: (): RequestHandler => mark(pass(), { key: 'required' }),
     optionalKey: (): RequestHandler => mark(pass(), { key: 'optional' }),
     rateLimit: (bucket: string): RequestHandler => mark(pass(), { rateLimit: bucket }),
+    /** The key check handlers call themselves (thumbs' admin pages); never asked while only the route table is read. */
+    verifyKey: (): Promise<never> => Promise.reject(new Error('recordingGuards only records the route table')),
     /** `GET /status`'s reading of the limits; never asked while only the route table is read. */
     limits: (): Promise<Record<string, never>> => Promise.resolve({}),
   };
