@@ -1,6 +1,7 @@
 import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
 import type { RedisConfig } from './base-config.js';
-import { ClusterMasterCircuit } from './dependencies/cluster-master-circuit.js';
+// A type only: this entry stays light (the thumbnail processor thread loads it, docs/adr/0007).
+import type { ClusterMasterCircuit } from './dependencies/cluster-master-circuit.js';
 import type { LogSink } from './logger.js';
 
 export interface CreateRedisOptions {
@@ -17,7 +18,7 @@ export interface CreateRedisOptions {
   failFast?: { connectTimeoutMs: number; commandTimeoutMs: number };
   /**
    * On a Redis Cluster with `failFast`: the process's record of masters that are down, shared by
-   * all its connections (a private one when absent).
+   * all its connections (the service runtime passes one; README, "Scaling").
    */
   masters?: ClusterMasterCircuit;
   /** CLIENT SETNAME, and the `connection` field of its log lines. */
@@ -119,10 +120,10 @@ export function createRedis(config: RedisConfig, options: CreateRedisOptions = {
     },
     failFast,
   );
-  const circuit = failFast && redis instanceof Cluster;
+  const circuit = failFast && redis instanceof Cluster ? options.masters : undefined;
   watchRedisConnection(redis, options.logger, options.name ?? 'redis', !circuit);
-  if (circuit) {
-    (options.masters ?? new ClusterMasterCircuit({ logger: options.logger })).attach(redis);
+  if (circuit && redis instanceof Cluster) {
+    circuit.attach(redis);
   } else if (failFast) {
     // Commands sent before the first connection wait for it (boot order); once connected, a
     // command sent while the connection is down fails at once instead of queueing for it.
