@@ -1,5 +1,7 @@
 import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
 import type { RedisConfig } from './base-config.js';
+// A type only: this entry stays light (the thumbnail processor thread loads it, docs/adr/0007).
+import type { ClusterMasterCircuit } from './dependencies/cluster-master-circuit.js';
 import type { LogSink } from './logger.js';
 
 export interface CreateRedisOptions {
@@ -14,6 +16,11 @@ export interface CreateRedisOptions {
    * can be answered 503. Without it (bin/admin, tests) commands are retried a little longer.
    */
   failFast?: { connectTimeoutMs: number; commandTimeoutMs: number };
+  /**
+   * On a Redis Cluster with `failFast`: the process's record of masters that are down, shared by
+   * all its connections (the service runtime passes one; README, "Scaling").
+   */
+  masters?: ClusterMasterCircuit;
   /** CLIENT SETNAME, and the `connection` field of its log lines. */
   name?: string;
   /** Where the connection's failures are logged, once per change of state. */
@@ -30,9 +37,11 @@ export type RedisClient = Redis | Cluster;
 /**
  * Logs a connection going down once and coming back once, not every failed reconnect attempt;
  * having a listener also keeps ioredis from printing "Unhandled error event" to stderr. On a
- * cluster a failing node counts as the connection going down.
+ * cluster a failing node counts as the connection going down, unless `nodes` is false: a
+ * connection behind the master circuit leaves its masters to the circuit, which logs each outage
+ * once for the process.
  */
-export function watchRedisConnection(redis: RedisClient, logger: LogSink | undefined, name: string): void {
+export function watchRedisConnection(redis: RedisClient, logger: LogSink | undefined, name: string, nodes = true): void {
   let down = false;
   const lost = (reason: string): void => {
     if (down) return;
@@ -45,7 +54,7 @@ export function watchRedisConnection(redis: RedisClient, logger: LogSink | undef
     logger?.info('redis connection restored', { connection: name });
   };
   redis.on('error', (error: Error) => lost(error.message));
-  if (redis instanceof Cluster) {
+  if (redis instanceof Cluster && nodes) {
     // A cluster stays 'ready' while one of its masters is down; its node connections tell.
     redis.on('node error', (error: Error, node: string) => lost(`${node}: ${error.message}`));
     redis.on('+node', (node: Redis) => node.once('ready', restored));
@@ -79,7 +88,7 @@ function clusterNodeOptions(url: string): RedisOptions {
   };
 }
 
-function openClient(config: RedisConfig, nodeOptions: RedisOptions): RedisClient {
+function openClient(config: RedisConfig, nodeOptions: RedisOptions, failFast: CreateRedisOptions['failFast']): RedisClient {
   if (!config.clusterNodes) return new Redis(config.url, { ...nodeOptions, lazyConnect: false, retryStrategy: reconnectDelay });
   const { enableAutoPipelining, ...perNode } = nodeOptions;
   const options: ClusterOptions = {
@@ -87,6 +96,9 @@ function openClient(config: RedisConfig, nodeOptions: RedisOptions): RedisClient
     enableAutoPipelining,
     clusterRetryStrategy: reconnectDelay,
     redisOptions: { ...clusterNodeOptions(config.url), ...perNode },
+    // README, "Scaling": during a failover a command fails at once (the master circuit keeps the
+    // others from trying) instead of being retried toward a master that is gone.
+    ...(failFast ? { retryDelayOnFailover: 0, retryDelayOnClusterDown: 0, slotsRefreshTimeout: failFast.commandTimeoutMs } : {}),
   };
   return new Cluster(config.clusterNodes, options);
 }
@@ -98,14 +110,21 @@ function openClient(config: RedisConfig, nodeOptions: RedisOptions): RedisClient
  */
 export function createRedis(config: RedisConfig, options: CreateRedisOptions = {}): RedisClient {
   const failFast = options.forQueue ? undefined : options.failFast;
-  const redis = openClient(config, {
-    enableAutoPipelining: true,
-    connectionName: options.name,
-    maxRetriesPerRequest: options.forQueue ? null : failFast ? 1 : 2,
-    ...(failFast ? { connectTimeout: failFast.connectTimeoutMs, commandTimeout: failFast.commandTimeoutMs } : {}),
-  });
-  watchRedisConnection(redis, options.logger, options.name ?? 'redis');
-  if (failFast) {
+  const redis = openClient(
+    config,
+    {
+      enableAutoPipelining: true,
+      connectionName: options.name,
+      maxRetriesPerRequest: options.forQueue ? null : failFast ? 1 : 2,
+      ...(failFast ? { connectTimeout: failFast.connectTimeoutMs, commandTimeout: failFast.commandTimeoutMs } : {}),
+    },
+    failFast,
+  );
+  const circuit = failFast && redis instanceof Cluster ? options.masters : undefined;
+  watchRedisConnection(redis, options.logger, options.name ?? 'redis', !circuit);
+  if (circuit && redis instanceof Cluster) {
+    circuit.attach(redis);
+  } else if (failFast) {
     // Commands sent before the first connection wait for it (boot order); once connected, a
     // command sent while the connection is down fails at once instead of queueing for it.
     redis.once('ready', () => {

@@ -7,6 +7,7 @@ import { createDataSource, type DataSourceSpec } from './database.js';
 import { createLogger, type Logger } from './logger.js';
 import { HttpMetrics, metricsRequestListener } from './metrics.js';
 import { ReadOnlySwitch } from './read-only.js';
+import { ClusterMasterCircuit } from './dependencies/cluster-master-circuit.js';
 import { DatabaseCircuit } from './dependencies/database-circuit.js';
 import { readinessOf, redisReadiness, type Readiness, type ReadinessCheck } from './dependencies/readiness.js';
 import { createRedis, failFastRedis, type RedisClient } from './redis.js';
@@ -82,6 +83,8 @@ export function createServiceRuntime<C extends BaseConfig>(config: C, logger: Lo
   const closers: Closer[] = [];
   const checks: Record<string, ReadinessCheck> = {};
   const circuits: DatabaseCircuit[] = [];
+  // One for all the process's cluster connections: a master one of them found down is down for all.
+  const masters = config.redis.clusterNodes ? new ClusterMasterCircuit({ logger }) : undefined;
   const runtime: ServiceRuntime<C> = {
     config,
     logger,
@@ -92,10 +95,11 @@ export function createServiceRuntime<C extends BaseConfig>(config: C, logger: Lo
         name,
         logger,
         failFast: failFastRedis(timeouts),
+        masters,
       });
       closers.push(labelled(`redis ${name}`, () => redis.quit().catch(() => redis.disconnect())));
       if (!options.forQueue && !checks.redis) {
-        checks.redis = redisReadiness(redis);
+        checks.redis = redisReadiness(redis, masters);
         void warnUnlessNoEviction(redis, logger);
       }
       return redis;

@@ -12,16 +12,19 @@ describe('createRedis with REDIS_CLUSTER_NODES', () => {
       const cluster = redis as Cluster;
       expect(cluster.options.redisOptions).toMatchObject({ username: 'ops', password: 'p@ss', tls: {}, connectionName: 'probe', connectTimeout: 300, commandTimeout: 400, maxRetriesPerRequest: 1 });
       expect(cluster.options.enableAutoPipelining).toBe(true);
+      // A failover fails a command at once (the master circuit keeps the next ones from trying) instead of retrying it.
+      expect(cluster.options).toMatchObject({ retryDelayOnFailover: 0, retryDelayOnClusterDown: 0, slotsRefreshTimeout: 400, enableOfflineQueue: true });
     } finally {
       redis.disconnect();
     }
   });
 
-  it('gives BullMQ connections maxRetriesPerRequest null on every node', () => {
+  it('gives BullMQ connections maxRetriesPerRequest null on every node, and ioredis\' retries', () => {
     const config = loadBaseConfig({ REDIS_CLUSTER_NODES: '127.0.0.1:1' });
     const redis = createRedis(config.redis, { forQueue: true });
     try {
       expect((redis as Cluster).options.redisOptions?.maxRetriesPerRequest).toBeNull();
+      expect((redis as Cluster).options).toMatchObject({ retryDelayOnFailover: 100, retryDelayOnClusterDown: 100 });
     } finally {
       redis.disconnect();
     }

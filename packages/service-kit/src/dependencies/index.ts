@@ -1,3 +1,4 @@
+export * from './cluster-master-circuit.js';
 export * from './database-circuit.js';
 export * from './dependency-failure.js';
 export * from './readiness.js';
