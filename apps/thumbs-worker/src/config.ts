@@ -2,7 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadBoardConfig, type BoardConfig } from '@pawlink/board/config';
 import { ConfigError, loadBaseConfig, readInt, readPort, readString, type BaseConfig, type Env } from '@pawlink/service-kit';
-import { mediaHostsOf, parseMediaHost, type MediaHost } from './services/media-host.rules.js';
+import { mediaHostsOf, parseMediaHost, type MediaHost } from '@pawlink/contracts';
 
 /** Limits against hostile media and the shape of the output. */
 export interface RenderLimits {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isAllowedMediaUrl, mediaHostsOf, parseMediaHost } from './media-host.rules.js';
+import { isAllowedMediaUrl, mediaHostsOf, parseMediaHost } from './media-host.js';
 
 describe('parseMediaHost', () => {
   it.each([
