@@ -1,8 +1,8 @@
 import os from 'node:os';
 import path from 'node:path';
 import { loadBoardConfig, type BoardConfig } from '@pawlink/board/config';
-import { ConfigError, loadBaseConfig, readInt, readPort, readString, type BaseConfig, type Env } from '@pawlink/service-kit';
-import { mediaHostsOf, parseMediaHost, type MediaHost } from '@pawlink/contracts';
+import { ConfigError, loadBaseConfig, readHostList, readInt, readPort, readString, type BaseConfig, type Env } from '@pawlink/service-kit';
+import { mediaHostsOf, type MediaHost } from '@pawlink/contracts';
 
 /** Limits against hostile media and the shape of the output. */
 export interface RenderLimits {
@@ -101,17 +101,6 @@ export function loadThumbsWorkerConfig(env: Env, cwd = process.cwd()): ThumbsWor
       },
     },
   };
-}
-
-/** A comma-separated list of `host[:port]` entries; null when the variable is unset. */
-function readHostList(env: Env, name: string): MediaHost[] | null {
-  const value = readString(env, name, '');
-  if (value === '') return null;
-  return value.split(',').map((entry) => {
-    const host = parseMediaHost(entry);
-    if (!host) throw new ConfigError(name, `must list host or host:port entries separated by commas, got "${entry.trim()}"`);
-    return host;
-  });
 }
 
 /** THUMBS_DOWNLOAD_HOSTS; unset, the hosts of the board's URLs. */

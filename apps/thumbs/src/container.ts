@@ -4,8 +4,10 @@ import { logUnlessUnavailable, type Logger } from '@pawlink/service-kit';
 import type { RedisClient } from '@pawlink/service-kit/redis';
 import type { ThumbsConfig } from './config.js';
 import { AdminSessionRepository } from './repositories/admin-session.repository.js';
+import { CallbackAddressRepository } from './repositories/callback-address.repository.js';
 import { JobDurationRecorder, JobDurationRepository } from './repositories/job-duration.repository.js';
 import { PostRepository } from './repositories/post.repository.js';
+import { ThumbnailCallbackRepository } from './repositories/thumbnail-callback.repository.js';
 import { ThumbnailFileRepository } from './repositories/thumbnail-file.repository.js';
 import { openThumbnailQueue, ThumbnailQueueRepository, type ThumbnailQueue } from './repositories/thumbnail-queue.repository.js';
 import { AdminLoginService } from './services/admin-login.service.js';
@@ -70,7 +72,17 @@ export function createThumbsContainer(connections: ThumbsConnections): ThumbsCon
   return {
     queue,
     thumbnailInfo: new GetThumbnailInfoService({ files, posts, urls }),
-    createThumbnail: new CreateThumbnailService({ files, queue: queueRepository, durations, posts, urls, jobs, clock }),
+    createThumbnail: new CreateThumbnailService({
+      files,
+      queue: queueRepository,
+      durations,
+      posts,
+      callbacks: new ThumbnailCallbackRepository(redis, config.redis.prefix),
+      callbackAddresses: new CallbackAddressRepository(settings.callbackPrivateHosts),
+      urls,
+      jobs,
+      clock,
+    }),
     checkThumbnail: new CheckThumbnailService({ files, queue: queueRepository, durations, urls, jobs, clock }),
     // Durations of jobs finished by any worker feed every instance's estimates.
     durationRecorder: new JobDurationRecorder({

@@ -53,3 +53,20 @@ export function thumbnailOfJobId(jobId: string): { md5: string; type: string } |
   const match = /^([0-9a-f]{32})\.([a-z0-9]+)$/.exec(jobId);
   return match ? { md5: match[1]!, type: match[2]! } : undefined;
 }
+
+/**
+ * A callbackURL as given, or null when its form is refused (1085): a string of at most
+ * CALLBACK_URL_MAX_LENGTH characters that is an absolute http or https URL with a host. Whether
+ * its address may be called is decided after resolving it (`firstRefusedAddress`).
+ */
+export function parseCallbackUrl(value: unknown): URL | null {
+  if (typeof value !== 'string' || value.length === 0 || value.length > CALLBACK_URL_MAX_LENGTH) return null;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return null;
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') return null;
+  return url;
+}
