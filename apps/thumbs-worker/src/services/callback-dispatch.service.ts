@@ -1,0 +1,32 @@
+import type { CallbackQueueRepository } from '../repositories/callback-queue.repository.js';
+import { callbackDeliveryId } from '../repositories/callback-queue.repository.js';
+import type { CallbackRegistrationRepository } from '../repositories/callback-registration.repository.js';
+import { callbackEventOf, type ThumbnailJobEnd } from './callback-event.rules.js';
+
+export interface CallbackDispatchDeps {
+  registrations: Pick<CallbackRegistrationRepository, 'registered' | 'forget'>;
+  deliveries: Pick<CallbackQueueRepository, 'enqueue'>;
+  /** MEDIA_URL, for the done event's `url`. */
+  mediaUrl: string;
+}
+
+/**
+ * When a thumbnail job ends: one delivery per URL registered for it, queued durably, then the
+ * registrations forgotten. Seeing the same end twice (two watchers, a restart) queues nothing
+ * new: each delivery's id is made of the end event's id and its URL.
+ */
+export class CallbackDispatchService {
+  constructor(private readonly deps: CallbackDispatchDeps) {}
+
+  /** How many deliveries the end of `jobId` (event `endEventId`, `<unix ms>-<seq>`) queued. */
+  async jobEnded(jobId: string, end: ThumbnailJobEnd, endEventId: string): Promise<number> {
+    const { registrations, deliveries, mediaUrl } = this.deps;
+    const registered = await registrations.registered(jobId);
+    if (registered.length === 0) return 0;
+    const payload = callbackEventOf(jobId, end, Number(endEventId.split('-')[0]), mediaUrl);
+    if (!payload) return 0;
+    await deliveries.enqueue(registered.map(({ callbackURL, apiKeyId }) => ({ id: callbackDeliveryId(jobId, endEventId, callbackURL), delivery: { callbackURL, apiKeyId, payload } })));
+    await registrations.forget(jobId, registered);
+    return registered.length;
+  }
+}
