@@ -5,6 +5,7 @@ import type { RedisClient } from '@pawlink/service-kit/redis';
 import type { ThumbsConfig } from './config.js';
 import { AdminSessionRepository } from './repositories/admin-session.repository.js';
 import { CallbackAddressRepository } from './repositories/callback-address.repository.js';
+import { openCallbackQueue, type CallbackQueue } from './repositories/callback-queue.repository.js';
 import { JobDurationRecorder, JobDurationRepository } from './repositories/job-duration.repository.js';
 import { PostRepository } from './repositories/post.repository.js';
 import { ThumbnailCallbackRepository } from './repositories/thumbnail-callback.repository.js';
@@ -38,6 +39,8 @@ export interface ThumbsConnections {
 export interface ThumbsContainer {
   /** The thumbnail queue: the services add and read its jobs, the dashboard shows it. */
   queue: ThumbnailQueue;
+  /** The worker's callback deliveries: only the dashboard shows it. */
+  callbackQueue: CallbackQueue;
   thumbnailInfo: GetThumbnailInfoService;
   createThumbnail: CreateThumbnailService;
   checkThumbnail: CheckThumbnailService;
@@ -58,6 +61,8 @@ export function createThumbsContainer(connections: ThumbsConnections): ThumbsCon
   const settings = config.thumbs;
   const queue = connections.queue ?? openThumbnailQueue(connections.queueRedis, config.redis.prefix);
   queue.on('error', logUnlessUnavailable(logger, 'thumbnail queue error'));
+  const callbackQueue = openCallbackQueue(connections.queueRedis, config.redis.prefix);
+  callbackQueue.on('error', logUnlessUnavailable(logger, 'callback queue error'));
   const board = createBoardClient({ ...config.board, redis, redisPrefix: config.redis.prefix, maxSlotWaitMs: settings.boardMaxWaitMs, logger });
 
   // One queue repository for every operation: `load()` reuses the queue lengths `find()` read with the job.
@@ -71,6 +76,7 @@ export function createThumbsContainer(connections: ThumbsConnections): ThumbsCon
   const sessions = new AdminSessionRepository(redis, { redisPrefix: config.redis.prefix, ttlSeconds: settings.adminSessionTtlSeconds });
   return {
     queue,
+    callbackQueue,
     thumbnailInfo: new GetThumbnailInfoService({ files, posts, urls }),
     createThumbnail: new CreateThumbnailService({
       files,
@@ -96,7 +102,9 @@ export function createThumbsContainer(connections: ThumbsConnections): ThumbsCon
     adminLogin: new AdminLoginService(sessions),
     adminLogout: new AdminLogoutService(sessions),
     adminSessions: new AdminSessionService(connections.apiKeys, sessions),
-    close: () => queue.close(),
+    close: async () => {
+      await Promise.all([queue.close(), callbackQueue.close()]);
+    },
   };
 }
 
