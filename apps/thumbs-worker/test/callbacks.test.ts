@@ -42,7 +42,9 @@ const newMd5 = (): string => randomBytes(16).toString('hex');
 
 /** Registers `url` for the job of (md5, gif) as PUT ?callbackURL= does, then queues and ends the job. */
 async function endJob(md5: string, urls: string[], ending: () => unknown): Promise<void> {
-  for (const url of urls) await redis.hset(thumbnailCallbacksKey(ctx.redisPrefix, thumbnailJobId(md5, 'gif')), url, String(keyId));
+  // As the API registers: `<key id>:<Redis time in ms>`.
+  const [seconds, micros] = await redis.time();
+  for (const url of urls) await redis.hset(thumbnailCallbacksKey(ctx.redisPrefix, thumbnailJobId(md5, 'gif')), url, `${keyId}:${Number(seconds) * 1000 + Math.floor(Number(micros) / 1000)}`);
   endings.set(md5, ending);
   await thumbnails.add(THUMBNAIL_JOB, { md5, type: 'gif', requestedAt: Date.now() }, { jobId: thumbnailJobId(md5, 'gif'), attempts: 1 });
 }

@@ -23,7 +23,8 @@ describe('PUT /:id/:type?callbackURL=', () => {
     const [first, second, again] = [await put(md5, 'gif', `http://${RECEIVER}/a`), await put(md5, 'gif', `http://${RECEIVER}/b`), await put(md5, 'gif', `http://${RECEIVER}/a`)];
     expect([first.status, second.status, again.status]).toEqual([202, 202, 202]);
     const keyId = (await h.apiKeys.findByKey(h.key))!.id;
-    expect(await registered(md5, 'gif')).toEqual({ [`http://${RECEIVER}/a`]: String(keyId), [`http://${RECEIVER}/b`]: String(keyId) });
+    // `<key id>:<Redis time in ms>`, the clock the queue's job ends are stamped with.
+    expect(await registered(md5, 'gif')).toEqual({ [`http://${RECEIVER}/a`]: expect.stringMatching(new RegExp(`^${keyId}:\\d{13}$`)), [`http://${RECEIVER}/b`]: expect.stringMatching(new RegExp(`^${keyId}:\\d{13}$`)) });
     expect(await h.queue.getJob(thumbnailJobId(md5, 'gif'))).toBeDefined();
   });
 

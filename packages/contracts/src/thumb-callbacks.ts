@@ -44,7 +44,7 @@ export interface ThumbnailCallbackDelivery {
 
 /**
  * The Redis hash of callback URLs registered for the one job of (md5, type): field the URL, value
- * the API key id. The same URL twice is one field, so one call.
+ * `<API key id>:<Redis time of the registration, ms>`. The same URL twice is one field, so one call.
  */
 export const thumbnailCallbacksKey = (redisPrefix: string, jobId: string): string => `${redisPrefix}thumbs:callbacks:${jobId}`;
 

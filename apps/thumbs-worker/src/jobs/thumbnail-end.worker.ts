@@ -18,7 +18,8 @@ export interface ThumbnailEndWatcher {
  * failure whoever ended it (a worker, a timeout, a stall past its limit), and hands each end to
  * the dispatch service, one at a time, in order. The shared cursor moves past an event once it is
  * handled, and a (re)started watcher reads on from the cursor: an end seen by none of the
- * watchers because they were down is handled when one comes back. `connection` is blocking, made
+ * watchers because they were down is handled when one comes back (within the stream's length,
+ * BullMQ's 10 000 events by default). `connection` is blocking, made
  * for BullMQ, and used by nothing else.
  */
 export async function startThumbnailEndWatcher(options: {
@@ -29,8 +30,10 @@ export async function startThumbnailEndWatcher(options: {
   logger: Pick<Logger, 'warn' | 'error'>;
 }): Promise<ThumbnailEndWatcher> {
   const { cursor, dispatch, logger } = options;
-  const lastEventId = await cursor.read();
-  const events = new QueueEvents(THUMBNAIL_QUEUE, { connection: options.connection, prefix: thumbnailQueuePrefix(options.redisPrefix), ...(lastEventId ? { lastEventId } : {}) });
+  // The first watcher ever reads the stream (as far as BullMQ keeps it) from its start: ends older
+  // than a registration never fire it, so nothing is sent twice or early.
+  const lastEventId = (await cursor.read()) ?? '0-0';
+  const events = new QueueEvents(THUMBNAIL_QUEUE, { connection: options.connection, prefix: thumbnailQueuePrefix(options.redisPrefix), lastEventId });
   let chain: Promise<void> = Promise.resolve();
   const handle = (jobId: string, end: ThumbnailJobEnd, eventId: string): void => {
     chain = chain.then(async () => {

@@ -5,6 +5,10 @@ import type { RedisClient } from '@pawlink/service-kit/redis';
 export interface CallbackRegistration {
   callbackURL: string;
   apiKeyId: number;
+  /** Unix ms by Redis's clock, which also stamps the queue's events. */
+  registeredAt: number;
+  /** The stored value, to forget exactly this registration. */
+  stored: string;
 }
 
 /** Deletes the fields whose values are still the ones read: a URL registered again meanwhile (for the next job) stays. */
@@ -25,15 +29,18 @@ export class CallbackRegistrationRepository {
 
   async registered(jobId: string): Promise<CallbackRegistration[]> {
     const fields = await this.redis.hgetall(thumbnailCallbacksKey(this.redisPrefix, jobId));
-    return Object.entries(fields)
-      .map(([callbackURL, keyId]) => ({ callbackURL, apiKeyId: Number(keyId) }))
-      .filter((entry) => Number.isSafeInteger(entry.apiKeyId) && entry.apiKeyId > 0);
+    const registrations: CallbackRegistration[] = [];
+    for (const [callbackURL, stored] of Object.entries(fields)) {
+      const match = /^(\d+):(\d+)$/.exec(stored);
+      if (match) registrations.push({ callbackURL, apiKeyId: Number(match[1]), registeredAt: Number(match[2]), stored });
+    }
+    return registrations;
   }
 
   /** Forgets `registrations` once their deliveries are queued. */
   async forget(jobId: string, registrations: readonly CallbackRegistration[]): Promise<void> {
     if (registrations.length === 0) return;
-    const args = registrations.flatMap((entry) => [entry.callbackURL, String(entry.apiKeyId)]);
+    const args = registrations.flatMap((entry) => [entry.callbackURL, entry.stored]);
     await this.redis.eval(FORGET_SCRIPT, 1, thumbnailCallbacksKey(this.redisPrefix, jobId), ...args);
   }
 }

@@ -3,6 +3,7 @@ import type { CallbackRegistration } from '../repositories/callback-registration
 import { CallbackDispatchService } from './callback-dispatch.service.js';
 
 const MD5 = 'd41d8cd98f00b204e9800998ecf8427e';
+const registration = (callbackURL: string, apiKeyId: number, registeredAt = 1): CallbackRegistration => ({ callbackURL, apiKeyId, registeredAt, stored: `${apiKeyId}:${registeredAt}` });
 
 function world(registered: CallbackRegistration[]) {
   const queued = new Map<string, unknown>();
@@ -22,7 +23,7 @@ function world(registered: CallbackRegistration[]) {
 
 describe('CallbackDispatchService', () => {
   it('queues one delivery per registered URL, then forgets them', async () => {
-    const registered = [{ callbackURL: 'https://a.example/', apiKeyId: 1 }, { callbackURL: 'https://b.example/', apiKeyId: 2 }];
+    const registered = [registration('https://a.example/', 1), registration('https://b.example/', 2)];
     const { service, queued, forgotten } = world(registered);
     expect(await service.jobEnded(`${MD5}.gif`, { kind: 'completed' }, '1700000000000-0')).toBe(2);
     expect([...queued.values()]).toEqual([
@@ -33,7 +34,7 @@ describe('CallbackDispatchService', () => {
   });
 
   it('queues nothing new when the same end is seen again', async () => {
-    const { service, queued } = world([{ callbackURL: 'https://a.example/', apiKeyId: 1 }]);
+    const { service, queued } = world([registration('https://a.example/', 1)]);
     await service.jobEnded(`${MD5}.gif`, { kind: 'failed', failedReason: 'x' }, '5-0');
     await service.jobEnded(`${MD5}.gif`, { kind: 'failed', failedReason: 'x' }, '5-0');
     expect(queued.size).toBe(1);
@@ -44,5 +45,14 @@ describe('CallbackDispatchService', () => {
     expect(await service.jobEnded(`${MD5}.gif`, { kind: 'completed' }, '5-0')).toBe(0);
     expect(queued.size).toBe(0);
     expect(forgotten).toEqual([]);
+  });
+
+  it('leaves a registration made after the end for the next job\'s end', async () => {
+    const early = registration('https://a.example/', 1, 4);
+    const late = registration('https://b.example/', 1, 6);
+    const { service, queued, forgotten } = world([early, late]);
+    expect(await service.jobEnded(`${MD5}.gif`, { kind: 'completed' }, '5-0')).toBe(1);
+    expect([...queued.values()]).toEqual([expect.objectContaining({ callbackURL: 'https://a.example/' })]);
+    expect(forgotten).toEqual([[early]]);
   });
 });

@@ -11,9 +11,10 @@ export interface CallbackDispatchDeps {
 }
 
 /**
- * When a thumbnail job ends: one delivery per URL registered for it, queued durably, then the
- * registrations forgotten. Seeing the same end twice (two watchers, a restart) queues nothing
- * new: each delivery's id is made of the end event's id and its URL.
+ * When a thumbnail job ends: one delivery per URL registered for it before that end, queued
+ * durably, then those registrations forgotten (one made later waits for the next job's end).
+ * Seeing the same end twice (two watchers, a restart) queues nothing new: each delivery's id is
+ * made of the end event's id and its URL.
  */
 export class CallbackDispatchService {
   constructor(private readonly deps: CallbackDispatchDeps) {}
@@ -21,9 +22,10 @@ export class CallbackDispatchService {
   /** How many deliveries the end of `jobId` (event `endEventId`, `<unix ms>-<seq>`) queued. */
   async jobEnded(jobId: string, end: ThumbnailJobEnd, endEventId: string): Promise<number> {
     const { registrations, deliveries, mediaUrl } = this.deps;
-    const registered = await registrations.registered(jobId);
+    const endedAt = Number(endEventId.split('-')[0]);
+    const registered = (await registrations.registered(jobId)).filter((entry) => entry.registeredAt <= endedAt);
     if (registered.length === 0) return 0;
-    const payload = callbackEventOf(jobId, end, Number(endEventId.split('-')[0]), mediaUrl);
+    const payload = callbackEventOf(jobId, end, endedAt, mediaUrl);
     if (!payload) return 0;
     await deliveries.enqueue(registered.map(({ callbackURL, apiKeyId }) => ({ id: callbackDeliveryId(jobId, endEventId, callbackURL), delivery: { callbackURL, apiKeyId, payload } })));
     await registrations.forget(jobId, registered);
