@@ -4,7 +4,7 @@ import { THUMBNAIL_FAILURE_REASONS, THUMBNAIL_JOB, THUMBNAIL_QUEUE, thumbnailCal
 import { createDataSource, createLogger, createRedis, migrateDatabase } from '@pawlink/service-kit';
 import { createTestContext, startCallbackReceiver, verifyCallbackSignature, type CallbackReceiver, type TestContext } from '@pawlink/test-kit';
 import { Queue, UnrecoverableError, Worker } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@pawlink/service-kit/redis';
 import type { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCallbackContainer, type CallbackContainer } from '../src/callback-container.js';
@@ -23,7 +23,7 @@ const SCHEDULE_MS = '200,400,600,800';
 let ctx: TestContext;
 let receiver: CallbackReceiver;
 let config: ThumbsWorkerConfig;
-let redis: Redis;
+let redis: RedisClient;
 let auth: DataSource;
 let secrets: WebhookSecretService;
 let keyId: number;
@@ -56,7 +56,7 @@ async function deliveryOf(md5: string, timeoutMs = 20_000): Promise<{ state: str
   for (;;) {
     const jobs = await callbackQueue().getJobs(['completed', 'failed']);
     const job = jobs.find((candidate) => candidate.data.payload.md5 === md5);
-    if (job) return { state: (await job.getState()) as string, attemptsMade: job.attemptsMade, failedReason: job.failedReason };
+    if (job) return { state: await job.getState(), attemptsMade: job.attemptsMade, failedReason: job.failedReason };
     if (Date.now() > deadline) throw new Error(`no finished delivery for ${md5}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -90,8 +90,9 @@ beforeAll(async () => {
   const workerRedis = createRedis(config.redis, { forQueue: true });
   const eventsRedis = createRedis(config.redis, { forQueue: true });
   const renderRedis = createRedis(config.redis, { forQueue: true });
-  closers.push(async () => {
+  closers.push(() => {
     for (const connection of [redis, queueRedis, workerRedis, eventsRedis, renderRedis]) connection.disconnect();
+    return Promise.resolve();
   });
   const logger = createLogger('thumbs-worker', 'error', { silent: true });
   callbacks = createCallbackContainer(config, { redis, queueRedis, authDataSource: auth });
@@ -103,7 +104,7 @@ beforeAll(async () => {
 
   thumbnails = new Queue(THUMBNAIL_QUEUE, { connection: queueRedis, prefix: thumbnailQueuePrefix(ctx.redisPrefix) });
   closers.push(() => thumbnails.close());
-  renderer = new Worker<ThumbnailJobPayload>(THUMBNAIL_QUEUE, async (job) => endings.get(job.data.md5)?.(), { connection: renderRedis, prefix: thumbnailQueuePrefix(ctx.redisPrefix), concurrency: 4 });
+  renderer = new Worker<ThumbnailJobPayload>(THUMBNAIL_QUEUE, (job) => Promise.resolve().then(() => endings.get(job.data.md5)?.()), { connection: renderRedis, prefix: thumbnailQueuePrefix(ctx.redisPrefix), concurrency: 4 });
   renderer.on('error', () => undefined);
   closers.push(() => renderer.close());
   await Promise.all([deliveries.waitUntilReady(), renderer.waitUntilReady()]);
@@ -123,7 +124,7 @@ describe('completion callbacks', () => {
     await endJob(timedOut, [receiver.url('/timeout')], () => {
       throw new UnrecoverableError('timeout: thumbnail generation took longer than 1000 ms');
     });
-    const [[doneCall], [failedCall], [timeoutCall]] = await Promise.all(['/done', '/failed', '/timeout'].map((path) => receiver.waitForCalls(path, 1)));
+    const [[doneCall], [failedCall], [timeoutCall]] = await Promise.all([receiver.waitForCalls('/done', 1), receiver.waitForCalls('/failed', 1), receiver.waitForCalls('/timeout', 1)]);
     for (const call of [doneCall!, failedCall!, timeoutCall!]) {
       expect(call.contentType).toBe('application/json');
       expect(verifyCallbackSignature(call, secret), call.signature).not.toBeNull();

@@ -70,7 +70,7 @@ export class ApiKeyRepository {
   async webhookSecretSealedOf(id: number): Promise<string | null | undefined> {
     // The column is left out of every other read (select: false).
     const row = await this.repo.createQueryBuilder('key').select('key.id').addSelect('key.webhookSecretSealed').where('key.id = :id', { id }).getOne();
-    return row ? row.webhookSecretSealed : undefined;
+    return row ? (row.webhookSecretSealed ?? null) : undefined;
   }
 
   async touch(id: number, at: Date): Promise<void> {

@@ -17,8 +17,11 @@ export interface ApiKey {
   rateLimitGlobal: number | null;
   createdAt: Date;
   lastUsedAt: Date | null;
-  /** The webhook secret sealed with PAWLINK_SECRETS_KEY (`sealSecret`); null until one is made. */
-  webhookSecretSealed: string | null;
+  /**
+   * The webhook secret sealed with PAWLINK_SECRETS_KEY (`sealSecret`); null until one is made.
+   * Not read with the key (select: false): only `webhookSecretSealedOf` reads it.
+   */
+  webhookSecretSealed?: string | null;
 }
 
 export const ApiKeyEntity = new EntitySchema<ApiKey>({
