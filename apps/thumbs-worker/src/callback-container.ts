@@ -1,5 +1,5 @@
-import { ApiKeyRepository, parseSecretsKey, WebhookSecretService } from '@pawlink/auth';
-import { ConfigError } from '@pawlink/service-kit';
+import { ApiKeyRepository, authDatabase, parseSecretsKey, WebhookSecretService, type WebhookSecretStore } from '@pawlink/auth';
+import { ConfigError, createDataSource } from '@pawlink/service-kit';
 import type { RedisClient } from '@pawlink/service-kit/redis';
 import type { DataSource } from 'typeorm';
 import type { ThumbsWorkerConfig } from './config.js';
@@ -37,14 +37,52 @@ export function secretsKeyOf(config: ThumbsWorkerConfig): Buffer | null {
 const CALLBACK_USER_AGENT = 'Pawlink-Callbacks/1.0 (thumbnail completion callbacks)';
 
 /**
- * `redis` is a plain connection (registrations, the cursor), `queueRedis` one made for BullMQ
- * (the delivery queue), `authDataSource` the `<DB_PREFIX>auth` schema (webhook secrets).
+ * The keys' webhook secrets in `<DB_PREFIX>auth`, opened at the first delivery (a worker that
+ * never delivers never needs the database, and does not wait for it to start); a failed open is
+ * tried again at the next delivery, which the queue retries.
  */
-export function createCallbackContainer(config: ThumbsWorkerConfig, connections: { redis: RedisClient; queueRedis: RedisClient; authDataSource: DataSource }): CallbackContainer {
+export function lazyWebhookSecretStore(open: () => Promise<DataSource>): WebhookSecretStore & { close(): Promise<void> } {
+  let keys: Promise<{ repository: ApiKeyRepository; dataSource: DataSource }> | undefined;
+  const repository = async (): Promise<ApiKeyRepository> => {
+    keys ??= open().then((dataSource) => ({ repository: new ApiKeyRepository(dataSource), dataSource }));
+    try {
+      return (await keys).repository;
+    } catch (error) {
+      keys = undefined;
+      throw error;
+    }
+  };
+  return {
+    setWebhookSecretSealed: async (id, sealed) => (await repository()).setWebhookSecretSealed(id, sealed),
+    webhookSecretSealedOf: async (id) => (await repository()).webhookSecretSealedOf(id),
+    async close() {
+      const opened = await keys?.catch(() => undefined);
+      keys = undefined;
+      if (opened?.dataSource.isInitialized) await opened.dataSource.destroy();
+    },
+  };
+}
+
+/** Opens the auth schema for reading webhook secrets, failing fast like the runtime's connections. */
+export function openAuthDataSource(config: ThumbsWorkerConfig): () => Promise<DataSource> {
+  return async () => {
+    const dataSource = createDataSource(config.database, { ...authDatabase, poolSize: 2 }, { connectTimeoutMs: config.dependencyTimeouts.databaseConnectMs, queryTimeoutMs: config.dependencyTimeouts.databaseQueryMs });
+    await dataSource.initialize();
+    return dataSource;
+  };
+}
+
+/**
+ * `redis` is a plain connection (registrations, the cursor), `queueRedis` one made for BullMQ
+ * (the delivery queue), `authDataSource` opens the `<DB_PREFIX>auth` schema (webhook secrets) when
+ * the first delivery needs it.
+ */
+export function createCallbackContainer(config: ThumbsWorkerConfig, connections: { redis: RedisClient; queueRedis: RedisClient; authDataSource: () => Promise<DataSource> }): CallbackContainer {
   const { callbacks } = config;
   const prefix = config.redis.prefix;
   const queue = openCallbackQueue(connections.queueRedis, prefix);
-  const secrets = new WebhookSecretService({ keys: new ApiKeyRepository(connections.authDataSource), secretsKey: secretsKeyOf(config) });
+  const keys = lazyWebhookSecretStore(connections.authDataSource);
+  const secrets = new WebhookSecretService({ keys, secretsKey: secretsKeyOf(config) });
   const sender = new CallbackSenderRepository({ privateHosts: callbacks.privateHosts, timeoutMs: callbacks.timeoutMs, userAgent: CALLBACK_USER_AGENT });
   return {
     queue,
@@ -55,6 +93,9 @@ export function createCallbackContainer(config: ThumbsWorkerConfig, connections:
       mediaUrl: config.urls.media,
     }),
     delivery: new CallbackDeliveryService({ secrets, sender, clock: Date.now }),
-    close: () => queue.close(),
+    async close() {
+      await queue.close();
+      await keys.close();
+    },
   };
 }

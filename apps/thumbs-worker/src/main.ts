@@ -1,12 +1,12 @@
 import '@pawlink/service-kit/check-node';
-import { authDatabase } from '@pawlink/auth';
 import { runService, type ReadinessReport } from '@pawlink/service-kit';
-import { createCallbackContainer } from './callback-container.js';
+import { createCallbackContainer, openAuthDataSource } from './callback-container.js';
 import { loadThumbsWorkerConfig } from './config.js';
 import { createThumbsWorkerProcessContainer } from './container.js';
 import { startHealthServer } from './health/health.server.js';
 import { createCallbackDeliveryWorker } from './jobs/callback-delivery.worker.js';
 import { startThumbnailEndWatcher } from './jobs/thumbnail-end.worker.js';
+import { isConnectionError } from './jobs/thumbnail-queue-errors.worker.js';
 import { createThumbnailWorker } from './jobs/thumbnail.worker.js';
 
 await runService({
@@ -34,7 +34,11 @@ await runService({
       runtime.onShutdown(() => server.close());
     }
     if (config.roles.includes('callbacks')) {
-      const callbacks = createCallbackContainer(config, { redis: checks, queueRedis: runtime.redis('thumbs-callbacks', { forQueue: true }), authDataSource: await runtime.dataSource(authDatabase) });
+      const callbacks = createCallbackContainer(config, { redis: checks, queueRedis: runtime.redis('thumbs-callbacks', { forQueue: true }), authDataSource: openAuthDataSource(config) });
+      // A lost connection is logged by the connection itself, once per change of state.
+      callbacks.queue.on('error', (error) => {
+        if (!isConnectionError(error)) logger.error('callback queue error', { error });
+      });
       runtime.onShutdown(() => callbacks.close());
       const delivering = createCallbackDeliveryWorker(config, runtime.redis('thumbs-callback-worker', { forQueue: true }), callbacks.delivery, logger);
       runtime.onShutdown(() => delivering.close());

@@ -95,7 +95,7 @@ beforeAll(async () => {
     return Promise.resolve();
   });
   const logger = createLogger('thumbs-worker', 'error', { silent: true });
-  callbacks = createCallbackContainer(config, { redis, queueRedis, authDataSource: auth });
+  callbacks = createCallbackContainer(config, { redis, queueRedis, authDataSource: () => Promise.resolve(auth) });
   closers.push(() => callbacks.close());
   deliveries = createCallbackDeliveryWorker(config, workerRedis, callbacks.delivery, logger);
   closers.push(() => deliveries.close());

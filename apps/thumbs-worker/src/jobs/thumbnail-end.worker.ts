@@ -5,6 +5,7 @@ import { QueueEvents } from 'bullmq';
 import type { JobEndCursorRepository } from '../repositories/job-end-cursor.repository.js';
 import type { ThumbnailJobEnd } from '../services/callback-event.rules.js';
 import type { CallbackDispatchService } from '../services/callback-dispatch.service.js';
+import { isConnectionError } from './thumbnail-queue-errors.worker.js';
 
 /** Watches thumbnail jobs end; `close()` stops watching once the event in hand is handled. */
 export interface ThumbnailEndWatcher {
@@ -48,7 +49,10 @@ export async function startThumbnailEndWatcher(options: {
   };
   events.on('completed', ({ jobId }, eventId) => handle(jobId, { kind: 'completed' }, eventId));
   events.on('failed', ({ jobId, failedReason }, eventId) => handle(jobId, { kind: 'failed', failedReason }, eventId));
-  events.on('error', (error) => logger.warn('thumbnail end watcher error', { error: error.message }));
+  // A lost connection is logged by the connection itself, once per change of state.
+  events.on('error', (error) => {
+    if (!isConnectionError(error)) logger.warn('thumbnail end watcher error', { error: error.message });
+  });
   await events.waitUntilReady();
   return {
     idle: () => chain,
