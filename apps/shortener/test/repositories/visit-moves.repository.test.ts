@@ -47,8 +47,8 @@ const mover = (now = Date.now): VisitMoverService => new VisitMoverService({ pen
 describe('visits on their way to MySQL', () => {
   it('applies a flush once however often it is retried', async () => {
     const pos = await entry('flushed');
-    await pending.add('flush-1', [{ day: '2026-11-20', code: 'flushed', visits: 3 }]);
-    await pending.add('flush-1', [{ day: '2026-11-20', code: 'flushed', visits: 3 }]);
+    await pending.add('flush-1', [{ day: '2026-11-20', code: 'flushed', field: '', visits: 3 }]);
+    await pending.add('flush-1', [{ day: '2026-11-20', code: 'flushed', field: '', visits: 3 }]);
     expect(await stats().total('flushed', pos)).toBe(3);
   });
 
@@ -57,8 +57,8 @@ describe('visits on their way to MySQL', () => {
     const today = utcDay(Date.now());
     const yesterday = utcDay(Date.now() - 86_400_000);
     await pending.add('flush-2', [
-      { day: yesterday, code: 'moved', visits: 2 },
-      { day: today, code: 'moved', visits: 5 },
+      { day: yesterday, code: 'moved', field: '', visits: 2 },
+      { day: today, code: 'moved', field: '', visits: 5 },
     ]);
     expect(await pending.take('batch-a', 100)).toBe(true);
     // Taken but not applied: still counted, from Redis.
@@ -76,14 +76,20 @@ describe('visits on their way to MySQL', () => {
         { date: yesterday, visits: 2 },
         { date: today, visits: 5 },
       ],
+      // Counted without where they came from (as before the breakdown existed): unknown / other.
+      referrers: [{ host: 'unknown', visits: 7 }],
+      countries: [{ country: 'unknown', visits: 7 }],
+      browsers: [{ name: 'other', visits: 7 }],
+      os: [{ name: 'other', visits: 7 }],
+      devices: { desktop: 0, mobile: 0, tablet: 0, other: 7 },
     });
   });
 
   it("finishes another mover's abandoned batch, and drops visits of codes no entry has", async () => {
     const pos = await entry('abandoned');
     await pending.add('flush-3', [
-      { day: '2026-11-22', code: 'abandoned', visits: 4 },
-      { day: '2026-11-22', code: 'deleted-meanwhile', visits: 9 },
+      { day: '2026-11-22', code: 'abandoned', field: '', visits: 4 },
+      { day: '2026-11-22', code: 'deleted-meanwhile', field: '', visits: 9 },
     ]);
     // A batch id from a minute ago: its mover is gone.
     const old = `${(Date.now() - 60_000).toString(36)}-0000000000000000`;
@@ -97,7 +103,7 @@ describe('visits on their way to MySQL', () => {
 
   it('deletes the days of a deleted entry with it', async () => {
     const pos = await entry('gone');
-    await pending.add('flush-4', [{ day: '2026-11-22', code: 'gone', visits: 1 }]);
+    await pending.add('flush-4', [{ day: '2026-11-22', code: 'gone', field: '', visits: 1 }]);
     await mover().stop();
     expect(await visits.snapshot(pos, { appliedSince: new Date() })).toMatchObject({ total: 1 });
     expect(await shortUrls.delete(pos)).toBe(true);
