@@ -109,4 +109,28 @@ describe('visits on their way to MySQL', () => {
     expect(await shortUrls.delete(pos)).toBe(true);
     expect(await visits.snapshot(pos, { appliedSince: new Date() })).toMatchObject({ total: 0 });
   });
+
+  it('stores at most 50 values per link, day and dimension (countries unbounded), the rest as other, and deletes them with the entry', async () => {
+    const pos = await entry('bounded');
+    const day = utcDay(Date.now());
+    const hosts = (from: number, to: number, visits: number) => Array.from({ length: to - from }, (_, i) => ({ day, code: 'bounded', field: `r:h${from + i}.example`, visits }));
+    const countries = Array.from({ length: 60 }, (_, i) => ({ day, code: 'bounded', field: `c:${String.fromCharCode(65 + Math.floor(i / 26))}${String.fromCharCode(65 + (i % 26))}`, visits: 1 }));
+    // 45 hosts and direct, then 10 more hosts: 4 of the most visited take the last slots (ties by name).
+    expect(await visits.applyBatch('bounded-1', [{ day, code: 'bounded', field: '', visits: 60 }, ...hosts(0, 45, 1), { day, code: 'bounded', field: 'r:direct', visits: 15 }, ...countries], new Date())).toBe(true);
+    expect(await visits.applyBatch('bounded-2', [{ day, code: 'bounded', field: '', visits: 35 }, ...hosts(45, 50, 5), ...hosts(50, 55, 2)], new Date())).toBe(true);
+    const rows: Array<{ dimension: string; value: string; visits: string }> = await dataSource.query('SELECT dimension, value, visits FROM short_url_visit_breakdown WHERE short_url_pos = ?', [pos]);
+    const referrers = rows.filter((row) => row.dimension === 'r');
+    expect(referrers).toHaveLength(51);
+    expect(referrers.find((row) => row.value === 'h48.example')).toMatchObject({ visits: '5' });
+    expect(referrers.find((row) => row.value === 'other')).toMatchObject({ visits: '15' });
+    expect(referrers.some((row) => row.value === 'h49.example' || row.value === 'h50.example')).toBe(false);
+    expect(rows.filter((row) => row.dimension === 'c')).toHaveLength(60);
+    const stats = await stats().stats('bounded', pos);
+    expect(stats.visits).toBe(95);
+    expect(stats.referrers.reduce((total, entry) => total + entry.visits, 0)).toBe(95);
+    expect(stats.referrers).toHaveLength(21);
+    expect(await shortUrls.delete(pos)).toBe(true);
+    const [left]: Array<{ n: string | number }> = await dataSource.query('SELECT COUNT(*) AS n FROM short_url_visit_breakdown WHERE short_url_pos = ?', [pos]);
+    expect(Number(left?.n)).toBe(0);
+  });
 });
