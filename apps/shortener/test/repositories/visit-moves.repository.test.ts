@@ -125,10 +125,10 @@ describe('visits on their way to MySQL', () => {
     expect(referrers.find((row) => row.value === 'other')).toMatchObject({ visits: '15' });
     expect(referrers.some((row) => row.value === 'h49.example' || row.value === 'h50.example')).toBe(false);
     expect(rows.filter((row) => row.dimension === 'c')).toHaveLength(60);
-    const stats = await stats().stats('bounded', pos);
-    expect(stats.visits).toBe(95);
-    expect(stats.referrers.reduce((total, entry) => total + entry.visits, 0)).toBe(95);
-    expect(stats.referrers).toHaveLength(21);
+    const answered = await stats().stats('bounded', pos);
+    expect(answered.visits).toBe(95);
+    expect(answered.referrers.reduce((total, entry) => total + entry.visits, 0)).toBe(95);
+    expect(answered.referrers).toHaveLength(21);
     expect(await shortUrls.delete(pos)).toBe(true);
     const [left]: Array<{ n: string | number }> = await dataSource.query('SELECT COUNT(*) AS n FROM short_url_visit_breakdown WHERE short_url_pos = ?', [pos]);
     expect(Number(left?.n)).toBe(0);
