@@ -56,7 +56,7 @@ export class VisitRepository {
         if (split === null) continue;
         const key = `${pos}\t${c.day}\t${split.dimension}`;
         let values = fresh.get(key);
-        if (values === undefined) fresh.set(key, (values = new Map()));
+        if (values === undefined) fresh.set(key, (values = new Map<string, number>()));
         addTo(values, split.value, c.visits);
       }
       await upsertRows(manager, 'short_url_visits (short_url_pos, day, visits)', visits, 'visits = visits + VALUES(visits)');
@@ -138,7 +138,7 @@ export class VisitRepository {
       for (const v of values) {
         if (!isDimension(v.dimension)) continue;
         let counts = breakdown.get(v.dimension);
-        if (counts === undefined) breakdown.set(v.dimension, (counts = new Map()));
+        if (counts === undefined) breakdown.set(v.dimension, (counts = new Map<string, number>()));
         addTo(counts, v.value, Number(v.visits));
       }
       return { total: Number(row?.total ?? 0), days: new Map(days.map((d) => [d.day, Number(d.visits)])), breakdown, applied };

@@ -45,7 +45,7 @@ export class VisitStatsService {
       const split = splitField(field);
       if (!inPeriod || split === null) continue;
       let counts = breakdown.get(split.dimension);
-      if (counts === undefined) breakdown.set(split.dimension, (counts = new Map()));
+      if (counts === undefined) breakdown.set(split.dimension, (counts = new Map<string, number>()));
       addTo(counts, split.value, visits);
     }
     return { total, days, breakdown };
