@@ -6,13 +6,16 @@ import type { IncomingMessage } from 'node:http';
  * (the leftmost when there are fewer). For the fast lane, which answers before Express.
  */
 export function clientAddress(req: IncomingMessage, hops: number): string {
-  const peer = req.socket.remoteAddress ?? '';
-  if (hops === 0) return peer;
+  if (hops === 0) return req.socket.remoteAddress ?? '';
   // Node joins repeated X-Forwarded-For fields with ", ", as one list.
   const forwarded = req.headers['x-forwarded-for'] as string | undefined;
-  if (forwarded === undefined || forwarded === '') return peer;
-  const chain = forwarded.split(',');
-  // Express reads the chain right to left: hop 1 is the last entry, and so on.
-  const at = Math.max(0, chain.length - hops);
-  return chain[at]!.trim();
+  if (forwarded === undefined || forwarded === '') return req.socket.remoteAddress ?? '';
+  // Read right to left as Express does (hop 1 is the last entry), without splitting the list.
+  let end = forwarded.length;
+  for (let hop = 1; ; hop++) {
+    const comma = forwarded.lastIndexOf(',', end - 1);
+    if (comma === -1) return forwarded.slice(0, end).trim();
+    if (hop === hops) return forwarded.slice(comma + 1, end).trim();
+    end = comma;
+  }
 }
