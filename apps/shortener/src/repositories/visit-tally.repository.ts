@@ -1,4 +1,5 @@
 import { DayTally, type LogSink } from '@pawlink/service-kit';
+import { boundPendingValues } from '../services/visit-breakdown.rules.js';
 import type { PendingVisitsRepository, VisitCount } from './pending-visits.repository.js';
 
 /** Turns a visit's raw source (referrer host, user agent, address) into its breakdown fields, e.g. `c:DE`. */
@@ -58,7 +59,7 @@ export class VisitTallyRepository extends DayTally<string, DayVisits, VisitCount
         for (const field of describe(host, userAgent, address)) into.push({ day, code, field, visits });
       },
       keyOf: (count) => count.code,
-      send: (chunkId, counts) => pending.add(chunkId, merged(counts)),
+      send: (chunkId, counts) => pending.add(chunkId, boundPendingValues(merged(counts))),
       flushMs,
       logger,
       what: 'visit counts',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { admitNewValues, breakdownOf, DIMENSIONS, foldTop, splitField, STORED_VALUES_PER_DAY, type Dimension, type ValueCounts } from './visit-breakdown.rules.js';
+import { admitNewValues, boundPendingValues, breakdownOf, DIMENSIONS, foldTop, splitField, STORED_VALUES_PER_DAY, type Dimension, type ValueCounts } from './visit-breakdown.rules.js';
 
 const counts = (entries: Record<string, number>): ValueCounts => new Map(Object.entries(entries));
 const numbered = (n: number, visits: (i: number) => number): ValueCounts => new Map(Array.from({ length: n }, (_, i) => [`v${String(i).padStart(3, '0')}`, visits(i)]));
@@ -26,6 +26,22 @@ describe('top N and other', () => {
     );
     expect([...admitNewValues(fresh, STORED_VALUES_PER_DAY).values()]).toEqual(['other', 'other', 'other']);
     expect(admitNewValues(counts({ other: 4 }), 0)).toEqual(new Map([['other', 'other']]));
+  });
+
+  it('bounds what one flush sends per code, day and dimension, the rest as other; countries and totals untouched', () => {
+    const hosts = Array.from({ length: 60 }, (_, i) => ({ code: 'c', day: '2026-11-25', field: `r:h${i}`, visits: i === 0 ? 10 : 1 }));
+    const countries = Array.from({ length: 60 }, (_, i) => ({ code: 'c', day: '2026-11-25', field: `c:X${i}`, visits: 1 }));
+    const plain = { code: 'c', day: '2026-11-25', field: '', visits: 69 };
+    const sent = boundPendingValues([plain, ...hosts, { code: 'c', day: '2026-11-25', field: 'r:other', visits: 5 }, ...countries]);
+    const referrers = sent.filter((c) => c.field.startsWith('r:'));
+    expect(referrers).toHaveLength(STORED_VALUES_PER_DAY);
+    expect(referrers.find((c) => c.field === 'r:h0')?.visits).toBe(10);
+    expect(referrers.filter((c) => c.field === 'r:other')).toEqual([{ code: 'c', day: '2026-11-25', field: 'r:other', visits: 5 + 60 - STORED_VALUES_PER_DAY + 1 }]);
+    expect(referrers.reduce((sum, c) => sum + c.visits, 0)).toBe(74);
+    expect(sent.filter((c) => c.field.startsWith('c:'))).toHaveLength(60);
+    expect(sent).toContainEqual(plain);
+    const few = [plain, ...hosts.slice(0, 3)];
+    expect(boundPendingValues(few)).toEqual(few);
   });
 
   it('reads pending fields', () => {

@@ -101,3 +101,44 @@ export function breakdownOf(visits: number, counts: ReadonlyMap<Dimension, Value
   };
 }
 
+/** A count on its way to Redis: `field` '' for the plain count, else `<dimension>:<value>`. */
+export interface PendingBreakdownCount {
+  code: string;
+  day: string;
+  field: string;
+  visits: number;
+}
+
+/**
+ * Bounds what one flush sends per code, day and dimension to STORED_VALUES_PER_DAY values (the
+ * most visited), the rest as OTHER (countries are not folded), so a flood of made-up referrers
+ * or agents cannot grow a pending hash without end; totals are unchanged.
+ */
+export function boundPendingValues<C extends PendingBreakdownCount>(counts: readonly C[]): C[] {
+  const groups = new Map<string, C[]>();
+  const kept: C[] = [];
+  for (const count of counts) {
+    const split = splitField(count.field);
+    if (split === null || !isCapped(split.dimension)) {
+      kept.push(count);
+      continue;
+    }
+    const group = `${count.code}\t${count.day}\t${split.dimension}`;
+    const held = groups.get(group);
+    if (held) held.push(count);
+    else groups.set(group, [count]);
+  }
+  for (const group of groups.values()) {
+    if (group.length <= STORED_VALUES_PER_DAY) {
+      kept.push(...group);
+      continue;
+    }
+    const first = group[0]!;
+    const otherField = fieldOf(splitField(first.field)!.dimension, OTHER);
+    const ranked = group.filter((c) => c.field !== otherField).sort((a, b) => b.visits - a.visits || (a.field < b.field ? -1 : 1));
+    const rest = [...ranked.slice(STORED_VALUES_PER_DAY - 1), ...group.filter((c) => c.field === otherField)];
+    kept.push(...ranked.slice(0, STORED_VALUES_PER_DAY - 1), { ...first, field: otherField, visits: rest.reduce((sum, c) => sum + c.visits, 0) });
+  }
+  return kept;
+}
+
