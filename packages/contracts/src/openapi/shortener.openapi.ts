@@ -62,7 +62,8 @@ const STATS = successWith({
     },
     countries: {
       type: 'array',
-      description: "The visitors' countries (from a local DB-IP Lite database; the address is never stored), most visits first; `unknown` when the address is not in the database. Adds up to the visits of `days`.",
+      description:
+        "The visitors' countries, most visits first; `unknown` when the address is not in the database. From a local country database, by default [IP Geolocation by DB-IP](https://db-ip.com) (IP to Country Lite, CC BY 4.0); the address is never stored. Adds up to the visits of `days`.",
       items: breakdownEntry('country', 'ISO 3166 alpha-2, or `unknown`.'),
     },
     browsers: {
