@@ -79,6 +79,8 @@ export function createRequestHandler(deps: ShortenerAppDeps): RequestListener {
   const tryFastRedirect = createRedirectFastLane({
     redirects: deps.services.redirectShortUrl,
     countVisits: deps.config.shortener.visits.count,
+    breakdown: deps.config.shortener.visits.breakdown,
+    trustProxy: deps.config.trustProxy,
     cacheControl: redirectCacheControl(deps.config.shortener.redirectMaxAgeSeconds),
     onRedirect: (method, seconds) => {
       fastRedirects += 1;

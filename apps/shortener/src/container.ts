@@ -6,6 +6,7 @@ import { PendingVisitsRepository } from './repositories/pending-visits.repositor
 import { PreviewCacheRepository } from './repositories/preview-cache.repository.js';
 import { RedirectCacheRepository } from './repositories/redirect-cache.repository.js';
 import { ShortUrlRepository } from './repositories/short-url.repository.js';
+import { VisitCountryRepository } from './repositories/visit-country.repository.js';
 import { VisitTallyRepository } from './repositories/visit-tally.repository.js';
 import { VisitRepository } from './repositories/visit.repository.js';
 import { CreateShortUrlService } from './services/create-short-url.service.js';
@@ -16,6 +17,7 @@ import { PreviewShortUrlService } from './services/preview-short-url.service.js'
 import { redirectLinkLoader, RedirectShortUrlService } from './services/redirect-short-url.service.js';
 import { UpdateShortUrlService } from './services/update-short-url.service.js';
 import { VisitMoverService } from './services/visit-mover.service.js';
+import { VisitSourceService } from './services/visit-source.service.js';
 import { VisitStatsService } from './services/visit-stats.service.js';
 
 export interface ShortenerConnections {
@@ -80,7 +82,16 @@ export function createShortenerContainer(connections: ShortenerConnections): Sho
 
   const pendingVisits = new PendingVisitsRepository(redis, config.redis.prefix);
   const visits = new VisitRepository(dataSource);
-  const visitTally = new VisitTallyRepository({ pending: pendingVisits, flushMs: config.shortener.visits.flushMs, logger, now });
+  // Read at boot, so a missing or broken GEOIP_DB stops the process before it serves (ConfigError).
+  const breakdown = config.shortener.visits.count && config.shortener.visits.breakdown;
+  const visitSource = breakdown ? new VisitSourceService({ countries: new VisitCountryRepository(config.shortener.visits.geoIpDb) }) : undefined;
+  const visitTally = new VisitTallyRepository({
+    pending: pendingVisits,
+    flushMs: config.shortener.visits.flushMs,
+    logger,
+    now,
+    ...(visitSource ? { describe: (host: string, userAgent: string, address: string) => visitSource.describe(host, userAgent, address) } : {}),
+  });
   const visitMover = new VisitMoverService({ pending: pendingVisits, visits, moveMs: config.shortener.visits.moveMs, logger, now });
   const visitStats = new VisitStatsService({
     visits,
@@ -93,7 +104,7 @@ export function createShortenerContainer(connections: ShortenerConnections): Sho
   const tally = config.shortener.visits.count ? visitTally : NO_TALLY;
   return {
     createShortUrl: new CreateShortUrlService({ repository, cache: redirectCache, baseUrl, clock, ...(connections.generateCode ? { generateCode: connections.generateCode } : {}) }),
-    redirectShortUrl: new RedirectShortUrlService({ cache: redirectCache, repository, tally, baseUrl, clock }),
+    redirectShortUrl: new RedirectShortUrlService({ cache: redirectCache, repository, tally, breakdown, baseUrl, clock }),
     previewShortUrl: new PreviewShortUrlService({ previews, visitStats, baseUrl, clock }),
     getShortUrl: new GetShortUrlService({ repository, visitStats, baseUrl, clock }),
     getShortUrlStats: new GetShortUrlStatsService({ repository, visitStats }),

@@ -106,6 +106,8 @@ export function setup(options: { generateCode?: () => string } = {}) {
   const cache = new RecordingCache();
   const previews = new RecordingPreviews(cache.calls, repository);
   const counted: string[] = [];
+  /** What the tally was given for each counted visit: code, raw referrer host, user agent, address. */
+  const tallied: Array<Array<string | undefined>> = [];
   const totals = new Map<string, number>();
   const visitStats = {
     total: (code: string) => Promise.resolve(totals.get(code) ?? 0),
@@ -123,12 +125,24 @@ export function setup(options: { generateCode?: () => string } = {}) {
     cache,
     previews,
     counted,
+    tallied,
     totals,
     create: new CreateShortUrlService({ repository, cache, ...common, ...options }),
     update: new UpdateShortUrlService({ repository, cache, previews, visitStats, ...common }),
     remove: new DeleteShortUrlService({ repository, cache, previews, pendingVisits }),
     preview: new PreviewShortUrlService({ previews, visitStats, ...common }),
-    redirect: new RedirectShortUrlService({ cache, repository, tally: { add: (code) => void counted.push(code) }, ...common }),
+    redirect: new RedirectShortUrlService({
+      cache,
+      repository,
+      tally: {
+        add: (code, ...source) => {
+          counted.push(code);
+          tallied.push([code, ...source]);
+        },
+      },
+      breakdown: true,
+      ...common,
+    }),
   };
 }
 

@@ -40,10 +40,23 @@ export interface VisitDay {
   visits: number;
 }
 
+/**
+ * Where the visits of the stats period came from (docs/api.md): each list adds up to the period's
+ * visits. `referrers` names the top 20 hosts (`direct`: no or an unparseable `Referer`), `browsers`
+ * and `os` the top 10, the rest as `other`; `countries` are ISO 3166 alpha-2 or `unknown`.
+ */
+export interface VisitBreakdown {
+  referrers: Array<{ host: string; visits: number }>;
+  countries: Array<{ country: string; visits: number }>;
+  browsers: Array<{ name: string; visits: number }>;
+  os: Array<{ name: string; visits: number }>;
+  devices: { desktop: number; mobile: number; tablet: number; other: number };
+}
+
 /** `GET /:code/stats`. */
 export interface ShortUrlStatsResponse {
   success: true;
-  data: { code: string; visits: number; days: VisitDay[] };
+  data: { code: string; visits: number; days: VisitDay[] } & VisitBreakdown;
 }
 
 /** Days of `GET /:code/stats`: today (UTC) and the days before it. */

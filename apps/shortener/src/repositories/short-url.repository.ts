@@ -96,6 +96,7 @@ export class ShortUrlRepository {
     return this.repo.manager.transaction(async (manager) => {
       const result = await manager.delete(ShortUrlEntity, { pos });
       await manager.query('DELETE FROM short_url_visits WHERE short_url_pos = ?', [pos]);
+      await manager.query('DELETE FROM short_url_visit_breakdown WHERE short_url_pos = ?', [pos]);
       return (result.affected ?? 0) > 0;
     });
   }

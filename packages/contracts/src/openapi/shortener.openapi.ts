@@ -29,9 +29,17 @@ const RECORD_WITH_VISITS = {
   unevaluatedProperties: false,
 };
 
+/** One value of a breakdown list and its visits. */
+const breakdownEntry = (key: string, description: string) => ({
+  type: 'object',
+  required: [key, 'visits'],
+  properties: { [key]: { type: 'string', description }, visits: { type: 'integer', minimum: 1 } },
+  additionalProperties: false,
+});
+
 const STATS = successWith({
   type: 'object',
-  required: ['code', 'visits', 'days'],
+  required: ['code', 'visits', 'days', 'referrers', 'countries', 'browsers', 'os', 'devices'],
   properties: {
     code: { type: 'string' },
     visits: { type: 'integer', minimum: 0, description: 'The total of counted visits.' },
@@ -44,6 +52,43 @@ const STATS = successWith({
         properties: { date: { type: 'string', format: 'date' }, visits: { type: 'integer', minimum: 1 } },
         additionalProperties: false,
       },
+    },
+    referrers: {
+      type: 'array',
+      maxItems: 21,
+      description:
+        'Where the visits of `days` came from: the top 20 referring hosts (the `Referer` URL\'s host, lower case, without port; `direct` for none or an unparseable one), most visits first, then `other` for the rest. Visits counted before the breakdown existed are `unknown`. Adds up to the visits of `days`.',
+      items: breakdownEntry('host', 'A host name, `direct`, `unknown` or `other`.'),
+    },
+    countries: {
+      type: 'array',
+      description:
+        "The visitors' countries, most visits first; `unknown` when the address is not in the database. From a local country database, by default [IP Geolocation by DB-IP](https://db-ip.com) (IP to Country Lite, CC BY 4.0); the address is never stored. Adds up to the visits of `days`.",
+      items: breakdownEntry('country', 'ISO 3166 alpha-2, or `unknown`.'),
+    },
+    browsers: {
+      type: 'array',
+      maxItems: 11,
+      description: 'The top 10 browsers by visits, then `other` for the rest (and the unrecognised). Adds up to the visits of `days`.',
+      items: breakdownEntry('name', 'A browser name (e.g. `Chrome`, `Firefox`, `Safari`), or `other`.'),
+    },
+    os: {
+      type: 'array',
+      maxItems: 11,
+      description: 'The top 10 operating systems by visits, then `other`. Adds up to the visits of `days`.',
+      items: breakdownEntry('name', 'An OS name (e.g. `Windows`, `macOS`, `iOS`, `Android`, `Linux`), or `other`.'),
+    },
+    devices: {
+      type: 'object',
+      description: 'Visits by device type (TVs, consoles and the unrecognised are `other`). Adds up to the visits of `days`.',
+      required: ['desktop', 'mobile', 'tablet', 'other'],
+      properties: {
+        desktop: { type: 'integer', minimum: 0 },
+        mobile: { type: 'integer', minimum: 0 },
+        tablet: { type: 'integer', minimum: 0 },
+        other: { type: 'integer', minimum: 0 },
+      },
+      additionalProperties: false,
     },
   },
   additionalProperties: false,
@@ -152,7 +197,7 @@ export const shortenerOpenApi: OpenApiDocument = serviceDocument({
         rateLimit: 'shortener.stats',
         operationId: 'getShortUrlStats',
         summary: 'Counted visits of a short URL',
-        description: 'The total and the UTC days of the last 90 that had visits; expired links too.',
+        description: 'The total, the UTC days of the last 90 that had visits, and where those visits came from (referrers, countries, browsers, OS, devices); expired links too. Only counted (human) visits.',
         parameters: [code],
         responses: { '200': json('The visits.', STATS) },
         errors: ['SHORT_URL_NOT_FOUND'],
