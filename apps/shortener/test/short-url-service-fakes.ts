@@ -26,7 +26,7 @@ export class MemoryShortUrls {
     if (this.rows.some((r) => r.code === entry.code)) return Promise.resolve({ ok: false, conflict: 'code' });
     const shared = entry.managementCodeHash === null && entry.expiresAt === null && entry.maxVisits === null;
     if (shared && this.rows.some((r) => r.sharedUrlHash !== null && r.url === entry.url)) return Promise.resolve({ ok: false, conflict: 'url' });
-    const row: ShortUrl = { ...entry, pos: this.nextPos++, sharedUrlHash: shared ? Buffer.from(entry.url) : null, modifiedAt: null, urlChangedAt: null, maxVisitsUsed: 0, maxVisitsReachedAt: null };
+    const row: ShortUrl = { ...entry, ownerKeyId: entry.ownerKeyId ?? null, pos: this.nextPos++, sharedUrlHash: shared ? Buffer.from(entry.url) : null, modifiedAt: null, urlChangedAt: null, maxVisitsUsed: 0, maxVisitsReachedAt: null };
     this.rows.push(row);
     return Promise.resolve({ ok: true, value: row });
   }

@@ -1,15 +1,18 @@
-import type { ShortUrlRecord } from '@pawlink/contracts';
+import { QR_MARGIN_DEFAULT, type ShortUrlRecord } from '@pawlink/contracts';
 import type { PreviewCacheRepository } from '../repositories/preview-cache.repository.js';
 import { expiryOf } from './expiry.rules.js';
+import { qrSvg } from './qr-code.rules.js';
 import { isWellFormedCode } from './short-code.rules.js';
 import { expiredLinkOf, toRecord, type ExpiredLink } from './short-url-record.rules.js';
 import type { VisitStatsService } from './visit-stats.service.js';
 
-/** What the preview page shows: the record, when an edit last changed the destination, and the visits. */
+/** What the preview page shows: the record, when an edit last changed the destination, the visits and the link's QR code. */
 export interface ShortUrlPreview {
   record: ShortUrlRecord;
   urlChangedAt: string | null;
   visits: number;
+  /** The QR code of `record.fullURL` as an SVG element (the one `GET /:code/qr` serves). */
+  qrSvg: string;
 }
 
 /** A preview, or why there is none. */
@@ -38,7 +41,8 @@ export class PreviewShortUrlService {
     const expired = expiryOf(entry, this.deps.clock());
     if (expired) return { kind: 'expired', expired: expiredLinkOf(entry, expired, this.deps.baseUrl) };
     const visits = await this.deps.visitStats.previewTotal(entry.code, entry.pos);
-    return { kind: 'preview', preview: { record: toRecord(entry, this.deps.baseUrl), urlChangedAt: entry.urlChangedAt?.toISOString() ?? null, visits } };
+    const record = toRecord(entry, this.deps.baseUrl);
+    return { kind: 'preview', preview: { record, urlChangedAt: entry.urlChangedAt?.toISOString() ?? null, visits, qrSvg: await qrSvg(record.fullURL, QR_MARGIN_DEFAULT) } };
   }
 
   /**
