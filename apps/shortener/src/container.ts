@@ -4,6 +4,7 @@ import type { DataSource } from 'typeorm';
 import type { ShortenerConfig } from './config.js';
 import { PendingVisitsRepository } from './repositories/pending-visits.repository.js';
 import { PreviewCacheRepository } from './repositories/preview-cache.repository.js';
+import { QrImageRepository } from './repositories/qr-image.repository.js';
 import { RedirectCacheRepository } from './repositories/redirect-cache.repository.js';
 import { ShortUrlRepository } from './repositories/short-url.repository.js';
 import { VisitTallyRepository } from './repositories/visit-tally.repository.js';
@@ -102,7 +103,7 @@ export function createShortenerContainer(connections: ShortenerConnections): Sho
     createShortUrl,
     bulkCreateShortUrls: new BulkCreateShortUrlsService({ createShortUrl }),
     listShortUrls: new ListShortUrlsService({ repository, visitStats, baseUrl }),
-    getShortUrlQr: new GetShortUrlQrService({ entries: previews, baseUrl }),
+    getShortUrlQr: new GetShortUrlQrService({ entries: previews, images: new QrImageRepository(), baseUrl }),
     redirectShortUrl: new RedirectShortUrlService({ cache: redirectCache, repository, tally, baseUrl, clock }),
     previewShortUrl: new PreviewShortUrlService({ previews, visitStats, baseUrl, clock }),
     getShortUrl: new GetShortUrlService({ repository, visitStats, baseUrl, clock }),

@@ -1,12 +1,14 @@
 import type { QrFormat } from '@pawlink/contracts';
 import type { PreviewCacheRepository } from '../repositories/preview-cache.repository.js';
-import { qrPng, qrSvg } from './qr-code.rules.js';
+import type { QrImageRepository } from '../repositories/qr-image.repository.js';
+import { assertQrFits, qrModulePng, qrSvg } from './qr-code.rules.js';
 import { isWellFormedCode } from './short-code.rules.js';
 import { fullUrlOf } from './short-url-record.rules.js';
 
 export interface GetShortUrlQrDeps {
   /** The entries behind previews, in process in front of MySQL: a QR code needs only to know the code exists. */
   entries: Pick<PreviewCacheRepository, 'has' | 'get'>;
+  images: Pick<QrImageRepository, 'scalePng'>;
   /** SHORTENER_URL: the code's `fullURL` is built from it, never from the request. */
   baseUrl: string;
 }
@@ -32,7 +34,9 @@ export class GetShortUrlQrService {
     const entry = await this.deps.entries.get(code);
     if (!entry) return null;
     const text = fullUrlOf(this.deps.baseUrl, entry.code);
-    return format === 'png' ? { format, body: await qrPng(text, size, margin) } : { format, body: await qrSvg(text, margin) };
+    if (format === 'svg') return { format, body: await qrSvg(text, margin) };
+    assertQrFits(text, size, margin);
+    return { format, body: await this.deps.images.scalePng(await qrModulePng(text, margin), size) };
   }
 
   /** Whether the QR code of the path segment `code` must ask MySQL (what the lookup limit counts). */

@@ -2,7 +2,7 @@ import { ApiError } from '@pawlink/service-kit';
 import QRCode from 'qrcode';
 
 /*
- * QR codes of short links, drawn by the `qrcode` library (ISO/IEC 18004; error correction M, its
+ * QR codes of short links, encoded by the `qrcode` library (ISO/IEC 18004; error correction M, its
  * default). Pure computation: no I/O.
  */
 
@@ -15,15 +15,18 @@ export function qrSvg(text: string, margin: number): Promise<string> {
 }
 
 /**
- * The PNG of `text`, exactly `size` pixels wide and high, `margin` modules of quiet zone included.
- * 400 1057 when `size` cannot give every module a pixel. The library's width is its scale times
- * the module count, rounded down, and that product of floats can fall a hair short of `size`
- * (1 in 18 sizes): half a pixel more makes the rounding land on `size` itself.
+ * The PNG of `text` at one pixel per module, `margin` modules of quiet zone included: what a PNG
+ * of any size is scaled up from. (The library's own large PNGs are drawn pixel by pixel in
+ * JavaScript: 2048 × 2048 held the event loop for ~0.6 s.)
  */
-export function qrPng(text: string, size: number, margin: number): Promise<Buffer> {
+export function qrModulePng(text: string, margin: number): Promise<Buffer> {
+  return QRCode.toBuffer(text, { type: 'png', scale: 1, margin });
+}
+
+/** 400 1057 unless `size` pixels give every module of `text`'s symbol, margin included, a pixel. */
+export function assertQrFits(text: string, size: number, margin: number): void {
   const modules = qrModulesOf(text) + 2 * margin;
   if (size < modules) {
     throw new ApiError('INVALID_QUERY_VALUE', { message: `Invalid size: the QR code of this link is ${modules} modules wide with margin ${margin}; give a size of at least ${modules} pixels.` });
   }
-  return QRCode.toBuffer(text, { type: 'png', width: size + 0.5, margin });
 }
