@@ -1,7 +1,10 @@
-import jsQR from 'jsqr';
+import jsQRModule from 'jsqr';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { create, request, startHarness, uniqueUrl, type Harness } from './support.js';
+
+// jsqr is CommonJS typed as an ES module: under Node's interop its function is the `default` of the default import.
+const jsQR = jsQRModule.default;
 
 const BROWSER = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:120.0) Gecko/20100101 Firefox/120.0' };
 
