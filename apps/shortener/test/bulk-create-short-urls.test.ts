@@ -138,6 +138,8 @@ describe('POST /create/bulk: read-only mode', () => {
       const res = await bulk(key, { links: [{ url: uniqueUrl() }] });
       expect([res.status, res.body.code]).toEqual([503, 1003]);
       expect(res.headers.get('retry-after')).toEqual(expect.any(String));
+      // Reading is not affected: the key's list still answers.
+      expect((await request(`${h.url}/links`, { headers: { authorization: key } })).status).toBe(200);
     } finally {
       await h.setReadOnly(false);
     }

@@ -168,11 +168,12 @@ export const shortenerOpenApi: OpenApiDocument = serviceDocument({
             enum: ['true', 'false', '1', '0'],
           }),
         ],
-        requestBody: jsonBody('The links to create.', {
-          type: 'object',
-          required: ['links'],
-          properties: { links: { type: 'array', minItems: 1, maxItems: BULK_CREATE_MAX_LINKS, items: createBody } },
-        }),
+        // JSON only: a form body cannot carry a list of objects.
+        requestBody: {
+          description: 'The links to create.',
+          required: true,
+          content: { 'application/json': { schema: { type: 'object', required: ['links'], properties: { links: { type: 'array', minItems: 1, maxItems: BULK_CREATE_MAX_LINKS, items: createBody } } } } },
+        },
         responses: { '200': json('One result per item, in input order.', successWith({ type: 'array', minItems: 1, maxItems: BULK_CREATE_MAX_LINKS, items: BULK_ITEM_RESULT })) },
         errors: ['INVALID_QUERY_VALUE', 'BULK_CREATE_INVALID'],
       }),
