@@ -1,6 +1,10 @@
+import { Cluster } from 'ioredis';
 import type { RedisClient } from '@pawlink/service-kit/redis';
 
-/** Counts one hit in each key's fixed window (route and global, or one) atomically; returns counts and ms left. */
+/**
+ * Counts one hit in each key's fixed window atomically; returns counts and ms left. One call
+ * carries the windows of every hit of an event-loop turn (`RedisRateLimitWindows.hit`).
+ */
 const HIT_SCRIPT = `
 local result = {}
 for i = 1, #KEYS do
@@ -115,37 +119,105 @@ export interface RateLimitWindows {
 
 type Script = (...args: Array<string | number>) => Promise<number[]>;
 
-/** Fixed-window counters in Redis, shared by every instance on the same Redis. */
+/** One request's windows waiting for the turn's call. */
+interface PendingHit {
+  keys: string[];
+  windowMs: number[];
+  resolve: (states: WindowState[]) => void;
+  reject: (error: unknown) => void;
+}
+
+/** Windows counted by one call at most; a busier turn makes several calls. */
+const MAX_KEYS_PER_CALL = 512;
+
+/** The hash tag of a key (`{…}`), which decides its Redis Cluster slot; the whole key without one. */
+function hashTagOf(key: string): string {
+  const open = key.indexOf('{');
+  const close = open === -1 ? -1 : key.indexOf('}', open + 1);
+  return close > open + 1 ? key.slice(open + 1, close) : key;
+}
+
+/**
+ * Fixed-window counters in Redis, shared by every instance on the same Redis.
+ *
+ * The hits of one event-loop turn (the requests parsed from one poll of the sockets) are counted
+ * by one script call instead of one call each: under load that is what a hit costs in CPU
+ * (docs/adr/0011). A hit waits at most until the end of the turn. On a Redis Cluster a script's
+ * keys must share a slot, so the calls there are grouped by hash tag (the identity).
+ */
 export class RedisRateLimitWindows implements RateLimitWindows {
-  private readonly hitOne: Script;
-  private readonly hitTwo: Script;
   private readonly refundOne: (key: string) => Promise<number>;
-  private readonly peekAll: Script;
+  private readonly groupBySlot: boolean;
+  private pending: PendingHit[] = [];
 
   constructor(
     private readonly redis: RedisClient,
     private readonly prefix: string,
   ) {
     const commands = redis as unknown as Record<string, Script | undefined>;
-    if (!commands.pawlinkRateLimitHit) {
-      redis.defineCommand('pawlinkRateLimitHit', { numberOfKeys: 2, lua: HIT_SCRIPT });
-      redis.defineCommand('pawlinkRateLimitHitOne', { numberOfKeys: 1, lua: HIT_SCRIPT });
-      redis.defineCommand('pawlinkRateLimitRefund', { numberOfKeys: 1, lua: REFUND_SCRIPT });
-    }
-    // Defined apart: a Redis that already has the other commands (another instance) lacks it.
-    if (!commands.pawlinkRateLimitPeek) redis.defineCommand('pawlinkRateLimitPeek', { lua: PEEK_SCRIPT });
-    const bound = (name: string) => (commands[name] as Script).bind(redis);
-    this.hitOne = bound('pawlinkRateLimitHitOne');
-    this.hitTwo = bound('pawlinkRateLimitHit');
-    this.refundOne = bound('pawlinkRateLimitRefund') as unknown as (key: string) => Promise<number>;
-    this.peekAll = bound('pawlinkRateLimitPeek');
+    if (!commands.pawlinkRateLimitRefund) redis.defineCommand('pawlinkRateLimitRefund', { numberOfKeys: 1, lua: REFUND_SCRIPT });
+    this.refundOne = (commands.pawlinkRateLimitRefund as Script).bind(redis) as unknown as (key: string) => Promise<number>;
+    this.groupBySlot = redis instanceof Cluster;
   }
 
-  async hit(windows: readonly Window[]): Promise<WindowState[]> {
-    if (windows.length === 0 || windows.length > 2) throw new RangeError('one or two windows per hit');
-    const keys = windows.map((w) => `${this.prefix}${w.key}`);
-    const raw = windows.length === 1 ? await this.hitOne(keys[0]!, windows[0]!.windowMs) : await this.hitTwo(keys[0]!, keys[1]!, windows[0]!.windowMs, windows[1]!.windowMs);
-    return windows.map((_, i) => ({ count: Number(raw[2 * i] ?? 0), resetInMs: Number(raw[2 * i + 1] ?? 0) }));
+  /**
+   * Runs a script over any number of keys. EVAL, not a defined command: ioredis routes a defined
+   * command with a variable key count by its first argument, the count, so on a Cluster its
+   * auto-pipeline would mix slots; EVAL's keys it knows.
+   */
+  private evalOver(script: string, keys: readonly string[], args: ReadonlyArray<string | number>): Promise<number[]> {
+    return this.redis.eval(script, keys.length, ...keys, ...args) as Promise<number[]>;
+  }
+
+  hit(windows: readonly Window[]): Promise<WindowState[]> {
+    if (windows.length === 0 || windows.length > 2) return Promise.reject(new RangeError('one or two windows per hit'));
+    return new Promise((resolve, reject) => {
+      if (this.pending.length === 0) setImmediate(() => this.countPending());
+      this.pending.push({ keys: windows.map((w) => `${this.prefix}${w.key}`), windowMs: windows.map((w) => w.windowMs), resolve, reject });
+    });
+  }
+
+  /** Counts the turn's hits: one call per group of keys that may share a script (all of them on one Redis). */
+  private countPending(): void {
+    const hits = this.pending;
+    this.pending = [];
+    const groups = new Map<string, PendingHit[]>();
+    for (const hit of hits) {
+      const group = this.groupBySlot ? hashTagOf(hit.keys[0]!) : '';
+      const members = groups.get(group);
+      if (members) members.push(hit);
+      else groups.set(group, [hit]);
+    }
+    for (const members of groups.values()) {
+      let call: PendingHit[] = [];
+      let keyCount = 0;
+      for (const hit of members) {
+        if (keyCount + hit.keys.length > MAX_KEYS_PER_CALL) {
+          this.count(call);
+          call = [];
+          keyCount = 0;
+        }
+        call.push(hit);
+        keyCount += hit.keys.length;
+      }
+      if (call.length > 0) this.count(call);
+    }
+  }
+
+  private count(hits: readonly PendingHit[]): void {
+    const keys = hits.flatMap((hit) => hit.keys);
+    const windowMs = hits.flatMap((hit) => hit.windowMs);
+    this.evalOver(HIT_SCRIPT, keys, windowMs).then(
+      (raw) => {
+        let at = 0;
+        for (const hit of hits) {
+          hit.resolve(hit.keys.map(() => ({ count: Number(raw[at++] ?? 0), resetInMs: Number(raw[at++] ?? 0) })));
+        }
+      },
+      (error: unknown) => {
+        for (const hit of hits) hit.reject(error);
+      },
+    );
   }
 
   async refund(key: string): Promise<void> {
@@ -154,8 +226,7 @@ export class RedisRateLimitWindows implements RateLimitWindows {
 
   async peek(keys: readonly string[]): Promise<WindowState[]> {
     if (keys.length === 0) return [];
-    // Without numberOfKeys, ioredis takes the key count as the first argument.
-    const raw = await this.peekAll(keys.length, ...keys.map((key) => `${this.prefix}${key}`));
+    const raw = await this.evalOver(PEEK_SCRIPT, keys.map((key) => `${this.prefix}${key}`), []);
     return keys.map((_, i) => ({ count: Number(raw[2 * i] ?? 0), resetInMs: Number(raw[2 * i + 1] ?? 0) }));
   }
 
