@@ -232,11 +232,8 @@ export class RedisRateLimitWindows implements RateLimitWindows {
 
   async takeIfFits(windows: readonly WeightedWindow[]): Promise<TakeOutcome> {
     if (windows.length === 0) return { taken: true, states: [] };
-    const commands = this.redis as unknown as Record<string, Script | undefined>;
-    // Defined on first use and apart from the others, like peek: another instance's Redis client may lack it.
-    if (!commands.pawlinkRateLimitTakeIfFits) this.redis.defineCommand('pawlinkRateLimitTakeIfFits', { lua: TAKE_IF_FITS_SCRIPT });
-    // Without numberOfKeys, ioredis takes the key count as the first argument.
-    const raw = await commands.pawlinkRateLimitTakeIfFits!.call(this.redis, windows.length, ...windows.map((w) => `${this.prefix}${w.key}`), ...takeArgs(windows));
+    // One identity's windows share its hash tag, so on a Cluster they are one slot.
+    const raw = await this.evalOver(TAKE_IF_FITS_SCRIPT, windows.map((w) => `${this.prefix}${w.key}`), takeArgs(windows));
     return takeOutcomeOf(windows, raw);
   }
 }
