@@ -77,6 +77,7 @@ export const Errors = define({
   INVALID_EXPIRES_AT: { code: 1081, status: 422, message: 'The provided expiresAt is invalid: expected an ISO 8601 date and time with a time zone (e.g. 2030-01-31T12:00:00Z), in the future, or null.' },
   INVALID_MAX_VISITS: { code: 1082, status: 422, message: 'The provided maxVisits is invalid: expected a whole number from 1 to 2147483647, or null.' },
   SHORT_URL_EXPIRED: { code: 1083, status: 410, message: 'This short url has expired.' },
+  BULK_CREATE_INVALID: { code: 1084, status: 400, message: 'Invalid bulk create: expected a body {links: [...]} of 1 to 100 objects, each {url, code?, credit?, expiresAt?, maxVisits?}.' },
 });
 
 export type ErrorName = keyof typeof Errors;

@@ -103,3 +103,47 @@ export interface DeleteShortUrlRequest {
 export interface DeleteShortUrlAliasRequest extends DeleteShortUrlRequest {
   code: string;
 }
+
+/** `GET /links`: page sizes. */
+export const LINKS_PAGE_DEFAULT = 25;
+export const LINKS_PAGE_MAX = 100;
+/** Longest `q` of `GET /links`. */
+export const LINKS_QUERY_MAX_LENGTH = 200;
+
+/** `GET /links`: the entries created with the presenting key, newest first, and the cursor of the next page. */
+export interface ListShortUrlsResponse {
+  success: true;
+  data: {
+    links: ShortUrlWithVisits[];
+    /** Opaque; null on the last page. */
+    next: string | null;
+  };
+}
+
+/** Items of one `POST /create/bulk`. */
+export const BULK_CREATE_MAX_LINKS = 100;
+
+/** `POST /create/bulk` body. */
+export interface BulkCreateShortUrlsRequest {
+  links: CreateShortUrlRequest[];
+}
+
+/** One item's outcome: what `POST /create` would have answered for it (its HTTP status as `status`), or its failure. */
+export type BulkCreateItemResult =
+  | { success: true; status: 201 | 200; data: CreateShortUrlResponse['data'] }
+  | { success: false; code: number; error: string };
+
+/** `POST /create/bulk`: one result per item, in input order. */
+export interface BulkCreateShortUrlsResponse {
+  success: true;
+  data: BulkCreateItemResult[];
+}
+
+/** `GET /:code/qr` parameters. */
+export const QR_FORMATS = ['svg', 'png'] as const;
+export type QrFormat = (typeof QR_FORMATS)[number];
+export const QR_SIZE_MIN = 64;
+export const QR_SIZE_MAX = 2048;
+export const QR_SIZE_DEFAULT = 512;
+export const QR_MARGIN_MAX = 8;
+export const QR_MARGIN_DEFAULT = 2;

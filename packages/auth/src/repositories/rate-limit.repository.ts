@@ -39,6 +39,39 @@ end
 return result
 `;
 
+/**
+ * Takes `units` in every window only when all of them fit (count + units ≤ limit, limit 0 meaning
+ * unlimited), else in none. KEYS: the windows; ARGV: windowMs, units and limit per window.
+ * Returns 1 or 0 (taken or not), then each window's count (after taking) and ms left (0 for a
+ * window not open).
+ */
+const TAKE_IF_FITS_SCRIPT = `
+local fits = 1
+for i = 1, #KEYS do
+  local count = tonumber(redis.call('GET', KEYS[i]) or '0')
+  local limit = tonumber(ARGV[3 * i])
+  if limit > 0 and count + tonumber(ARGV[3 * i - 1]) > limit then fits = 0 end
+end
+local result = { fits }
+for i = 1, #KEYS do
+  local count
+  if fits == 1 then
+    count = redis.call('INCRBY', KEYS[i], ARGV[3 * i - 1])
+  else
+    count = tonumber(redis.call('GET', KEYS[i]) or '0')
+  end
+  local ttl = redis.call('PTTL', KEYS[i])
+  if fits == 1 and ttl < 0 then
+    redis.call('PEXPIRE', KEYS[i], ARGV[3 * i - 2])
+    ttl = tonumber(ARGV[3 * i - 2])
+  end
+  if ttl < 0 then ttl = 0 end
+  result[#result + 1] = count
+  result[#result + 1] = ttl
+end
+return result
+`;
+
 export interface WindowState {
   count: number;
   resetInMs: number;
@@ -49,6 +82,30 @@ export interface Window {
   key: string;
   windowMs: number;
 }
+
+/** A window to take several units in, all or nothing: `limit` 0 is unlimited. */
+export interface WeightedWindow extends Window {
+  units: number;
+  limit: number;
+}
+
+/** The outcome of `takeIfFits`: whether the units were taken, and the windows' states (after taking, if taken). */
+export interface TakeOutcome {
+  taken: boolean;
+  states: WindowState[];
+}
+
+/** Counters that can take several units at once, all or nothing (a bulk request's items). */
+export interface WeightedRateLimitWindows {
+  /** Takes each window's units when every window has room for them, else takes nothing; atomic. */
+  takeIfFits(windows: readonly WeightedWindow[]): Promise<TakeOutcome>;
+}
+
+const takeArgs = (windows: readonly WeightedWindow[]): number[] => windows.flatMap((w) => [w.windowMs, w.units, w.limit]);
+const takeOutcomeOf = (windows: readonly WeightedWindow[], raw: number[]): TakeOutcome => ({
+  taken: Number(raw[0]) === 1,
+  states: windows.map((_, i) => ({ count: Number(raw[1 + 2 * i] ?? 0), resetInMs: Number(raw[2 + 2 * i] ?? 0) })),
+});
 
 /** Fixed-window counters; the Redis ones are shared by every instance, the local ones by none. */
 export interface RateLimitWindows {
@@ -172,6 +229,13 @@ export class RedisRateLimitWindows implements RateLimitWindows {
     const raw = await this.evalOver(PEEK_SCRIPT, keys.map((key) => `${this.prefix}${key}`), []);
     return keys.map((_, i) => ({ count: Number(raw[2 * i] ?? 0), resetInMs: Number(raw[2 * i + 1] ?? 0) }));
   }
+
+  async takeIfFits(windows: readonly WeightedWindow[]): Promise<TakeOutcome> {
+    if (windows.length === 0) return { taken: true, states: [] };
+    // One identity's windows share its hash tag, so on a Cluster they are one slot.
+    const raw = await this.evalOver(TAKE_IF_FITS_SCRIPT, windows.map((w) => `${this.prefix}${w.key}`), takeArgs(windows));
+    return takeOutcomeOf(windows, raw);
+  }
 }
 
 /**
@@ -217,5 +281,26 @@ export class LocalRateLimitWindows implements RateLimitWindows {
         return window && window.resetsAt > now ? { count: window.count, resetInMs: window.resetsAt - now } : { count: 0, resetInMs: 0 };
       }),
     );
+  }
+
+  takeIfFits(windows: readonly WeightedWindow[]): Promise<TakeOutcome> {
+    const now = this.now();
+    const open = (key: string) => {
+      const window = this.windows.get(key);
+      return window && window.resetsAt > now ? window : undefined;
+    };
+    const taken = windows.every(({ key, units, limit }) => limit === 0 || (open(key)?.count ?? 0) + units <= limit);
+    const states = windows.map(({ key, windowMs, units }) => {
+      let window = open(key);
+      if (!taken) return window ? { count: window.count, resetInMs: window.resetsAt - now } : { count: 0, resetInMs: 0 };
+      if (!window) {
+        if (!this.windows.has(key) && this.windows.size >= this.maxWindows) this.windows.delete(this.windows.keys().next().value as string);
+        window = { count: 0, resetsAt: now + windowMs };
+        this.windows.set(key, window);
+      }
+      window.count += units;
+      return { count: window.count, resetInMs: window.resetsAt - now };
+    });
+    return Promise.resolve({ taken, states });
   }
 }
