@@ -25,8 +25,9 @@ export const mediaKindOf = (ext: string): MediaKind | undefined => (Object.hasOw
 export const thumbnailFilesOf = (type: ThumbnailType): readonly ThumbnailType[] => THUMBNAIL_FILES[type];
 
 const THUMBNAIL_FILES: Readonly<Record<ThumbnailType, readonly ThumbnailType[]>> = {
-  gif: ['png', 'webp', 'gif'],
+  gif: ['png', 'webp', 'mp4', 'gif'],
   webp: ['png', 'webp'],
+  mp4: ['png', 'mp4'],
   png: ['png'],
 };
 
