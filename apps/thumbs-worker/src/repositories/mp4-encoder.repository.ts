@@ -6,9 +6,9 @@ import { runTool } from './tool-process.repository.js';
 
 /**
  * x264's rate factor and speed preset for the MP4. Chosen on `pnpm bench thumbs` (section mp4,
- * docs/adr/0013): at crf 23 / preset medium the benchmark videos' MP4 is far under 0.3× their GIF's
- * bytes at a luma PSNR and SSIM at or above the GIF's; a slower preset bought a few percent of
- * bytes for twice the time, a faster one cost more bytes than it saved time at this size.
+ * docs/adr/0013): crf 20 is the lowest tried whose luma SSIM is at or above the GIF's on every
+ * benchmark video, at 0.12–0.15× the GIF's bytes (crf 23: 0.09–0.11×, SSIM below the GIF's). The
+ * preset barely changes the bytes at 320 px; medium (x264's default) costs ~0.2 s of CPU.
  */
 export const MP4_CRF = 20;
 export const MP4_PRESET = 'medium';
