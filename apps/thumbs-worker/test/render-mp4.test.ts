@@ -122,7 +122,7 @@ describe('mp4 thumbnails (real ffmpeg)', () => {
     const mp4 = await checkMp4(post.md5);
     expect(mp4.duration).toBeCloseTo(2, 1);
     const gifJob = await harness.run(post.md5, 'gif');
-    const gif = await readFile(path.join(thumbsDir, gifJob.returnvalue!.file));
+    const gif = await readFile(path.join(thumbsDir, gifJob.returnvalue.file));
     expect(mp4.bytes.length).toBeLessThanOrEqual(0.3 * gif.length);
   });
 
