@@ -34,6 +34,14 @@ describe('mp4Timeline', () => {
     expect(timeline.frames.length).toBe(Math.round(1005 / 20));
   });
 
+  it('samples a frame that says it stays for minutes into at most 600 frames, keeping the length', () => {
+    const timeline = mp4Timeline([20, 655_350, 100]);
+    expect(timeline.frames.length).toBeLessThanOrEqual(600);
+    expect(durationMs(timeline)).toBeCloseTo(655_470, -3);
+    // the 100 ms frame after the long one is shorter than a tick now: it may drop
+    expect(new Set(timeline.frames.slice(1))).toEqual(new Set([1]));
+  });
+
   it('refuses an empty clip', () => {
     expect(() => mp4Timeline([])).toThrow('clip has no frames');
   });

@@ -11,6 +11,12 @@ export const MP4_STILL_SECONDS = 1;
 const MP4_STILL_FPS = 10;
 /** The highest rate a varied-delay animation is sampled at (its shortest frame sets the rate). */
 const MP4_MAX_FPS = 50;
+/**
+ * The most frames a varied-delay animation is sampled into. A GIF frame may say it stays for up to
+ * 655 s; beside a 20 ms one, sampling at the short one's rate would make tens of thousands of
+ * frames to encode. Past this the ticks grow longer instead (frames shorter than one may drop).
+ */
+const MP4_MAX_TICKS = 600;
 
 /** The video's frames: `frames[i]` is the clip frame shown i-th, `fps` a rational ffmpeg reads (`1000/133`). */
 export interface Mp4Timeline {
@@ -26,15 +32,17 @@ export interface Mp4Timeline {
  * An animation with varied delays is sampled at the rate of its shortest frame (the worker has
  * already folded frames shorter than 1/THUMBS_FPS into the one before): each tick shows the frame
  * on screen at that moment, so every frame keeps its time to within a tick and none is lost (a
- * frame at least a tick long always holds a tick). One frame is MP4_STILL_SECONDS of it.
+ * frame at least a tick long always holds a tick), in at most MP4_MAX_TICKS frames. One frame is
+ * MP4_STILL_SECONDS of it.
  */
 export function mp4Timeline(delaysMs: readonly number[]): Mp4Timeline {
   if (delaysMs.length === 0) throw new Error('clip has no frames');
   if (delaysMs.length === 1) return { fps: String(MP4_STILL_FPS), rate: MP4_STILL_FPS, frames: Array.from({ length: MP4_STILL_FPS * MP4_STILL_SECONDS }, () => 0) };
   const delays = delaysMs.map((ms) => Math.max(1, Math.round(ms)));
   if (delays.every((ms) => ms === delays[0])) return { fps: `1000/${delays[0]}`, rate: 1000 / delays[0]!, frames: delays.map((_, i) => i) };
-  const tickMs = Math.max(1000 / MP4_MAX_FPS, Math.min(...delays));
   const total = delays.reduce((sum, ms) => sum + ms, 0);
+  // whole milliseconds, so the rate is an exact fraction for ffmpeg
+  const tickMs = Math.ceil(Math.max(1000 / MP4_MAX_FPS, Math.min(...delays), total / MP4_MAX_TICKS));
   const ticks = Math.max(1, Math.round(total / tickMs));
   const frames: number[] = [];
   let frame = 0;
@@ -44,8 +52,7 @@ export function mp4Timeline(delaysMs: readonly number[]): Mp4Timeline {
     while (at >= frameEnd && frame < delays.length - 1) frameEnd += delays[++frame]!;
     frames.push(frame);
   }
-  const rounded = Math.round(tickMs);
-  return rounded === tickMs ? { fps: `1000/${rounded}`, rate: 1000 / rounded, frames } : { fps: (1000 / tickMs).toFixed(6), rate: 1000 / tickMs, frames };
+  return { fps: `1000/${tickMs}`, rate: 1000 / tickMs, frames };
 }
 
 /**
