@@ -121,7 +121,9 @@ describe('thumbnail flow: API → queue → two workers → files served by ngin
     const post = posts[label]!;
     // One post by its board id, the others by MD5 (upper-cased once: the API lower-cases it).
     const id = label === 'webm' ? String(post.id) : label === 'mp4' ? post.md5.toUpperCase() : post.md5;
-    const [gifUrl, pngUrl, webpUrl, mp4Url] = await Promise.all([makeThumbnail(id, 'gif'), makeThumbnail(id, 'png'), makeThumbnail(id, 'webp'), makeThumbnail(id, 'mp4')]);
+    const [gifUrl, pngUrl, webpUrl] = await Promise.all([makeThumbnail(id, 'gif'), makeThumbnail(id, 'png'), makeThumbnail(id, 'webp')]);
+    // after the others: a fourth post-id lookup at once would be over the key's share of the board budget (429 1069)
+    const mp4Url = await makeThumbnail(id, 'mp4');
     expect(gifUrl).toBe(`${nginx.baseUrl}/thumbs/${post.md5}.gif`);
     expect(pngUrl).toBe(`${nginx.baseUrl}/thumbs/${post.md5}.png`);
     expect(webpUrl).toBe(`${nginx.baseUrl}/thumbs/${post.md5}.webp`);
