@@ -53,7 +53,7 @@ export const Errors = define({
   THUMBNAIL_ERROR: { code: 1060, status: 500, message: 'Thumbnail generation failed.' },
   INVALID_POST_ID: { code: 1062, status: 404, message: 'Invalid post id.' },
   INVALID_MD5: { code: 1063, status: 404, message: 'Invalid MD5.' },
-  INVALID_TYPE: { code: 1064, status: 404, message: 'Invalid type; expected gif, png or webp.' },
+  INVALID_TYPE: { code: 1064, status: 404, message: 'Invalid type; expected gif, png, webp or mp4.' },
   THUMBNAIL_TIMEOUT: { code: 1065, status: 408, message: 'Thumbnail generation timed out.' },
   CHECK_NOT_FOUND: { code: 1066, status: 404, message: 'No thumbnail job was found for that MD5 and type.' },
   BOARD_UNAVAILABLE: { code: 1067, status: 503, message: 'The image board cannot be reached right now; try again later.', retryAfterSeconds: 5 },
