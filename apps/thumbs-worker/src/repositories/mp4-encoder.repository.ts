@@ -6,7 +6,7 @@ import { runTool } from './tool-process.repository.js';
 
 /**
  * x264's rate factor and speed preset for the MP4. Chosen on `pnpm bench thumbs` (section mp4,
- * docs/adr/0013): crf 20 is the lowest tried whose luma SSIM is at or above the GIF's on every
+ * docs/adr/0014): crf 20 is the lowest tried whose luma SSIM is at or above the GIF's on every
  * benchmark video, at 0.12–0.15× the GIF's bytes (crf 23: 0.09–0.11×, SSIM below the GIF's). The
  * preset barely changes the bytes at 320 px; medium (x264's default) costs ~0.2 s of CPU.
  */
