@@ -141,6 +141,22 @@ describe('images on a Redis Cluster', () => {
     expect(limited.status, limited.text).toBe(200);
   });
 
+  it('counts the rate-limit hits of concurrent requests of several keys, each key on its own slot', async () => {
+    const keys = await Promise.all(['rl-a', 'rl-b', 'rl-c'].map((name) => createKey(env, 'images_bulk', [], name)));
+    const pick = (presented: string) => request(`${images.url}/furry.hug`, { headers: { authorization: presented } });
+    // Sent together, so the service counts hits of different keys (hash tags) in one turn.
+    const answers = await Promise.all(keys.flatMap((presented) => Array.from({ length: 10 }, () => pick(presented))));
+    expect(answers.map((res) => res.status), `${answers.find((res) => res.status !== 200)?.text}\n${images.tail(3000)}`).toEqual(answers.map(() => 200));
+    for (const presented of keys) {
+      const next = await pick(presented);
+      const limit = Number(next.headers.get('x-ratelimit-limit'));
+      expect(limit).toBeGreaterThan(11);
+      expect(Number(next.headers.get('x-ratelimit-remaining'))).toBe(limit - 11);
+    }
+    // Counted on the cluster, not by the in-process fallback.
+    expect(images.tail(20_000)).not.toContain('rate limits counted in this process');
+  });
+
   it('answers image info and a bulk request', async () => {
     const info = await request(`${images.url}/images/${imported[0]}.json`);
     expect(info.status, info.text).toBe(200);

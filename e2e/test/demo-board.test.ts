@@ -66,7 +66,7 @@ describe('BOARD_URL=demo', () => {
     for (const [id, ext] of Object.entries(files)) {
       const info = await request(`${apiUrl}/${id}`, { headers });
       expect(info.status, JSON.stringify(info.body)).toBe(200);
-      expect(info.body).toEqual({ success: true, gifURL: null, pngURL: null, webpURL: null, thumbhash: null });
+      expect(info.body).toEqual({ success: true, gifURL: null, pngURL: null, webpURL: null, mp4URL: null, thumbhash: null });
       expect((await readFile(path.join(boardDir, `${id}.${ext}`))).length).toBeGreaterThan(100);
     }
   });

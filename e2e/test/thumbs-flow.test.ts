@@ -75,7 +75,7 @@ function logs(): string {
 }
 
 /** PUT, then poll the check URL as the answers say, until the thumbnail is done. */
-async function makeThumbnail(id: string, type: 'gif' | 'png' | 'webp'): Promise<string> {
+async function makeThumbnail(id: string, type: 'gif' | 'png' | 'webp' | 'mp4'): Promise<string> {
   const put = await request(`${apiUrl}/${id}/${type}`, { method: 'PUT', headers });
   if (put.status === 200) return put.body.url as string;
   expect(put.status, JSON.stringify(put.body)).toBe(202);
@@ -117,14 +117,17 @@ async function fetchImage(url: string): Promise<{ bytes: Buffer; contentType: st
 }
 
 describe('thumbnail flow: API → queue → two workers → files served by nginx', () => {
-  it.each(['webm', 'mp4', 'gif', 'still'])('makes a GIF, a PNG and a WebP for a %s post', async (label) => {
+  it.each(['webm', 'mp4', 'gif', 'still'])('makes a GIF, a PNG, a WebP and an MP4 for a %s post', async (label) => {
     const post = posts[label]!;
     // One post by its board id, the others by MD5 (upper-cased once: the API lower-cases it).
     const id = label === 'webm' ? String(post.id) : label === 'mp4' ? post.md5.toUpperCase() : post.md5;
     const [gifUrl, pngUrl, webpUrl] = await Promise.all([makeThumbnail(id, 'gif'), makeThumbnail(id, 'png'), makeThumbnail(id, 'webp')]);
+    // after the others: a fourth post-id lookup at once would be over the key's share of the board budget (429 1069)
+    const mp4Url = await makeThumbnail(id, 'mp4');
     expect(gifUrl).toBe(`${nginx.baseUrl}/thumbs/${post.md5}.gif`);
     expect(pngUrl).toBe(`${nginx.baseUrl}/thumbs/${post.md5}.png`);
     expect(webpUrl).toBe(`${nginx.baseUrl}/thumbs/${post.md5}.webp`);
+    expect(mp4Url).toBe(`${nginx.baseUrl}/thumbs/${post.md5}.mp4`);
 
     const gif = await fetchImage(gifUrl);
     expect(gif.contentType).toBe('image/gif');
@@ -142,6 +145,10 @@ describe('thumbnail flow: API → queue → two workers → files served by ngin
     expect(webpMeta.pages ?? 1).toBe(gifMeta.pages ?? 1);
     expect([webpMeta.width, webpMeta.pageHeight ?? webpMeta.height]).toEqual([gifMeta.width, gifMeta.pageHeight ?? gifMeta.height]);
 
+    const mp4 = await fetchImage(mp4Url);
+    expect(mp4.contentType).toBe('video/mp4');
+    expect(mp4.bytes.subarray(4, 8).toString('latin1')).toBe('ftyp');
+
     const png = await fetchImage(pngUrl);
     expect(png.contentType).toBe('image/png');
     const pngMeta = await sharp(png.bytes).metadata();
@@ -153,7 +160,7 @@ describe('thumbnail flow: API → queue → two workers → files served by ngin
     expect(again.status).toBe(200);
     expect(again.body).toEqual({ success: true, status: 'done', url: pngUrl });
     const info = await request(`${apiUrl}/${id}`, { headers });
-    expect(info.body).toEqual({ success: true, gifURL: gifUrl, pngURL: pngUrl, webpURL: webpUrl, thumbhash: expect.stringMatching(/^[A-Za-z0-9+/]{6,}={0,2}$/) });
+    expect(info.body).toEqual({ success: true, gifURL: gifUrl, pngURL: pngUrl, webpURL: webpUrl, mp4URL: mp4Url, thumbhash: expect.stringMatching(/^[A-Za-z0-9+/]{6,}={0,2}$/) });
   });
 
   it('reports a post the board does not know as a client error (404 1068) on check and on a repeated PUT, not as a failure of ours', async () => {
@@ -182,7 +189,7 @@ describe('thumbnail flow: API → queue → two workers → files served by ngin
     const downloads = board.requests.filter((r) => r.path.includes(`/${post.md5}.webm`));
     expect(downloads).toHaveLength(1);
     const info = await request(`${apiUrl}/${post.md5}`, { headers });
-    expect(info.body).toEqual({ success: true, gifURL: null, pngURL: null, webpURL: null, thumbhash: null });
+    expect(info.body).toEqual({ success: true, gifURL: null, pngURL: null, webpURL: null, mp4URL: null, thumbhash: null });
   });
 
   it('the API process records the finished jobs\' durations for its estimates', async () => {
@@ -218,7 +225,7 @@ describe('a job past its time budget', () => {
       expect(putAgain.status).toBe(408);
       expect(putAgain.body.code).toBe(1065);
       const info = await request(`${apiUrl}/${post.md5}`, { headers });
-      expect(info.body).toEqual({ success: true, gifURL: null, pngURL: null, webpURL: null, thumbhash: null });
+      expect(info.body).toEqual({ success: true, gifURL: null, pngURL: null, webpURL: null, mp4URL: null, thumbhash: null });
     } finally {
       board.setMediaDelay(0);
     }

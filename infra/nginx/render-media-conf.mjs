@@ -18,6 +18,8 @@ export const MEDIA_TYPES = {
   jpg: 'image/jpeg',
   jpeg: 'image/jpeg',
   webp: 'image/webp',
+  // the `mp4` thumbnail (H.264, +faststart); nginx answers Range requests for it, which video players use
+  mp4: 'video/mp4',
 };
 
 const byType = Object.entries(MEDIA_TYPES).reduce((types, [ext, type]) => ({ ...types, [type]: [...(types[type] ?? []), ext] }), {});

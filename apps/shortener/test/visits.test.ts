@@ -17,6 +17,16 @@ afterAll(async () => {
 
 const today = (): string => new Date().toISOString().slice(0, 10);
 
+/** The breakdown of `n` visits by BROWSER from this machine (no Referer; a loopback address is in no country). */
+const fromBrowser = (n: number) => ({
+  referrers: [{ host: 'direct', visits: n }],
+  countries: [{ country: 'unknown', visits: n }],
+  browsers: [{ name: 'Firefox', visits: n }],
+  os: [{ name: 'Linux', visits: n }],
+  devices: { desktop: n, mobile: 0, tablet: 0, other: 0 },
+});
+const NO_BREAKDOWN = { referrers: [], countries: [], browsers: [], os: [], devices: { desktop: 0, mobile: 0, tablet: 0, other: 0 } };
+
 /** Polls `read` until it answers `expected` (visits travel in batches), then returns it; the assertion is the caller's. */
 async function settle<T>(read: () => Promise<T>, expected: T, attempts = 100): Promise<T> {
   let value = await read();
@@ -60,7 +70,7 @@ describe('visit counts', () => {
     await request(`${h.url}/${code}`, { headers: BROWSER });
     await request(`${second.url}/${code}`, { headers: BROWSER });
     const stats = async () => (await request(`${h.url}/${code}/stats`, { headers: { authorization: h.key } })).body;
-    const expected = { success: true, data: { code, visits: 2, days: [{ date: today(), visits: 2 }] } };
+    const expected = { success: true, data: { code, visits: 2, days: [{ date: today(), visits: 2 }], ...fromBrowser(2) } };
     expect(await settle(stats, expected)).toEqual(expected);
     await second.close();
   });
@@ -81,7 +91,7 @@ describe('visit counts', () => {
     const { body } = await create(h, { url: uniqueUrl() });
     const res = await request(`${h.url}/${body.data.code}/stats`, { headers: { authorization: h.key } });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ success: true, data: { code: body.data.code, visits: 0, days: [] } });
+    expect(res.body).toEqual({ success: true, data: { code: body.data.code, visits: 0, days: [], ...NO_BREAKDOWN } });
     for (const code of ['no-such-code', 'bad_code']) {
       const missing = await request(`${h.url}/${code}/stats`, { headers: { authorization: h.key } });
       expect(missing.status).toBe(404);
@@ -123,7 +133,7 @@ describe('visit counts', () => {
     await request(`${restarted.url}/${code}`, { headers: BROWSER });
     expect(await settle(visitsOf(restarted.url, code), 6)).toBe(6);
     const stats = await request(`${restarted.url}/${code}/stats`, { headers: { authorization: h.key } });
-    expect(stats.body.data).toEqual({ code, visits: 6, days: [{ date: today(), visits: 6 }] });
+    expect(stats.body.data).toEqual({ code, visits: 6, days: [{ date: today(), visits: 6 }], ...fromBrowser(6) });
     expect(await settle(() => movedToMySql(code), 6)).toBe(6);
   });
 });

@@ -116,14 +116,14 @@ describe('thumbnail rendering', () => {
     expect((await readFile(path.join(thumbsDir, `${post.md5}.thumbhash`))).length).toBeGreaterThan(4);
   });
 
-  it.each(['gif', 'webp', 'png'] as const)('fails a corrupt file as unrecoverable with a readable reason, without retries (%s)', async (type) => {
+  it.each(['gif', 'webp', 'png', 'mp4'] as const)('fails a corrupt file as unrecoverable with a readable reason, without retries (%s)', async (type) => {
     const { job } = await render(Buffer.from(`this is not a video at all, only text pretending to be one (${type})`), 'webm', type);
     expect(await job.getState()).toBe('failed');
     expect(job.attemptsMade).toBe(1);
     expect(job.failedReason).toBe(THUMBNAIL_FAILURE_REASONS.unreadable);
   });
 
-  it.each(['gif', 'webp'] as const)('fails a corrupt GIF the same way (%s)', async (type) => {
+  it.each(['gif', 'webp', 'mp4'] as const)('fails a corrupt GIF the same way (%s)', async (type) => {
     const { job } = await render(Buffer.concat([Buffer.from('GIF89a'), Buffer.from(type), Buffer.alloc(64, 7)]), 'gif', type);
     expect(await job.getState()).toBe('failed');
     expect(job.attemptsMade).toBe(1);

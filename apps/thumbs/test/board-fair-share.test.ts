@@ -74,7 +74,7 @@ describe('board budget fair share', () => {
     await fromA.enough;
     const fromB = await lookup(post.id, keyB, '203.0.113.10');
     expect(fromB.status, JSON.stringify(fromB.body)).toBe(200);
-    expect(fromB.body).toEqual({ success: true, gifURL: null, pngURL: null, webpURL: null, thumbhash: null });
+    expect(fromB.body).toEqual({ success: true, gifURL: null, pngURL: null, webpURL: null, mp4URL: null, thumbhash: null });
 
     const answers = await fromA.all;
     expectContractAnswers(answers);

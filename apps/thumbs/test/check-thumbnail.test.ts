@@ -35,6 +35,7 @@ describe('GET /check/:md5/:type', () => {
       [md5For('type'), 'jpg', 1064],
       ['avif', md5For('type'), 1064],
       [md5For('type'), 'WEBP', 1064],
+      [md5For('type'), 'MP4', 1064],
     ];
     for (const [a, b, code] of cases) {
       const res = await check(a, b);

@@ -33,13 +33,14 @@ describe('PUT /:id/:type', () => {
       [md5For('type'), 'GIFS', 1064],
       [md5For('type'), 'WEBP', 1064],
       [md5For('type'), 'webm', 1064],
+      [md5For('type'), 'MP4', 1064],
       ['abc', 'jpg', 1063],
     ];
     for (const [id, type, code] of cases) {
       const res = await put(id, type);
       expect(res.status, `${id}/${type}`).toBe(404);
       expect(res.body, `${id}/${type}`).toMatchObject({ success: false, code });
-      if (code === 1064) expect(res.body.error).toBe('Invalid type; expected gif, png or webp.');
+      if (code === 1064) expect(res.body.error).toBe('Invalid type; expected gif, png, webp or mp4.');
     }
     expect(await h.queue.count()).toBe(0);
   });

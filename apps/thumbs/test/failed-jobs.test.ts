@@ -16,7 +16,7 @@ const md5sFor = (type: ThumbnailType) => ({
   multiline: md5For(`multiline-${type}`),
   notOnBoard: md5For(`not-on-board-${type}`),
 });
-/** The md5s of each type's jobs: every case runs for gif, png and webp. */
+/** The md5s of each type's jobs: every case runs for gif, png, webp and mp4. */
 const md5 = Object.fromEntries(THUMBNAIL_TYPES.map((type) => [type, md5sFor(type)])) as Record<ThumbnailType, ReturnType<typeof md5sFor>>;
 const REASONS: Record<string, string> = Object.fromEntries(THUMBNAIL_TYPES.flatMap((type) => [
   [md5[type].corrupt, 'corrupt: the file could not be decoded'],
@@ -53,7 +53,7 @@ afterAll(async () => {
   await h?.close();
 });
 
-describe('failed and timed-out jobs (gif, png and webp)', () => {
+describe('failed and timed-out jobs (gif, png, webp and mp4)', () => {
   it('PUT and check answer 500 1060 with the reason while a failed job is kept', async () => {
     for (const type of THUMBNAIL_TYPES) {
       for (const res of [await put(md5[type].corrupt, type), await check(md5[type].corrupt, type)]) {

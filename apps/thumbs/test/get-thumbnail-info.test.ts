@@ -32,7 +32,7 @@ describe('GET /:id', () => {
   it('answers null URLs when no thumbnail exists', async () => {
     const res = await get(md5For('none'));
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ success: true, gifURL: null, pngURL: null, webpURL: null, thumbhash: null });
+    expect(res.body).toEqual({ success: true, gifURL: null, pngURL: null, webpURL: null, mp4URL: null, thumbhash: null });
     expect(res.headers.get('x-request-id')).toBeTruthy();
   });
 
@@ -41,13 +41,26 @@ describe('GET /:id', () => {
     await h.writeThumbnail(md5, 'gif');
     const onlyGif = await get(md5.toUpperCase());
     expect(onlyGif.status).toBe(200);
-    expect(onlyGif.body).toEqual({ success: true, gifURL: `${MEDIA_URL}/${md5}.gif`, pngURL: null, webpURL: null, thumbhash: null });
+    expect(onlyGif.body).toEqual({ success: true, gifURL: `${MEDIA_URL}/${md5}.gif`, pngURL: null, webpURL: null, mp4URL: null, thumbhash: null });
     await h.writeThumbnail(md5, 'png');
     const both = await get(md5);
-    expect(both.body).toEqual({ success: true, gifURL: `${MEDIA_URL}/${md5}.gif`, pngURL: `${MEDIA_URL}/${md5}.png`, webpURL: null, thumbhash: null });
+    expect(both.body).toEqual({ success: true, gifURL: `${MEDIA_URL}/${md5}.gif`, pngURL: `${MEDIA_URL}/${md5}.png`, webpURL: null, mp4URL: null, thumbhash: null });
     await h.writeThumbnail(md5, 'webp');
     const all = await get(md5);
-    expect(all.body).toEqual({ success: true, gifURL: `${MEDIA_URL}/${md5}.gif`, pngURL: `${MEDIA_URL}/${md5}.png`, webpURL: `${MEDIA_URL}/${md5}.webp`, thumbhash: null });
+    expect(all.body).toEqual({ success: true, gifURL: `${MEDIA_URL}/${md5}.gif`, pngURL: `${MEDIA_URL}/${md5}.png`, webpURL: `${MEDIA_URL}/${md5}.webp`, mp4URL: null, thumbhash: null });
+    await h.writeThumbnail(md5, 'mp4');
+    const withMp4 = await get(md5);
+    expect(withMp4.body).toEqual({
+      success: true, gifURL: `${MEDIA_URL}/${md5}.gif`, pngURL: `${MEDIA_URL}/${md5}.png`, webpURL: `${MEDIA_URL}/${md5}.webp`, mp4URL: `${MEDIA_URL}/${md5}.mp4`, thumbhash: null,
+    });
+  });
+
+  it('answers mp4URL alone when only the MP4 exists', async () => {
+    const md5 = md5For('mp4-only');
+    await h.writeThumbnail(md5, 'mp4');
+    const res = await get(md5);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ success: true, gifURL: null, pngURL: null, webpURL: null, mp4URL: `${MEDIA_URL}/${md5}.mp4`, thumbhash: null });
   });
 
   it('answers the ThumbHash the worker stored with the still, in base64', async () => {
@@ -56,7 +69,7 @@ describe('GET /:id', () => {
     const hash = Buffer.from([0x93, 0x18, 0x0a, 0x35, 0x86, 0x37, 0x89, 0x87, 0x70, 0x77, 0x88, 0x87, 0x78, 0x07, 0x08, 0x88, 0x87, 0x80, 0x08]);
     await writeFile(path.join(thumbnailsDir(h.ctx.mediaDir), thumbhashFileName(md5)), hash);
     const res = await get(md5);
-    expect(res.body).toEqual({ success: true, gifURL: null, pngURL: null, webpURL: `${MEDIA_URL}/${md5}.webp`, thumbhash: hash.toString('base64') });
+    expect(res.body).toEqual({ success: true, gifURL: null, pngURL: null, webpURL: `${MEDIA_URL}/${md5}.webp`, mp4URL: null, thumbhash: hash.toString('base64') });
   });
 
   it('resolves a decimal post id through the board', async () => {
@@ -64,7 +77,7 @@ describe('GET /:id', () => {
     await h.writeThumbnail(post.md5, 'png');
     const res = await get('4242');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ success: true, gifURL: null, pngURL: `${MEDIA_URL}/${post.md5}.png`, webpURL: null, thumbhash: null });
+    expect(res.body).toEqual({ success: true, gifURL: null, pngURL: `${MEDIA_URL}/${post.md5}.png`, webpURL: null, mp4URL: null, thumbhash: null });
     expect(h.board.requests.some((r) => r.path.startsWith('/posts/4242.json'))).toBe(true);
   });
 

@@ -116,7 +116,7 @@ export async function startThumbs(env: Record<string, string> = {}): Promise<Thu
     apiKeys,
     async writeThumbnail(md5, type) {
       await mkdir(thumbnailsDir(ctx.mediaDir), { recursive: true });
-      await writeFile(path.join(thumbnailsDir(ctx.mediaDir), thumbnailFileName(md5, type)), Buffer.from({ gif: 'GIF89a', png: '\x89PNG', webp: 'RIFF\0\0\0\0WEBP' }[type]));
+      await writeFile(path.join(thumbnailsDir(ctx.mediaDir), thumbnailFileName(md5, type)), Buffer.from({ gif: 'GIF89a', png: '\x89PNG', webp: 'RIFF\0\0\0\0WEBP', mp4: '\0\0\0\x18ftypisom' }[type]));
     },
     async setReadOnly(on) {
       await setReadOnly(redis, config.redis.prefix, ['thumbs'], on);

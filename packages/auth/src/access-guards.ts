@@ -5,7 +5,7 @@ import type { ApiKey } from './db/entities/api-key.entity.js';
 import type { Request, RequestHandler, Response } from 'express';
 import type { RedisClient } from '@pawlink/service-kit/redis';
 import { createApiKeyGuards } from './guards/api-key.guard.js';
-import { createInvalidKeyLimit, createRateLimit, createRateLimitStatus } from './guards/rate-limit.guard.js';
+import { createInvalidKeyLimit, createRateLimit, createRateLimitStatus, createWeightedRateLimit } from './guards/rate-limit.guard.js';
 import { ApiKeyRepository } from './repositories/api-key.repository.js';
 import { LocalRateLimitWindows, RedisRateLimitWindows } from './repositories/rate-limit.repository.js';
 import { ResilientRateLimitWindows } from './repositories/resilient-rate-limit-windows.repository.js';
@@ -27,12 +27,21 @@ export interface AccessGuards<B extends string = RateLimitBucket> {
    * any lookup once spent); keys are looked up through the same cache as `requireKey`.
    */
   readonly verifyKey: (presented: string, flag: ApiKeyFlag, req: Request, res: Response) => Promise<ApiKey>;
-  /** The route bucket and the global window, per key, or per client IP when anonymous. */
-  readonly rateLimit: (bucket: B) => RequestHandler;
+  /**
+   * The route bucket and the global window, per key, or per client IP when anonymous. With `units`
+   * (read from the validated request), the request takes that many units of the bucket, all or
+   * nothing: refused whole with 429 when they do not fit in what is left (a bulk create's items).
+   */
+  readonly rateLimit: (bucket: B, options?: WeightedRateLimitUse) => RequestHandler;
   /** What the request's key (or IP) has left in each bucket of the service and globally, counting nothing. */
   readonly limits: (req: Request, res: Response) => Promise<Record<string, RateLimitStatus>>;
   /** Per-key usage, when counted: `GET /status` then shows a key its own. */
   readonly usage?: KeyUsageCounter;
+}
+
+/** A route whose request stands for several units of its bucket. */
+export interface WeightedRateLimitUse {
+  units: (req: Request) => number;
 }
 
 export interface AccessGuardsOptions<B extends string = RateLimitBucket> {
@@ -84,12 +93,13 @@ export function createAccessGuards<B extends string = RateLimitBucket>(options: 
     ...(options.limits?.global ? { global: options.limits.global } : {}),
   };
   const rateLimit = createRateLimit<B>(limitOptions);
+  const weightedRateLimit = createWeightedRateLimit<B>(limitOptions);
   const limits = createRateLimitStatus<B>(limitOptions);
   return {
     requireKey: (flag) => keys.requireApiKey(flag),
     optionalKey: () => keys.optionalApiKey(),
     verifyKey: keys.verifyKey,
-    rateLimit,
+    rateLimit: (bucket, weighted) => (weighted ? weightedRateLimit(bucket, weighted.units) : rateLimit(bucket)),
     limits,
     ...(options.usage ? { usage: options.usage } : {}),
   };

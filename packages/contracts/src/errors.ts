@@ -53,7 +53,7 @@ export const Errors = define({
   THUMBNAIL_ERROR: { code: 1060, status: 500, message: 'Thumbnail generation failed.' },
   INVALID_POST_ID: { code: 1062, status: 404, message: 'Invalid post id.' },
   INVALID_MD5: { code: 1063, status: 404, message: 'Invalid MD5.' },
-  INVALID_TYPE: { code: 1064, status: 404, message: 'Invalid type; expected gif, png or webp.' },
+  INVALID_TYPE: { code: 1064, status: 404, message: 'Invalid type; expected gif, png, webp or mp4.' },
   THUMBNAIL_TIMEOUT: { code: 1065, status: 408, message: 'Thumbnail generation timed out.' },
   CHECK_NOT_FOUND: { code: 1066, status: 404, message: 'No thumbnail job was found for that MD5 and type.' },
   BOARD_UNAVAILABLE: { code: 1067, status: 503, message: 'The image board cannot be reached right now; try again later.', retryAfterSeconds: 5 },
@@ -77,6 +77,7 @@ export const Errors = define({
   INVALID_EXPIRES_AT: { code: 1081, status: 422, message: 'The provided expiresAt is invalid: expected an ISO 8601 date and time with a time zone (e.g. 2030-01-31T12:00:00Z), in the future, or null.' },
   INVALID_MAX_VISITS: { code: 1082, status: 422, message: 'The provided maxVisits is invalid: expected a whole number from 1 to 2147483647, or null.' },
   SHORT_URL_EXPIRED: { code: 1083, status: 410, message: 'This short url has expired.' },
+  BULK_CREATE_INVALID: { code: 1084, status: 400, message: 'Invalid bulk create: expected a body {links: [...]} of 1 to 100 objects, each {url, code?, credit?, expiresAt?, maxVisits?}.' },
   /** Scheme, length or address: nothing is queued for a PUT whose callback would be refused. */
   CALLBACK_URL_REFUSED: { code: 1085, status: 422, message: 'The callbackURL is refused: it must be an http or https URL of at most 2048 characters on a public address.' },
 });

@@ -40,10 +40,23 @@ export interface VisitDay {
   visits: number;
 }
 
+/**
+ * Where the visits of the stats period came from (docs/api.md): each list adds up to the period's
+ * visits. `referrers` names the top 20 hosts (`direct`: no or an unparseable `Referer`), `browsers`
+ * and `os` the top 10, the rest as `other`; `countries` are ISO 3166 alpha-2 or `unknown`.
+ */
+export interface VisitBreakdown {
+  referrers: Array<{ host: string; visits: number }>;
+  countries: Array<{ country: string; visits: number }>;
+  browsers: Array<{ name: string; visits: number }>;
+  os: Array<{ name: string; visits: number }>;
+  devices: { desktop: number; mobile: number; tablet: number; other: number };
+}
+
 /** `GET /:code/stats`. */
 export interface ShortUrlStatsResponse {
   success: true;
-  data: { code: string; visits: number; days: VisitDay[] };
+  data: { code: string; visits: number; days: VisitDay[] } & VisitBreakdown;
 }
 
 /** Days of `GET /:code/stats`: today (UTC) and the days before it. */
@@ -90,3 +103,47 @@ export interface DeleteShortUrlRequest {
 export interface DeleteShortUrlAliasRequest extends DeleteShortUrlRequest {
   code: string;
 }
+
+/** `GET /links`: page sizes. */
+export const LINKS_PAGE_DEFAULT = 25;
+export const LINKS_PAGE_MAX = 100;
+/** Longest `q` of `GET /links`. */
+export const LINKS_QUERY_MAX_LENGTH = 200;
+
+/** `GET /links`: the entries created with the presenting key, newest first, and the cursor of the next page. */
+export interface ListShortUrlsResponse {
+  success: true;
+  data: {
+    links: ShortUrlWithVisits[];
+    /** Opaque; null on the last page. */
+    next: string | null;
+  };
+}
+
+/** Items of one `POST /create/bulk`. */
+export const BULK_CREATE_MAX_LINKS = 100;
+
+/** `POST /create/bulk` body. */
+export interface BulkCreateShortUrlsRequest {
+  links: CreateShortUrlRequest[];
+}
+
+/** One item's outcome: what `POST /create` would have answered for it (its HTTP status as `status`), or its failure. */
+export type BulkCreateItemResult =
+  | { success: true; status: 201 | 200; data: CreateShortUrlResponse['data'] }
+  | { success: false; code: number; error: string };
+
+/** `POST /create/bulk`: one result per item, in input order. */
+export interface BulkCreateShortUrlsResponse {
+  success: true;
+  data: BulkCreateItemResult[];
+}
+
+/** `GET /:code/qr` parameters. */
+export const QR_FORMATS = ['svg', 'png'] as const;
+export type QrFormat = (typeof QR_FORMATS)[number];
+export const QR_SIZE_MIN = 64;
+export const QR_SIZE_MAX = 2048;
+export const QR_SIZE_DEFAULT = 512;
+export const QR_MARGIN_MAX = 8;
+export const QR_MARGIN_DEFAULT = 2;

@@ -1,5 +1,5 @@
 /** Thumbnail formats a client may ask for (docs/api.md §4). */
-export const THUMBNAIL_TYPES = ['gif', 'png', 'webp'] as const;
+export const THUMBNAIL_TYPES = ['gif', 'png', 'webp', 'mp4'] as const;
 export type ThumbnailType = (typeof THUMBNAIL_TYPES)[number];
 
 /** BullMQ queue name (prefixed by REDIS_PREFIX through the queue's `prefix` option). */
@@ -62,6 +62,8 @@ export interface ThumbnailInfoResponse {
   gifURL: string | null;
   pngURL: string | null;
   webpURL: string | null;
+  /** The H.264 MP4 of the GIF's clip (a second of the still for stills), or null when none. */
+  mp4URL: string | null;
   /** ThumbHash of the still (base64), or null until a thumbnail exists. */
   thumbhash: string | null;
 }

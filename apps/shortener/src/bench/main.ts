@@ -7,7 +7,11 @@
  * BENCH_SHORTENER_ENDPOINTS picks the rows (comma-separated; default `redirect,create`):
  * `redirect` (visits counted: wrk sends no User-Agent, so every request is a person's visit),
  * `redirect-uncounted` (the counting shortener against a second one with SHORTENER_COUNT_VISITS=false,
- * interleaved on the same 250 codes: the ratio is what counting costs), `create`.
+ * interleaved on the same 250 codes: the ratio is what counting costs), `redirect-breakdown` (the
+ * shortener tallying where visits came from against a second one with SHORTENER_VISIT_BREAKDOWN=false,
+ * interleaved on the same 250 codes, each request with a browser's User-Agent, a Referer and an
+ * X-Forwarded-For (TRUST_PROXY=1) from small rotating sets: the ratio is what the breakdown costs the
+ * hot path), `create`.
  */
 import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
@@ -23,6 +27,15 @@ import type { RedirectCeilingConfig } from './redirect-ceiling.js';
 const CODES = 1_000;
 /** Codes of the counting-off comparison: each must be warmed through the per-IP lookup limit first. */
 const UNCOUNTED_CODES = 250;
+/** Browsers, referrers and addresses the breakdown comparison's requests rotate through (a few hundred distinct sources per code). */
+const AGENTS = [
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36',
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1',
+  'Mozilla/5.0 (X11; Linux x86_64; rv:120.0) Gecko/20100101 Firefox/120.0',
+  'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36',
+];
+const REFERERS = ['https://www.google.com/', 'https://t.co/abc', 'https://news.example.org/story/1', ''];
+const ADDRESSES = ['8.8.8.8', '81.2.69.160', '2a00:1450:4001::1', '1.1.1.1', '185.60.216.35'];
 /** Creates in flight while the codes are made (the measured creates come from wrk). */
 const SETUP_CONCURRENCY = 20;
 const here = (file: string): string => fileURLToPath(new URL(file, import.meta.url));
@@ -41,10 +54,10 @@ async function createCodes(baseUrl: string, key: string, count: number): Promise
   return targets;
 }
 
-const ENDPOINTS = ['redirect', 'redirect-uncounted', 'create'] as const;
+const ENDPOINTS = ['redirect', 'redirect-uncounted', 'redirect-breakdown', 'create'] as const;
 type Endpoint = (typeof ENDPOINTS)[number];
 
-function selectedEndpoints(raw = process.env.BENCH_SHORTENER_ENDPOINTS ?? 'redirect,create'): Set<Endpoint> {
+function selectedEndpoints(raw = process.env.BENCH_SHORTENER_ENDPOINTS ?? 'redirect,redirect-breakdown,create'): Set<Endpoint> {
   const names = raw.split(',').map((name) => name.trim()).filter((name) => name !== '');
   for (const name of names) if (!(ENDPOINTS as readonly string[]).includes(name)) throw new Error(`BENCH_SHORTENER_ENDPOINTS: unknown endpoint "${name}" (known: ${ENDPOINTS.join(', ')})`);
   return new Set(names as Endpoint[]);
@@ -99,6 +112,28 @@ await runHttpBench('shortener', async ({ defer, measure, workspace, log }) => {
       target: { minRatio: 0.9 },
       pawlinkUrl: baseUrl,
       ceilingUrl: uncounted.url,
+      requests: shared,
+    });
+  }
+  if (endpoints.has('redirect-breakdown')) {
+    // Two fresh instances behind one trusted proxy (X-Forwarded-For names the visitor), the same codes warmed on each.
+    const on = await startService('shortener', here('../main.js'), { ...env, TRUST_PROXY: '1', SHORTENER_VISIT_BREAKDOWN: 'true' });
+    defer(on.stop);
+    const off = await startService('shortener', here('../main.js'), { ...env, TRUST_PROXY: '1', SHORTENER_VISIT_BREAKDOWN: 'false' });
+    defer(off.stop);
+    const shared = redirects.slice(0, UNCOUNTED_CODES).map(({ path }, i) => {
+      const headers: Record<string, string> = { 'User-Agent': AGENTS[i % AGENTS.length]!, 'X-Forwarded-For': ADDRESSES[i % ADDRESSES.length]! };
+      const referer = REFERERS[i % REFERERS.length]!;
+      if (referer !== '') headers.Referer = referer;
+      return { path, headers };
+    });
+    for (const { path } of shared) for (const instance of [on, off]) await fetch(`${instance.url}${path}`, { redirect: 'manual' });
+    await measure({
+      endpoint: `GET /:code redirect (${UNCOUNTED_CODES} warm codes, browsers, referrers, addresses), breakdown on vs off`,
+      ceiling: 'the same shortener with SHORTENER_VISIT_BREAKDOWN=false',
+      target: { minRatio: 0.95 },
+      pawlinkUrl: on.url,
+      ceilingUrl: off.url,
       requests: shared,
     });
   }

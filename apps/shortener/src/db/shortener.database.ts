@@ -4,11 +4,13 @@ import { AddShortUrlsUrlChangedAt1795380000000 } from './migrations/179538000000
 import { ShareOnlyFixedUrls1795900000000 } from './migrations/1795900000000-share-only-fixed-urls.js';
 import { AddShortUrlsExpiry1796000000000 } from './migrations/1796000000000-add-short-urls-expiry.js';
 import { CreateShortUrlVisits1796000001000 } from './migrations/1796000001000-create-short-url-visits.js';
+import { AddShortUrlsOwner1796100000000 } from './migrations/1796100000000-add-short-urls-owner.js';
+import { CreateShortUrlVisitBreakdown1796200000000 } from './migrations/1796200000000-create-short-url-visit-breakdown.js';
 import { ShortUrlEntity } from './entities/short-url.entity.js';
 
 /** The `<DB_PREFIX>shortener` schema. */
 export const shortenerDatabase: DataSourceSpec = {
   name: 'shortener',
   entities: [ShortUrlEntity],
-  migrations: [CreateShortUrls1763790000000, AddShortUrlsUrlChangedAt1795380000000, ShareOnlyFixedUrls1795900000000, AddShortUrlsExpiry1796000000000, CreateShortUrlVisits1796000001000],
+  migrations: [CreateShortUrls1763790000000, AddShortUrlsUrlChangedAt1795380000000, ShareOnlyFixedUrls1795900000000, AddShortUrlsExpiry1796000000000, CreateShortUrlVisits1796000001000, AddShortUrlsOwner1796100000000, CreateShortUrlVisitBreakdown1796200000000],
 };

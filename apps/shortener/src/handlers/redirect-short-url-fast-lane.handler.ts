@@ -1,5 +1,6 @@
 import { assignRequestId } from '@pawlink/service-kit';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { clientAddress } from '../http/client-address.http.js';
 import { keepPeek } from '../http/redirect-peek.http.js';
 import { sendRedirect } from '../http/send-redirect.http.js';
 import type { RedirectShortUrlService } from '../services/redirect-short-url.service.js';
@@ -12,6 +13,10 @@ export interface FastLaneDeps {
   redirects: Pick<RedirectShortUrlService, 'peek' | 'countVisit'>;
   /** Whether visits are counted (SHORTENER_COUNT_VISITS). */
   countVisits: boolean;
+  /** Whether visits are tallied with where they came from (SHORTENER_VISIT_BREAKDOWN): only then is the address read. */
+  breakdown: boolean;
+  /** TRUST_PROXY: the client address is the one Express's `req.ip` would give. */
+  trustProxy: number;
   cacheControl: string;
   onRedirect: FastRedirectObserver;
 }
@@ -19,12 +24,13 @@ export interface FastLaneDeps {
 /**
  * Answers `GET|HEAD /<code>` before Express when the redirect service's `peek` finds the answer
  * in memory (docs/adr/0006): no middleware stack, no I/O, one synchronous service call. A counted
- * visit (a GET by a non-bot) is one tally update, through the same service. Returns false (having
+ * visit (a GET by a non-bot) is one tally update, through the same service, with the raw
+ * `Referer`, `User-Agent` and client address (parsed later, off this path). Returns false (having
  * written nothing) for everything else — other methods and paths, misses, `maxVisits` links, links
  * past their `expiresAt`, reserved words — which Express then handles; a miss leaves its peek on
  * the request, so the Express route does not peek again.
  */
-export function createRedirectFastLane({ redirects, countVisits, cacheControl, onRedirect }: FastLaneDeps) {
+export function createRedirectFastLane({ redirects, countVisits, breakdown, trustProxy, cacheControl, onRedirect }: FastLaneDeps) {
   return function tryFastRedirect(req: IncomingMessage, res: ServerResponse): boolean {
     const method = req.method;
     if (method !== 'GET' && method !== 'HEAD') return false;
@@ -38,7 +44,9 @@ export function createRedirectFastLane({ redirects, countVisits, cacheControl, o
       if (peek !== null) keepPeek(req, peek);
       return false;
     }
-    if (countVisits && isCountedVisit(method, req.headers['user-agent'])) redirects.countVisit(code);
+    const headers = req.headers;
+    const userAgent = headers['user-agent'];
+    if (countVisits && isCountedVisit(method, userAgent)) redirects.countVisit(code, headers.referer, userAgent, breakdown ? clientAddress(req, trustProxy) : undefined);
     assignRequestId(req, res);
     sendRedirect(res, peek, cacheControl);
     onRedirect(method, Number(process.hrtime.bigint() - start) / 1e9);

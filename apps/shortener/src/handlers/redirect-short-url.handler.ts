@@ -15,7 +15,9 @@ import type { RedirectShortUrlInput } from '../validation/redirect-short-url.val
 export function redirectShortUrlHandler(redirects: RedirectShortUrlService, cacheControl: string): RequestHandler {
   return async (req, res) => {
     const { code } = validated<RedirectShortUrlInput>(req);
-    const outcome = code === null ? ({ kind: 'unknown' } as const) : await redirects.visit(code, peekOnce(redirects, req, code), isCountedVisit(req.method, req.get('user-agent')));
+    const userAgent = req.get('user-agent');
+    const source = { referer: req.get('referer'), userAgent, address: req.ip };
+    const outcome = code === null ? ({ kind: 'unknown' } as const) : await redirects.visit(code, peekOnce(redirects, req, code), isCountedVisit(req.method, userAgent), source);
     if (outcome.kind === 'unknown') sendUnknownCode(res);
     else if (outcome.kind === 'expired') sendExpired(res, outcome.expired);
     else sendRedirect(res, outcome.url, cacheControl);

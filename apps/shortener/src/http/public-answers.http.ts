@@ -42,3 +42,8 @@ export function sendPreviewNotFound(res: Response): void {
 export function sendPreviewLimited(res: Response, error: ApiError): void {
   res.set(error.headers).set(PREVIEW_HEADERS).status(error.httpStatus).send(renderLimitedPage(limitedText(error)));
 }
+
+/** The 429 (lookup limit) of a public path whose other failures are JSON (`GET /:code/qr`): the failure shape, with the rate-limit headers. */
+export function sendJsonLimited(res: Response, error: ApiError): void {
+  res.status(error.httpStatus).set(error.headers).json(error.toBody());
+}

@@ -16,6 +16,7 @@ const row = (code: string, credit: string): ShortUrl => ({
   maxVisits: null,
   maxVisitsUsed: 0,
   maxVisitsReachedAt: null,
+  ownerKeyId: null,
 });
 
 /** A preview cache over a source whose answers the test releases one by one. */

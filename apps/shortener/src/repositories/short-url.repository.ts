@@ -2,7 +2,40 @@ import { createHash } from 'node:crypto';
 import { QueryFailedError, type DataSource, type Repository } from 'typeorm';
 import { ShortUrlEntity, type ShortUrl } from '../db/entities/short-url.entity.js';
 
-export type NewShortUrl = Omit<ShortUrl, 'pos' | 'sharedUrlHash' | 'modifiedAt' | 'urlChangedAt' | 'maxVisitsUsed' | 'maxVisitsReachedAt'>;
+export type NewShortUrl = Omit<ShortUrl, 'pos' | 'sharedUrlHash' | 'modifiedAt' | 'urlChangedAt' | 'maxVisitsUsed' | 'maxVisitsReachedAt' | 'ownerKeyId'> & {
+  /** The creating API key; none (null) when absent. */
+  ownerKeyId?: number | null;
+};
+
+/** Where a page of one owner's entries starts: after this entry in (createdAt desc, pos desc) order. */
+export interface OwnerPosition {
+  createdAt: Date;
+  pos: number;
+}
+
+export interface OwnerPageQuery {
+  ownerKeyId: number;
+  /** Rows at most. */
+  limit: number;
+  /** Only entries after this one; from the newest when absent. */
+  after?: OwnerPosition;
+  /** Only entries whose code, url or credit contains this, ignoring case. */
+  contains?: string;
+}
+
+/** The LIKE escape character of `containsPattern` (not the backslash, whose meaning depends on NO_BACKSLASH_ESCAPES). */
+const LIKE_ESCAPE = '!';
+
+/** A LIKE pattern matching `text` anywhere, its wildcards (and the escape character) taken literally. */
+export const containsPattern = (text: string): string => `%${text.replace(/[!%_]/g, (c) => `${LIKE_ESCAPE}${c}`)}%`;
+
+/**
+ * `column` contains :pattern ignoring case: both sides lower-cased by the server, compared bytewise
+ * (codes and urls are ascii_bin, which LIKE would compare case-sensitively; credits are
+ * utf8mb4_unicode_ci, which would also ignore accents).
+ */
+const containsIgnoringCase = (column: string): string =>
+  `LOWER(CONVERT(${column} USING utf8mb4)) LIKE LOWER(CONVERT(:pattern USING utf8mb4)) COLLATE utf8mb4_bin ESCAPE '${LIKE_ESCAPE}'`;
 /**
  * `urlChangedAt` goes with a url change, in the same UPDATE as `modifiedAt`; `maxVisitsUsed` and
  * `maxVisitsReachedAt` with a change of `maxVisits`.
@@ -54,7 +87,7 @@ export class ShortUrlRepository {
   /** A shared entry (`isShared`): a second insert of its url conflicts on 'url'. */
   async insert(entry: NewShortUrl): Promise<WriteOutcome<ShortUrl>> {
     const sharedUrlHash = isShared(entry) ? urlHash(entry.url) : null;
-    const row: Omit<ShortUrl, 'pos'> = { ...entry, sharedUrlHash, modifiedAt: null, urlChangedAt: null, maxVisitsUsed: 0, maxVisitsReachedAt: null };
+    const row: Omit<ShortUrl, 'pos'> = { ...entry, ownerKeyId: entry.ownerKeyId ?? null, sharedUrlHash, modifiedAt: null, urlChangedAt: null, maxVisitsUsed: 0, maxVisitsReachedAt: null };
     try {
       const result = await this.repo.insert(row);
       const pos = Number((result.identifiers[0] as { pos: number | string }).pos);
@@ -64,6 +97,20 @@ export class ShortUrlRepository {
       if (conflict) return { ok: false, conflict };
       throw error;
     }
+  }
+
+  /**
+   * One page of the entries `ownerKeyId` created, newest first (createdAt desc, then pos desc), by
+   * keyset on the index (owner_key_id, created_at, pos): a page starts right after `after`, so
+   * entries created meanwhile never shift a later page (no OFFSET).
+   */
+  listByOwner(query: OwnerPageQuery): Promise<ShortUrl[]> {
+    const builder = this.repo.createQueryBuilder('s').where('s.owner_key_id = :owner', { owner: query.ownerKeyId });
+    if (query.after) builder.andWhere('(s.created_at < :at OR (s.created_at = :at AND s.pos < :pos))', { at: query.after.createdAt, pos: query.after.pos });
+    if (query.contains !== undefined) {
+      builder.andWhere(`(${['s.code', 's.url', 's.credit'].map(containsIgnoringCase).join(' OR ')})`, { pattern: containsPattern(query.contains) });
+    }
+    return builder.orderBy('s.created_at', 'DESC').addOrderBy('s.pos', 'DESC').limit(query.limit).getMany();
   }
 
   /**
@@ -96,6 +143,7 @@ export class ShortUrlRepository {
     return this.repo.manager.transaction(async (manager) => {
       const result = await manager.delete(ShortUrlEntity, { pos });
       await manager.query('DELETE FROM short_url_visits WHERE short_url_pos = ?', [pos]);
+      await manager.query('DELETE FROM short_url_visit_breakdown WHERE short_url_pos = ?', [pos]);
       return (result.affected ?? 0) > 0;
     });
   }

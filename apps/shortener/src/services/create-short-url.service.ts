@@ -23,6 +23,8 @@ export interface CreateShortUrl {
   expiresAt?: Date | null;
   /** null or absent: unlimited. */
   maxVisits?: number | null;
+  /** The API key creating the entry, recorded as its owner (`GET /links`); null or absent: none. */
+  ownerKeyId?: number | null;
 }
 
 export interface CreateResult {
@@ -72,7 +74,7 @@ export class CreateShortUrlService {
     for (let attempt = 1; attempt <= RANDOM_CODE_ATTEMPTS; attempt++) {
       const code = customCode ?? (this.deps.generateCode ?? randomCode)();
       if (customCode === undefined && isReservedCode(code)) continue;
-      const outcome = await this.deps.repository.insert({ code, url, credit, managementCodeHash, createdAt: this.deps.clock(), expiresAt, maxVisits });
+      const outcome = await this.deps.repository.insert({ code, url, credit, managementCodeHash, createdAt: this.deps.clock(), expiresAt, maxVisits, ownerKeyId: input.ownerKeyId ?? null });
       if (outcome.ok) {
         await this.deps.cache.put(code, linkOf(outcome.value));
         return { created: true, record: toRecord(outcome.value, this.deps.baseUrl), managementCode };

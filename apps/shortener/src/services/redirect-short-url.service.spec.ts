@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { NOW, setup } from '../../test/short-url-service-fakes.js';
-import { needsLookup } from './redirect-short-url.service.js';
+import { needsLookup, type VisitSource } from './redirect-short-url.service.js';
+
+const SOURCE: VisitSource = { referer: 'https://News.Example.org:8443/a/b?c#d', userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Firefox/120.0', address: '203.0.113.9' };
 
 const link = (url: string, more: { expiresAt?: number; limited?: boolean } = {}) => ({ url, expiresAt: more.expiresAt ?? null, limited: more.limited ?? false });
 
@@ -33,18 +35,29 @@ describe('RedirectShortUrlService.visit', () => {
     const { redirect, cache, counted } = setup();
     cache.warm.set('warm', link('https://example.com/w'));
     const peek = redirect.peek('warm');
-    expect(await redirect.visit('warm', peek, true)).toEqual({ kind: 'redirect', url: 'https://example.com/w' });
-    expect(await redirect.visit('warm', peek, false)).toEqual({ kind: 'redirect', url: 'https://example.com/w' });
+    expect(await redirect.visit('warm', peek, true, SOURCE)).toEqual({ kind: 'redirect', url: 'https://example.com/w' });
+    expect(await redirect.visit('warm', peek, false, SOURCE)).toEqual({ kind: 'redirect', url: 'https://example.com/w' });
     expect(cache.calls).toEqual(['peek warm']);
     expect(counted).toEqual(['warm']);
+  });
+
+  it('tallies a counted visit with its raw referrer host, user agent and address, parsing nothing', async () => {
+    const { redirect, cache, tallied } = setup();
+    cache.warm.set('warm', link('https://example.com/w'));
+    await redirect.visit('warm', redirect.peek('warm'), true, SOURCE);
+    redirect.countVisit('warm', undefined, undefined, undefined);
+    expect(tallied).toEqual([
+      ['warm', 'News.Example.org:8443', SOURCE.userAgent, '203.0.113.9'],
+      ['warm', '', '', ''],
+    ]);
   });
 
   it('resolves a miss through Redis and MySQL once, from the one peek', async () => {
     const { redirect, cache, counted } = setup();
     cache.source = (code) => Promise.resolve(code === 'cold' ? link('https://example.com/c') : null);
-    expect(await redirect.visit('cold', redirect.peek('cold'), true)).toEqual({ kind: 'redirect', url: 'https://example.com/c' });
-    expect(await redirect.visit('ghost', redirect.peek('ghost'), true)).toEqual({ kind: 'unknown' });
-    expect(await redirect.visit('bad code', redirect.peek('bad code'), true)).toEqual({ kind: 'unknown' });
+    expect(await redirect.visit('cold', redirect.peek('cold'), true, SOURCE)).toEqual({ kind: 'redirect', url: 'https://example.com/c' });
+    expect(await redirect.visit('ghost', redirect.peek('ghost'), true, SOURCE)).toEqual({ kind: 'unknown' });
+    expect(await redirect.visit('bad code', redirect.peek('bad code'), true, SOURCE)).toEqual({ kind: 'unknown' });
     expect(cache.calls).toEqual(['peek cold', 'fetch cold', 'peek ghost', 'fetch ghost']);
     expect(counted).toEqual(['cold']);
   });
@@ -54,14 +67,14 @@ describe('RedirectShortUrlService.visit', () => {
     const { record } = await create.create({ url: 'https://example.com/m', editable: true, maxVisits: 1 });
     cache.warm.set(record.code, link('https://example.com/m', { limited: true }));
     cache.calls.length = 0;
-    expect(await redirect.visit(record.code, redirect.peek(record.code), true)).toEqual({ kind: 'redirect', url: 'https://example.com/m' });
+    expect(await redirect.visit(record.code, redirect.peek(record.code), true, SOURCE)).toEqual({ kind: 'redirect', url: 'https://example.com/m' });
     expect(cache.calls).toEqual([`peek ${record.code}`]);
     expect(counted).toEqual([record.code]);
 
     const peek = redirect.peek(record.code);
     cache.generation += 1;
     cache.source = () => Promise.resolve(link('https://example.com/m', { limited: true }));
-    expect(await redirect.visit(record.code, peek, true)).toMatchObject({ kind: 'expired', expired: { reason: 'maxVisits', maxVisits: 1 } });
+    expect(await redirect.visit(record.code, peek, true, SOURCE)).toMatchObject({ kind: 'expired', expired: { reason: 'maxVisits', maxVisits: 1 } });
     expect(cache.calls.slice(1)).toEqual([`peek ${record.code}`, `fetch ${record.code}`]);
   });
 });

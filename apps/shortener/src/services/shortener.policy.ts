@@ -26,6 +26,7 @@ export const RESERVED_CODES: ReadonlySet<string> = new Set([
   'preview',
   'edit',
   'openapi',
+  'links',
 ]);
 
 const RESERVED = new RegExp(`^(?:${[...RESERVED_CODES].join('|')})$`, 'i');

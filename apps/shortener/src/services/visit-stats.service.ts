@@ -1,7 +1,8 @@
-import { VISIT_STATS_DAYS, type VisitDay } from '@pawlink/contracts';
+import { VISIT_STATS_DAYS, type VisitBreakdown, type VisitDay } from '@pawlink/contracts';
 import { appliedSinceFor, countsNotInMysql, firstOfLastDays, LocalLru } from '@pawlink/service-kit';
 import type { PendingVisitsRepository } from '../repositories/pending-visits.repository.js';
 import type { VisitRepository } from '../repositories/visit.repository.js';
+import { addTo, breakdownOf, splitField, type Dimension, type ValueCounts } from './visit-breakdown.rules.js';
 
 export interface VisitStatsDeps {
   visits: Pick<VisitRepository, 'snapshot'>;
@@ -26,16 +27,28 @@ export class VisitStatsService {
     this.previewTotals = new LocalLru(deps.previewTotalCacheSize, deps.previewTotalTtlMs, deps.now);
   }
 
-  /** UTC day → visits of `code` from MySQL's snapshot and Redis; `since` limits the days kept (the total counts all). */
-  private async read(code: string, pos: number, since?: string): Promise<{ total: number; days: Map<string, number> }> {
+  /**
+   * UTC day → visits of `code` from MySQL's snapshot and Redis, and the breakdown of those days;
+   * `since` limits the days and breakdown kept (the total counts all).
+   */
+  private async read(code: string, pos: number, since?: string): Promise<{ total: number; days: Map<string, number>; breakdown: Map<Dimension, ValueCounts> }> {
     const stored = await this.deps.visits.snapshot(pos, { ...(since === undefined ? {} : { since }), appliedSince: appliedSinceFor(this.deps.now()) });
     let total = stored.total;
-    const days = stored.days;
-    for (const { day, visits } of await countsNotInMysql(this.deps.pending.pendingOf(code), stored.applied)) {
-      total += visits;
-      if (since !== undefined && day >= since) days.set(day, (days.get(day) ?? 0) + visits);
+    const { days, breakdown } = stored;
+    for (const { day, field, visits } of await countsNotInMysql(this.deps.pending.pendingOf(code), stored.applied)) {
+      const inPeriod = since !== undefined && day >= since;
+      if (field === '') {
+        total += visits;
+        if (inPeriod) days.set(day, (days.get(day) ?? 0) + visits);
+        continue;
+      }
+      const split = splitField(field);
+      if (!inPeriod || split === null) continue;
+      let counts = breakdown.get(split.dimension);
+      if (counts === undefined) breakdown.set(split.dimension, (counts = new Map<string, number>()));
+      addTo(counts, split.value, visits);
     }
-    return { total, days };
+    return { total, days, breakdown };
   }
 
   async total(code: string, pos: number): Promise<number> {
@@ -52,11 +65,15 @@ export class VisitStatsService {
     return total;
   }
 
-  /** The total and the last VISIT_STATS_DAYS UTC days that had visits, oldest first. */
-  async stats(code: string, pos: number): Promise<{ visits: number; days: VisitDay[] }> {
+  /**
+   * The total, the last VISIT_STATS_DAYS UTC days that had visits (oldest first), and where those
+   * days' visits came from (each breakdown adds up to them).
+   */
+  async stats(code: string, pos: number): Promise<{ visits: number; days: VisitDay[] } & VisitBreakdown> {
     const since = firstOfLastDays(this.deps.now(), VISIT_STATS_DAYS);
-    const { total, days } = await this.read(code, pos, since);
+    const { total, days, breakdown } = await this.read(code, pos, since);
     const list = [...days].filter(([, visits]) => visits > 0).sort(([a], [b]) => (a < b ? -1 : 1)).map(([date, visits]) => ({ date, visits }));
-    return { visits: total, days: list };
+    const periodVisits = list.reduce((sum, day) => sum + day.visits, 0);
+    return { visits: total, days: list, ...breakdownOf(periodVisits, breakdown) };
   }
 }

@@ -12,7 +12,7 @@ const EDITABLE = new Map([
 ]);
 
 /** `?editable`: `true`/`1` or `false`/`0`; editable when absent. */
-const editable = (): ValidationChain =>
+export const editable = (): ValidationChain =>
   query('editable')
     .customSanitizer((value: unknown) => value ?? 'true')
     .custom((value: unknown) => typeof value === 'string' && EDITABLE.has(value))
@@ -35,16 +35,20 @@ export interface CreateShortUrlInput {
  * included, 1070 too long), the url (1073), the credit (1074), expiresAt (1081), maxVisits (1082).
  * Entries are editable unless the query says `editable=false` (or `0`), as the original server made them.
  */
-export const createShortUrlValidation = [
-  editable(),
-  body('code')
-    .optional({ values: 'null' })
-    .isString().withMessage(fail('INVALID_CODE', 'The provided code must be a string (A-Z, a-z, 0-9 and -).')).bail()
-    .notEmpty().withMessage(fail('INVALID_CODE', 'The provided code is empty: leave it out, or send null, for a random code.')).bail()
-    .isLength({ max: SHORT_CODE_MAX_LENGTH }).withMessage(fail('CODE_TOO_LONG')).bail()
-    .matches(/^[A-Za-z0-9-]+$/).withMessage(fail('INVALID_CODE')),
-  targetUrl(body('url')),
-  credit(),
-  expiresAt(),
-  maxVisits(),
-];
+export const createShortUrlValidation = [editable(), ...createShortUrlBodyValidation()];
+
+/** The body of one create, {code?, url, credit?, expiresAt?, maxVisits?}, as POST /create and each item of POST /create/bulk check it. */
+export function createShortUrlBodyValidation(): ValidationChain[] {
+  return [
+    body('code')
+      .optional({ values: 'null' })
+      .isString().withMessage(fail('INVALID_CODE', 'The provided code must be a string (A-Z, a-z, 0-9 and -).')).bail()
+      .notEmpty().withMessage(fail('INVALID_CODE', 'The provided code is empty: leave it out, or send null, for a random code.')).bail()
+      .isLength({ max: SHORT_CODE_MAX_LENGTH }).withMessage(fail('CODE_TOO_LONG')).bail()
+      .matches(/^[A-Za-z0-9-]+$/).withMessage(fail('INVALID_CODE')),
+    targetUrl(body('url')),
+    credit(),
+    expiresAt(),
+    maxVisits(),
+  ];
+}

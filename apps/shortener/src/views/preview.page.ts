@@ -17,6 +17,8 @@ h1 .short{font-family:ui-monospace,monospace;word-break:break-all}
 dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}
 dt{font-weight:600}
 dd{margin:0;word-break:break-word}
+.qr{margin:1.5rem 0 0}
+.qr svg{display:block;width:12rem;height:12rem;background:#fff}
 `;
 
 // Progressive enhancement: without JavaScript the button stays hidden and the text stays selectable.
@@ -80,7 +82,7 @@ const count = (n: number): string => n.toLocaleString('en-US');
  * The preview of one short URL; every user-supplied value goes through escape-html.
  * `urlChangedAt` (ISO) is when an edit last changed the destination, null when none did.
  */
-export function renderPreviewPage({ record, urlChangedAt, visits }: ShortUrlPreview): string {
+export function renderPreviewPage({ record, urlChangedAt, visits, qrSvg }: ShortUrlPreview): string {
   const url = escapeHtml(record.url);
   const short = escapeHtml(record.fullURL);
   const credit = escapeHtml(record.credit);
@@ -113,7 +115,8 @@ ${notice}<p>This link takes you to:</p>
 <dt>Created</dt><dd>${time(record.createdAt)}</dd>
 <dt>Modified</dt><dd>${record.modifiedAt ? time(record.modifiedAt) : 'Never'}</dd>
 <dt>Visits</dt><dd id="visits">${count(visits)}</dd>
-${record.expiresAt ? `<dt>Expires</dt><dd id="expires">${time(record.expiresAt)}</dd>\n` : ''}${record.maxVisits !== null ? `<dt>Visit limit</dt><dd id="max-visits">${count(record.maxVisits)}</dd>\n` : ''}</dl>`;
+${record.expiresAt ? `<dt>Expires</dt><dd id="expires">${time(record.expiresAt)}</dd>\n` : ''}${record.maxVisits !== null ? `<dt>Visit limit</dt><dd id="max-visits">${count(record.maxVisits)}</dd>\n` : ''}</dl>
+<figure class="qr" id="qr">${qrSvg.trim()}<figcaption>Scan to open ${short} · <a id="qr-png" href="${escapeHtml(`${record.fullURL}/qr?format=png`)}" download>PNG</a> · <a id="qr-svg" href="${escapeHtml(`${record.fullURL}/qr`)}" download>SVG</a></figcaption></figure>`;
   return page(title, meta, body);
 }
 

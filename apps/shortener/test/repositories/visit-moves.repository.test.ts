@@ -47,8 +47,8 @@ const mover = (now = Date.now): VisitMoverService => new VisitMoverService({ pen
 describe('visits on their way to MySQL', () => {
   it('applies a flush once however often it is retried', async () => {
     const pos = await entry('flushed');
-    await pending.add('flush-1', [{ day: '2026-11-20', code: 'flushed', visits: 3 }]);
-    await pending.add('flush-1', [{ day: '2026-11-20', code: 'flushed', visits: 3 }]);
+    await pending.add('flush-1', [{ day: '2026-11-20', code: 'flushed', field: '', visits: 3 }]);
+    await pending.add('flush-1', [{ day: '2026-11-20', code: 'flushed', field: '', visits: 3 }]);
     expect(await stats().total('flushed', pos)).toBe(3);
   });
 
@@ -57,8 +57,8 @@ describe('visits on their way to MySQL', () => {
     const today = utcDay(Date.now());
     const yesterday = utcDay(Date.now() - 86_400_000);
     await pending.add('flush-2', [
-      { day: yesterday, code: 'moved', visits: 2 },
-      { day: today, code: 'moved', visits: 5 },
+      { day: yesterday, code: 'moved', field: '', visits: 2 },
+      { day: today, code: 'moved', field: '', visits: 5 },
     ]);
     expect(await pending.take('batch-a', 100)).toBe(true);
     // Taken but not applied: still counted, from Redis.
@@ -76,14 +76,20 @@ describe('visits on their way to MySQL', () => {
         { date: yesterday, visits: 2 },
         { date: today, visits: 5 },
       ],
+      // Counted without where they came from (as before the breakdown existed): unknown / other.
+      referrers: [{ host: 'unknown', visits: 7 }],
+      countries: [{ country: 'unknown', visits: 7 }],
+      browsers: [{ name: 'other', visits: 7 }],
+      os: [{ name: 'other', visits: 7 }],
+      devices: { desktop: 0, mobile: 0, tablet: 0, other: 7 },
     });
   });
 
   it("finishes another mover's abandoned batch, and drops visits of codes no entry has", async () => {
     const pos = await entry('abandoned');
     await pending.add('flush-3', [
-      { day: '2026-11-22', code: 'abandoned', visits: 4 },
-      { day: '2026-11-22', code: 'deleted-meanwhile', visits: 9 },
+      { day: '2026-11-22', code: 'abandoned', field: '', visits: 4 },
+      { day: '2026-11-22', code: 'deleted-meanwhile', field: '', visits: 9 },
     ]);
     // A batch id from a minute ago: its mover is gone.
     const old = `${(Date.now() - 60_000).toString(36)}-0000000000000000`;
@@ -97,10 +103,34 @@ describe('visits on their way to MySQL', () => {
 
   it('deletes the days of a deleted entry with it', async () => {
     const pos = await entry('gone');
-    await pending.add('flush-4', [{ day: '2026-11-22', code: 'gone', visits: 1 }]);
+    await pending.add('flush-4', [{ day: '2026-11-22', code: 'gone', field: '', visits: 1 }]);
     await mover().stop();
     expect(await visits.snapshot(pos, { appliedSince: new Date() })).toMatchObject({ total: 1 });
     expect(await shortUrls.delete(pos)).toBe(true);
     expect(await visits.snapshot(pos, { appliedSince: new Date() })).toMatchObject({ total: 0 });
+  });
+
+  it('stores at most 50 values per link, day and dimension (countries unbounded), the rest as other, and deletes them with the entry', async () => {
+    const pos = await entry('bounded');
+    const day = utcDay(Date.now());
+    const hosts = (from: number, to: number, visits: number) => Array.from({ length: to - from }, (_, i) => ({ day, code: 'bounded', field: `r:h${from + i}.example`, visits }));
+    const countries = Array.from({ length: 60 }, (_, i) => ({ day, code: 'bounded', field: `c:${String.fromCharCode(65 + Math.floor(i / 26))}${String.fromCharCode(65 + (i % 26))}`, visits: 1 }));
+    // 45 hosts and direct, then 10 more hosts: 4 of the most visited take the last slots (ties by name).
+    expect(await visits.applyBatch('bounded-1', [{ day, code: 'bounded', field: '', visits: 60 }, ...hosts(0, 45, 1), { day, code: 'bounded', field: 'r:direct', visits: 15 }, ...countries], new Date())).toBe(true);
+    expect(await visits.applyBatch('bounded-2', [{ day, code: 'bounded', field: '', visits: 35 }, ...hosts(45, 50, 5), ...hosts(50, 55, 2)], new Date())).toBe(true);
+    const rows: Array<{ dimension: string; value: string; visits: string }> = await dataSource.query('SELECT dimension, value, visits FROM short_url_visit_breakdown WHERE short_url_pos = ?', [pos]);
+    const referrers = rows.filter((row) => row.dimension === 'r');
+    expect(referrers).toHaveLength(51);
+    expect(referrers.find((row) => row.value === 'h48.example')).toMatchObject({ visits: '5' });
+    expect(referrers.find((row) => row.value === 'other')).toMatchObject({ visits: '15' });
+    expect(referrers.some((row) => row.value === 'h49.example' || row.value === 'h50.example')).toBe(false);
+    expect(rows.filter((row) => row.dimension === 'c')).toHaveLength(60);
+    const answered = await stats().stats('bounded', pos);
+    expect(answered.visits).toBe(95);
+    expect(answered.referrers.reduce((total, entry) => total + entry.visits, 0)).toBe(95);
+    expect(answered.referrers).toHaveLength(21);
+    expect(await shortUrls.delete(pos)).toBe(true);
+    const [left]: Array<{ n: string | number }> = await dataSource.query('SELECT COUNT(*) AS n FROM short_url_visit_breakdown WHERE short_url_pos = ?', [pos]);
+    expect(Number(left?.n)).toBe(0);
   });
 });

@@ -17,6 +17,7 @@ import { loadBaseConfig } from '@pawlink/service-kit';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { measureGif } from './gif-comparison.js';
+import { measureMp4, MP4_CRF, MP4_PRESET } from './mp4-comparison.js';
 import { cpuMs, sampleMemory } from './proc-stats.js';
 import { measureWebp, WEBP_QUALITY } from './webp-comparison.js';
 
@@ -26,8 +27,8 @@ const runId = randomBytes(4).toString('hex');
 // its own namespace, so another benchmark's cleanup of `<prefix>bench:*` cannot touch it
 const prefix = `${base.redis.prefix}thumbsbench${runId}:`;
 const log = (line: string): void => void process.stdout.write(`${line}\n`);
-/** BENCH_THUMBS_SECTIONS=gif,webp runs the in-process comparisons alone (a minute or two); default: everything. */
-const sections = new Set((process.env.BENCH_THUMBS_SECTIONS ?? 'jobs,gif,webp,throughput').split(',').map((s) => s.trim()));
+/** BENCH_THUMBS_SECTIONS=gif,webp,mp4 runs the in-process comparisons alone (a minute or two); default: everything. */
+const sections = new Set((process.env.BENCH_THUMBS_SECTIONS ?? 'jobs,gif,webp,mp4,throughput').split(',').map((s) => s.trim()));
 /** Each measured job (and its floor) runs BENCH_THUMBS_RUNS times on its own copy of the input; tables show medians. */
 const runs = Math.max(1, Number(process.env.BENCH_THUMBS_RUNS ?? 3));
 /**
@@ -173,6 +174,32 @@ async function webpSection(inputs: Array<Input & { duration: number }>): Promise
   table(['input', 'gif', 'webp', 'webp/gif bytes', 'PSNR RGB dB', 'PSNR luma dB', 'SSIM luma'], qualityRows);
 }
 
+/** MP4 (H.264) against the GIF of the same decoded frames: bytes, encode time, quality; what it would add to a gif job. */
+async function mp4Section(inputs: Array<Input & { duration: number }>): Promise<void> {
+  const measures = await measureMp4(inputs, runs);
+  const wallCpu = (t: { wallMs: number; cpuMs: number }): string => `${fmtMs(t.wallMs)} / ${fmtMs(t.cpuMs)}`;
+  const q = (x: { psnrLuma: number; ssimLuma: number }): string => `${x.psnrLuma.toFixed(1)} dB, ${x.ssimLuma.toFixed(4)}`;
+  log('');
+  log(`MP4 (libx264 crf ${MP4_CRF}, preset ${MP4_PRESET}, yuv420p, +faststart) vs the GIF of the same decoded frames, in this process; encode time median of ${runs}, wall / CPU (this process and its ffmpeg)`);
+  log('target: mp4/gif bytes ≤ 0.30× on the videos at a quality (luma PSNR, SSIM against the decoded frames) no worse than the GIF\'s');
+  table(['input', 'w×h×frames', 'gif', 'mp4', 'mp4/gif bytes', 'gif encode', 'mp4 encode', 'gif luma PSNR, SSIM', 'mp4 luma PSNR, SSIM', 'PSNR RGB gif / mp4'], measures.map((m) => [
+    m.name, `${m.width}×${m.height}×${m.frames}`, fmtBytes(m.gifBytes), fmtBytes(m.chosen.bytes), ratio(m.chosen.bytes, m.gifBytes), wallCpu(m.gifEncode), wallCpu(m.chosen.encode),
+    q(m.gifQuality), q(m.chosen.quality), `${m.gifQuality.psnrRgb.toFixed(1)} / ${m.chosen.quality.psnrRgb.toFixed(1)}`,
+  ]));
+  log('');
+  log('x264 settings around the chosen ones (one encode each): mp4/gif bytes, encode wall / CPU, luma PSNR, SSIM');
+  table(['input', ...measures[0]!.variants.map((v) => `crf ${v.crf} ${v.preset}`)], measures.map((m) => [
+    m.name, ...m.variants.map((v) => `${ratio(v.bytes, m.gifBytes)} ${wallCpu(v.encode)} ${q(v.quality)}`),
+  ]));
+  log('');
+  log(`a gif job's decode + encodes (GIF streamed during a video's decode, PNG, WebP, ThumbHash at once) without and with the MP4 beside them, and an mp4 job's (PNG, MP4, ThumbHash); median of ${runs}, wall / CPU`);
+  log('a gif job writes the MP4 too only if that is cheap: the MP4 is then paid on every gif job, a separate mp4 job only when someone asks for it');
+  table(['input', 'gif job', 'gif job + mp4', 'wall ratio', 'CPU ratio', 'mp4 job', 'mp4 job / gif job CPU'], measures.map((m) => [
+    m.name, `${fmtMs(m.gifJobMs)} / ${fmtMs(m.gifJobCpuMs)}`, `${fmtMs(m.gifJobWithMp4Ms)} / ${fmtMs(m.gifJobWithMp4CpuMs)}`, ratio(m.gifJobWithMp4Ms, m.gifJobMs), ratio(m.gifJobWithMp4CpuMs, m.gifJobCpuMs),
+    `${fmtMs(m.mp4JobMs)} / ${fmtMs(m.mp4JobCpuMs)}`, ratio(m.mp4JobCpuMs, m.gifJobCpuMs),
+  ]));
+}
+
 /** Our GIF (palette indices from ffmpeg, written by gif-encoder-2) against ffmpeg's own GIF of the same decoded frames. */
 async function gifSection(inputs: Array<Input & { duration: number }>): Promise<void> {
   const measures = await measureGif(inputs, runs);
@@ -199,7 +226,7 @@ async function main(): Promise<void> {
   const baselineQueue: BenchQueue = new Queue(THUMBNAIL_QUEUE, { connection: redis, prefix: thumbnailQueuePrefix(baselinePrefix) });
   let nextId = 1;
   try {
-    log('== thumbs-worker: GIF, PNG and WebP rendering against the ffmpeg decode floor');
+    log('== thumbs-worker: GIF, PNG, WebP and MP4 rendering against the ffmpeg decode floor');
     log(`machine: ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'unknown'}), load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
     log('generating inputs…');
     // The in-process comparisons alone read 3 s of each: shorter inputs keep them to a minute or two.
@@ -235,6 +262,7 @@ async function main(): Promise<void> {
 
     if (sections.has('gif')) await gifSection(inputs);
     if (sections.has('webp')) await webpSection(inputs);
+    if (sections.has('mp4')) await mp4Section(inputs);
     if (!sections.has('jobs') && !sections.has('throughput')) return;
 
     // One fresh worker process per input, warmed up with a tiny job, so its peak RSS and CPU

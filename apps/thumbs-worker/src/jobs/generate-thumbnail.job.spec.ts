@@ -50,7 +50,7 @@ describe('handleThumbnailJob', () => {
   });
 
   it('hands every thumbnail type to the render service', async () => {
-    for (const type of ['gif', 'png', 'webp'] as const) {
+    for (const type of ['gif', 'png', 'webp', 'mp4'] as const) {
       const rendered: string[] = [];
       await handleThumbnailJob(job({ data: { md5: MD5, type, requestedAt: 0 } }), deps((payload) => {
         rendered.push(payload.type);

@@ -4,6 +4,7 @@ import { rgbaToThumbHash } from 'thumbhash';
 import { fitInside, type Clip, type FrameSink } from '../services/clip.rules.js';
 import { indexedClipOfPal8, pal8FrameBytes } from '../services/gif-frames.rules.js';
 import { encodeIndexedGif } from './indexed-gif-encoder.repository.js';
+import { encodeMp4 } from './mp4-encoder.repository.js';
 import { runTool } from './tool-process.repository.js';
 
 /**
@@ -44,7 +45,7 @@ export interface GifEncoding extends FrameSink {
 
 /**
  * Decoded clips encoded into the thumbnail files: GIF with ffmpeg's palette (FFMPEG_PATH) and
- * gif-encoder-2, PNG and WebP with sharp, the still's ThumbHash.
+ * gif-encoder-2, MP4 with ffmpeg's libx264, PNG and WebP with sharp, the still's ThumbHash.
  */
 export class ThumbnailEncoderRepository {
   constructor(private readonly tools: EncoderTools) {}
@@ -107,6 +108,14 @@ export class ThumbnailEncoderRepository {
     // `mixed`: libwebp encodes each frame both ways and keeps the smaller, so a frame whose pixels
     // lossless holds in fewer bytes (flat drawings, unchanged areas) is stored exactly
     return stacked.webp({ ...options, mixed: true, loop: 0, delay: clip.delaysMs.map((ms) => Math.max(1, ms)) }).toBuffer();
+  }
+
+  /**
+   * Every frame of the clip with its timing as an H.264 MP4 (`encodeMp4`; one second of a still),
+   * written by ffmpeg to `outFile` (a file in the job's work dir) and returned.
+   */
+  mp4(clip: Clip, outFile: string, signal?: AbortSignal): Promise<Buffer> {
+    return encodeMp4(this.tools.ffmpegPath, clip, outFile, signal);
   }
 
   /** The ThumbHash (https://evanw.github.io/thumbhash/) of the clip's first frame, the still. */

@@ -12,9 +12,10 @@ describe('mediaKindOf', () => {
 });
 
 describe('thumbnailFilesOf', () => {
-  it('a gif job writes the png (its first frame), the webp and then the gif; a webp job the png and the webp; a png job the png only', () => {
+  it('a gif job writes the png (its first frame), the webp and then the gif; a webp job the png and the webp; an mp4 job the png and the mp4; a png job the png only', () => {
     expect(thumbnailFilesOf('gif')).toEqual(['png', 'webp', 'gif']);
     expect(thumbnailFilesOf('webp')).toEqual(['png', 'webp']);
+    expect(thumbnailFilesOf('mp4')).toEqual(['png', 'mp4']);
     expect(thumbnailFilesOf('png')).toEqual(['png']);
   });
 });
@@ -26,14 +27,17 @@ describe('filesToWrite', () => {
     expect(filesToWrite('webp', new Set(['png']))).toEqual(['webp']);
     expect(filesToWrite('gif', new Set(['webp']))).toEqual(['png', 'gif']);
     expect(filesToWrite('png', new Set(['png']))).toEqual(['png']);
+    expect(filesToWrite('mp4', new Set(['png', 'gif', 'webp']))).toEqual(['mp4']);
+    expect(filesToWrite('mp4', new Set(['mp4']))).toEqual(['png', 'mp4']);
   });
 });
 
 describe('clipRequestFor', () => {
   const limits = { maxInputPixels: 100, maxFrames: 60, maxDurationSeconds: 3, size: 320, fps: 10 };
-  it('asks for the whole clip for a gif or webp job and one frame for a png job, within the limits', () => {
+  it('asks for the whole clip for a gif, webp or mp4 job and one frame for a png job, within the limits', () => {
     expect(clipRequestFor('gif', limits)).toEqual({ box: 320, maxFps: 10, maxFrames: 60, clipSeconds: 3, maxInputPixels: 100 });
     expect(clipRequestFor('webp', limits)).toEqual(clipRequestFor('gif', limits));
+    expect(clipRequestFor('mp4', limits)).toEqual(clipRequestFor('gif', limits));
     expect(clipRequestFor('png', limits)).toEqual({ box: 320, maxFps: 10, maxFrames: 1, clipSeconds: 3, maxInputPixels: 100 });
   });
 });

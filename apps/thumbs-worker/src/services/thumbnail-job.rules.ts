@@ -19,14 +19,18 @@ export const mediaKindOf = (ext: string): MediaKind | undefined => (Object.hasOw
  * PNG, and a `gif` job also writes the WebP from the same frames (encoded alongside the GIF, it
  * adds 0–0.4× to the GIF+PNG job's time, depending on whether a core is free). A `webp` job does
  * not write the GIF: its encode alone takes ~1.5–2× the WebP's, for a file its client did not ask
- * for. A `png` job decodes a single frame, which no animation can be made from. Numbers:
- * docs/adr/0010 and `pnpm bench thumbs`.
+ * for. An `mp4` job writes the PNG and the MP4; a `gif` job does not write the MP4: beside the
+ * GIF, WebP and PNG it added 1.16–1.26× to the whole gif job's CPU (and more wall when the second
+ * core is busy), on every gif job, for a file that bots wanting a video ask for instead of the
+ * GIF. A `png` job decodes a single frame, which no animation can be made from. Numbers:
+ * docs/adr/0010, 0013 and `pnpm bench thumbs`.
  */
 export const thumbnailFilesOf = (type: ThumbnailType): readonly ThumbnailType[] => THUMBNAIL_FILES[type];
 
 const THUMBNAIL_FILES: Readonly<Record<ThumbnailType, readonly ThumbnailType[]>> = {
   gif: ['png', 'webp', 'gif'],
   webp: ['png', 'webp'],
+  mp4: ['png', 'mp4'],
   png: ['png'],
 };
 

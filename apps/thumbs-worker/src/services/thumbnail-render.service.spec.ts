@@ -23,6 +23,7 @@ function fakes(options: { posts?: BoardFile[]; downloadedMd5?: string; decode?: 
     logged: [] as string[],
     gifsStarted: 0,
     gifsCancelled: 0,
+    mp4Files: [] as string[],
   };
   const decode = options.decode ?? ((request: ClipRequest) => Promise.resolve(clip(request.maxFrames)));
   const deps: ThumbnailRenderDeps = {
@@ -63,6 +64,7 @@ function fakes(options: { posts?: BoardFile[]; downloadedMd5?: string; decode?: 
       },
       png: () => Promise.resolve(Buffer.from('png')),
       webp: (c) => Promise.resolve(Buffer.from(`webp of ${c.frames.length}`)),
+      mp4: (c, outFile) => (calls.mp4Files.push(outFile), Promise.resolve(Buffer.from(`mp4 of ${c.frames.length}`))),
       thumbhash: () => Promise.resolve(Buffer.from('hash')),
     },
     thumbnails: {
@@ -181,6 +183,34 @@ describe('ThumbnailRenderService.render', () => {
     expect(calls.decoded).toEqual([{ decoder: 'video', file: '/work/1/input.webm', request: expect.objectContaining({ maxFrames: 30 }) }]);
     expect(calls.written.map((file) => file.type)).toEqual(['png', 'thumbhash', 'webp']);
     expect(result).toEqual({ md5: MD5, type: 'webp', file: `${MD5}.webp`, bytes: 'webp of 30'.length, width: 32, height: 18, frames: 30, durationMs: 250, written: ['png', 'webp'] });
+  });
+
+  it('an mp4 job decodes the whole clip and writes the png, its thumbhash and the mp4 (encoded in the work dir), not the gif or the webp', async () => {
+    const { deps, calls } = fakes({ posts: [webm] });
+    const result = await new ThumbnailRenderService(deps).render(payload('mp4'), noProgress, never);
+    expect(calls.decoded).toEqual([{ decoder: 'video', file: '/work/1/input.webm', request: expect.objectContaining({ maxFrames: 30 }) }]);
+    expect(calls.gifsStarted).toBe(0);
+    expect(calls.mp4Files).toEqual(['/work/1/thumbnail.mp4']);
+    expect(calls.written.map((file) => file.type)).toEqual(['png', 'thumbhash', 'mp4']);
+    expect(result).toEqual({ md5: MD5, type: 'mp4', file: `${MD5}.mp4`, bytes: 'mp4 of 30'.length, width: 32, height: 18, frames: 30, durationMs: 250, written: ['png', 'mp4'] });
+    expect(calls.workDirsRemoved).toBe(1);
+  });
+
+  it('publishes nothing when the MP4 cannot be encoded (an ordinary, retried error), and removes the work dir', async () => {
+    const { deps, calls } = fakes({ posts: [webm] });
+    deps.encoder.mp4 = () => Promise.reject(new Error('ffmpeg could not encode the MP4 (exit 1): Unknown encoder libx264'));
+    const error = await new ThumbnailRenderService(deps).render(payload('mp4'), noProgress, never).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Error);
+    expect(error).not.toBeInstanceOf(UnsupportedMediaError);
+    expect(calls.written).toEqual([]);
+    expect(calls.workDirsRemoved).toBe(1);
+  });
+
+  it('a gif job does not write the mp4', async () => {
+    const { deps, calls } = fakes({ posts: [webm] });
+    await new ThumbnailRenderService(deps).render(payload('gif'), noProgress, never);
+    expect(calls.mp4Files).toEqual([]);
+    expect(calls.written.map((file) => file.type)).not.toContain('mp4');
   });
 
   it('writes only the files and the thumbhash not yet published, and always the requested file', async () => {

@@ -22,7 +22,7 @@ export interface ThumbnailRenderDeps {
   downloads: Pick<DownloadRepository, 'download'>;
   videos: Pick<VideoRepository, 'readClip'>;
   images: Pick<ImageRepository, 'readClip'>;
-  encoder: Pick<ThumbnailEncoderRepository, 'gif' | 'startGif' | 'png' | 'webp' | 'thumbhash'>;
+  encoder: Pick<ThumbnailEncoderRepository, 'gif' | 'startGif' | 'png' | 'webp' | 'mp4' | 'thumbhash'>;
   thumbnails: Pick<ThumbnailFileRepository, 'write' | 'writeThumbhash' | 'exists' | 'hasThumbhash'>;
   logger: LogSink;
   limits: RenderLimits;
@@ -33,7 +33,7 @@ export interface ThumbnailRenderDeps {
 /**
  * One thumbnail job: find the post on the board, refuse types we do not render, download its
  * file into a private work dir and check its md5, decode the representative stretch once, encode
- * the job's files and the still's ThumbHash (docs/adr/0007, 0010) and publish them. Refusals are UnsupportedMediaError (the job
+ * the job's files and the still's ThumbHash (docs/adr/0007, 0010, 0013) and publish them. Refusals are UnsupportedMediaError (the job
  * fails for good); anything else may succeed on a retry. Each failure names its class; its
  * message is a detail for the logs, never for clients.
  */
@@ -74,7 +74,7 @@ export class ThumbnailRenderService {
       const clip = kind === 'video' ? await this.deps.videos.readClip(input, request, signal, gifSink) : await this.deps.images.readClip(input, request);
       await report(THUMBNAIL_PROGRESS.decoded);
 
-      const [files, thumbhash] = await Promise.all([this.encode(clip, types, signal, streamed.gif), hasThumbhash ? null : this.deps.encoder.thumbhash(clip)]);
+      const [files, thumbhash] = await Promise.all([this.encode(clip, types, signal, streamed.gif, workDir.file('thumbnail.mp4')), hasThumbhash ? null : this.deps.encoder.thumbhash(clip)]);
       await report(THUMBNAIL_PROGRESS.encoded);
 
       await this.publish(md5, files, thumbhash, signal);
@@ -104,15 +104,20 @@ export class ThumbnailRenderService {
   }
 
   /**
-   * Encodes the files at once, in publishing order: the GIF runs in an ffmpeg process and the
-   * WebP and PNG on libvips threads, so together they take about as long as the slowest alone
-   * (on two cores), not the sum.
+   * Encodes the files at once, in publishing order: the GIF and the MP4 run in ffmpeg processes
+   * and the WebP and PNG on libvips threads, so together they take about as long as the slowest
+   * alone (on two cores), not the sum. ffmpeg writes the MP4 to `mp4File` (in the work dir).
    */
-  private async encode(clip: Clip, types: readonly ThumbnailType[], signal: AbortSignal, streamedGif: GifEncoding | undefined): Promise<Map<ThumbnailType, Buffer>> {
+  private async encode(clip: Clip, types: readonly ThumbnailType[], signal: AbortSignal, streamedGif: GifEncoding | undefined, mp4File: string): Promise<Map<ThumbnailType, Buffer>> {
     const { encoder } = this.deps;
     signal.throwIfAborted();
-    const gif = (): Promise<Buffer> => streamedGif?.finish(clip.delaysMs) ?? encoder.gif(clip, signal);
-    const encoded = await Promise.all(types.map((type) => (type === 'gif' ? gif() : type === 'webp' ? encoder.webp(clip, signal) : encoder.png(clip))));
+    const encoders: Record<ThumbnailType, () => Promise<Buffer>> = {
+      gif: () => streamedGif?.finish(clip.delaysMs) ?? encoder.gif(clip, signal),
+      webp: () => encoder.webp(clip, signal),
+      mp4: () => encoder.mp4(clip, mp4File, signal),
+      png: () => encoder.png(clip),
+    };
+    const encoded = await Promise.all(types.map((type) => encoders[type]()));
     return new Map(types.map((type, i) => [type, encoded[i]!]));
   }
 

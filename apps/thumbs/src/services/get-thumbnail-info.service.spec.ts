@@ -12,9 +12,11 @@ beforeEach(() => {
 describe('info', () => {
   it('answers the URL of each file that exists', async () => {
     files.add(MD5, 'gif');
-    expect(await service.info(byMd5(MD5))).toEqual({ urls: { gif: `${MEDIA}/${MD5}.gif`, png: null, webp: null }, thumbhash: null });
+    expect(await service.info(byMd5(MD5))).toEqual({ urls: { gif: `${MEDIA}/${MD5}.gif`, png: null, webp: null, mp4: null }, thumbhash: null });
     files.add(MD5, 'webp');
-    expect((await service.info(byMd5(MD5))).urls).toEqual({ gif: `${MEDIA}/${MD5}.gif`, png: null, webp: `${MEDIA}/${MD5}.webp` });
+    expect((await service.info(byMd5(MD5))).urls).toEqual({ gif: `${MEDIA}/${MD5}.gif`, png: null, webp: `${MEDIA}/${MD5}.webp`, mp4: null });
+    files.add(MD5, 'mp4');
+    expect((await service.info(byMd5(MD5))).urls).toMatchObject({ mp4: `${MEDIA}/${MD5}.mp4` });
   });
 
   it('answers the stored ThumbHash in base64, null while there is none', async () => {
@@ -26,7 +28,7 @@ describe('info', () => {
 
   it('resolves a post id through the board; an unknown one is 1062', async () => {
     files.add(POST_MD5, 'png');
-    expect((await service.info(byPost(4242))).urls).toEqual({ gif: null, png: `${MEDIA}/${POST_MD5}.png`, webp: null });
+    expect((await service.info(byPost(4242))).urls).toEqual({ gif: null, png: `${MEDIA}/${POST_MD5}.png`, webp: null, mp4: null });
     expect(await refusal(service.info(byPost(7)))).toEqual({ code: 1062, message: 'Invalid post id: the board has no such post.' });
   });
 

@@ -22,6 +22,6 @@ const orderedCheckSegments = (): ValidationChain =>
 
 /**
  * GET /check/:md5/:type (either order) → `{ md5, type }`: the MD5 is reported (1063) before the
- * type, which is exactly `gif`, `png` or `webp` (1064).
+ * type, which is exactly `gif`, `png`, `webp` or `mp4` (1064).
  */
 export const checkThumbnailValidation = [thumbnailMd5(orderedCheckSegments()), param('type').isIn(THUMBNAIL_TYPES).withMessage(fail('INVALID_TYPE'))];

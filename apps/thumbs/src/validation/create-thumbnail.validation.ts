@@ -13,8 +13,8 @@ function parseCallbackQuery(value: unknown): URL | undefined {
 
 /**
  * PUT /:id/:type → `{ id, type, callbackURL? }`: `:id` a ThumbnailTarget (1062 / 1063; whether the
- * board knows a post id is the service's question), `:type` one of THUMBNAIL_TYPES (1064), then
- * the callback URL's form (1085). The id is reported before the type.
+ * board knows a post id is the service's question), `:type` exactly `gif`, `png`, `webp` or `mp4`
+ * (1064), then the callback URL's form (1085). The id is reported before the type.
  */
 export const createThumbnailValidation = [
   parsedBy(param('id'), parseThumbnailId),

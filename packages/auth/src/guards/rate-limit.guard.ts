@@ -1,7 +1,7 @@
 import { SERVICES, type ServiceName } from '@pawlink/contracts';
 import { ApiError } from '@pawlink/service-kit';
 import type { Request, RequestHandler, Response } from 'express';
-import type { RateLimitWindows, WindowState } from '../repositories/rate-limit.repository.js';
+import type { RateLimitWindows, WeightedRateLimitWindows, WindowState } from '../repositories/rate-limit.repository.js';
 import type { InvalidKeyAllowance } from '../services/api-key.service.js';
 import type { RateLimitStatus } from '../services/get-status.service.js';
 import { GLOBAL_RATE_LIMIT, INVALID_KEY_RATE_LIMIT, type RateLimitBucket, type RateLimitRule } from '../services/rate-limit.policy.js';
@@ -179,5 +179,55 @@ export function createInvalidKeyLimit(options: InvalidKeyLimitOptions): InvalidK
       if (rule.limit === 0) return;
       await options.windows.refund(keyOf(res.req));
     },
+  };
+}
+
+export interface WeightedRateLimitOptions<B extends string> extends RateLimitOptions<B> {
+  windows: RateLimitWindows & WeightedRateLimitWindows;
+}
+
+/**
+ * The route limit for a request that stands for several units of its bucket (a bulk create: one
+ * per item; `unitsOf` reads them from the validated request), all or nothing: the request takes
+ * its units of the route window and one of the global window only when both have room for them,
+ * and is otherwise refused whole with 429 (1000, or 1001 when the global window is full) and the
+ * same headers and `info` as any 429, taking nothing, so what is left stays usable by a smaller one.
+ */
+export function createWeightedRateLimit<B extends string = RateLimitBucket>(options: WeightedRateLimitOptions<B>) {
+  const globalDefault = options.global ?? GLOBAL_RATE_LIMIT;
+
+  return function weightedRateLimit(bucket: B, unitsOf: (req: Request) => number): RequestHandler {
+    const routeDefault = options.buckets[bucket];
+    return async (req, res, next) => {
+      const key = apiKeyOf(res);
+      const identity = identityOf(req, res);
+      const routeRule = withOverride(routeDefault, key?.rateLimitRoute);
+      const globalRule = withOverride(globalDefault, key?.rateLimitGlobal);
+      if (routeRule.limit === 0 && globalRule.limit === 0) {
+        next();
+        return;
+      }
+      const units = unitsOf(req);
+      const now = Date.now();
+      const { taken, states } = await options.windows.takeIfFits([
+        { key: windowKey(options.service, bucket, identity), windowMs: routeRule.windowMs, units, limit: routeRule.limit },
+        { key: windowKey(options.service, 'global', identity), windowMs: globalRule.windowMs, units: 1, limit: globalRule.limit },
+      ]);
+      const [routeState, globalState] = states as [WindowState, WindowState];
+      const route = describe(bucket, routeRule, routeState, now);
+      const global = describe('global', globalRule, globalState, now);
+      if (!taken && globalRule.limit !== 0 && globalState.count + 1 > globalRule.limit) {
+        const headers = setHeaders(res, global, true);
+        res.setHeader('X-RateLimit-Global', 'true');
+        throw new ApiError('RATE_LIMITED_GLOBAL', { info: { ...global, global: true }, headers: { ...headers, 'X-RateLimit-Global': 'true' } });
+      }
+      if (!taken) {
+        const headers = setHeaders(res, route, true);
+        const message = `You have been rate limited on this route: this request needs ${units} of the ${route.remaining} left in bucket ${bucket} (${routeRule.limit} per ${routeRule.windowMs / 1000} s); nothing was done.`;
+        throw new ApiError('RATE_LIMITED_ROUTE', { message, info: { ...route, global: false }, headers });
+      }
+      setHeaders(res, routeRule.limit === 0 ? global : route, false);
+      next();
+    };
   };
 }

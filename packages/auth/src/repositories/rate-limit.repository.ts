@@ -1,6 +1,10 @@
+import { Cluster } from 'ioredis';
 import type { RedisClient } from '@pawlink/service-kit/redis';
 
-/** Counts one hit in each key's fixed window (route and global, or one) atomically; returns counts and ms left. */
+/**
+ * Counts one hit in each key's fixed window atomically; returns counts and ms left. One call
+ * carries the windows of every hit of an event-loop turn (`RedisRateLimitWindows.hit`).
+ */
 const HIT_SCRIPT = `
 local result = {}
 for i = 1, #KEYS do
@@ -35,6 +39,39 @@ end
 return result
 `;
 
+/**
+ * Takes `units` in every window only when all of them fit (count + units ≤ limit, limit 0 meaning
+ * unlimited), else in none. KEYS: the windows; ARGV: windowMs, units and limit per window.
+ * Returns 1 or 0 (taken or not), then each window's count (after taking) and ms left (0 for a
+ * window not open).
+ */
+const TAKE_IF_FITS_SCRIPT = `
+local fits = 1
+for i = 1, #KEYS do
+  local count = tonumber(redis.call('GET', KEYS[i]) or '0')
+  local limit = tonumber(ARGV[3 * i])
+  if limit > 0 and count + tonumber(ARGV[3 * i - 1]) > limit then fits = 0 end
+end
+local result = { fits }
+for i = 1, #KEYS do
+  local count
+  if fits == 1 then
+    count = redis.call('INCRBY', KEYS[i], ARGV[3 * i - 1])
+  else
+    count = tonumber(redis.call('GET', KEYS[i]) or '0')
+  end
+  local ttl = redis.call('PTTL', KEYS[i])
+  if fits == 1 and ttl < 0 then
+    redis.call('PEXPIRE', KEYS[i], ARGV[3 * i - 2])
+    ttl = tonumber(ARGV[3 * i - 2])
+  end
+  if ttl < 0 then ttl = 0 end
+  result[#result + 1] = count
+  result[#result + 1] = ttl
+end
+return result
+`;
+
 export interface WindowState {
   count: number;
   resetInMs: number;
@@ -45,6 +82,30 @@ export interface Window {
   key: string;
   windowMs: number;
 }
+
+/** A window to take several units in, all or nothing: `limit` 0 is unlimited. */
+export interface WeightedWindow extends Window {
+  units: number;
+  limit: number;
+}
+
+/** The outcome of `takeIfFits`: whether the units were taken, and the windows' states (after taking, if taken). */
+export interface TakeOutcome {
+  taken: boolean;
+  states: WindowState[];
+}
+
+/** Counters that can take several units at once, all or nothing (a bulk request's items). */
+export interface WeightedRateLimitWindows {
+  /** Takes each window's units when every window has room for them, else takes nothing; atomic. */
+  takeIfFits(windows: readonly WeightedWindow[]): Promise<TakeOutcome>;
+}
+
+const takeArgs = (windows: readonly WeightedWindow[]): number[] => windows.flatMap((w) => [w.windowMs, w.units, w.limit]);
+const takeOutcomeOf = (windows: readonly WeightedWindow[], raw: number[]): TakeOutcome => ({
+  taken: Number(raw[0]) === 1,
+  states: windows.map((_, i) => ({ count: Number(raw[1 + 2 * i] ?? 0), resetInMs: Number(raw[2 + 2 * i] ?? 0) })),
+});
 
 /** Fixed-window counters; the Redis ones are shared by every instance, the local ones by none. */
 export interface RateLimitWindows {
@@ -58,37 +119,105 @@ export interface RateLimitWindows {
 
 type Script = (...args: Array<string | number>) => Promise<number[]>;
 
-/** Fixed-window counters in Redis, shared by every instance on the same Redis. */
+/** One request's windows waiting for the turn's call. */
+interface PendingHit {
+  keys: string[];
+  windowMs: number[];
+  resolve: (states: WindowState[]) => void;
+  reject: (error: unknown) => void;
+}
+
+/** Windows counted by one call at most; a busier turn makes several calls. */
+const MAX_KEYS_PER_CALL = 512;
+
+/** The hash tag of a key (`{…}`), which decides its Redis Cluster slot; the whole key without one. */
+function hashTagOf(key: string): string {
+  const open = key.indexOf('{');
+  const close = open === -1 ? -1 : key.indexOf('}', open + 1);
+  return close > open + 1 ? key.slice(open + 1, close) : key;
+}
+
+/**
+ * Fixed-window counters in Redis, shared by every instance on the same Redis.
+ *
+ * The hits of one event-loop turn (the requests parsed from one poll of the sockets) are counted
+ * by one script call instead of one call each: under load that is what a hit costs in CPU
+ * (docs/adr/0011). A hit waits at most until the end of the turn. On a Redis Cluster a script's
+ * keys must share a slot, so the calls there are grouped by hash tag (the identity).
+ */
 export class RedisRateLimitWindows implements RateLimitWindows {
-  private readonly hitOne: Script;
-  private readonly hitTwo: Script;
   private readonly refundOne: (key: string) => Promise<number>;
-  private readonly peekAll: Script;
+  private readonly groupBySlot: boolean;
+  private pending: PendingHit[] = [];
 
   constructor(
     private readonly redis: RedisClient,
     private readonly prefix: string,
   ) {
     const commands = redis as unknown as Record<string, Script | undefined>;
-    if (!commands.pawlinkRateLimitHit) {
-      redis.defineCommand('pawlinkRateLimitHit', { numberOfKeys: 2, lua: HIT_SCRIPT });
-      redis.defineCommand('pawlinkRateLimitHitOne', { numberOfKeys: 1, lua: HIT_SCRIPT });
-      redis.defineCommand('pawlinkRateLimitRefund', { numberOfKeys: 1, lua: REFUND_SCRIPT });
-    }
-    // Defined apart: a Redis that already has the other commands (another instance) lacks it.
-    if (!commands.pawlinkRateLimitPeek) redis.defineCommand('pawlinkRateLimitPeek', { lua: PEEK_SCRIPT });
-    const bound = (name: string) => (commands[name] as Script).bind(redis);
-    this.hitOne = bound('pawlinkRateLimitHitOne');
-    this.hitTwo = bound('pawlinkRateLimitHit');
-    this.refundOne = bound('pawlinkRateLimitRefund') as unknown as (key: string) => Promise<number>;
-    this.peekAll = bound('pawlinkRateLimitPeek');
+    if (!commands.pawlinkRateLimitRefund) redis.defineCommand('pawlinkRateLimitRefund', { numberOfKeys: 1, lua: REFUND_SCRIPT });
+    this.refundOne = (commands.pawlinkRateLimitRefund as Script).bind(redis) as unknown as (key: string) => Promise<number>;
+    this.groupBySlot = redis instanceof Cluster;
   }
 
-  async hit(windows: readonly Window[]): Promise<WindowState[]> {
-    if (windows.length === 0 || windows.length > 2) throw new RangeError('one or two windows per hit');
-    const keys = windows.map((w) => `${this.prefix}${w.key}`);
-    const raw = windows.length === 1 ? await this.hitOne(keys[0]!, windows[0]!.windowMs) : await this.hitTwo(keys[0]!, keys[1]!, windows[0]!.windowMs, windows[1]!.windowMs);
-    return windows.map((_, i) => ({ count: Number(raw[2 * i] ?? 0), resetInMs: Number(raw[2 * i + 1] ?? 0) }));
+  /**
+   * Runs a script over any number of keys. EVAL, not a defined command: ioredis routes a defined
+   * command with a variable key count by its first argument, the count, so on a Cluster its
+   * auto-pipeline would mix slots; EVAL's keys it knows.
+   */
+  private evalOver(script: string, keys: readonly string[], args: ReadonlyArray<string | number>): Promise<number[]> {
+    return this.redis.eval(script, keys.length, ...keys, ...args) as Promise<number[]>;
+  }
+
+  hit(windows: readonly Window[]): Promise<WindowState[]> {
+    if (windows.length === 0 || windows.length > 2) return Promise.reject(new RangeError('one or two windows per hit'));
+    return new Promise((resolve, reject) => {
+      if (this.pending.length === 0) setImmediate(() => this.countPending());
+      this.pending.push({ keys: windows.map((w) => `${this.prefix}${w.key}`), windowMs: windows.map((w) => w.windowMs), resolve, reject });
+    });
+  }
+
+  /** Counts the turn's hits: one call per group of keys that may share a script (all of them on one Redis). */
+  private countPending(): void {
+    const hits = this.pending;
+    this.pending = [];
+    const groups = new Map<string, PendingHit[]>();
+    for (const hit of hits) {
+      const group = this.groupBySlot ? hashTagOf(hit.keys[0]!) : '';
+      const members = groups.get(group);
+      if (members) members.push(hit);
+      else groups.set(group, [hit]);
+    }
+    for (const members of groups.values()) {
+      let call: PendingHit[] = [];
+      let keyCount = 0;
+      for (const hit of members) {
+        if (keyCount + hit.keys.length > MAX_KEYS_PER_CALL) {
+          this.count(call);
+          call = [];
+          keyCount = 0;
+        }
+        call.push(hit);
+        keyCount += hit.keys.length;
+      }
+      if (call.length > 0) this.count(call);
+    }
+  }
+
+  private count(hits: readonly PendingHit[]): void {
+    const keys = hits.flatMap((hit) => hit.keys);
+    const windowMs = hits.flatMap((hit) => hit.windowMs);
+    this.evalOver(HIT_SCRIPT, keys, windowMs).then(
+      (raw) => {
+        let at = 0;
+        for (const hit of hits) {
+          hit.resolve(hit.keys.map(() => ({ count: Number(raw[at++] ?? 0), resetInMs: Number(raw[at++] ?? 0) })));
+        }
+      },
+      (error: unknown) => {
+        for (const hit of hits) hit.reject(error);
+      },
+    );
   }
 
   async refund(key: string): Promise<void> {
@@ -97,9 +226,15 @@ export class RedisRateLimitWindows implements RateLimitWindows {
 
   async peek(keys: readonly string[]): Promise<WindowState[]> {
     if (keys.length === 0) return [];
-    // Without numberOfKeys, ioredis takes the key count as the first argument.
-    const raw = await this.peekAll(keys.length, ...keys.map((key) => `${this.prefix}${key}`));
+    const raw = await this.evalOver(PEEK_SCRIPT, keys.map((key) => `${this.prefix}${key}`), []);
     return keys.map((_, i) => ({ count: Number(raw[2 * i] ?? 0), resetInMs: Number(raw[2 * i + 1] ?? 0) }));
+  }
+
+  async takeIfFits(windows: readonly WeightedWindow[]): Promise<TakeOutcome> {
+    if (windows.length === 0) return { taken: true, states: [] };
+    // One identity's windows share its hash tag, so on a Cluster they are one slot.
+    const raw = await this.evalOver(TAKE_IF_FITS_SCRIPT, windows.map((w) => `${this.prefix}${w.key}`), takeArgs(windows));
+    return takeOutcomeOf(windows, raw);
   }
 }
 
@@ -146,5 +281,26 @@ export class LocalRateLimitWindows implements RateLimitWindows {
         return window && window.resetsAt > now ? { count: window.count, resetInMs: window.resetsAt - now } : { count: 0, resetInMs: 0 };
       }),
     );
+  }
+
+  takeIfFits(windows: readonly WeightedWindow[]): Promise<TakeOutcome> {
+    const now = this.now();
+    const open = (key: string) => {
+      const window = this.windows.get(key);
+      return window && window.resetsAt > now ? window : undefined;
+    };
+    const taken = windows.every(({ key, units, limit }) => limit === 0 || (open(key)?.count ?? 0) + units <= limit);
+    const states = windows.map(({ key, windowMs, units }) => {
+      let window = open(key);
+      if (!taken) return window ? { count: window.count, resetInMs: window.resetsAt - now } : { count: 0, resetInMs: 0 };
+      if (!window) {
+        if (!this.windows.has(key) && this.windows.size >= this.maxWindows) this.windows.delete(this.windows.keys().next().value as string);
+        window = { count: 0, resetsAt: now + windowMs };
+        this.windows.set(key, window);
+      }
+      window.count += units;
+      return { count: window.count, resetInMs: window.resetsAt - now };
+    });
+    return Promise.resolve({ taken, states });
   }
 }

@@ -1,5 +1,5 @@
 import { unavailableDependencyOf, type LogSink } from '@pawlink/service-kit';
-import type { RateLimitWindows, Window, WindowState } from './rate-limit.repository.js';
+import type { RateLimitWindows, TakeOutcome, WeightedRateLimitWindows, WeightedWindow, Window, WindowState } from './rate-limit.repository.js';
 
 /**
  * Counts in Redis, and in this process while Redis is unavailable (logged once when it goes and
@@ -55,4 +55,21 @@ export class ResilientRateLimitWindows implements RateLimitWindows {
     this.usingLocal = false;
     this.logger.info('rate limits shared through Redis again');
   }
+
+  async takeIfFits(windows: readonly WeightedWindow[]): Promise<TakeOutcome> {
+    try {
+      const outcome = await weighted(this.shared as Partial<WeightedRateLimitWindows>).takeIfFits(windows);
+      this.sharedAnswered();
+      return outcome;
+    } catch (error) {
+      this.sharedFailed(error);
+      return weighted(this.local as Partial<WeightedRateLimitWindows>).takeIfFits(windows);
+    }
+  }
+}
+
+/** Counters that take several units at once; the windows given to a weighted limit must be. */
+function weighted(windows: Partial<WeightedRateLimitWindows>): WeightedRateLimitWindows {
+  if (!windows.takeIfFits) throw new TypeError('these rate-limit windows cannot take several units at once');
+  return windows as WeightedRateLimitWindows;
 }

@@ -1,4 +1,4 @@
-import { CREDIT_MAX_LENGTH, MAX_VISITS_LIMIT, SHORT_CODE_MAX_LENGTH, URL_MAX_LENGTH } from '../shortener.js';
+import { BULK_CREATE_MAX_LINKS, CREDIT_MAX_LENGTH, LINKS_PAGE_DEFAULT, LINKS_PAGE_MAX, LINKS_QUERY_MAX_LENGTH, MAX_VISITS_LIMIT, QR_MARGIN_DEFAULT, QR_MARGIN_MAX, QR_SIZE_DEFAULT, QR_SIZE_MAX, QR_SIZE_MIN, SHORT_CODE_MAX_LENGTH, URL_MAX_LENGTH } from '../shortener.js';
 import { schemaRef } from './error-schemas.js';
 import { serviceDocument } from './document.js';
 import { header } from './headers.js';
@@ -29,9 +29,17 @@ const RECORD_WITH_VISITS = {
   unevaluatedProperties: false,
 };
 
+/** One value of a breakdown list and its visits. */
+const breakdownEntry = (key: string, description: string) => ({
+  type: 'object',
+  required: [key, 'visits'],
+  properties: { [key]: { type: 'string', description }, visits: { type: 'integer', minimum: 1 } },
+  additionalProperties: false,
+});
+
 const STATS = successWith({
   type: 'object',
-  required: ['code', 'visits', 'days'],
+  required: ['code', 'visits', 'days', 'referrers', 'countries', 'browsers', 'os', 'devices'],
   properties: {
     code: { type: 'string' },
     visits: { type: 'integer', minimum: 0, description: 'The total of counted visits.' },
@@ -44,6 +52,43 @@ const STATS = successWith({
         properties: { date: { type: 'string', format: 'date' }, visits: { type: 'integer', minimum: 1 } },
         additionalProperties: false,
       },
+    },
+    referrers: {
+      type: 'array',
+      maxItems: 21,
+      description:
+        'Where the visits of `days` came from: the top 20 referring hosts (the `Referer` URL\'s host, lower case, without port; `direct` for none or an unparseable one), most visits first, then `other` for the rest. Visits counted before the breakdown existed are `unknown`. Adds up to the visits of `days`.',
+      items: breakdownEntry('host', 'A host name, `direct`, `unknown` or `other`.'),
+    },
+    countries: {
+      type: 'array',
+      description:
+        "The visitors' countries, most visits first; `unknown` when the address is not in the database. From a local country database, by default [IP Geolocation by DB-IP](https://db-ip.com) (IP to Country Lite, CC BY 4.0); the address is never stored. Adds up to the visits of `days`.",
+      items: breakdownEntry('country', 'ISO 3166 alpha-2, or `unknown`.'),
+    },
+    browsers: {
+      type: 'array',
+      maxItems: 11,
+      description: 'The top 10 browsers by visits, then `other` for the rest (and the unrecognised). Adds up to the visits of `days`.',
+      items: breakdownEntry('name', 'A browser name (e.g. `Chrome`, `Firefox`, `Safari`), or `other`.'),
+    },
+    os: {
+      type: 'array',
+      maxItems: 11,
+      description: 'The top 10 operating systems by visits, then `other`. Adds up to the visits of `days`.',
+      items: breakdownEntry('name', 'An OS name (e.g. `Windows`, `macOS`, `iOS`, `Android`, `Linux`), or `other`.'),
+    },
+    devices: {
+      type: 'object',
+      description: 'Visits by device type (TVs, consoles and the unrecognised are `other`). Adds up to the visits of `days`.',
+      required: ['desktop', 'mobile', 'tablet', 'other'],
+      properties: {
+        desktop: { type: 'integer', minimum: 0 },
+        mobile: { type: 'integer', minimum: 0 },
+        tablet: { type: 'integer', minimum: 0 },
+        other: { type: 'integer', minimum: 0 },
+      },
+      additionalProperties: false,
     },
   },
   additionalProperties: false,
@@ -72,12 +117,42 @@ const expiredPage = (): ResponseObject =>
     'Content-Security-Policy': header('Content-Security-Policy', true),
   });
 
-const created = successWith({
+const CREATED = {
   allOf: [schemaRef('ShortUrlRecord')],
   required: ['managementCode'],
   properties: { managementCode: { type: ['string', 'null'], description: 'Shown once; null when not editable or when the URL already had a fixed entry.' } },
   unevaluatedProperties: false,
+};
+const created = successWith(CREATED);
+
+/** `GET /links`: a page of the key's entries and the cursor of the next. */
+const LINKS_PAGE = successWith({
+  type: 'object',
+  required: ['links', 'next'],
+  properties: {
+    links: { type: 'array', maxItems: LINKS_PAGE_MAX, items: schemaRef('ShortUrlWithVisits'), description: 'Newest first (createdAt, then pos, descending); expired entries included.' },
+    next: { type: ['string', 'null'], description: 'The `cursor` of the next page; null on the last one.' },
+  },
+  additionalProperties: false,
 });
+
+/** One item's outcome in `POST /create/bulk`: what POST /create would have answered, or its failure. */
+const BULK_ITEM_RESULT = {
+  oneOf: [
+    {
+      type: 'object',
+      required: ['success', 'status', 'data'],
+      properties: { success: { const: true }, status: { enum: [201, 200], description: 'The status POST /create would have answered: 201 made, 200 the URL\'s existing fixed entry.' }, data: CREATED },
+      additionalProperties: false,
+    },
+    {
+      type: 'object',
+      required: ['success', 'code', 'error'],
+      properties: { success: { const: false }, code: { type: 'integer', description: 'The code POST /create would have answered (1070–1074, 1081, 1082), or 1084 for an item that is not an object.' }, error: { type: 'string' } },
+      additionalProperties: false,
+    },
+  ],
+};
 
 const createBody = {
   type: 'object',
@@ -123,6 +198,50 @@ export const shortenerOpenApi: OpenApiDocument = serviceDocument({
         errors: ['INVALID_QUERY_VALUE', 'CODE_TOO_LONG', 'INVALID_CODE', 'CODE_IN_USE', 'INVALID_URL', 'CREDIT_TOO_LONG', 'INVALID_EXPIRES_AT', 'INVALID_MAX_VISITS'],
       }),
     },
+    '/create/bulk': {
+      post: operation({
+        ...write,
+        rateLimit: 'shortener.create',
+        operationId: 'bulkCreateShortUrls',
+        summary: 'Create up to 100 short URLs',
+        description:
+          `Each item is one POST /create, in input order (a code or a fixed URL used twice behaves as two creates one after the other), and the key is recorded as each new entry's owner. ` +
+          `Each item takes one unit of the \`shortener.create\` bucket (the request one of the global window), all or nothing: a request that does not fit in what is left is refused whole with 429 and nothing is created or counted. ` +
+          `400 1084 for a body that is not {links: [...]} with 1 to ${BULK_CREATE_MAX_LINKS} items; an item that fails answers its own failure and the others go on.`,
+        parameters: [
+          queryParameter('editable', 'As on POST /create, for every item: `false` or `0` for entries nobody can change; `true`, `1` or absent for editable ones. Any other value, or the parameter twice, is 400 1057.', {
+            enum: ['true', 'false', '1', '0'],
+          }),
+        ],
+        // JSON only: a form body cannot carry a list of objects.
+        requestBody: {
+          description: 'The links to create.',
+          required: true,
+          content: { 'application/json': { schema: { type: 'object', required: ['links'], properties: { links: { type: 'array', minItems: 1, maxItems: BULK_CREATE_MAX_LINKS, items: createBody } } } } },
+        },
+        responses: { '200': json('One result per item, in input order.', successWith({ type: 'array', minItems: 1, maxItems: BULK_CREATE_MAX_LINKS, items: BULK_ITEM_RESULT })) },
+        errors: ['INVALID_QUERY_VALUE', 'BULK_CREATE_INVALID'],
+      }),
+    },
+    '/links': {
+      get: operation({
+        tags,
+        access: { key: 'shortener' },
+        rateLimit: 'shortener.read',
+        operationId: 'listShortUrls',
+        summary: 'The short URLs created with this key',
+        description:
+          'Newest first (creation time, then pos), expired ones included, with their visits. Keyset pagination: pass `next` as `cursor` for the next page; entries created meanwhile never shift a later page. ' +
+          'Entries created before owners were recorded, and fixed entries another key created first (a 200 from POST /create), are not listed. Any other endpoint keeps its access rules.',
+        parameters: [
+          queryParameter('limit', `Entries per page, 1 to ${LINKS_PAGE_MAX}.`, { type: 'integer', minimum: 1, maximum: LINKS_PAGE_MAX, default: LINKS_PAGE_DEFAULT }),
+          queryParameter('cursor', 'The `next` of the previous page, unchanged (opaque).', { type: 'string' }),
+          queryParameter('q', 'Only entries whose code, url or credit contains this text, ignoring case.', { type: 'string', minLength: 1, maxLength: LINKS_QUERY_MAX_LENGTH }),
+        ],
+        responses: { '200': json('A page of entries.', LINKS_PAGE) },
+        errors: ['INVALID_QUERY_VALUE'],
+      }),
+    },
     '/delete': {
       post: operation({
         ...write,
@@ -152,10 +271,35 @@ export const shortenerOpenApi: OpenApiDocument = serviceDocument({
         rateLimit: 'shortener.stats',
         operationId: 'getShortUrlStats',
         summary: 'Counted visits of a short URL',
-        description: 'The total and the UTC days of the last 90 that had visits; expired links too.',
+        description: 'The total, the UTC days of the last 90 that had visits, and where those visits came from (referrers, countries, browsers, OS, devices); expired links too. Only counted (human) visits.',
         parameters: [code],
         responses: { '200': json('The visits.', STATS) },
         errors: ['SHORT_URL_NOT_FOUND'],
+      }),
+    },
+    '/{code}/qr': {
+      get: operation({
+        tags,
+        access: 'public',
+        operationId: 'getShortUrlQr',
+        summary: 'QR code of a short URL',
+        description:
+          "A QR code of the entry's `fullURL` (expired entries too), as SVG (scalable) or PNG. Misses of the in-process entry cache count against the lookup limit (`shortener.lookup`, per client IP).",
+        parameters: [
+          code,
+          queryParameter('format', '`svg` (default) or `png`.', { enum: ['svg', 'png'], default: 'svg' }),
+          queryParameter('size', `PNG only: the whole image's width and height in pixels, margin included (${QR_SIZE_MIN}–${QR_SIZE_MAX}); a size smaller than the code's modules is 400 1057.`, {
+            type: 'integer',
+            minimum: QR_SIZE_MIN,
+            maximum: QR_SIZE_MAX,
+            default: QR_SIZE_DEFAULT,
+          }),
+          queryParameter('margin', `Quiet zone in modules (0–${QR_MARGIN_MAX}).`, { type: 'integer', minimum: 0, maximum: QR_MARGIN_MAX, default: QR_MARGIN_DEFAULT }),
+        ],
+        responses: {
+          '200': media('The QR code.', ['image/svg+xml', 'image/png'], { 'Cache-Control': header('Cache-Control', true) }),
+        },
+        errors: ['INVALID_QUERY_VALUE', 'SHORT_URL_NOT_FOUND', 'RATE_LIMITED_ROUTE', 'RATE_LIMITED_GLOBAL'],
       }),
     },
     '/{code}+': {
@@ -164,7 +308,7 @@ export const shortenerOpenApi: OpenApiDocument = serviceDocument({
         access: 'public',
         operationId: 'previewShortUrl',
         summary: 'Preview page of a short URL',
-        description: 'HTML: the target URL, credit, times and a copy button, under a strict CSP. Misses of the in-process preview cache count against the lookup limit.',
+        description: 'HTML: the target URL, credit, times, a copy button and the link\'s QR code (inline SVG, with PNG and SVG download links), under a strict CSP. Misses of the in-process preview cache count against the lookup limit.',
         parameters: [code],
         responses: {
           '200': media('The preview page.', ['text/html'], { 'Content-Security-Policy': header('Content-Security-Policy', true) }),

@@ -224,7 +224,7 @@ const adminPaths: Record<string, PathItemObject> = {
 export const thumbsOpenApi: OpenApiDocument = serviceDocument({
   service: 'thumbs',
   title: 'Pawlink thumbnails',
-  description: 'Animated GIF and WebP and still PNG thumbnails of image-board posts, made by the worker: ask with PUT, poll the check URL.',
+  description: 'Animated GIF, WebP and MP4 (H.264) and still PNG thumbnails of image-board posts, made by the worker: ask with PUT, poll the check URL.',
   tags: [
     { name: 'thumbnails', description: 'Request thumbnails and follow their jobs.' },
     {
@@ -246,7 +246,7 @@ export const thumbsOpenApi: OpenApiDocument = serviceDocument({
         description: '`/check/<md5>/<type>`, or the two segments the other way round.',
         parameters: [
           pathParameter('md5', 'The MD5 of the post\'s file (32 hex digits, any case); the type when the two segments come the other way round.'),
-          pathParameter('type', 'The thumbnail format: `gif`, `png` or `webp`; the MD5 when the two segments come the other way round.'),
+          pathParameter('type', 'The thumbnail format: `gif`, `png`, `webp` or `mp4`; the MD5 when the two segments come the other way round.'),
         ],
         responses: {
           '201': json('Done.', done, noStore),
@@ -265,12 +265,13 @@ export const thumbsOpenApi: OpenApiDocument = serviceDocument({
         responses: {
           '200': json('The URLs, null where there is none yet.', {
             type: 'object',
-            required: ['success', 'gifURL', 'pngURL', 'webpURL', 'thumbhash'],
+            required: ['success', 'gifURL', 'pngURL', 'webpURL', 'mp4URL', 'thumbhash'],
             properties: {
               success: { const: true },
               gifURL: { type: ['string', 'null'], format: 'uri' },
               pngURL: { type: ['string', 'null'], format: 'uri' },
               webpURL: { type: ['string', 'null'], format: 'uri' },
+              mp4URL: { type: ['string', 'null'], format: 'uri', description: 'H.264 MP4 (`video/mp4`) of the same clip as the GIF; one second of the still for a still image.' },
               thumbhash: { type: ['string', 'null'], contentEncoding: 'base64', description: "ThumbHash of the still frame (a placeholder to show while the thumbnail loads); null until a thumbnail exists." },
             },
             additionalProperties: false,

@@ -28,6 +28,12 @@ export interface ShortUrl {
   maxVisitsUsed: number;
   /** When `maxVisitsUsed` reached `maxVisits`; null while it has not. */
   maxVisitsReachedAt: Date | null;
+  /**
+   * The API key (id in `<DB_PREFIX>auth`) that created the entry; null for entries created before
+   * owners were recorded. Not a foreign key: the keys live in another schema, and deleting or
+   * revoking a key changes nothing about its entries.
+   */
+  ownerKeyId: number | null;
 }
 
 export const ShortUrlEntity = new EntitySchema<ShortUrl>({
@@ -47,9 +53,11 @@ export const ShortUrlEntity = new EntitySchema<ShortUrl>({
     maxVisits: { name: 'max_visits', type: 'int', unsigned: true, nullable: true },
     maxVisitsUsed: { name: 'max_visits_used', type: 'int', unsigned: true, default: 0 },
     maxVisitsReachedAt: { name: 'max_visits_reached_at', type: 'datetime', precision: 3, nullable: true },
+    ownerKeyId: { name: 'owner_key_id', type: 'int', unsigned: true, nullable: true },
   },
   indices: [
     { name: 'uq_short_urls_code', columns: ['code'], unique: true },
     { name: 'uq_short_urls_shared_url_hash', columns: ['sharedUrlHash'], unique: true },
+    { name: 'ix_short_urls_owner_created', columns: ['ownerKeyId', 'createdAt', 'pos'] },
   ],
 });
