@@ -86,12 +86,14 @@ describe('completion callbacks through the real services', () => {
   it('POSTs thumbnail.done and thumbnail.failed, signed with the key\'s webhook secret', async () => {
     const worker = callbackWorker('callbacks-1');
     try {
+      const askedAt = Date.now();
       const done = await put(`/${posts.still.id}/png`, receiver.url('/done'));
       const failed = await put(`/${posts.corrupt.md5}/png`, receiver.url('/failed'));
       expect([done.status, failed.status], logs()).toEqual([202, 202]);
       const [[doneCall], [failedCall]] = await Promise.all([receiver.waitForCalls('/done', 1, 60_000), receiver.waitForCalls('/failed', 1, 60_000)]).catch((error: Error) => {
         throw new Error(`${error.message}\n${logs()}`);
       });
+      process.stderr.write(`callbacks: PUT to thumbnail.done at the receiver in ${Date.now() - askedAt} ms (render included; both calls awaited)\n`);
       for (const call of [doneCall!, failedCall!]) {
         expect(call.contentType).toBe('application/json');
         expect(verifyCallbackSignature(call, secret), call.signature).not.toBeNull();
@@ -115,11 +117,13 @@ describe('completion callbacks through the real services', () => {
       throw new Error(`${error.message}\n${logs()}`);
     });
     first.child.kill('SIGKILL');
+    const killedAt = Date.now();
     expect((await first.exited).signal).toBe('SIGKILL');
     callbackWorker('callbacks-3');
     const calls = await receiver.waitForCalls('/held', 2, 60_000).catch((error: Error) => {
       throw new Error(`${error.message}\n${logs()}`);
     });
+    process.stderr.write(`callbacks: a delivery held by a SIGKILLed worker reached the receiver again ${Date.now() - killedAt} ms later (lock 2 s, stalled checks every 1 s)\n`);
     expect(calls[1]!.body).toBe(held!.body);
     expect(verifyCallbackSignature(calls[1]!, secret)).not.toBeNull();
     expect(JSON.parse(calls[1]!.body)).toMatchObject({ event: 'thumbnail.done', md5, type: 'gif' });

@@ -154,6 +154,7 @@ describe('completion callbacks', () => {
     const calls = await receiver.waitForCalls('/flaky', 3);
     expect(await deliveryOf(md5)).toMatchObject({ state: 'completed', attemptsMade: 3 });
     expect(calls).toHaveLength(3);
+    process.stderr.write(`callbacks: attempts to a receiver answering 500, 500, 200 at +${calls.map((call) => call.receivedAt - calls[0]!.receivedAt).join(', +')} ms from the first (schedule ${SCHEDULE_MS})\n`);
     // Each attempt is signed afresh, and each signature is valid.
     for (const call of calls) expect(verifyCallbackSignature(call, secret)).not.toBeNull();
   });
@@ -164,7 +165,9 @@ describe('completion callbacks', () => {
     await endJob(md5, [receiver.url('/silent')], () => ({ ok: true }));
     const delivery = await deliveryOf(md5, 30_000);
     expect(delivery).toMatchObject({ state: 'failed', attemptsMade: 5 });
-    expect(receiver.calls.filter((call) => call.path === '/silent')).toHaveLength(5);
+    const silent = receiver.calls.filter((call) => call.path === '/silent');
+    expect(silent).toHaveLength(5);
+    process.stderr.write(`callbacks: attempts to a silent receiver at +${silent.map((call) => call.receivedAt - silent[0]!.receivedAt).join(', +')} ms from the first (schedule ${SCHEDULE_MS}, 400 ms timeout)\n`);
   });
 
   it('signs each attempt with the secret current at that moment: after a rotation, never the old one', async () => {

@@ -10,6 +10,8 @@ export interface ReceivedCallback {
   contentType: string | undefined;
   /** `X-Pawlink-Signature` as sent. */
   signature: string | undefined;
+  /** Unix ms when the request had arrived whole. */
+  receivedAt: number;
 }
 
 /** What the receiver answers a call with: a status, or `hang` (never answer; the connection is held until close). */
@@ -38,7 +40,7 @@ export async function startCallbackReceiver(): Promise<CallbackReceiver> {
     req.on('end', () => {
       const path = req.url ?? '/';
       const signature = req.headers['x-pawlink-signature'];
-      calls.push({ path, body: Buffer.concat(chunks).toString('utf8'), contentType: req.headers['content-type'], signature: Array.isArray(signature) ? signature.join(',') : signature });
+      calls.push({ path, body: Buffer.concat(chunks).toString('utf8'), contentType: req.headers['content-type'], signature: Array.isArray(signature) ? signature.join(',') : signature, receivedAt: Date.now() });
       void Promise.resolve(answer(path, calls.filter((call) => call.path === path).length)).then((reply) => {
         if (reply === 'hang') held.push(res);
         else res.writeHead(reply, { 'content-type': 'text/plain' }).end('ok');
