@@ -80,5 +80,6 @@ describe('loadThumbsWorkerConfig: completion callbacks', () => {
     ['THUMBS_CALLBACK_RETRY_DELAYS_MS', 'soon'],
     ['THUMBS_CALLBACK_TIMEOUT_MS', '10'],
     ['THUMBS_CALLBACK_PRIVATE_HOSTS', 'http://x/'],
+    ['PAWLINK_SECRETS_KEY', 'not-a-key'],
   ]);
 });

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { loadBoardConfig, type BoardConfig } from '@pawlink/board/config';
-import { ConfigError, loadBaseConfig, readHostList, readInt, readPort, readSecret, readString, type BaseConfig, type Env } from '@pawlink/service-kit';
+import { ConfigError, loadBaseConfig, readHostList, readInt, readKey256, readPort, readString, type BaseConfig, type Env } from '@pawlink/service-kit';
 import { CALLBACK_RETRY_SCHEDULE_MS, mediaHostsOf, type MediaHost } from '@pawlink/contracts';
 
 /** Limits against hostile media and the shape of the output. */
@@ -105,7 +105,7 @@ export function loadThumbsWorkerConfig(env: Env, cwd = process.cwd()): ThumbsWor
       retryDelaysMs: readDelays(env, 'THUMBS_CALLBACK_RETRY_DELAYS_MS', CALLBACK_RETRY_SCHEDULE_MS),
       concurrency: readInt(env, 'THUMBS_CALLBACK_CONCURRENCY', 10, { min: 1, max: 200 }),
       keepFailedSeconds: readInt(env, 'THUMBS_CALLBACK_KEEP_FAILED_SECONDS', 7 * 86_400, { min: 60, max: 90 * 86_400 }),
-      secretsKey: readSecret(env, 'PAWLINK_SECRETS_KEY', ''),
+      secretsKey: readKey256(env, 'PAWLINK_SECRETS_KEY'),
     },
     worker: {
       concurrency: readInt(env, 'WORKER_CONCURRENCY', 1, { min: 1, max: 64 }),

@@ -151,3 +151,10 @@ export function readHostList(env: Env, name: string): MediaHost[] | null {
     return host;
   });
 }
+
+/** A 256-bit key as 64 hex digits or base64 of 32 bytes, kept as given ('' when unset); its value is never shown. */
+export function readKey256(env: Env, name: string): string {
+  const value = readSecret(env, name, '').trim();
+  if (value === '' || /^[0-9a-fA-F]{64}$/.test(value) || /^[A-Za-z0-9+/_-]{43}=?$/.test(value)) return value;
+  throw new ConfigError(name, 'must be 64 hex digits (or base64 of 32 bytes)');
+}
