@@ -53,6 +53,29 @@ seed_demo() {
 }
 bs_timed "seed the demo images" seed_demo
 
+# ---------------------------------------------------------------- secrets key
+# PAWLINK_SECRETS_KEY seals each API key's webhook secret in the database (AES-256-GCM): bin/admin
+# (which makes the secrets) and the workers (which sign callbacks with them) need the same one.
+# One given in .env or the environment wins; otherwise one is made at the first start and kept in
+# KEYS_DIR/secrets.key (mode 600) for every later start with this data dir.
+secrets_key() {
+  if [[ -n "${PAWLINK_SECRETS_KEY:-}" ]]; then
+    say "secrets key: PAWLINK_SECRETS_KEY from .env or the environment"
+    return 0
+  fi
+  local file="$KEYS_DIR/secrets.key"
+  mkdir -p "$KEYS_DIR" && chmod 700 "$KEYS_DIR"
+  # Under the keys' lock: two starts at once keep one key.
+  flock "$KEYS_DIR/.lock" bash -c '[[ -s "$1" ]] && exit 0
+    umask 077
+    node -e "process.stdout.write(require(\"node:crypto\").randomBytes(32).toString(\"hex\"))" >"$1.tmp" && mv "$1.tmp" "$1"' _ "$file" ||
+    bs_die "could not make $file"
+  PAWLINK_SECRETS_KEY="$(<"$file")"
+  [[ "$PAWLINK_SECRETS_KEY" =~ ^[0-9a-f]{64}$ ]] || bs_die "$file does not hold a secrets key (64 hex digits); remove it to make a new one (webhook secrets made with the old one must then be made again)"
+  export PAWLINK_SECRETS_KEY
+}
+bs_timed "secrets key (one per data dir: seals webhook secrets)" secrets_key
+
 # ---------------------------------------------------------------- API keys
 # One key per file in KEYS_DIR, per database prefix: `bin/admin apikey ensure` prints the stored key
 # while it is active (not revoked, not disabled, with its flags) and only otherwise makes one. A

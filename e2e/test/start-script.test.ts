@@ -178,6 +178,13 @@ describe('npm start', () => {
       if (command.includes('apps/images/dist/main.js')) expect(environ.get('SHORTENER_KEY'), command).toMatch(/^pl_/);
       else expect(environ.has('SHORTENER_KEY'), command).toBe(false);
     }
+    // The workers sign callbacks with webhook secrets sealed under the key the start keeps for this data dir.
+    const secretsKeyFile = path.join(dataDir, 'keys', 'secrets.key');
+    const secretsKey = await readFile(secretsKeyFile, 'utf8');
+    expect(secretsKey).toMatch(/^[0-9a-f]{64}$/);
+    expect((await stat(secretsKeyFile)).mode & 0o777).toBe(0o600);
+    const worker = services.find(({ command }) => command.includes('apps/thumbs-worker/dist/main.js'));
+    expect(worker?.environ.get('PAWLINK_SECRETS_KEY')).toBe(secretsKey);
 
     const stopped = await stop(first);
     expect(stopped.leftovers).toEqual([]);
@@ -190,6 +197,7 @@ describe('npm start', () => {
 
     const second = await start('bash', ['scripts/start.sh']);
     expect(second.demoKey).toBe(first.demoKey);
+    expect(await readFile(secretsKeyFile, 'utf8')).toBe(secretsKey);
     expect((await stop(second)).leftovers).toEqual([]);
     expect(await usableKeys()).toEqual(afterOne);
 

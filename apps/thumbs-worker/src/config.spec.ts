@@ -59,3 +59,27 @@ describe('loadThumbsWorkerConfig: health server', () => {
 });
 
 describeConfigSecrets(loadThumbsWorkerConfig, ConfigError);
+
+describe('loadThumbsWorkerConfig: completion callbacks', () => {
+  it('renders and delivers by default, on the contract\'s schedule, to public addresses only', () => {
+    const config = loadThumbsWorkerConfig({}, '/srv');
+    expect(config.roles).toEqual(['render', 'callbacks']);
+    expect(config.callbacks).toMatchObject({ privateHosts: [], timeoutMs: 5000, retryDelaysMs: [10_000, 60_000, 180_000, 600_000], secretsKey: '' });
+  });
+
+  it('takes one role, a private receiver, a shorter schedule and the secrets key', () => {
+    const config = loadThumbsWorkerConfig({ THUMBS_WORKER_ROLES: 'callbacks', THUMBS_CALLBACK_PRIVATE_HOSTS: '127.0.0.1:9000', THUMBS_CALLBACK_RETRY_DELAYS_MS: '100, 200', PAWLINK_SECRETS_KEY: 'a'.repeat(64) }, '/srv');
+    expect(config.roles).toEqual(['callbacks']);
+    expect(config.callbacks).toMatchObject({ privateHosts: [{ hostname: '127.0.0.1', port: 9000 }], retryDelaysMs: [100, 200], secretsKey: 'a'.repeat(64) });
+  });
+
+  itRefusesBadValues(loadThumbsWorkerConfig, ConfigError, [
+    ['THUMBS_WORKER_ROLES', 'render,mail'],
+    ['THUMBS_WORKER_ROLES', ' , '],
+    ['THUMBS_CALLBACK_RETRY_DELAYS_MS', '100,50'],
+    ['THUMBS_CALLBACK_RETRY_DELAYS_MS', 'soon'],
+    ['THUMBS_CALLBACK_TIMEOUT_MS', '10'],
+    ['THUMBS_CALLBACK_PRIVATE_HOSTS', 'http://x/'],
+    ['PAWLINK_SECRETS_KEY', 'not-a-key'],
+  ]);
+});

@@ -1,8 +1,8 @@
 import os from 'node:os';
 import path from 'node:path';
 import { loadBoardConfig, type BoardConfig } from '@pawlink/board/config';
-import { ConfigError, loadBaseConfig, readInt, readPort, readString, type BaseConfig, type Env } from '@pawlink/service-kit';
-import { mediaHostsOf, parseMediaHost, type MediaHost } from './services/media-host.rules.js';
+import { ConfigError, loadBaseConfig, readHostList, readInt, readKey256, readPort, readString, type BaseConfig, type Env } from '@pawlink/service-kit';
+import { CALLBACK_RETRY_SCHEDULE_MS, mediaHostsOf, type MediaHost } from '@pawlink/contracts';
 
 /** Limits against hostile media and the shape of the output. */
 export interface RenderLimits {
@@ -54,6 +54,29 @@ export interface WorkerSettings {
   health: { host: string; port: number | null };
 }
 
+/** What a worker process does (THUMBS_WORKER_ROLES): render thumbnails, deliver completion callbacks, or both. */
+export const WORKER_ROLES = ['render', 'callbacks'] as const;
+export type WorkerRole = (typeof WORKER_ROLES)[number];
+
+/** Completion callbacks: seeing jobs end, and delivering what was registered for them. */
+export interface CallbackSettings {
+  /**
+   * THUMBS_CALLBACK_PRIVATE_HOSTS: `host:port` entries callbacks may reach at loopback, private or
+   * reserved addresses (the API reads the same variable when it accepts a callbackURL).
+   */
+  privateHosts: MediaHost[];
+  /** Per attempt: connect, send, and the answer's head (THUMBS_CALLBACK_TIMEOUT_MS, 5 s). */
+  timeoutMs: number;
+  /** Retries after the first attempt, counted from it (THUMBS_CALLBACK_RETRY_DELAYS_MS; the contract's 10 s, 1 min, 3 min, 10 min). */
+  retryDelaysMs: number[];
+  /** Deliveries this process sends side by side (THUMBS_CALLBACK_CONCURRENCY). */
+  concurrency: number;
+  /** Failed deliveries stay visible (dashboard) this long (THUMBS_CALLBACK_KEEP_FAILED_SECONDS). */
+  keepFailedSeconds: number;
+  /** PAWLINK_SECRETS_KEY as given (webhook secrets are sealed with it); '' when unset. */
+  secretsKey: string;
+}
+
 /**
  * The worker's configuration. It reaches every worker thread through `workerData`, so it stays a
  * plain object that the structured clone copies whole (no functions, no class instances).
@@ -62,6 +85,9 @@ export interface WorkerSettings {
 export interface ThumbsWorkerConfig extends BaseConfig {
   board: BoardConfig;
   worker: WorkerSettings;
+  /** THUMBS_WORKER_ROLES (default both): scale renders and callback deliveries apart. */
+  roles: WorkerRole[];
+  callbacks: CallbackSettings;
 }
 
 /** The shared variables plus the BOARD_, WORKER_ and THUMBS_ ones; a bad value names its variable. */
@@ -72,6 +98,15 @@ export function loadThumbsWorkerConfig(env: Env, cwd = process.cwd()): ThumbsWor
   return {
     ...base,
     board,
+    roles: readRoles(env),
+    callbacks: {
+      privateHosts: readHostList(env, 'THUMBS_CALLBACK_PRIVATE_HOSTS') ?? [],
+      timeoutMs: readInt(env, 'THUMBS_CALLBACK_TIMEOUT_MS', 5000, { min: 100, max: 60_000 }),
+      retryDelaysMs: readDelays(env, 'THUMBS_CALLBACK_RETRY_DELAYS_MS', CALLBACK_RETRY_SCHEDULE_MS),
+      concurrency: readInt(env, 'THUMBS_CALLBACK_CONCURRENCY', 10, { min: 1, max: 200 }),
+      keepFailedSeconds: readInt(env, 'THUMBS_CALLBACK_KEEP_FAILED_SECONDS', 7 * 86_400, { min: 60, max: 90 * 86_400 }),
+      secretsKey: readKey256(env, 'PAWLINK_SECRETS_KEY'),
+    },
     worker: {
       concurrency: readInt(env, 'WORKER_CONCURRENCY', 1, { min: 1, max: 64 }),
       // A killed worker's job is running again 5–15 s later (lock expiry, then the next check).
@@ -103,15 +138,23 @@ export function loadThumbsWorkerConfig(env: Env, cwd = process.cwd()): ThumbsWor
   };
 }
 
-/** A comma-separated list of `host[:port]` entries; null when the variable is unset. */
-function readHostList(env: Env, name: string): MediaHost[] | null {
+/** THUMBS_WORKER_ROLES: a comma-separated subset of WORKER_ROLES, at least one; unset, all. */
+function readRoles(env: Env): WorkerRole[] {
+  const value = readString(env, 'THUMBS_WORKER_ROLES', WORKER_ROLES.join(','));
+  const roles = [...new Set(value.split(',').map((entry) => entry.trim()))];
+  const stray = roles.find((role) => !(WORKER_ROLES as readonly string[]).includes(role));
+  if (stray !== undefined || roles.length === 0) throw new ConfigError('THUMBS_WORKER_ROLES', `must list ${WORKER_ROLES.join(' and/or ')} separated by commas, got "${value}"`);
+  return roles as WorkerRole[];
+}
+
+/** Increasing delays in ms, comma-separated, at least one; unset, `fallback`. */
+function readDelays(env: Env, name: string, fallback: readonly number[]): number[] {
   const value = readString(env, name, '');
-  if (value === '') return null;
-  return value.split(',').map((entry) => {
-    const host = parseMediaHost(entry);
-    if (!host) throw new ConfigError(name, `must list host or host:port entries separated by commas, got "${entry.trim()}"`);
-    return host;
-  });
+  if (value === '') return [...fallback];
+  const delays = value.split(',').map((entry) => Number(entry.trim()));
+  const valid = delays.every((delay, i) => Number.isInteger(delay) && delay >= 0 && delay <= 86_400_000 && (i === 0 || delay > delays[i - 1]!));
+  if (!valid || delays.length > 20) throw new ConfigError(name, `must be up to 20 increasing whole numbers of milliseconds separated by commas, got "${value}"`);
+  return delays;
 }
 
 /** THUMBS_DOWNLOAD_HOSTS; unset, the hosts of the board's URLs. */

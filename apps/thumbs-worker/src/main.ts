@@ -1,8 +1,12 @@
 import '@pawlink/service-kit/check-node';
 import { runService, type ReadinessReport } from '@pawlink/service-kit';
+import { createCallbackContainer, openAuthDataSource } from './callback-container.js';
 import { loadThumbsWorkerConfig } from './config.js';
 import { createThumbsWorkerProcessContainer } from './container.js';
 import { startHealthServer } from './health/health.server.js';
+import { createCallbackDeliveryWorker } from './jobs/callback-delivery.worker.js';
+import { startThumbnailEndWatcher } from './jobs/thumbnail-end.worker.js';
+import { isConnectionError } from './jobs/thumbnail-queue-errors.worker.js';
 import { createThumbnailWorker } from './jobs/thumbnail.worker.js';
 
 await runService({
@@ -12,24 +16,41 @@ await runService({
   shutdownTimeoutMs: (config) => config.worker.jobTimeoutMs + config.shutdownTimeoutMs,
   async start(runtime) {
     const { config, logger } = runtime;
+    const render = config.roles.includes('render');
     const { storage } = createThumbsWorkerProcessContainer(config);
-    const prepared = await storage.prepare();
+    const prepared = render ? await storage.prepare() : undefined;
     // A plain (fail-fast) connection besides the queue's, which waits for Redis as long as it takes:
     // the runtime checks maxmemory-policy on it at start, and readiness PINGs it.
-    runtime.redis('thumbs-worker-checks');
+    const checks = runtime.redis('thumbs-worker-checks');
     const { health } = config.worker;
     if (health.port !== null) {
       const readiness = async (): Promise<ReadinessReport> => {
+        if (!render) return runtime.readiness();
         const [dependencies, media] = await Promise.all([runtime.readiness(), storage.mediaState()]);
         return { ...dependencies, media };
       };
       const server = await startHealthServer({ host: health.host, port: health.port, readiness, startedAt: runtime.startedAt, logger });
-      // Registered before the worker, so it is closed after it: probes keep answering while jobs drain.
+      // Registered before the workers, so it is closed after them: probes keep answering while jobs drain.
       runtime.onShutdown(() => server.close());
     }
-    const worker = createThumbnailWorker(config, runtime.redis('thumbs-worker', { forQueue: true }), logger);
-    runtime.onShutdown(() => worker.close());
-    await worker.waitUntilReady();
-    logger.info('thumbs worker started', { concurrency: config.worker.concurrency, thumbsDir: prepared.thumbsDir, sweptTempFiles: prepared.sweptTempFiles, sweptDownloadDirs: prepared.sweptDownloadDirs, pid: process.pid });
+    if (config.roles.includes('callbacks')) {
+      const callbacks = createCallbackContainer(config, { redis: checks, queueRedis: runtime.redis('thumbs-callbacks', { forQueue: true }), authDataSource: openAuthDataSource(config) });
+      // A lost connection is logged by the connection itself, once per change of state.
+      callbacks.queue.on('error', (error) => {
+        if (!isConnectionError(error)) logger.error('callback queue error', { error });
+      });
+      runtime.onShutdown(() => callbacks.close());
+      const delivering = createCallbackDeliveryWorker(config, runtime.redis('thumbs-callback-worker', { forQueue: true }), callbacks.delivery, logger);
+      runtime.onShutdown(() => delivering.close());
+      const watcher = await startThumbnailEndWatcher({ connection: runtime.redis('thumbs-end-events', { forQueue: true }), redisPrefix: config.redis.prefix, cursor: callbacks.cursor, dispatch: callbacks.dispatch, logger });
+      runtime.onShutdown(() => watcher.close());
+      await delivering.waitUntilReady();
+    }
+    if (render) {
+      const worker = createThumbnailWorker(config, runtime.redis('thumbs-worker', { forQueue: true }), logger);
+      runtime.onShutdown(() => worker.close());
+      await worker.waitUntilReady();
+    }
+    logger.info('thumbs worker started', { roles: config.roles, concurrency: config.worker.concurrency, thumbsDir: prepared?.thumbsDir, sweptTempFiles: prepared?.sweptTempFiles, sweptDownloadDirs: prepared?.sweptDownloadDirs, pid: process.pid });
   },
 });

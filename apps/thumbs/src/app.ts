@@ -21,6 +21,8 @@ export interface ThumbsAppDeps {
   services: Pick<ThumbsContainer, 'thumbnailInfo' | 'createThumbnail' | 'checkThumbnail' | 'adminLogin' | 'adminLogout' | 'adminSessions'>;
   /** The thumbnail queue, for the dashboard at /admin/queues. */
   queue: Queue;
+  /** The worker's callback deliveries, shown next to it. */
+  callbackQueue?: Queue;
   metrics?: HttpMetrics;
   /** Process start (unix ms), for `/online`'s uptime. */
   startedAt?: number;
@@ -39,7 +41,7 @@ export function createApp(deps: ThumbsAppDeps): Express {
   const publicUrl = config.urls.thumbs;
   registerAdminLoginRoute(app, { guards, adminLogin: services.adminLogin, publicUrl, secureCookie: config.thumbs.adminCookieSecure });
   registerAdminLogoutRoute(app, { adminLogout: services.adminLogout, publicUrl, secureCookie: config.thumbs.adminCookieSecure });
-  registerQueueDashboardRoute(app, { guards, adminSessions: services.adminSessions, queue: deps.queue, publicUrl, dashboardWrite: config.thumbs.dashboardWrite });
+  registerQueueDashboardRoute(app, { guards, adminSessions: services.adminSessions, queues: deps.callbackQueue ? [deps.queue, deps.callbackQueue] : [deps.queue], publicUrl, dashboardWrite: config.thumbs.dashboardWrite });
   // /check/... is registered first so its three segments never reach the /:id routes.
   registerCheckThumbnailRoute(app, { guards, readOnly, checkThumbnail: services.checkThumbnail });
   registerGetThumbnailInfoRoute(app, { guards, thumbnailInfo: services.thumbnailInfo });

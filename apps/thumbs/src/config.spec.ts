@@ -21,7 +21,17 @@ describe('loadThumbsConfig', () => {
     ['THUMBS_BOARD_SHARE_PER_IP', 'many'],
     ['ADMIN_COOKIE_SECURE', 'yes'],
     ['THUMBS_DASHBOARD_WRITE', 'maybe'],
+    ['THUMBS_CALLBACK_PRIVATE_HOSTS', 'http://127.0.0.1:8080/'],
   ]);
+
+  it('lets callbacks reach private addresses only at the hosts THUMBS_CALLBACK_PRIVATE_HOSTS lists', () => {
+    expect(loadThumbsConfig({}).thumbs.callbackPrivateHosts).toEqual([]);
+    expect(loadThumbsConfig({ THUMBS_CALLBACK_PRIVATE_HOSTS: '127.0.0.1:8080, [::1]:9000,receiver.lan' }).thumbs.callbackPrivateHosts).toEqual([
+      { hostname: '127.0.0.1', port: 8080 },
+      { hostname: '[::1]', port: 9000 },
+      { hostname: 'receiver.lan', port: null },
+    ]);
+  });
 
   it('makes the session cookie Secure by the scheme of THUMBS_URL, unless ADMIN_COOKIE_SECURE says', () => {
     expect(loadThumbsConfig({}).thumbs.adminCookieSecure).toBe(false);

@@ -1,5 +1,6 @@
 import { loadBoardConfig, type BoardConfig } from '@pawlink/board/config';
-import { loadBaseConfig, readBool, readEnum, readInt, type BaseConfig, type Env } from '@pawlink/service-kit';
+import type { MediaHost } from '@pawlink/contracts';
+import { loadBaseConfig, readBool, readEnum, readHostList, readInt, type BaseConfig, type Env } from '@pawlink/service-kit';
 
 export interface ThumbsSettings {
   /** How long a failed or timed-out job is reported before a PUT may start a new attempt. */
@@ -24,6 +25,12 @@ export interface ThumbsSettings {
   adminCookieSecure: boolean;
   /** THUMBS_DASHBOARD_WRITE: the dashboard may add, clean, empty, pause… (else read-only). */
   dashboardWrite: boolean;
+  /**
+   * THUMBS_CALLBACK_PRIVATE_HOSTS: `host:port` entries a callbackURL may name although they resolve
+   * to loopback, private or reserved addresses (a receiver on this machine or network, tests).
+   * Default none: callbacks go to public addresses only. The worker reads the same variable.
+   */
+  callbackPrivateHosts: MediaHost[];
 }
 
 const COOKIE_SECURE = ['auto', 'true', 'false'] as const;
@@ -56,6 +63,7 @@ export function loadThumbsConfig(env: Env, cwd = process.cwd()): ThumbsConfig {
       adminSessionTtlSeconds: readInt(env, 'THUMBS_ADMIN_SESSION_TTL_SECONDS', 8 * 3600, { min: 60, max: 7 * 86_400 }),
       adminCookieSecure: cookieSecure(readEnum(env, 'ADMIN_COOKIE_SECURE', COOKIE_SECURE, 'auto'), base.urls.thumbs),
       dashboardWrite: readBool(env, 'THUMBS_DASHBOARD_WRITE', false),
+      callbackPrivateHosts: readHostList(env, 'THUMBS_CALLBACK_PRIVATE_HOSTS') ?? [],
     },
   };
 }

@@ -4,8 +4,11 @@ import { logUnlessUnavailable, type Logger } from '@pawlink/service-kit';
 import type { RedisClient } from '@pawlink/service-kit/redis';
 import type { ThumbsConfig } from './config.js';
 import { AdminSessionRepository } from './repositories/admin-session.repository.js';
+import { CallbackAddressRepository } from './repositories/callback-address.repository.js';
+import { openCallbackQueue, type CallbackQueue } from './repositories/callback-queue.repository.js';
 import { JobDurationRecorder, JobDurationRepository } from './repositories/job-duration.repository.js';
 import { PostRepository } from './repositories/post.repository.js';
+import { ThumbnailCallbackRepository } from './repositories/thumbnail-callback.repository.js';
 import { ThumbnailFileRepository } from './repositories/thumbnail-file.repository.js';
 import { openThumbnailQueue, ThumbnailQueueRepository, type ThumbnailQueue } from './repositories/thumbnail-queue.repository.js';
 import { AdminLoginService } from './services/admin-login.service.js';
@@ -36,6 +39,8 @@ export interface ThumbsConnections {
 export interface ThumbsContainer {
   /** The thumbnail queue: the services add and read its jobs, the dashboard shows it. */
   queue: ThumbnailQueue;
+  /** The worker's callback deliveries: only the dashboard shows it. */
+  callbackQueue: CallbackQueue;
   thumbnailInfo: GetThumbnailInfoService;
   createThumbnail: CreateThumbnailService;
   checkThumbnail: CheckThumbnailService;
@@ -56,6 +61,8 @@ export function createThumbsContainer(connections: ThumbsConnections): ThumbsCon
   const settings = config.thumbs;
   const queue = connections.queue ?? openThumbnailQueue(connections.queueRedis, config.redis.prefix);
   queue.on('error', logUnlessUnavailable(logger, 'thumbnail queue error'));
+  const callbackQueue = openCallbackQueue(connections.queueRedis, config.redis.prefix);
+  callbackQueue.on('error', logUnlessUnavailable(logger, 'callback queue error'));
   const board = createBoardClient({ ...config.board, redis, redisPrefix: config.redis.prefix, maxSlotWaitMs: settings.boardMaxWaitMs, logger });
 
   // One queue repository for every operation: `load()` reuses the queue lengths `find()` read with the job.
@@ -69,8 +76,19 @@ export function createThumbsContainer(connections: ThumbsConnections): ThumbsCon
   const sessions = new AdminSessionRepository(redis, { redisPrefix: config.redis.prefix, ttlSeconds: settings.adminSessionTtlSeconds });
   return {
     queue,
+    callbackQueue,
     thumbnailInfo: new GetThumbnailInfoService({ files, posts, urls }),
-    createThumbnail: new CreateThumbnailService({ files, queue: queueRepository, durations, posts, urls, jobs, clock }),
+    createThumbnail: new CreateThumbnailService({
+      files,
+      queue: queueRepository,
+      durations,
+      posts,
+      callbacks: new ThumbnailCallbackRepository(redis, config.redis.prefix),
+      callbackAddresses: new CallbackAddressRepository(settings.callbackPrivateHosts),
+      urls,
+      jobs,
+      clock,
+    }),
     checkThumbnail: new CheckThumbnailService({ files, queue: queueRepository, durations, urls, jobs, clock }),
     // Durations of jobs finished by any worker feed every instance's estimates.
     durationRecorder: new JobDurationRecorder({
@@ -84,7 +102,9 @@ export function createThumbsContainer(connections: ThumbsConnections): ThumbsCon
     adminLogin: new AdminLoginService(sessions),
     adminLogout: new AdminLogoutService(sessions),
     adminSessions: new AdminSessionService(connections.apiKeys, sessions),
-    close: () => queue.close(),
+    close: async () => {
+      await Promise.all([queue.close(), callbackQueue.close()]);
+    },
   };
 }
 

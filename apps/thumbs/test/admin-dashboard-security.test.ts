@@ -220,6 +220,15 @@ describe('the dashboard with THUMBS_DASHBOARD_WRITE=true and ADMIN_COOKIE_SECURE
     expect(queues.body.queues[0]).toMatchObject({ readOnlyMode: false, allowRetries: true });
   });
 
+  it('never writes a callback delivery: they are made by the worker from a job\'s end', async () => {
+    const md5 = md5For('callback-add');
+    const body = JSON.stringify({ name: 'deliver-callback', data: { callbackURL: 'http://10.0.0.1/', apiKeyId: 1, payload: { md5 } } });
+    const added = await dashboard(h, '/api/queues/thumbnail-callbacks/add', admin(), { method: 'POST', body });
+    expect([added.status, added.body.error?.key]).toEqual([400, 'ERRORS.INVALID_REQUEST_BODY']);
+    const thumbnailShaped = JSON.stringify({ name: THUMBNAIL_JOB, data: { md5, type: 'png', requestedAt: 1 } });
+    expect((await dashboard(h, '/api/queues/thumbnail-callbacks/add', admin(), { method: 'POST', body: thumbnailShaped })).status).toBe(400);
+  });
+
   it('shows a failed job with the sentence of its failure, never its stack trace', async () => {
     const md5 = md5For('failing');
     h.startWorker(() => Promise.reject(new UnrecoverableError('the post is not on the board\n    at render (/srv/pawlink/apps/thumbs-worker/dist/render.js:12:3)')));

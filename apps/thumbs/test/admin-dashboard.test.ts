@@ -1,6 +1,9 @@
+import { THUMBNAIL_CALLBACK_JOB, THUMBNAIL_CALLBACK_QUEUE, thumbnailQueuePrefix, type ThumbnailCallbackDelivery } from '@pawlink/contracts';
+import { createRedis } from '@pawlink/service-kit';
 import { request } from '@pawlink/test-kit';
+import { Queue, UnrecoverableError, Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startThumbs, type ThumbsHarness } from './helpers.js';
+import { startThumbs, waitFor, type ThumbsHarness } from './helpers.js';
 
 const HTML = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
 const JSON_ACCEPT = { accept: 'application/json' };
@@ -69,7 +72,31 @@ describe('queue dashboard at /admin/queues', () => {
     expect(asset.headers.get('content-type')).toContain('javascript');
     const queues = await dashboard('/api/queues', { authorization: adminKey, ...JSON_ACCEPT });
     expect(queues.status).toBe(200);
-    expect(queues.body.queues.map((queue: { name: string }) => queue.name)).toEqual(['thumbs']);
+    // The thumbnails, and the worker's callback deliveries (failed ones stay visible there).
+    expect(queues.body.queues.map((queue: { name: string }) => queue.name)).toEqual(['thumbs', 'thumbnail-callbacks']);
+  });
+
+  it('shows failed callback deliveries with their reason, read-only', async () => {
+    const connection = createRedis(h.config.redis, { forQueue: true });
+    const prefix = thumbnailQueuePrefix(h.config.redis.prefix);
+    const deliveries = new Queue<ThumbnailCallbackDelivery>(THUMBNAIL_CALLBACK_QUEUE, { connection, prefix });
+    // A stand-in for the worker's delivery worker, whose receiver never answered 2xx.
+    const worker = new Worker<ThumbnailCallbackDelivery>(THUMBNAIL_CALLBACK_QUEUE, () => Promise.reject(new UnrecoverableError('the receiver answered HTTP 500')), { connection: createRedis(h.config.redis, { forQueue: true }), prefix });
+    worker.on('error', () => undefined);
+    try {
+      const payload = { event: 'thumbnail.done', md5: 'd41d8cd98f00b204e9800998ecf8427e', type: 'gif', url: 'http://media.test/thumbs/d41d8cd98f00b204e9800998ecf8427e.gif', code: null, error: null, at: 1 } as const;
+      const job = await deliveries.add(THUMBNAIL_CALLBACK_JOB, { callbackURL: 'https://bot.example/hook', apiKeyId: 1, payload });
+      await waitFor(async () => ((await deliveries.getJobState(job.id!)) === 'failed' ? true : undefined));
+      const listed = await dashboard(`/api/queues?activeQueue=${THUMBNAIL_CALLBACK_QUEUE}&status=failed`, { authorization: adminKey, ...JSON_ACCEPT });
+      expect(listed.status).toBe(200);
+      const queue = (listed.body.queues as Array<{ name: string; readOnlyMode: boolean; jobs: Array<{ id: string; failedReason: string }> }>).find((q) => q.name === THUMBNAIL_CALLBACK_QUEUE);
+      expect(queue?.readOnlyMode).toBe(true);
+      expect(queue?.jobs.find((listedJob) => listedJob.id === job.id)).toMatchObject({ failedReason: 'the receiver answered HTTP 500' });
+    } finally {
+      await worker.close();
+      await deliveries.close();
+      connection.disconnect();
+    }
   });
 
   it('serves a login form under a strict CSP with no script', async () => {

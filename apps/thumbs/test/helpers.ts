@@ -181,7 +181,7 @@ async function buildInstance(options: {
   const readOnly = new ReadOnlySwitch(redis, config.redis.prefix, 'thumbs', false);
   await readOnly.refresh();
   const guards = createAccessGuards({ service: 'thumbs', apiKeys: options.apiKeys, redis, redisPrefix: config.redis.prefix, logger });
-  return { app: createApp({ config, logger, services, queue: services.queue, guards, readOnly }), readOnly, services };
+  return { app: createApp({ config, logger, services, queue: services.queue, callbackQueue: services.callbackQueue, guards, readOnly }), readOnly, services };
 }
 
 /** Polls until `check` returns a value other than undefined (or fails after `timeoutMs`). */

@@ -86,11 +86,33 @@ export interface ThumbnailWorld {
   posts: Map<number, string | Error>;
   /** Who each board lookup was made for. */
   askedFor: PostRequester[];
+  callbacks: InMemoryCallbacks;
   service: {
     info: GetThumbnailInfoService['info'];
     request: CreateThumbnailService['request'];
     check: CheckThumbnailService['check'];
   };
+}
+
+/** Callback registrations by job id (URL → key id), and the hosts whose addresses are refused. */
+export class InMemoryCallbacks {
+  readonly registered = new Map<string, Map<string, number>>();
+  readonly refusedHosts = new Set<string>();
+  register(md5: string, type: ThumbnailType, url: string, apiKeyId: number): Promise<void> {
+    const job = `${md5}.${type}`;
+    this.registered.set(job, (this.registered.get(job) ?? new Map<string, number>()).set(url, apiKeyId));
+    return Promise.resolve();
+  }
+  unregister(md5: string, type: ThumbnailType, url: string): Promise<void> {
+    this.registered.get(`${md5}.${type}`)?.delete(url);
+    return Promise.resolve();
+  }
+  refusal(url: URL): Promise<string | undefined> {
+    return Promise.resolve(this.refusedHosts.has(url.hostname) ? `${url.hostname} is private` : undefined);
+  }
+  urlsOf(md5: string, type: ThumbnailType): string[] {
+    return [...(this.registered.get(`${md5}.${type}`)?.keys() ?? [])];
+  }
 }
 
 export function thumbnailWorld(clock: () => number): ThumbnailWorld {
@@ -108,13 +130,15 @@ export function thumbnailWorld(clock: () => number): ThumbnailWorld {
   };
   const urls = { media: MEDIA, thumbs: THUMBS };
   const info = new GetThumbnailInfoService({ files, posts: boardPosts, urls });
-  const create = new CreateThumbnailService({ files, queue, durations, posts: boardPosts, urls, jobs: POLICY, clock });
+  const callbacks = new InMemoryCallbacks();
+  const create = new CreateThumbnailService({ files, queue, durations, posts: boardPosts, callbacks, callbackAddresses: callbacks, urls, jobs: POLICY, clock });
   const check = new CheckThumbnailService({ files, queue, durations, urls, jobs: POLICY, clock });
   return {
     files,
     queue,
     posts,
     askedFor,
+    callbacks,
     service: { info: (...args) => info.info(...args), request: (...args) => create.request(...args), check: (...args) => check.check(...args) },
   };
 }

@@ -10,6 +10,7 @@ export * from './repositories/api-key.repository.js';
 export * from './services/api-key-admin.service.js';
 export * from './services/rate-limit.policy.js';
 export * from './services/secrets.rules.js';
+export * from './services/webhook-secret.service.js';
 export * from './usage.js';
 export { KeyUsageService, STATUS_USAGE_DAYS, type KeyUsage, type UsageDay } from './services/key-usage.service.js';
 export { PendingUsageRepository } from './repositories/pending-usage.repository.js';

@@ -78,6 +78,8 @@ export const Errors = define({
   INVALID_MAX_VISITS: { code: 1082, status: 422, message: 'The provided maxVisits is invalid: expected a whole number from 1 to 2147483647, or null.' },
   SHORT_URL_EXPIRED: { code: 1083, status: 410, message: 'This short url has expired.' },
   BULK_CREATE_INVALID: { code: 1084, status: 400, message: 'Invalid bulk create: expected a body {links: [...]} of 1 to 100 objects, each {url, code?, credit?, expiresAt?, maxVisits?}.' },
+  /** Scheme, length or address: nothing is queued for a PUT whose callback would be refused. */
+  CALLBACK_URL_REFUSED: { code: 1085, status: 422, message: 'The callbackURL is refused: it must be an http or https URL of at most 2048 characters on a public address.' },
 });
 
 export type ErrorName = keyof typeof Errors;

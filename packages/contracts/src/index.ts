@@ -7,3 +7,5 @@ export * from './thumbs.js';
 export * from './md5.js';
 export * from './media-layout.js';
 export * from './public-address.js';
+export * from './media-host.js';
+export * from './thumb-callbacks.js';

@@ -126,3 +126,25 @@ export function thumbnailFailureOf(failedReason: string | null | undefined): Thu
   }
   return undefined;
 }
+
+/** The longest failure reason an answer shows. */
+export const FAILURE_SENTENCE_MAX = 300;
+
+/** A failure as clients, callbacks and the dashboard see it: the first line of the reason, never what follows (a stack trace). */
+export function failureSentence(reason: string): string {
+  const line = (reason.split(/\r\n|\r|\n/, 1)[0] ?? '').trim();
+  return line.length > FAILURE_SENTENCE_MAX ? `${line.slice(0, FAILURE_SENTENCE_MAX - 1)}…` : line;
+}
+
+/**
+ * How a failed job is reported, by `GET /check` and by completion callbacks alike: a post the
+ * board does not have (1068), a timeout (1065, the reason starts with THUMBNAIL_TIMEOUT_MARKER),
+ * or a failure (1060) with the first line of its reason.
+ */
+export type ThumbnailFailureReport = { kind: 'notOnBoard' } | { kind: 'timeout' | 'failed'; reason: string };
+
+export function thumbnailFailureReportOf(failedReason: string | null | undefined): ThumbnailFailureReport {
+  if (thumbnailFailureOf(failedReason) === 'notOnBoard') return { kind: 'notOnBoard' };
+  const reason = failureSentence(failedReason ?? '') || 'Thumbnail generation failed.';
+  return { kind: isThumbnailTimeout(reason) ? 'timeout' : 'failed', reason };
+}

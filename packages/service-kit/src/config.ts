@@ -1,3 +1,5 @@
+import { parseMediaHost, type MediaHost } from '@pawlink/contracts';
+
 /**
  * Typed configuration read once from the environment. Each reader names the variable in its
  * error so a bad value stops the process with a message an operator can act on.
@@ -137,4 +139,22 @@ export function readHostPorts(env: Env, name: string): HostPort[] | undefined {
     if (!match || !(port >= 1 && port <= 65535)) throw new ConfigError(name, `must be a comma-separated list of host:port, got ${shown(name, entry)}`);
     return { host: match[1]!.replace(/^\[(.*)\]$/, '$1'), port };
   });
+}
+
+/** A comma-separated list of `host[:port]` entries (IPv6 in brackets); null when the variable is unset or empty. */
+export function readHostList(env: Env, name: string): MediaHost[] | null {
+  const value = readString(env, name, '');
+  if (value === '') return null;
+  return value.split(',').map((entry) => {
+    const host = parseMediaHost(entry);
+    if (!host) throw new ConfigError(name, `must list host or host:port entries separated by commas, got "${entry.trim()}"`);
+    return host;
+  });
+}
+
+/** A 256-bit key as 64 hex digits or base64 of 32 bytes, kept as given ('' when unset); its value is never shown. */
+export function readKey256(env: Env, name: string): string {
+  const value = readSecret(env, name, '').trim();
+  if (value === '' || /^[0-9a-fA-F]{64}$/.test(value) || /^[A-Za-z0-9+/_-]{43}=?$/.test(value)) return value;
+  throw new ConfigError(name, 'must be 64 hex digits (or base64 of 32 bytes)');
 }

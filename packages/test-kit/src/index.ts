@@ -6,3 +6,4 @@ export * from './tcp-proxy.js';
 export * from './dependency-proxies.js';
 export * from './openapi/index.js';
 export * from './redis-answers.js';
+export * from './callback-receiver.js';

@@ -1,6 +1,6 @@
-import { ApiKeyAdminService, ApiKeyRepository, authDatabase, KeyUsageService, PendingUsageRepository, UsageRepository } from '@pawlink/auth';
+import { ApiKeyAdminService, ApiKeyRepository, authDatabase, KeyUsageService, PendingUsageRepository, UsageRepository, WebhookSecretService, parseSecretsKey } from '@pawlink/auth';
 import { createDataSource, createRedis, loadBaseConfig, type BaseConfig, type DataSourceSpec } from '@pawlink/service-kit';
-import type { CliContext } from '@pawlink/service-kit/cli';
+import { CommandFailure, type CliContext } from '@pawlink/service-kit/cli';
 import type { RedisClient } from '@pawlink/service-kit/redis';
 import type { DataSource } from 'typeorm';
 
@@ -14,7 +14,10 @@ export class AdminContext implements CliContext {
   private queueClient: RedisClient | undefined;
   private readonly dataSources = new Map<string, DataSource>();
 
-  constructor(env: NodeJS.ProcessEnv = process.env, root = env.PAWLINK_ROOT ?? process.cwd()) {
+  constructor(
+    private readonly env: NodeJS.ProcessEnv = process.env,
+    root = env.PAWLINK_ROOT ?? process.cwd(),
+  ) {
     this.config = loadBaseConfig(env, root);
   }
 
@@ -44,6 +47,14 @@ export class AdminContext implements CliContext {
   /** The keys' storage itself, for commands that look a key up by its value. */
   async keyRepository(): Promise<ApiKeyRepository> {
     return new ApiKeyRepository(await this.dataSource(authDatabase));
+  }
+
+  /** Webhook secrets, sealed with PAWLINK_SECRETS_KEY (unset: the service says so when used; malformed: refused here). */
+  async webhookSecrets(): Promise<WebhookSecretService> {
+    const text = this.env.PAWLINK_SECRETS_KEY ?? '';
+    const secretsKey = text === '' ? null : parseSecretsKey(text);
+    if (text !== '' && !secretsKey) throw new CommandFailure('PAWLINK_SECRETS_KEY must be 64 hex digits (or base64 of 32 bytes).');
+    return new WebhookSecretService({ keys: await this.keyRepository(), secretsKey });
   }
 
   /** Key usage as MySQL and Redis hold it (the services' unflushed last second is not seen). */

@@ -6,8 +6,7 @@ import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { isIpAddressLiteral, isPublicIpAddress } from '@pawlink/contracts';
-import { effectivePort, isAllowedMediaUrl, REDIRECT_STATUSES, type MediaHost } from '../services/media-host.rules.js';
+import { effectivePort, firstRefusedAddress, isAllowedMediaUrl, isIpAddressLiteral, REDIRECT_STATUSES, type MediaHost } from '@pawlink/contracts';
 import { RetryableJobError, UnsupportedMediaError } from '../services/thumbnail.errors.js';
 
 export interface DownloadOptions {
@@ -146,10 +145,8 @@ export class DownloadRepository {
       });
     signal.throwIfAborted();
     if (addresses.length === 0) throw new RetryableJobError('download', `download of ${url.href} failed: ${host} has no address`);
-    if (!isAllowedMediaUrl(url, this.options.privateHosts)) {
-      const blocked = addresses.find((entry) => !isPublicIpAddress(entry.address));
-      if (blocked) throw refused(url.href, `${host} resolves to ${blocked.address}, not a public address`);
-    }
+    const blocked = firstRefusedAddress(url, addresses, this.options.privateHosts);
+    if (blocked) throw refused(url.href, `${host} resolves to ${blocked}, not a public address`);
     return addresses.map((entry) => ({ address: entry.address, family: entry.family === 6 ? 6 : 4 }));
   }
 

@@ -1,3 +1,4 @@
+import { apiKeyOf } from '@pawlink/auth';
 import type { ThumbnailType } from '@pawlink/contracts';
 import { validated } from '@pawlink/service-kit';
 import type { RequestHandler } from 'express';
@@ -6,11 +7,14 @@ import { doneBody, failureError, processingBody, rethrowBoardUnavailable, setPol
 import type { CreateThumbnailService } from '../services/create-thumbnail.service.js';
 import type { ThumbnailTarget } from '../services/thumbnail-id.rules.js';
 
-/** PUT /:id/:type — 200 when the file exists, else 202 with the (new or existing) job's estimate. */
+/** PUT /:id/:type[?callbackURL=] — 200 when the file exists, else 202 with the (new or existing) job's estimate. */
 export function createThumbnailHandler(thumbnails: Pick<CreateThumbnailService, 'request'>): RequestHandler {
   return async (req, res) => {
-    const { id, type } = validated<{ id: ThumbnailTarget; type: ThumbnailType }>(req);
-    const state = await thumbnails.request(id, type, postRequesterOf(req, res)).catch(rethrowBoardUnavailable);
+    const { id, type, callbackURL } = validated<{ id: ThumbnailTarget; type: ThumbnailType; callbackURL?: URL }>(req);
+    const apiKey = apiKeyOf(res);
+    // Every thumbs route requires a key, so a callback always has one to be signed with.
+    const callback = callbackURL && apiKey ? { url: callbackURL, apiKeyId: apiKey.id } : undefined;
+    const state = await thumbnails.request(id, type, postRequesterOf(req, res), callback).catch(rethrowBoardUnavailable);
     res.setHeader('Cache-Control', 'no-store');
     if (state.status === 'failed' || state.status === 'notOnBoard') throw failureError(state);
     if (state.status === 'done') {

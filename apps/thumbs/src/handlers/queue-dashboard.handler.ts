@@ -1,4 +1,5 @@
 import { createBullBoard } from '@bull-board/api';
+import { THUMBNAIL_CALLBACK_QUEUE } from '@pawlink/contracts';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import type { Queue } from 'bullmq';
 import type { RequestHandler } from 'express';
@@ -55,6 +56,11 @@ export function queueDashboardHandler(queues: Queue[], basePath: string, options
       handlerHooks: {
         before({ method, route, request }) {
           if (!options.write && method !== 'get') return { allow: false, status: 405, errorKey: 'ERRORS.QUEUE_READ_ONLY' };
+          // Deliveries are made by the worker from a job's end, signed per attempt: retry or clean them, never write one.
+          const writesJob = route === ADD_ROUTE || route === UPDATE_DATA_ROUTE;
+          if (writesJob && (request.params as { queueName?: string }).queueName === THUMBNAIL_CALLBACK_QUEUE) {
+            return { allow: false, status: 400, errorKey: 'ERRORS.INVALID_REQUEST_BODY', message: 'Callback deliveries are queued by the worker only.' };
+          }
           const problem =
             route === ADD_ROUTE ? dashboardAddProblem(request.body) : route === UPDATE_DATA_ROUTE ? thumbnailPayloadProblem((request.body as { jobData?: unknown } | undefined)?.jobData) : undefined;
           return problem === undefined ? { allow: true } : { allow: false, status: 400, errorKey: 'ERRORS.INVALID_REQUEST_BODY', message: `Not a thumbnail job: ${problem}` };

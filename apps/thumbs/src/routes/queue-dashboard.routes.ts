@@ -11,8 +11,8 @@ import type { AdminSessionService } from '../services/admin-session.service.js';
 export interface QueueDashboardRouteDeps {
   guards: AccessGuards;
   adminSessions: AdminSessionService;
-  /** The thumbnail queue the dashboard shows. */
-  queue: Queue;
+  /** The queues the dashboard shows: thumbnails, and the callback deliveries. */
+  queues: Queue[];
   /** THUMBS_URL: its origin is the only one allowed to change anything here. */
   publicUrl: string;
   /** THUMBS_DASHBOARD_WRITE: the dashboard may change jobs (else bull-board's read-only mode). */
@@ -33,6 +33,6 @@ export function registerQueueDashboardRoute(app: Express, deps: QueueDashboardRo
     refuseCrossSite(deps.publicUrl),
     requireAdmin(deps.adminSessions, deps.guards.verifyKey),
     deps.guards.rateLimit('thumbs.admin'),
-    queueDashboardHandler([deps.queue], '/admin/queues', { write: deps.dashboardWrite }),
+    queueDashboardHandler(deps.queues, '/admin/queues', { write: deps.dashboardWrite }),
   );
 }

@@ -4,10 +4,10 @@ import { AVERAGE_MS, byMd5, byPost, MD5, MEDIA, POLICY, POST_MD5, processing, th
 import { MIN_WAIT_MS } from './wait-estimate.rules.js';
 
 let now = 0;
-let { files, queue, service } = thumbnailWorld(() => now);
+let { files, queue, service, callbacks } = thumbnailWorld(() => now);
 beforeEach(() => {
   now = 1_700_000_000_000;
-  ({ files, queue, service } = thumbnailWorld(() => now));
+  ({ files, queue, service, callbacks } = thumbnailWorld(() => now));
 });
 
 describe('request (PUT)', () => {
@@ -103,5 +103,33 @@ describe('request (PUT)', () => {
     const state = processing(await service.request(byMd5(MD5), 'gif'));
     expect(state).toMatchObject({ startedAt: now, time: MIN_WAIT_MS, checkAt: now + MIN_WAIT_MS });
     expect(await service.check(MD5, 'gif')).toEqual({ status: 'failed', timedOut: false, reason: 'corrupt: x' });
+  });
+});
+
+describe('request (PUT) with a callback URL', () => {
+  const hook = (href: string) => ({ url: new URL(href), apiKeyId: 7 });
+
+  it('registers each callback URL of a processing job once, whoever asks', async () => {
+    processing(await service.request(byMd5(MD5), 'gif', {}, hook('https://a.example/hook')));
+    processing(await service.request(byMd5(MD5), 'gif', {}, hook('https://b.example/hook')));
+    processing(await service.request(byMd5(MD5), 'gif', {}, hook('https://a.example/hook')));
+    expect(callbacks.urlsOf(MD5, 'gif')).toEqual(['https://a.example/hook', 'https://b.example/hook']);
+    expect(queue.added).toHaveLength(1);
+  });
+
+  it('registers nothing when the answer is done or a kept failure', async () => {
+    files.add(MD5, 'png');
+    expect(await service.request(byMd5(MD5), 'png', {}, hook('https://a.example/hook'))).toMatchObject({ status: 'done' });
+    queue.put(MD5, 'gif', { queuedAt: now - 5000, phase: 'failed', finishedOn: now - 1000, failedReason: 'timeout: too long' });
+    expect(await service.request(byMd5(MD5), 'gif', {}, hook('https://a.example/hook'))).toMatchObject({ status: 'failed', timedOut: true });
+    expect(callbacks.urlsOf(MD5, 'png')).toEqual([]);
+    expect(callbacks.urlsOf(MD5, 'gif')).toEqual([]);
+  });
+
+  it('refuses a callback URL whose address may not be called with 1085, before anything is queued or asked of the board', async () => {
+    callbacks.refusedHosts.add('internal.example');
+    await expect(service.request(byPost(4242), 'gif', {}, hook('http://internal.example/hook'))).rejects.toMatchObject({ code: 1085 });
+    expect(queue.added).toEqual([]);
+    expect(callbacks.urlsOf(POST_MD5, 'gif')).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import { isThumbnailTimeout, thumbnailFailureOf, thumbnailFileName, type ThumbnailType } from '@pawlink/contracts';
+import { thumbnailFailureReportOf, thumbnailFileName, type ThumbnailType } from '@pawlink/contracts';
 import type { JobSnapshot, QueueLoad } from '../repositories/thumbnail-queue.repository.js';
 import { estimateWaitMs, MIN_WAIT_MS } from './wait-estimate.rules.js';
 
@@ -29,14 +29,7 @@ export interface ThumbnailRef {
   urls: ThumbnailUrls;
 }
 
-/** The longest failure reason an answer shows. */
-export const FAILURE_SENTENCE_MAX = 300;
-
-/** A failure as clients and the dashboard see it: the first line of the reason, never what follows (a stack trace). */
-export function failureSentence(reason: string): string {
-  const line = (reason.split(/\r\n|\r|\n/, 1)[0] ?? '').trim();
-  return line.length > FAILURE_SENTENCE_MAX ? `${line.slice(0, FAILURE_SENTENCE_MAX - 1)}…` : line;
-}
+export { failureSentence, FAILURE_SENTENCE_MAX } from '@pawlink/contracts';
 
 export function doneState({ md5, type, urls }: ThumbnailRef): { status: 'done'; url: string } {
   return { status: 'done', url: `${urls.media}/${thumbnailFileName(md5, type)}` };
@@ -62,9 +55,9 @@ export function settledStateOf(job: JobSnapshot, ref: ThumbnailRef, options: { q
     return { status: 'processing', md5: ref.md5, checkURL: checkUrlOf(ref), checkAt: options.now + MIN_WAIT_MS, time: MIN_WAIT_MS, startedAt: job.queuedAt, progress: job.progress ?? 0 };
   }
   if (job.phase === 'failed') {
-    if (thumbnailFailureOf(job.failedReason) === 'notOnBoard') return { status: 'notOnBoard' };
-    const reason = failureSentence(job.failedReason ?? '') || 'Thumbnail generation failed.';
-    return { status: 'failed', timedOut: isThumbnailTimeout(reason), reason };
+    const report = thumbnailFailureReportOf(job.failedReason);
+    if (report.kind === 'notOnBoard') return { status: 'notOnBoard' };
+    return { status: 'failed', timedOut: report.kind === 'timeout', reason: report.reason };
   }
   // Only reached when a PUT's new job finished before it was read back.
   if (job.phase === 'completed') return doneState(ref);

@@ -37,6 +37,7 @@ export class ApiKeyRepository {
       rateLimitGlobal: input.rateLimitGlobal ?? null,
       createdAt: new Date(),
       lastUsedAt: null,
+      webhookSecretSealed: null,
     });
     return { key, record };
   }
@@ -57,6 +58,19 @@ export class ApiKeyRepository {
   async update(id: number, changes: Partial<Pick<ApiKey, 'active' | 'disabled' | 'disabledReason' | 'bulkLimit'>>): Promise<boolean> {
     const result = await this.repo.update({ id }, changes);
     return (result.affected ?? 0) > 0;
+  }
+
+  /** Stores the sealed webhook secret of key `id`, replacing the old one. False when no key has that id. */
+  async setWebhookSecretSealed(id: number, sealed: string): Promise<boolean> {
+    const result = await this.repo.update({ id }, { webhookSecretSealed: sealed });
+    return (result.affected ?? 0) > 0;
+  }
+
+  /** The sealed webhook secret of key `id` (undefined: no such key; null: none made yet). */
+  async webhookSecretSealedOf(id: number): Promise<string | null | undefined> {
+    // The column is left out of every other read (select: false).
+    const row = await this.repo.createQueryBuilder('key').select('key.id').addSelect('key.webhookSecretSealed').where('key.id = :id', { id }).getOne();
+    return row ? (row.webhookSecretSealed ?? null) : undefined;
   }
 
   async touch(id: number, at: Date): Promise<void> {

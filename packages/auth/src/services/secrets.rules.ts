@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** SHA-256 hex. Keys and management codes are 256-bit random, so a fast hash is enough. */
 export const sha256 = (value: string): string => createHash('sha256').update(value, 'utf8').digest('hex');
@@ -18,4 +18,50 @@ export function verifyManagementCode(presented: string, storedHash: string): boo
   const presentedHash = Buffer.from(sha256(presented), 'hex');
   const stored = Buffer.from(storedHash, 'hex');
   return stored.length === presentedHash.length && timingSafeEqual(presentedHash, stored);
+}
+
+/** A new webhook secret for signing completion callbacks: 32 random bytes, base64url, recognisable prefix. */
+export const generateWebhookSecret = (): string => `whsec_${randomBytes(32).toString('base64url')}`;
+
+/**
+ * PAWLINK_SECRETS_KEY: the AES-256 key that seals secrets the services must read back (webhook
+ * secrets), so a database dump alone does not reveal them. 64 hex digits or base64 of 32 bytes;
+ * null when the text is neither.
+ */
+export function parseSecretsKey(text: string): Buffer | null {
+  const value = text.trim();
+  if (/^[0-9a-fA-F]{64}$/.test(value)) return Buffer.from(value, 'hex');
+  if (/^[A-Za-z0-9+/_-]{43}=?$/.test(value)) {
+    const key = Buffer.from(value, value.includes('-') || value.includes('_') ? 'base64url' : 'base64');
+    return key.length === 32 ? key : null;
+  }
+  return null;
+}
+
+const SEALED_VERSION = 'v1';
+
+/**
+ * `secret` sealed with AES-256-GCM under `key`: `v1.<iv>.<tag>.<ciphertext>` (base64url). The
+ * row's id is authenticated with it, so a sealed value copied to another key's row does not open.
+ */
+export function sealSecret(secret: string, key: Buffer, rowId: number): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  cipher.setAAD(Buffer.from(`api_keys:${rowId}`, 'utf8'));
+  const ciphertext = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
+  return [SEALED_VERSION, iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), ciphertext.toString('base64url')].join('.');
+}
+
+/** The secret inside `sealed`, or null when it was not sealed with `key` for that row (wrong key, tampered, another row's). */
+export function openSealedSecret(sealed: string, key: Buffer, rowId: number): string | null {
+  const [version, iv, tag, ciphertext, ...rest] = sealed.split('.');
+  if (version !== SEALED_VERSION || !iv || !tag || ciphertext === undefined || rest.length > 0) return null;
+  try {
+    const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
+    decipher.setAAD(Buffer.from(`api_keys:${rowId}`, 'utf8'));
+    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+    return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');
+  } catch {
+    return null;
+  }
 }

@@ -2,7 +2,7 @@ import type { ApiKeyFlag } from '../common.js';
 import type { ErrorName } from '../errors.js';
 import { errorResponses, RATE_LIMIT_HEADERS } from './error-schemas.js';
 import { header, requestIdHeader } from './headers.js';
-import { RATE_LIMIT_BUCKET, type JsonSchema, type MediaTypeObject, type OperationObject, type ParameterObject, type RequestBodyObject, type ResponseObject } from './types.js';
+import { RATE_LIMIT_BUCKET, type JsonSchema, type MediaTypeObject, type OperationObject, type ParameterObject, type PathItemObject, type RequestBodyObject, type ResponseObject } from './types.js';
 
 /** Who may call an operation: anyone, anyone (a presented key must be valid), or a key with a flag. */
 export type Access = 'public' | 'optional-key' | { key: ApiKeyFlag };
@@ -27,6 +27,8 @@ export interface OperationSpec {
   responses: Record<string, ResponseObject>;
   /** The registry codes this operation itself can answer (guards' codes are added from `access` and the flags above). */
   errors?: ErrorName[];
+  /** Requests the service makes because of this operation (OpenAPI `callbacks`). */
+  callbacks?: Record<string, Record<string, PathItemObject>>;
 }
 
 const KEY_ERRORS: ErrorName[] = ['INVALID_API_KEY', 'INACTIVE_API_KEY', 'DISABLED_API_KEY', 'RATE_LIMITED_ROUTE'];
@@ -90,6 +92,7 @@ export function operation(spec: OperationSpec): OperationObject {
     ...(spec.parameters ? { parameters: spec.parameters } : {}),
     ...(spec.requestBody ? { requestBody: spec.requestBody } : {}),
     responses: sorted,
+    ...(spec.callbacks ? { callbacks: spec.callbacks } : {}),
     ...(spec.rateLimit ? { [RATE_LIMIT_BUCKET]: spec.rateLimit } : {}),
   };
 }

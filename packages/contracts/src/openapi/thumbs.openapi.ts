@@ -1,7 +1,8 @@
 import { THUMBNAIL_TYPES } from '../thumbs.js';
 import { serviceDocument } from './document.js';
 import { header } from './headers.js';
-import { empty, json, jsonBody, media, operation, pathParameter, type OperationSpec } from './operations.js';
+import { CALLBACK_URL_MAX_LENGTH, THUMBNAIL_CALLBACK_EVENTS } from '../thumb-callbacks.js';
+import { empty, json, jsonBody, media, operation, pathParameter, queryParameter, type OperationSpec } from './operations.js';
 import { INTERNAL, MOUNTED, MULTI_SEGMENT, type HeaderObject, type JsonSchema, type OpenApiDocument, type OperationObject, type PathItemObject, type ResponseObject } from './types.js';
 
 const done: JsonSchema = {
@@ -25,6 +26,45 @@ const processing: JsonSchema = {
     progress: { type: 'number', minimum: 0, maximum: 100 },
   },
   additionalProperties: false,
+};
+
+/** The body of a completion callback (docs/api.md, "Completion callbacks"). */
+const callbackEvent: JsonSchema = {
+  type: 'object',
+  required: ['event', 'md5', 'type', 'url', 'code', 'error', 'at'],
+  properties: {
+    event: { enum: [...THUMBNAIL_CALLBACK_EVENTS] },
+    md5: { type: 'string', pattern: '^[0-9a-f]{32}$' },
+    type: { enum: [...THUMBNAIL_TYPES] },
+    url: { type: ['string', 'null'], format: 'uri', description: 'MEDIA_URL/<md5>.<type> for thumbnail.done; null otherwise.' },
+    code: { type: ['integer', 'null'], description: 'As GET /check answers the failure: 1060, 1065 or 1068; null for thumbnail.done.' },
+    error: { type: ['string', 'null'], description: 'The failure\'s message as GET /check answers it; null for thumbnail.done.' },
+    at: { type: 'integer', description: 'Unix ms when the job ended.' },
+  },
+  additionalProperties: false,
+};
+
+const thumbnailEnded = {
+  '{$request.query.callbackURL}': {
+    post: {
+      operationId: 'thumbnailEnded',
+      summary: 'The job ended: done, failed or timed out',
+      description:
+        'One POST per callback URL registered for the job, when it ends. Verify `X-Pawlink-Signature` before trusting the body (docs/api.md shows how). ' +
+        'Answer any 2xx within 5 s; otherwise the call is tried again about 10 s, 1 min, 3 min and 10 min after the first attempt (5 attempts), each signed afresh. Redirects are not followed.',
+      parameters: [
+        {
+          name: 'X-Pawlink-Signature',
+          in: 'header' as const,
+          required: true,
+          description: '`t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the API key\'s webhook secret>`.',
+          schema: { type: 'string', pattern: '^t=[0-9]+,v1=[0-9a-f]{64}$' },
+        },
+      ],
+      requestBody: jsonBody('What happened to the thumbnail.', callbackEvent),
+      responses: { '2XX': { description: 'Received; never sent again.' } },
+    },
+  },
 };
 
 const tags = ['thumbnails'];
@@ -193,7 +233,7 @@ export const thumbsOpenApi: OpenApiDocument = serviceDocument({
         'Operator pages: the login of the queue dashboard (bull-board, at `/admin/queues/` for keys with the `admin` flag; its own pages and API are not part of this document). HTML for browsers, not part of the bot API.',
     },
   ],
-  schemas: { ThumbnailDone: done, ThumbnailProcessing: processing },
+  schemas: { ThumbnailDone: done, ThumbnailProcessing: processing, ThumbnailCallbackEvent: callbackEvent },
   paths: {
     ...adminPaths,
     '/check/{md5}/{type}': {
@@ -248,13 +288,18 @@ export const thumbsOpenApi: OpenApiDocument = serviceDocument({
         readsBody: true,
         operationId: 'requestThumbnail',
         summary: 'Ask for a thumbnail',
-        description: 'Takes no body. One job per (md5, type), whoever asks.',
-        parameters: [id, type],
+        description: 'Takes no body. One job per (md5, type), whoever asks. With `callbackURL`, the job\'s end is POSTed there (see the callback `thumbnailEnded`) unless the answer is 200.',
+        parameters: [
+          id,
+          type,
+          queryParameter('callbackURL', `Where to POST when the job ends: an http or https URL of at most ${CALLBACK_URL_MAX_LENGTH} characters on a public address (else 422 code 1085 and nothing is queued). Each different URL given for one job gets its call.`, { type: 'string', format: 'uri', maxLength: CALLBACK_URL_MAX_LENGTH }),
+        ],
         responses: {
           '200': json('The file exists.', done, noStore),
           '202': json('Queued now or already queued; poll `checkURL` (also in `Location`).', processing, { ...poll, Location: header('Location', true) }),
         },
-        errors: ['INVALID_POST_ID', 'INVALID_MD5', 'INVALID_TYPE', 'POST_NOT_ON_BOARD', 'BOARD_SHARE_USED', 'BOARD_UNAVAILABLE', 'THUMBNAIL_ERROR', 'THUMBNAIL_TIMEOUT', 'UNKNOWN_ROUTE'],
+        errors: ['INVALID_POST_ID', 'INVALID_MD5', 'INVALID_TYPE', 'POST_NOT_ON_BOARD', 'BOARD_SHARE_USED', 'BOARD_UNAVAILABLE', 'THUMBNAIL_ERROR', 'THUMBNAIL_TIMEOUT', 'CALLBACK_URL_REFUSED', 'UNKNOWN_ROUTE'],
+        callbacks: { thumbnailEnded },
       }),
     },
   },

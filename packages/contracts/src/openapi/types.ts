@@ -46,6 +46,8 @@ export interface OperationObject {
   parameters?: Array<ParameterObject | Reference>;
   requestBody?: RequestBodyObject;
   responses: Record<string, ResponseObject | Reference>;
+  /** Out-of-band requests the service makes because of this operation (completion callbacks): name → runtime expression → path item. */
+  callbacks?: Record<string, Record<string, PathItemObject>>;
   [extension: `x-${string}`]: unknown;
 }
 

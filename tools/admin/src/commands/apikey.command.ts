@@ -5,6 +5,7 @@ import type { AdminContext } from '../admin-context.js';
 import { CommandFailure, listOf, nonEmpty, nonNegativeInt, positiveInt } from '@pawlink/service-kit/cli';
 import { describeKey } from './apikey-describe.js';
 import { registerApiKeyEnsureCommand } from './apikey-ensure.command.js';
+import { registerApiKeyWebhookSecretCommand } from './apikey-webhook-secret.command.js';
 
 /** Runs a change on key `id`, failing (exit 1) when there is no such key. */
 async function changeKey(context: AdminContext, id: number, change: (keys: ApiKeyAdminService) => Promise<boolean>, done: string): Promise<void> {
@@ -45,6 +46,7 @@ export function registerApiKeyCommands(program: Command, context: () => AdminCon
     });
 
   registerApiKeyEnsureCommand(apikey, context);
+  registerApiKeyWebhookSecretCommand(apikey, context);
 
   apikey
     .command('list')

@@ -17,6 +17,11 @@ export interface ApiKey {
   rateLimitGlobal: number | null;
   createdAt: Date;
   lastUsedAt: Date | null;
+  /**
+   * The webhook secret sealed with PAWLINK_SECRETS_KEY (`sealSecret`); null until one is made.
+   * Not read with the key (select: false): only `webhookSecretSealedOf` reads it.
+   */
+  webhookSecretSealed?: string | null;
 }
 
 export const ApiKeyEntity = new EntitySchema<ApiKey>({
@@ -36,6 +41,7 @@ export const ApiKeyEntity = new EntitySchema<ApiKey>({
     rateLimitGlobal: { name: 'rate_limit_global', type: 'int', unsigned: true, nullable: true },
     createdAt: { name: 'created_at', type: 'datetime', precision: 3 },
     lastUsedAt: { name: 'last_used_at', type: 'datetime', precision: 3, nullable: true },
+    webhookSecretSealed: { name: 'webhook_secret_sealed', type: 'varchar', length: 255, nullable: true, select: false },
   },
   indices: [{ name: 'uq_api_keys_key_hash', columns: ['keyHash'], unique: true }],
 });

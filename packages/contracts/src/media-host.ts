@@ -1,6 +1,9 @@
+import { isPublicIpAddress } from './public-address.js';
+
 /**
- * Where the worker may download board files from: the board's own hosts, never whatever a post's
- * `file.url` or a redirect names. A host is a name or address and a port; without a port it
+ * A host Pawlink connects out to: where the worker may download board files from (the board's own
+ * hosts, never whatever a post's `file.url` or a redirect names), or a callback receiver allowed
+ * at a private address (THUMBS_CALLBACK_PRIVATE_HOSTS). A host is a name or address and a port; without a port it
  * stands for the default ports of http and https (80, 443). IPv6 addresses are written in brackets.
  */
 export interface MediaHost {
@@ -52,3 +55,14 @@ export function isAllowedMediaUrl(url: URL, hosts: readonly MediaHost[]): boolea
 
 /** HTTP statuses whose Location the worker follows, hop by hop, checking each. */
 export const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
+
+/**
+ * The address among `addresses` (what `url`'s host resolved to) that Pawlink must not connect to,
+ * or undefined when it may connect to all of them. Every one must be public, so a mixed answer
+ * cannot slip a private address through, unless the URL's `host:port` is one of `privateHosts`
+ * (a board or a callback receiver on the local network, tests).
+ */
+export function firstRefusedAddress(url: URL, addresses: ReadonlyArray<{ address: string }>, privateHosts: readonly MediaHost[]): string | undefined {
+  if (isAllowedMediaUrl(url, privateHosts)) return undefined;
+  return addresses.find((entry) => !isPublicIpAddress(entry.address))?.address;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isAllowedMediaUrl, mediaHostsOf, parseMediaHost } from './media-host.rules.js';
+import { firstRefusedAddress, isAllowedMediaUrl, mediaHostsOf, parseMediaHost } from './media-host.js';
 
 describe('parseMediaHost', () => {
   it.each([
@@ -36,5 +36,17 @@ describe('isAllowedMediaUrl', () => {
     'http://localhost:4567/x', 'ftp://static1.e621.net/x', 'file:///etc/passwd', 'https://user:pw@static1.e621.net/x',
   ])('refuses %s', (url) => {
     expect(isAllowedMediaUrl(new URL(url), hosts)).toBe(false);
+  });
+});
+
+describe('firstRefusedAddress', () => {
+  const url = new URL('http://receiver.test:8080/hook');
+  it('refuses any private address in the answer unless host:port is listed', () => {
+    expect(firstRefusedAddress(url, [{ address: '8.8.4.4' }, { address: '10.0.0.1' }], [])).toBe('10.0.0.1');
+    expect(firstRefusedAddress(url, [{ address: '127.0.0.1' }], [{ hostname: 'receiver.test', port: 8080 }])).toBeUndefined();
+    expect(firstRefusedAddress(url, [{ address: '127.0.0.1' }], [{ hostname: 'receiver.test', port: 9090 }])).toBe('127.0.0.1');
+  });
+  it('lets public answers through', () => {
+    expect(firstRefusedAddress(url, [{ address: '8.8.8.8' }, { address: '2001:4860:4860::8888' }], [])).toBeUndefined();
   });
 });

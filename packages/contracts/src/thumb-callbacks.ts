@@ -1,0 +1,72 @@
+import type { ThumbnailType } from './thumbs.js';
+
+/** Completion callbacks (docs/api.md, "Completion callbacks"): `PUT /:id/:type?callbackURL=`. */
+
+/** Longest callbackURL accepted (422 1085 beyond). */
+export const CALLBACK_URL_MAX_LENGTH = 2048;
+
+/** The BullMQ queue of deliveries, next to the thumbnail queue (same `thumbnailQueuePrefix`). */
+export const THUMBNAIL_CALLBACK_QUEUE = 'thumbnail-callbacks';
+/** The one job name on that queue. */
+export const THUMBNAIL_CALLBACK_JOB = 'deliver-callback';
+
+export const THUMBNAIL_CALLBACK_EVENTS = ['thumbnail.done', 'thumbnail.failed', 'thumbnail.timeout'] as const;
+export type ThumbnailCallbackEventName = (typeof THUMBNAIL_CALLBACK_EVENTS)[number];
+
+/** The JSON body POSTed to a callback URL. */
+export interface ThumbnailCallbackEvent {
+  event: ThumbnailCallbackEventName;
+  md5: string;
+  type: ThumbnailType;
+  /** The thumbnail's URL for `thumbnail.done`, else null. */
+  url: string | null;
+  /** As `GET /check` reports the failure (1060, 1065, 1068); null for done. */
+  code: number | null;
+  error: string | null;
+  /** Unix ms when the job ended. */
+  at: number;
+}
+
+/** The header carrying `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`. */
+export const CALLBACK_SIGNATURE_HEADER = 'X-Pawlink-Signature';
+
+/** Delays after the first attempt at which a delivery is tried again (5 attempts in all). */
+export const CALLBACK_RETRY_SCHEDULE_MS: readonly number[] = [10_000, 60_000, 180_000, 600_000];
+
+/** A delivery's job data: one registered URL, the key whose secret signs it, the body to send. */
+export interface ThumbnailCallbackDelivery {
+  callbackURL: string;
+  apiKeyId: number;
+  payload: ThumbnailCallbackEvent;
+  /** Unix ms of the first attempt, set by it: the retry schedule counts from there. */
+  firstAttemptAt?: number;
+}
+
+/**
+ * The Redis hash of callback URLs registered for the one job of (md5, type): field the URL, value
+ * `<API key id>:<Redis time of the registration, ms>`. The same URL twice is one field, so one call.
+ */
+export const thumbnailCallbacksKey = (redisPrefix: string, jobId: string): string => `${redisPrefix}thumbs:callbacks:${jobId}`;
+
+/** The md5 and type of a thumbnail job id (`thumbnailJobId`), or undefined for another id. */
+export function thumbnailOfJobId(jobId: string): { md5: string; type: string } | undefined {
+  const match = /^([0-9a-f]{32})\.([a-z0-9]+)$/.exec(jobId);
+  return match ? { md5: match[1]!, type: match[2]! } : undefined;
+}
+
+/**
+ * A callbackURL as given, or null when its form is refused (1085): a string of at most
+ * CALLBACK_URL_MAX_LENGTH characters that is an absolute http or https URL with a host. Whether
+ * its address may be called is decided after resolving it (`firstRefusedAddress`).
+ */
+export function parseCallbackUrl(value: unknown): URL | null {
+  if (typeof value !== 'string' || value.length === 0 || value.length > CALLBACK_URL_MAX_LENGTH) return null;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return null;
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') return null;
+  return url;
+}
