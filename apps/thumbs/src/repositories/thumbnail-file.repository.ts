@@ -1,4 +1,5 @@
-import { readFile, stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { thumbhashFileName, thumbnailFileName, thumbnailsDir, type ThumbnailType } from '@pawlink/contracts';
 
@@ -17,12 +18,18 @@ export class ThumbnailFileRepository {
     return path.join(this.directory, thumbnailFileName(md5, type));
   }
 
-  async exists(md5: string, type: ThumbnailType): Promise<boolean> {
+  /**
+   * Synchronous on purpose: a stat of a local directory entry is a cached lookup of about 0.5 µs,
+   * while `fs.promises.stat` costs 10–18 µs of CPU a call through the thread pool, and more when
+   * the file is missing (a rejected promise with a stack), which is the common case of a check.
+   * MEDIA_DIR is a local disk (nginx serves it); on a network mount this would block the loop.
+   */
+  exists(md5: string, type: ThumbnailType): Promise<boolean> {
     try {
-      return (await stat(this.pathOf(md5, type))).isFile();
+      return Promise.resolve(statSync(this.pathOf(md5, type), { throwIfNoEntry: false })?.isFile() ?? false);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return false;
-      throw error;
+      if ((error as NodeJS.ErrnoException).code === 'ENOTDIR') return Promise.resolve(false);
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
   }
 
