@@ -97,7 +97,7 @@ export function createShortenerContainer(connections: ShortenerConnections): Sho
     flushMs: config.shortener.visits.flushMs,
     logger,
     now,
-    ...(visitSource ? { describe: (host: string, userAgent: string, address: string) => visitSource.describe(host, userAgent, address) } : {}),
+    ...(visitSource ? { describe: visitSource } : {}),
   });
   const visitMover = new VisitMoverService({ pending: pendingVisits, visits, moveMs: config.shortener.visits.moveMs, logger, now });
   const visitStats = new VisitStatsService({

@@ -2,8 +2,15 @@ import { DayTally, type LogSink } from '@pawlink/service-kit';
 import { boundPendingValues } from '../services/visit-breakdown.rules.js';
 import type { PendingVisitsRepository, VisitCount } from './pending-visits.repository.js';
 
-/** Turns a visit's raw source (referrer host, user agent, address) into its breakdown fields, e.g. `c:DE`. */
-export type DescribeVisitSource = (rawReferrerHost: string, userAgent: string, address: string) => readonly string[];
+/** Turns each part of a visit's raw source into its breakdown fields, e.g. `c:DE`. */
+export interface DescribeVisitSource {
+  /** The referrer field of a raw referrer host. */
+  referrer(rawReferrerHost: string): string;
+  /** The browser, OS and device fields of a user agent. */
+  agent(userAgent: string): readonly string[];
+  /** The country field of an address. */
+  country(address: string): string;
+}
 
 export interface VisitTallyOptions {
   pending: Pick<PendingVisitsRepository, 'add'>;
@@ -15,12 +22,18 @@ export interface VisitTallyOptions {
   now?: () => number;
 }
 
-/** A tally key's counted visits of one UTC day, in memory. */
-interface DayVisits {
+/**
+ * One code's counted visits of one UTC day, in memory; with the breakdown on, also per referrer
+ * host, per user agent and per address. Each dimension depends on one of them only, so they are
+ * counted apart: a flush describes each distinct host, agent and address once, and each
+ * breakdown's total is still the code's visits.
+ */
+interface CodeVisits {
   visits: number;
+  sources: { referrerHosts: Map<string, number>; userAgents: Map<string, number>; addresses: Map<string, number> } | undefined;
 }
 
-/** Separates the parts of a tally key: no code, host, user agent or address holds a line feed. */
+/** Separates the parts of a merge key: no code, day or field holds a line feed. */
 const SEP = '\n';
 
 /** Counts of one code, day and field added up: Redis gets each once per flush. */
@@ -38,25 +51,30 @@ function merged(counts: readonly VisitCount[]): VisitCount[] {
 /**
  * This instance's counted visits, tallied in memory per UTC day and sent to Redis every `flushMs`
  * (service-kit's DayTally: a failed chunk is retried, added once; at most `flushMs` of visits are
- * lost when the process dies without SIGTERM). `add` is one Map lookup and an increment: the
- * redirect hot path pays nothing more. With the breakdown on, the key is the code with the visit's
- * raw referrer host, user agent and address; the flush describes each key once (user agent parsed,
- * country looked up, both memoised), so what reaches Redis holds countries, never addresses.
+ * lost when the process dies without SIGTERM). `add` is a few Map updates: the redirect hot path
+ * pays nothing more. With the breakdown on, each visit is also counted by its raw referrer host,
+ * user agent and address; the flush describes each distinct one once (host normalised, user agent
+ * parsed, country looked up, the last two memoised), so what reaches Redis holds countries, never
+ * addresses.
  */
-export class VisitTallyRepository extends DayTally<string, DayVisits, VisitCount> {
+export class VisitTallyRepository extends DayTally<string, CodeVisits, VisitCount> {
   private readonly withSource: boolean;
 
   constructor({ pending, flushMs, logger, describe, now }: VisitTallyOptions) {
     super({
-      empty: () => ({ visits: 0 }),
-      collect: (day, key, { visits }, into) => {
-        if (describe === undefined) {
-          into.push({ day, code: key, field: '', visits });
-          return;
-        }
-        const [code = '', host = '', userAgent = '', address = ''] = key.split(SEP);
+      empty: () => ({ visits: 0, sources: describe === undefined ? undefined : { referrerHosts: new Map(), userAgents: new Map(), addresses: new Map() } }),
+      collect: (day, code, { visits, sources }, into) => {
         into.push({ day, code, field: '', visits });
-        for (const field of describe(host, userAgent, address)) into.push({ day, code, field, visits });
+        if (describe === undefined || sources === undefined) return;
+        // Many addresses share a country, many agents a browser: added up here, one count per field.
+        const fields = new Map<string, number>();
+        const count = (field: string, visits: number): void => {
+          fields.set(field, (fields.get(field) ?? 0) + visits);
+        };
+        for (const [host, visits] of sources.referrerHosts) count(describe.referrer(host), visits);
+        for (const [userAgent, visits] of sources.userAgents) for (const field of describe.agent(userAgent)) count(field, visits);
+        for (const [address, visits] of sources.addresses) count(describe.country(address), visits);
+        for (const [field, visits] of fields) into.push({ day, code, field, visits });
       },
       keyOf: (count) => count.code,
       send: (chunkId, counts) => pending.add(chunkId, boundPendingValues(merged(counts))),
@@ -70,6 +88,12 @@ export class VisitTallyRepository extends DayTally<string, DayVisits, VisitCount
 
   /** One counted visit of `code`, now, from the given raw source (kept only with the breakdown on). */
   add(code: string, rawReferrerHost = '', userAgent = '', address = ''): void {
-    this.at(this.withSource ? code + SEP + rawReferrerHost + SEP + userAgent + SEP + address : code).visits += 1;
+    const visits = this.at(code);
+    visits.visits += 1;
+    if (!this.withSource || visits.sources === undefined) return;
+    const { referrerHosts, userAgents, addresses } = visits.sources;
+    referrerHosts.set(rawReferrerHost, (referrerHosts.get(rawReferrerHost) ?? 0) + 1);
+    userAgents.set(userAgent, (userAgents.get(userAgent) ?? 0) + 1);
+    addresses.set(address, (addresses.get(address) ?? 0) + 1);
   }
 }
