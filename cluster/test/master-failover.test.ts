@@ -67,13 +67,26 @@ async function adminOk(args: string[]): Promise<string> {
 }
 
 /**
+ * The replica of `master`. A node restarted after the previous fault rejoins as a replica, but the
+ * node asked may see that a moment later (cluster gossip): asked again for up to 30 s.
+ */
+async function replicaOf(master: ClusterNode): Promise<ClusterNode> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const [replica] = await cluster.replicasOf(master);
+    if (replica) return replica;
+    if (Date.now() > deadline) throw new Error(`the master on ${master.port} has no replica`);
+    await sleep(200);
+  }
+}
+
+/**
  * Applies `fault` to the master of `{images}` under the load, waits for Redis to promote its
  * replica and for the answers to be right again for CLEAN_SPAN_MS; returns what happened.
  */
 async function failOver(fault: string, apply: (master: ClusterNode) => Promise<void> | void): Promise<FaultRun> {
   const master = await cluster.nodeFor('{images}');
-  const [replica] = await cluster.replicasOf(master);
-  if (!replica) throw new Error(`the master on ${master.port} has no replica`);
+  const replica = await replicaOf(master);
   await cluster.synced(replica);
   const from = Date.now();
   // A moment of the load with everything up, so that a fault is not mistaken for the start.

@@ -30,6 +30,8 @@ export interface DependencyTimeouts {
   databaseConnectMs: number;
   /** One query of a service (migrations and bin/admin have none). */
   databaseQueryMs: number;
+  /** At boot, how long a process keeps trying to reach a MySQL that does not answer yet before it gives up (exit 1). */
+  databaseBootWaitMs: number;
   /** Opening a Redis connection. */
   redisConnectMs: number;
   /** One Redis command. */
@@ -150,6 +152,7 @@ export function loadBaseConfig(env: Env, cwd = process.cwd()): BaseConfig {
     dependencyTimeouts: {
       databaseConnectMs: readInt(env, 'DB_CONNECT_TIMEOUT_MS', 1000, { min: 100, max: 60_000 }),
       databaseQueryMs: readInt(env, 'DB_QUERY_TIMEOUT_MS', 1000, { min: 100, max: 600_000 }),
+      databaseBootWaitMs: readInt(env, 'DB_BOOT_WAIT_MS', 30_000, { min: 0, max: 600_000 }),
       redisConnectMs: readInt(env, 'REDIS_CONNECT_TIMEOUT_MS', 1000, { min: 100, max: 60_000 }),
       redisCommandMs: readInt(env, 'REDIS_COMMAND_TIMEOUT_MS', 1000, { min: 50, max: 60_000 }),
     },

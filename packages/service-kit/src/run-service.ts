@@ -9,6 +9,7 @@ import { HttpMetrics, metricsRequestListener } from './metrics.js';
 import { ReadOnlySwitch } from './read-only.js';
 import { ClusterMasterCircuit } from './dependencies/cluster-master-circuit.js';
 import { DatabaseCircuit } from './dependencies/database-circuit.js';
+import { openDataSource } from './dependencies/open-data-source.js';
 import { readinessOf, redisReadiness, type Readiness, type ReadinessCheck } from './dependencies/readiness.js';
 import { createRedis, failFastRedis, type RedisClient } from './redis.js';
 import { exitOnConfigError, installGracefulShutdown, labelled, listen, type Closer } from './serve.js';
@@ -111,7 +112,7 @@ export function createServiceRuntime<C extends BaseConfig>(config: C, logger: Lo
         queryTimeoutMs: timeouts.databaseQueryMs,
         onQueryError: (error) => circuit.failed(error),
       });
-      await dataSource.initialize();
+      await openDataSource(dataSource, { name: spec.name, logger, waitMs: timeouts.databaseBootWaitMs });
       circuit.attach(dataSource);
       circuits.push(circuit);
       checks.database = async () => (await Promise.all(circuits.map((c) => c.check()))).every(Boolean);
