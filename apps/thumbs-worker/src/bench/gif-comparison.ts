@@ -18,6 +18,7 @@ import { clipRequestFor } from '../services/thumbnail-job.rules.js';
 import { psnrLuma, psnrRgb, ssimLuma } from './image-quality.js';
 import { cpuMs } from './proc-stats.js';
 import type { Quality, WebpInput } from './webp-comparison.js';
+import { IMAGE_EXTS, WORKER_LIMITS, median } from './bench-inputs.js';
 
 export interface Timing {
   wallMs: number;
@@ -41,12 +42,7 @@ export interface GifMeasure {
   pixels: number;
 }
 
-/** The worker's defaults (config.ts): 320 box, 10 fps, 60 frames, 3 s. */
-const LIMITS = { maxInputPixels: 100_000_000, maxFrames: 60, maxDurationSeconds: 3, size: 320, fps: 10 };
-const IMAGE_EXTS = ['gif', 'png', 'jpg', 'jpeg', 'webp', 'avif'];
 const FILTER = 'split[a][b];[a]palettegen=reserve_transparent=1[p];[b][p]paletteuse';
-
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 async function timed<T>(work: () => Promise<T>): Promise<{ value: T } & Timing> {
   const cpuBefore = await cpuMs('self');
@@ -89,7 +85,7 @@ export async function measureGif(inputs: readonly WebpInput[], runs: number): Pr
   const videos = new VideoRepository({ ffmpegPath: 'ffmpeg', ffprobePath: 'ffprobe' });
   const images = new ImageRepository();
   const encoder = new ThumbnailEncoderRepository({ ffmpegPath: 'ffmpeg' });
-  const request = clipRequestFor('gif', LIMITS);
+  const request = clipRequestFor('gif', WORKER_LIMITS);
   const results: GifMeasure[] = [];
   for (const input of inputs) {
     const clip = IMAGE_EXTS.includes(input.ext) ? await images.readClip(input.file, request) : await videos.readClip(input.file, request);

@@ -20,6 +20,7 @@ import { measureGif } from './gif-comparison.js';
 import { measureMp4, MP4_CRF, MP4_PRESET } from './mp4-comparison.js';
 import { cpuMs, sampleMemory } from './proc-stats.js';
 import { measureWebp, WEBP_QUALITY } from './webp-comparison.js';
+import { median } from './bench-inputs.js';
 
 const MAIN = fileURLToPath(new URL('../main.js', import.meta.url));
 const base = loadBaseConfig(process.env);
@@ -110,8 +111,6 @@ function startWorker(mediaDir: string, board: FakeBoard, extraEnv: Record<string
 
 /** A running job may take a while to finish after SIGTERM. */
 const stopWorker = (child: ChildProcess): Promise<void> => stopProcess(child, 30_000);
-
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 type BenchQueue = Queue<ThumbnailJobPayload, ThumbnailJobResult>;
 

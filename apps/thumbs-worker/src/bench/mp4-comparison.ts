@@ -23,6 +23,7 @@ import type { Timing } from './gif-comparison.js';
 import { psnrLuma, psnrRgb, ssimLuma } from './image-quality.js';
 import { cpuMs } from './proc-stats.js';
 import type { Quality, WebpInput } from './webp-comparison.js';
+import { IMAGE_EXTS, WORKER_LIMITS, median } from './bench-inputs.js';
 
 export interface Mp4Variant extends Mp4Settings {
   bytes: number;
@@ -53,16 +54,11 @@ export interface Mp4Measure {
   mp4JobCpuMs: number;
 }
 
-/** The worker's defaults (config.ts): 320 box, 10 fps, 60 frames, 3 s. */
-const LIMITS = { maxInputPixels: 100_000_000, maxFrames: 60, maxDurationSeconds: 3, size: 320, fps: 10 };
-const IMAGE_EXTS = ['gif', 'png', 'jpg', 'jpeg', 'webp', 'avif'];
 /** crf/preset pairs around the chosen one, for the record of why it was chosen. */
 const VARIANTS: Mp4Settings[] = [
   { crf: 18, preset: MP4_PRESET }, { crf: 23, preset: MP4_PRESET }, { crf: 26, preset: MP4_PRESET },
   { crf: MP4_CRF, preset: 'veryfast' }, { crf: MP4_CRF, preset: 'slow' },
 ];
-
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 async function timed<T>(work: () => Promise<T>): Promise<{ value: T } & Timing> {
   const cpuBefore = await cpuMs('self');
@@ -106,7 +102,7 @@ export async function measureMp4(inputs: readonly WebpInput[], runs: number): Pr
   const videos = new VideoRepository({ ffmpegPath: 'ffmpeg', ffprobePath: 'ffprobe' });
   const images = new ImageRepository();
   const encoder = new ThumbnailEncoderRepository({ ffmpegPath: 'ffmpeg' });
-  const request = clipRequestFor('gif', LIMITS);
+  const request = clipRequestFor('gif', WORKER_LIMITS);
   const isImage = (input: WebpInput): boolean => IMAGE_EXTS.includes(input.ext);
   const dir = await mkdtemp(path.join(os.tmpdir(), 'pawlink-bench-mp4-'));
   let n = 0;

@@ -13,6 +13,7 @@ import { VideoRepository } from '../repositories/video.repository.js';
 import type { Clip } from '../services/clip.rules.js';
 import { clipRequestFor } from '../services/thumbnail-job.rules.js';
 import { psnrLuma, psnrRgb, ssimLuma } from './image-quality.js';
+import { IMAGE_EXTS, WORKER_LIMITS, median } from './bench-inputs.js';
 
 export interface WebpInput {
   name: string;
@@ -44,17 +45,11 @@ export interface WebpMeasure {
   webp: Quality;
 }
 
-/** The worker's defaults (config.ts): 320 box, 10 fps, 60 frames, 3 s. */
-const LIMITS = { maxInputPixels: 100_000_000, maxFrames: 60, maxDurationSeconds: 3, size: 320, fps: 10 };
-const IMAGE_EXTS = ['gif', 'png', 'jpg', 'jpeg', 'webp', 'avif'];
-
 const timed = async <T>(work: () => T | Promise<T>): Promise<{ value: T; ms: number }> => {
   const started = performance.now();
   const value = await work();
   return { value, ms: performance.now() - started };
 };
-
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /** An encoded animation's frames against the clip's. */
 async function quality(encoded: Buffer, clip: Clip): Promise<Quality> {
@@ -68,7 +63,7 @@ export async function measureWebp(inputs: readonly WebpInput[], runs: number): P
   const videos = new VideoRepository({ ffmpegPath: 'ffmpeg', ffprobePath: 'ffprobe' });
   const images = new ImageRepository();
   const encoder = new ThumbnailEncoderRepository({ ffmpegPath: 'ffmpeg' });
-  const request = clipRequestFor('gif', LIMITS);
+  const request = clipRequestFor('gif', WORKER_LIMITS);
   const isImage = (input: WebpInput): boolean => IMAGE_EXTS.includes(input.ext);
 
   /** What a gif job does after its download: a video's frames stream to the GIF encoder while decoded. */

@@ -53,6 +53,19 @@ const identityOf = (req: Request, res: Response): string => {
 /** A rule with the key's own override applied (0 in an override means unlimited). */
 const withOverride = (rule: RateLimitRule, override: number | null | undefined): RateLimitRule => (override != null ? { ...rule, limit: override } : rule);
 
+/** The route and global rules of a request, with its key's overrides, and the identity they count for. */
+function rulesOf(req: Request, res: Response, routeDefault: RateLimitRule, globalDefault: RateLimitRule) {
+  const key = apiKeyOf(res);
+  return { identity: identityOf(req, res), routeRule: withOverride(routeDefault, key?.rateLimitRoute), globalRule: withOverride(globalDefault, key?.rateLimitGlobal) };
+}
+
+/** The 429 (1001) of a full global window, with its headers. */
+function globalLimitReached(res: Response, global: ReturnType<typeof describe>): ApiError {
+  const headers = setHeaders(res, global, true);
+  res.setHeader('X-RateLimit-Global', 'true');
+  return new ApiError('RATE_LIMITED_GLOBAL', { info: { ...global, global: true }, headers: { ...headers, 'X-RateLimit-Global': 'true' } });
+}
+
 /** The buckets a service's `/status` lists: its own (`<service>.…`), and those of no service (`status`). */
 export function bucketsOfService(service: ServiceName, names: readonly string[]): string[] {
   return names.filter((name) => {
@@ -71,10 +84,7 @@ export function createRateLimit<B extends string = RateLimitBucket>(options: Rat
   return function rateLimit(bucket: B): RequestHandler {
     const routeDefault = options.buckets[bucket];
     return async (req, res, next) => {
-      const key = apiKeyOf(res);
-      const identity = identityOf(req, res);
-      const routeRule = withOverride(routeDefault, key?.rateLimitRoute);
-      const globalRule = withOverride(globalDefault, key?.rateLimitGlobal);
+      const { identity, routeRule, globalRule } = rulesOf(req, res, routeDefault, globalDefault);
       if (routeRule.limit === 0 && globalRule.limit === 0) {
         next();
         return;
@@ -88,11 +98,7 @@ export function createRateLimit<B extends string = RateLimitBucket>(options: Rat
       ])) as [WindowState, WindowState];
       const route = describe(bucket, routeRule, routeState, now);
       const global = describe('global', globalRule, globalState, now);
-      if (globalRule.limit !== 0 && globalState.count > globalRule.limit) {
-        const headers = setHeaders(res, global, true);
-        res.setHeader('X-RateLimit-Global', 'true');
-        throw new ApiError('RATE_LIMITED_GLOBAL', { info: { ...global, global: true }, headers: { ...headers, 'X-RateLimit-Global': 'true' } });
-      }
+      if (globalRule.limit !== 0 && globalState.count > globalRule.limit) throw globalLimitReached(res, global);
       if (routeRule.limit !== 0 && routeState.count > routeRule.limit) {
         const headers = setHeaders(res, route, true);
         throw new ApiError('RATE_LIMITED_ROUTE', { info: { ...route, global: false }, headers });
@@ -199,10 +205,7 @@ export function createWeightedRateLimit<B extends string = RateLimitBucket>(opti
   return function weightedRateLimit(bucket: B, unitsOf: (req: Request) => number): RequestHandler {
     const routeDefault = options.buckets[bucket];
     return async (req, res, next) => {
-      const key = apiKeyOf(res);
-      const identity = identityOf(req, res);
-      const routeRule = withOverride(routeDefault, key?.rateLimitRoute);
-      const globalRule = withOverride(globalDefault, key?.rateLimitGlobal);
+      const { identity, routeRule, globalRule } = rulesOf(req, res, routeDefault, globalDefault);
       if (routeRule.limit === 0 && globalRule.limit === 0) {
         next();
         return;
@@ -216,11 +219,7 @@ export function createWeightedRateLimit<B extends string = RateLimitBucket>(opti
       const [routeState, globalState] = states as [WindowState, WindowState];
       const route = describe(bucket, routeRule, routeState, now);
       const global = describe('global', globalRule, globalState, now);
-      if (!taken && globalRule.limit !== 0 && globalState.count + 1 > globalRule.limit) {
-        const headers = setHeaders(res, global, true);
-        res.setHeader('X-RateLimit-Global', 'true');
-        throw new ApiError('RATE_LIMITED_GLOBAL', { info: { ...global, global: true }, headers: { ...headers, 'X-RateLimit-Global': 'true' } });
-      }
+      if (!taken && globalRule.limit !== 0 && globalState.count + 1 > globalRule.limit) throw globalLimitReached(res, global);
       if (!taken) {
         const headers = setHeaders(res, route, true);
         const message = `You have been rate limited on this route: this request needs ${units} of the ${route.remaining} left in bucket ${bucket} (${routeRule.limit} per ${routeRule.windowMs / 1000} s); nothing was done.`;
