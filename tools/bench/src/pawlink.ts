@@ -1,8 +1,9 @@
-import { authDatabase, ApiKeyRepository } from '@pawlink/auth';
+import { authDatabase, ApiKeyRepository, GLOBAL_RATE_LIMIT, RATE_LIMIT_BUCKETS, type RateLimitBucket } from '@pawlink/auth';
 import { createTestKey } from '@pawlink/auth/testing';
 import type { ApiKeyFlag, ServiceName } from '@pawlink/contracts';
 import { createDataSource, migrateDatabase, type DatabaseConfig } from '@pawlink/service-kit';
 import { createTestContext, freePort, type TestContext } from '@pawlink/test-kit';
+import type { CeilingRateLimitConfig } from './ceiling-rate-limit.js';
 import { nodeScript, startServer, type ServerProcess } from './processes.js';
 
 /**
@@ -10,6 +11,15 @@ import { nodeScript, startServer, type ServerProcess } from './processes.js';
  * far above what a run can send.
  */
 export const BENCH_RATE_LIMIT = 1_000_000_000;
+
+/**
+ * The windows a contract-I/O ceiling counts a request of `bucket` in: the production bucket and the
+ * global window, under the sandbox's Redis prefix (so its cleanup takes them too).
+ */
+export function ceilingWindows(bucket: RateLimitBucket, redisPrefix: string): CeilingRateLimitConfig {
+  const rule = RATE_LIMIT_BUCKETS[bucket];
+  return { prefix: `${redisPrefix}bench-ceiling:`, bucket, routeWindowMs: rule.windowMs, globalWindowMs: GLOBAL_RATE_LIMIT.windowMs, limit: rule.limit };
+}
 
 /** Private databases, Redis prefix and media directory for one benchmark (`createTestContext`); `cleanup` removes them. */
 export const createBenchSandbox = (): Promise<TestContext> => createTestContext('bench');

@@ -26,6 +26,12 @@ export interface EndpointBench {
    * 'express' })`), measured in the same rounds: a second row, what our own layers cost above the framework.
    */
   framework?: { url: string; target: Target };
+  /**
+   * Further ceilings measured in the same rounds, as rows without a target (`<endpoint> vs <name>`):
+   * e.g. node:http doing all the I/O the contract requires of the endpoint, which bounds what any
+   * implementation of it can reach.
+   */
+  references?: ReadonlyArray<{ name: string; url: string; label: string }>;
 }
 
 /** The label of the second row an endpoint with a framework ceiling gets. */
@@ -64,6 +70,7 @@ async function measureEndpoint(bench: EndpointBench, context: Omit<BenchContext,
   const ceilings = [
     { name: 'ceiling', url: bench.ceilingUrl, label: bench.ceiling, target: bench.target, endpoint: bench.endpoint },
     ...(bench.framework ? [{ name: 'framework', url: bench.framework.url, label: `bare Express 5 with our settings, ${bench.ceiling.replace(/^node:http \+ /, '')}`, target: bench.framework.target, endpoint: frameworkRowLabel(bench.endpoint) }] : []),
+    ...(bench.references ?? []).map((reference) => ({ ...reference, target: null, endpoint: `${bench.endpoint} vs ${reference.name}` })),
   ];
   const invalid: Array<string | null> = [];
   for (const ceiling of ceilings) {

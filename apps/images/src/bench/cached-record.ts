@@ -1,3 +1,4 @@
+import type { CeilingRateLimitConfig } from '@pawlink/bench/ceiling-rate-limit';
 import type { ImageRow } from '../db/entities/image.entity.js';
 
 /** Where the ceilings find what the images service stores in Redis (bench/main.ts takes the names from its repositories). */
@@ -7,6 +8,8 @@ export interface RecordCeilingConfig {
   recordsKey: string;
   /** IMAGES_MEDIA_URL, for the records' URLs. */
   imagesMediaUrl: string;
+  /** Also counts each request in rate-limit windows (the contract's I/O for the endpoint), in the same write as the read. */
+  rateLimit?: CeilingRateLimitConfig;
 }
 
 /** The record cache's positional JSON (see RecordCacheRepository, which keeps its decoder private). */

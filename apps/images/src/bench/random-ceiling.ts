@@ -4,6 +4,7 @@
  * a body of the same shape as the service's (`{success, images: [record], notes}`).
  */
 import { ceilingConfig, sendJson, serveCeiling } from '@pawlink/bench/ceiling';
+import { ceilingRateLimit } from '@pawlink/bench/ceiling-rate-limit';
 import { Redis } from 'ioredis';
 import { toImageRecord } from '../services/image-record.rules.js';
 import { NOTES } from '../services/notes.policy.js';
@@ -26,10 +27,11 @@ const redis = new Redis(config.redisUrl, { enableAutoPipelining: true });
 redis.defineCommand('pick', { numberOfKeys: 2, lua: PICK });
 const pick = (indexKey: string): Promise<[string, string | null] | null> => (redis as unknown as { pick(a: string, b: string): Promise<[string, string | null] | null> }).pick(indexKey, config.recordsKey);
 const headers = { 'Cache-Control': 'no-store', Vary: 'Accept' };
+const countRequest = config.rateLimit ? ceilingRateLimit(redis, config.rateLimit) : undefined;
 
 serveCeiling(async (req, res) => {
   const indexKey = config.indexKeys[(req.url ?? '').slice(1)];
-  const picked = indexKey === undefined ? null : await pick(indexKey);
+  const [picked] = await Promise.all([indexKey === undefined ? null : pick(indexKey), countRequest?.(req, res)]);
   if (!picked || picked[1] === null) {
     sendJson(res, 404, { success: false, error: 'Category not found.', code: 1030 });
     return;

@@ -5,6 +5,7 @@
  * the service its other reads.
  */
 import { ceilingConfig, sendJson, serveCeiling } from '@pawlink/bench/ceiling';
+import { ceilingRateLimit, type CeilingRateLimitConfig } from '@pawlink/bench/ceiling-rate-limit';
 import type { ThumbnailProcessingResponse } from '@pawlink/contracts';
 import { thumbnailJobId, type ThumbnailType } from '@pawlink/contracts';
 import { Redis } from 'ioredis';
@@ -18,17 +19,20 @@ export interface CheckCeilingConfig {
   thumbsUrl: string;
   /** THUMBS_DEFAULT_JOB_MS. */
   defaultJobMs: number;
+  /** Also counts each request in rate-limit windows (the contract's I/O for the endpoint), in the same write as the read. */
+  rateLimit?: CeilingRateLimitConfig;
 }
 
 const PATH = /^\/check\/([0-9a-f]{32})\/(gif|png)$/;
 
 const config = ceilingConfig<CheckCeilingConfig>();
 const redis = new Redis(config.redisUrl, { enableAutoPipelining: true });
+const countRequest = config.rateLimit ? ceilingRateLimit(redis, config.rateLimit) : undefined;
 const retryAfter = String(Math.max(1, Math.ceil(config.defaultJobMs / 1000)));
 
 serveCeiling(async (req, res) => {
   const match = PATH.exec(req.url ?? '');
-  const job = match ? await redis.hgetall(`${config.jobKeyPrefix}${thumbnailJobId(match[1]!, match[2] as ThumbnailType)}`) : {};
+  const [job] = await Promise.all([match ? redis.hgetall(`${config.jobKeyPrefix}${thumbnailJobId(match[1]!, match[2] as ThumbnailType)}`) : ({}), countRequest?.(req, res)]);
   if (!match || job.timestamp === undefined) {
     sendJson(res, 404, { success: false, error: 'No such job.', code: 1066 });
     return;

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { createBenchKey, createBenchSandbox, forEachConcurrently, runHttpBench, startCeiling, startService } from '@pawlink/bench';
+import { ceilingWindows, createBenchKey, createBenchSandbox, forEachConcurrently, runHttpBench, startCeiling, startService } from '@pawlink/bench';
 import { createRedis } from '@pawlink/service-kit';
 import { loadThumbsConfig } from '../config.js';
 import { openThumbnailQueue } from '../repositories/thumbnail-queue.repository.js';
@@ -54,6 +54,8 @@ await runHttpBench('thumbs', async ({ defer, measure, log }) => {
   defer(ceiling.stop);
   const framework = await startCeiling('check framework ceiling', here('./check-ceiling.js'), ceilingConfig, { framework: 'express' });
   defer(framework.stop);
+  const contract = await startCeiling('check contract-I/O ceiling', here('./check-ceiling.js'), { ...ceilingConfig, rateLimit: ceilingWindows('thumbs.check', config.redis.prefix) });
+  defer(contract.stop);
 
   await measure({
     endpoint: `GET /check/:md5/:type, queued job (${JOBS.toLocaleString('en-US')} jobs)`,
@@ -62,6 +64,7 @@ await runHttpBench('thumbs', async ({ defer, measure, log }) => {
     pawlinkUrl: thumbs.url,
     ceilingUrl: ceiling.url,
     framework: { url: framework.url, target: { minRatio: 0.8 } },
+    references: [{ name: 'contract I/O', url: contract.url, label: `node:http + the contract's I/O: the HGETALL and the rate-limit hit (the service's script), sent in one write` }],
     requests: md5s.map((md5) => ({ path: `/check/${md5}/gif`, headers: { Authorization: key } })),
   });
 });
