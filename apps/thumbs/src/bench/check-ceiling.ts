@@ -28,11 +28,12 @@ const PATH = /^\/check\/([0-9a-f]{32})\/(gif|png)$/;
 const config = ceilingConfig<CheckCeilingConfig>();
 const redis = new Redis(config.redisUrl, { enableAutoPipelining: true });
 const countRequest = config.rateLimit ? ceilingRateLimit(redis, config.rateLimit) : undefined;
+const NO_JOB: Record<string, string> = {};
 const retryAfter = String(Math.max(1, Math.ceil(config.defaultJobMs / 1000)));
 
 serveCeiling(async (req, res) => {
   const match = PATH.exec(req.url ?? '');
-  const [job] = await Promise.all([match ? redis.hgetall(`${config.jobKeyPrefix}${thumbnailJobId(match[1]!, match[2] as ThumbnailType)}`) : ({}), countRequest?.(req, res)]);
+  const [job] = await Promise.all([match ? redis.hgetall(`${config.jobKeyPrefix}${thumbnailJobId(match[1]!, match[2] as ThumbnailType)}`) : NO_JOB, countRequest?.(req, res)]);
   if (!match || job.timestamp === undefined) {
     sendJson(res, 404, { success: false, error: 'No such job.', code: 1066 });
     return;

@@ -135,11 +135,20 @@ export class ThumbnailQueueRepository {
   /** The queue in front of each job this repository read, as read in the same script (load() needs no second read). */
   private readonly queueSeenWith = new WeakMap<JobSnapshot, QueueSnapshot>();
 
+  /** READ_JOB_SCRIPT by its SHA (a check sends the id, not the script); the job's hash key follows the queue keys. */
+  private readonly readJob: (...keysAndId: string[]) => Promise<[string, number, number, number, number, string[]]>;
+  private readonly readJobQueueKeys: readonly string[];
+
   constructor(
     private readonly queue: ThumbnailQueue,
     private readonly redis: RedisClient,
     private readonly options: ThumbnailQueueOptions,
-  ) {}
+  ) {
+    const commands = redis as unknown as Record<string, typeof this.readJob | undefined>;
+    if (typeof commands.pawlinkReadThumbnailJob !== 'function') redis.defineCommand('pawlinkReadThumbnailJob', { numberOfKeys: READ_JOB_KEYS.length + 1, lua: READ_JOB_SCRIPT });
+    this.readJob = (commands.pawlinkReadThumbnailJob as typeof this.readJob).bind(redis);
+    this.readJobQueueKeys = READ_JOB_KEYS.map((key) => queue.toKey(key));
+  }
 
   async find(md5: string, type: ThumbnailType): Promise<JobSnapshot | null> {
     return this.read(thumbnailJobId(md5, type));
@@ -151,13 +160,7 @@ export class ThumbnailQueueRepository {
    * without finishedOn).
    */
   private async read(jobId: string): Promise<JobSnapshot | null> {
-    const [state, waitIndex, active, waiting, prioritized, fields] = (await this.redis.eval(
-      READ_JOB_SCRIPT,
-      READ_JOB_KEYS.length + 1,
-      ...READ_JOB_KEYS.map((key) => this.queue.toKey(key)),
-      this.queue.toKey(jobId),
-      jobId,
-    )) as [string, number, number, number, number, string[]];
+    const [state, waitIndex, active, waiting, prioritized, fields] = await this.readJob(...this.readJobQueueKeys, this.queue.toKey(jobId), jobId);
     const phase = PHASES[state];
     if (fields.length === 0 || !phase) return null;
     const hash = new Map<string, string>();
