@@ -204,12 +204,14 @@ bs_timed "nginx config (media on port $MEDIA_PORT)" prepare_nginx
 # itself with its program): the images service's SHORTENER_KEY is given to concurrently alone,
 # and every other program starts without it.
 without_key="exec env -u SHORTENER_KEY"
+# HTTP_SERVICE_NODE_FLAGS (packages/service-kit/src/runtime/http-service-node-flags.ts): a larger young generation.
+http_node="node --max-semi-space-size=64"
 names=(nginx shortener images thumbs)
 cmds=(
   "$without_key $NGINX_BIN -c $NGINX_DIR/nginx.conf -e $NGINX_DIR/error.log"
-  "$without_key node apps/shortener/dist/main.js"
-  "exec node apps/images/dist/main.js"
-  "$without_key node apps/thumbs/dist/main.js"
+  "$without_key $http_node apps/shortener/dist/main.js"
+  "exec $http_node apps/images/dist/main.js"
+  "$without_key $http_node apps/thumbs/dist/main.js"
 )
 if [[ "${BOARD_URL,,}" == demo ]]; then
   # Loopback only; its files are made at first start (ffmpeg, sharp) and kept in DATA_DIR/demo-board.

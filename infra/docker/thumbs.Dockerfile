@@ -15,6 +15,8 @@ RUN pnpm --filter=@pawlink/thumbs deploy --prod --legacy /out
 FROM node:26.10.0-bookworm-slim AS runtime
 # A container is reached from outside it: listen on every interface (HOST defaults to 127.0.0.1).
 ENV NODE_ENV=production MEDIA_DIR=/srv/media HOST=0.0.0.0
+# HTTP_SERVICE_NODE_FLAGS (packages/service-kit/src/runtime/http-service-node-flags.ts): a larger young generation.
+ENV NODE_OPTIONS=--max-semi-space-size=64
 WORKDIR /app
 COPY --from=build --chown=node:node /out ./
 # Created in the image so a fresh named volume mounted here inherits node's ownership.

@@ -6,6 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { HTTP_SERVICE_NODE_FLAGS } from '../../packages/service-kit/src/runtime/http-service-node-flags.js';
 import { nginxBinary, startNginx, type StartedNginx } from '../../packages/test-kit/src/nginx.js';
 import {
   renderComposeMediaConf,
@@ -126,6 +127,18 @@ describe('docker-compose.yml', () => {
       const dockerfile = await readFile(join(repoRoot, `infra/docker/${app}.Dockerfile`), 'utf8');
       expect(dockerfile).toMatch(new RegExp(`^FROM node:${pinned.replaceAll('.', '\\.')}-bookworm-slim AS build$`, 'm'));
     }
+  });
+
+  it('runs the HTTP services with the Node flags the benchmarks measured, in containers and under npm start', async () => {
+    const flags = HTTP_SERVICE_NODE_FLAGS.join(' ');
+    expect(flags).not.toBe('');
+    for (const app of ['shortener', 'images', 'thumbs']) {
+      const dockerfile = await readFile(join(repoRoot, `infra/docker/${app}.Dockerfile`), 'utf8');
+      expect(dockerfile.match(/^ENV NODE_OPTIONS=(.*)$/m)?.[1], app).toBe(flags);
+    }
+    const start = await readFile(join(repoRoot, 'scripts/start.sh'), 'utf8');
+    expect(start).toContain(`http_node="node ${flags}"`);
+    for (const app of ['shortener', 'images', 'thumbs']) expect(start).toContain(`$http_node apps/${app}/dist/main.js`);
   });
 });
 

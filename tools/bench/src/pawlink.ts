@@ -2,6 +2,7 @@ import { authDatabase, ApiKeyRepository, GLOBAL_RATE_LIMIT, RATE_LIMIT_BUCKETS, 
 import { createTestKey } from '@pawlink/auth/testing';
 import type { ApiKeyFlag, ServiceName } from '@pawlink/contracts';
 import { createDataSource, migrateDatabase, type DatabaseConfig } from '@pawlink/service-kit';
+import { HTTP_SERVICE_NODE_FLAGS } from '@pawlink/service-kit/http-service-node-flags';
 import { createTestContext, freePort, type TestContext } from '@pawlink/test-kit';
 import type { CeilingRateLimitConfig } from './ceiling-rate-limit.js';
 import { nodeScript, startServer, type ServerProcess } from './processes.js';
@@ -37,12 +38,13 @@ export async function createBenchKey(database: DatabaseConfig, flags: ApiKeyFlag
 }
 
 /**
- * Node's flags for the services under test: with BENCH_PROFILE_DIR set, each writes a CPU profile
- * there when it stops (`--cpu-prof`; Node refuses it in NODE_OPTIONS).
+ * Node's flags for the services under test: those they run with in production
+ * (HTTP_SERVICE_NODE_FLAGS), and with BENCH_PROFILE_DIR set a CPU profile each writes there when
+ * it stops (`--cpu-prof`; Node refuses it in NODE_OPTIONS).
  */
 function serviceNodeArgs(env: NodeJS.ProcessEnv): string[] {
   const dir = env.BENCH_PROFILE_DIR;
-  return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [];
+  return [...HTTP_SERVICE_NODE_FLAGS, ...(dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [])];
 }
 
 /**

@@ -1,3 +1,4 @@
+import { HTTP_SERVICE_NODE_FLAGS } from '@pawlink/service-kit/http-service-node-flags';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -109,5 +110,6 @@ export async function startCeiling(name: string, entry: string, config: object =
     [CEILING_CONFIG_ENV]: JSON.stringify(config),
     ...(options.framework ? { [CEILING_FRAMEWORK_ENV]: options.framework } : {}),
   };
-  return startServer({ name, command: nodeScript(entry), env, url: `http://127.0.0.1:${port}`, readyPath: '/' });
+  // The services' own Node flags: a ceiling differs from the service in what it does, not in its runtime.
+  return startServer({ name, command: nodeScript(entry, [...HTTP_SERVICE_NODE_FLAGS]), env, url: `http://127.0.0.1:${port}`, readyPath: '/' });
 }
