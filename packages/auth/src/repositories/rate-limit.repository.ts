@@ -1,6 +1,6 @@
 import { Cluster } from 'ioredis';
 import type { RedisClient } from '@pawlink/service-kit/redis';
-import { HIT_SCRIPT, PEEK_SCRIPT, REFUND_SCRIPT, TAKE_IF_FITS_SCRIPT } from './rate-limit.scripts.js';
+import { HIT_SCRIPT, PEEK_SCRIPT, REFUND_SCRIPT, TAKE_IF_FITS_SCRIPT } from './rate-limit-scripts.repository.js';
 
 export interface WindowState {
   count: number;
