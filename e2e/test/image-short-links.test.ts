@@ -24,8 +24,8 @@ let seed = 0;
 
 const md5 = (bytes: Buffer): string => createHash('md5').update(bytes).digest('hex');
 
-async function startShortener(port?: number): Promise<ServiceProcess> {
-  return startService('shortener', { ...env, SHORTENER_PRIVATE_TARGET_PREFIXES: env.IMAGES_MEDIA_URL! }, port === undefined ? {} : { port });
+async function startShortener(): Promise<ServiceProcess> {
+  return startService('shortener', { ...env, SHORTENER_PRIVATE_TARGET_PREFIXES: env.IMAGES_MEDIA_URL! });
 }
 
 /** Imports a new generated PNG with bin/admin; returns its id and bytes. */
@@ -103,7 +103,6 @@ describe('image short links on the real shortener', () => {
   });
 
   it('keeps serving images while the shortener is stopped; bin/admin images shortlinks fails clearly, then backfills once it is back', async () => {
-    const port = shortener!.port;
     await shortener!.stop();
     shortener = undefined;
     const { id, bytes } = await importImage();
@@ -120,7 +119,9 @@ describe('image short links on the real shortener', () => {
 
     // The images service goes too, so only the command can make the link.
     await images!.stop();
-    shortener = await startShortener(port);
+    // On a new port: the old one may have been taken by another test's server in the meantime.
+    shortener = await startShortener();
+    env = { ...env, SHORTENER_URL: shortener.url };
     const backfilled = await admin(env, ['images', 'shortlinks']);
     expect(backfilled.code, backfilled.stderr).toBe(0);
     expect(backfilled.stdout).toContain('Created 1 short link(s); 1 image(s) had none; 0 still have none.');

@@ -153,6 +153,8 @@ describe('the worker\'s health server (WORKER_HEALTH_PORT)', () => {
 
     // once when it went, once when it came back: per connection, and for the BullMQ worker
     await waitUntil(() => count('thumbnail worker reconnected to Redis') > 0);
+    // each connection logs its own return, which may reach stdout after the worker's
+    for (const connection of ['thumbs-worker', 'thumbs-worker-checks']) await waitUntil(() => count('redis connection restored', connection) > 0);
     for (const connection of ['thumbs-worker', 'thumbs-worker-checks']) {
       expect([count('redis connection lost', connection), count('redis connection restored', connection)], connection).toEqual([1, 1]);
     }
