@@ -65,6 +65,14 @@ function duplicateOf(error: unknown): Conflict | undefined {
 }
 
 /**
+ * A new row, written by hand: typeorm's insert builder spent more CPU composing this one statement
+ * (and, on MariaDB, asking for the defaults back with RETURNING) than the rest of a create's
+ * database work. The columns left out take their defaults (NULL, max_visits_used 0).
+ */
+const INSERT_SHORT_URL = `INSERT INTO short_urls (code, url, shared_url_hash, credit, management_code_hash, created_at, expires_at, max_visits, owner_key_id)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+
+/**
  * Storage of short URLs. Uniqueness of codes, and of URLs among entries nobody can change, is left
  * to the unique indexes: a write that loses a race comes back as a conflict instead of an exception.
  */
@@ -89,9 +97,10 @@ export class ShortUrlRepository {
     const sharedUrlHash = isShared(entry) ? urlHash(entry.url) : null;
     const row: Omit<ShortUrl, 'pos'> = { ...entry, ownerKeyId: entry.ownerKeyId ?? null, sharedUrlHash, modifiedAt: null, urlChangedAt: null, maxVisitsUsed: 0, maxVisitsReachedAt: null };
     try {
-      const result = await this.repo.insert(row);
-      const pos = Number((result.identifiers[0] as { pos: number | string }).pos);
-      return { ok: true, value: { ...row, pos } };
+      const result: { insertId: number | string } = await this.repo.query(INSERT_SHORT_URL, [
+        row.code, row.url, row.sharedUrlHash, row.credit, row.managementCodeHash, row.createdAt, row.expiresAt, row.maxVisits, row.ownerKeyId,
+      ]);
+      return { ok: true, value: { ...row, pos: Number(result.insertId) } };
     } catch (error) {
       const conflict = duplicateOf(error);
       if (conflict) return { ok: false, conflict };
