@@ -30,6 +30,8 @@ export interface CeilingOptions {
    * the service's own route is declared: Express's routing is part of what that ceiling measures.
    */
   expressRoute?: string;
+  /** The method of that route, as the service declares it; GET unless said. */
+  expressMethod?: 'get' | 'post';
 }
 
 /**
@@ -42,7 +44,7 @@ export function serveCeiling(handler: RequestListener, close: () => Promise<unkn
   if (process.env[CEILING_FRAMEWORK_ENV] === 'express') {
     if (options.expressRoute === undefined) throw new Error('this ceiling has no expressRoute: it cannot be served as a framework ceiling');
     const route = options.expressRoute;
-    void import('./framework-ceiling.js').then(({ expressHandler }) => listenCeiling(expressHandler(route, handler), close));
+    void import('./framework-ceiling.js').then(({ expressHandler }) => listenCeiling(expressHandler(route, handler, options.expressMethod), close));
     return;
   }
   listenCeiling(handler, close);

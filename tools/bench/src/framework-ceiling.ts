@@ -8,9 +8,9 @@ import express from 'express';
 import type { RequestListener } from 'node:http';
 import { applyExpressSettings } from '@pawlink/service-kit/express-settings';
 
-export function expressHandler(route: string, handler: RequestListener): RequestListener {
+export function expressHandler(route: string, handler: RequestListener, method: 'get' | 'post' = 'get'): RequestListener {
   const app = express();
   applyExpressSettings(app);
-  app.get(route, (req, res) => handler(req, res));
+  app[method](route, (req, res) => handler(req, res));
   return app;
 }

@@ -105,7 +105,9 @@ async function measureEndpoint(bench: EndpointBench, context: Omit<BenchContext,
       ...(mismatch ? { invalid: mismatch } : {}),
     };
     const judgement = judge(result);
-    log(`  medians vs ${ceiling.name}: Pawlink ${formatRate(result.pawlink.requestsPerSecond)} req/s${describeCpu(pawlink.cpuMicrosPerRequest)}, ${ceiling.name} ${formatRate(result.ceilingSide.requestsPerSecond)} req/s${describeCpu(side.cpuMicrosPerRequest)} → ${judgement.ratio === null ? judgement.verdict : `${judgement.ratio.toFixed(2)}, p99 ${judgement.p99Ratio?.toFixed(2)}×: ${judgement.verdict}`}`);
+    // A reference bounds what an implementation could reach: say how far, as a share of the ceiling.
+    const ofCeiling = i > 0 && ceiling.target === null ? `; the ${ceiling.name} alone reaches ${(side.requestsPerSecond / sides[1]!.requestsPerSecond).toFixed(2)} of the ceiling` : '';
+    log(`  medians vs ${ceiling.name}: Pawlink ${formatRate(result.pawlink.requestsPerSecond)} req/s${describeCpu(pawlink.cpuMicrosPerRequest)}, ${ceiling.name} ${formatRate(result.ceilingSide.requestsPerSecond)} req/s${describeCpu(side.cpuMicrosPerRequest)} → ${judgement.ratio === null ? judgement.verdict : `${judgement.ratio.toFixed(2)}, p99 ${judgement.p99Ratio?.toFixed(2)}×: ${judgement.verdict}`}${ofCeiling}`);
     results.push(result);
     const file = process.env[RESULTS_FILE_ENV];
     if (file) await appendResult(file, result);

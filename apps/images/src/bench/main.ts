@@ -89,13 +89,20 @@ await runHttpBench('images', async (context) => {
   defer(randomFramework.stop);
   const randomContract = await startCeiling('random contract-I/O ceiling', here('./random-ceiling.js'), { ...randomConfig, rateLimit: ceilingWindows('images.random', config.redis.prefix) });
   defer(randomContract.stop);
-  const randomReferences = [{ name: 'contract I/O', url: randomContract.url, label: `node:http + the contract's I/O: the pick and the rate-limit hit (the service's script), sent in one write` }];
+  const randomExpressContract = await startCeiling('random Express contract-I/O ceiling', here('./random-ceiling.js'), { ...randomConfig, rateLimit: ceilingWindows('images.random', config.redis.prefix) }, { framework: 'express' });
+  defer(randomExpressContract.stop);
+  const randomReferences = [
+    { name: 'contract I/O', url: randomContract.url, label: `node:http + the contract's I/O: the pick and the rate-limit hit (the service's script), sent in one write` },
+    { name: 'Express + contract I/O', url: randomExpressContract.url, label: `bare Express 5 with our settings + the contract's I/O, as above: what any implementation on our stack could reach` },
+  ];
   const infoCeiling = await startCeiling('image info ceiling', here('./image-info-ceiling.js'), recordCeiling);
   defer(infoCeiling.stop);
   const infoFramework = await startCeiling('image info framework ceiling', here('./image-info-ceiling.js'), recordCeiling, { framework: 'express' });
   defer(infoFramework.stop);
   const infoContract = await startCeiling('image info contract-I/O ceiling', here('./image-info-ceiling.js'), { ...recordCeiling, rateLimit: ceilingWindows('images.info', config.redis.prefix) });
   defer(infoContract.stop);
+  const infoExpressContract = await startCeiling('image info Express contract-I/O ceiling', here('./image-info-ceiling.js'), { ...recordCeiling, rateLimit: ceilingWindows('images.info', config.redis.prefix) }, { framework: 'express' });
+  defer(infoExpressContract.stop);
 
   const randomTarget = { minRatio: 0.5, maxP99Ratio: 2 };
   const frameworkTarget = { minRatio: 0.8 };
@@ -134,7 +141,10 @@ await runHttpBench('images', async (context) => {
       pawlinkUrl: images.url,
       ceilingUrl: infoCeiling.url,
       framework: { url: infoFramework.url, target: frameworkTarget },
-      references: [{ name: 'contract I/O', url: infoContract.url, label: `node:http + the contract's I/O: the HGET and the rate-limit hit (the service's script), sent in one write` }],
+      references: [
+        { name: 'contract I/O', url: infoContract.url, label: `node:http + the contract's I/O: the HGET and the rate-limit hit (the service's script), sent in one write` },
+        { name: 'Express + contract I/O', url: infoExpressContract.url, label: `bare Express 5 with our settings + the contract's I/O, as above: what any implementation on our stack could reach` },
+      ],
       requests: ids.map((id) => ({ path: `/images/${id}.json`, headers: { Authorization: key } })),
     });
   }

@@ -6,6 +6,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { DEFAULT_CREDIT } from '@pawlink/contracts';
 import { ceilingConfig, sendJson, serveCeiling } from '@pawlink/bench/ceiling';
+import { ceilingRateLimit, type CeilingRateLimitConfig } from '@pawlink/bench/ceiling-rate-limit';
+import { Redis } from 'ioredis';
 import mysql from 'mysql2/promise';
 import { randomCode } from '../services/short-code.rules.js';
 
@@ -16,10 +18,14 @@ export interface CreateCeilingConfig {
   baseUrl: string;
   /** The shortener's pool size. */
   poolSize: number;
+  /** Also counts each request in rate-limit windows (the contract's I/O for the endpoint), while the INSERT runs. */
+  rateLimit?: CeilingRateLimitConfig & { redisUrl: string };
 }
 
 const config = ceilingConfig<CreateCeilingConfig>();
 const pool = mysql.createPool({ ...config.mysql, connectionLimit: config.poolSize, charset: 'utf8mb4_unicode_ci', timezone: 'Z' });
+const redis = config.rateLimit ? new Redis(config.rateLimit.redisUrl, { enableAutoPipelining: true }) : undefined;
+const countRequest = redis && config.rateLimit ? ceilingRateLimit(redis, config.rateLimit) : undefined;
 
 async function readJson(req: AsyncIterable<Buffer>): Promise<{ url: string; credit?: string }> {
   const chunks: Buffer[] = [];
@@ -33,13 +39,16 @@ serveCeiling(async (req, res) => {
     const code = randomCode();
     const managementCode = randomBytes(32).toString('base64url');
     const createdAt = new Date();
-    const [result] = await pool.query<mysql.ResultSetHeader>(
-      'INSERT INTO short_urls (code, url, shared_url_hash, credit, management_code_hash, created_at, modified_at, url_changed_at) VALUES (?, ?, NULL, ?, ?, ?, NULL, NULL)',
-      [code, url, credit, createHash('sha256').update(managementCode).digest('hex'), createdAt],
-    );
+    const [[result]] = await Promise.all([
+      pool.query<mysql.ResultSetHeader>(
+        'INSERT INTO short_urls (code, url, shared_url_hash, credit, management_code_hash, created_at, modified_at, url_changed_at) VALUES (?, ?, NULL, ?, ?, ?, NULL, NULL)',
+        [code, url, credit, createHash('sha256').update(managementCode).digest('hex'), createdAt],
+      ),
+      countRequest?.(req, res),
+    ]);
     const record = { code, createdAt: createdAt.toISOString(), modifiedAt: null, url, pos: result.insertId, credit, fullURL: `${config.baseUrl}/${code}`, expiresAt: null, maxVisits: null };
     sendJson(res, 201, { success: true, data: { ...record, managementCode } });
   } catch (error) {
     sendJson(res, 500, { success: false, error: (error as Error).message, code: 0 });
   }
-}, () => pool.end());
+}, () => Promise.all([pool.end(), redis?.quit()]), { expressRoute: '/create', expressMethod: 'post' });

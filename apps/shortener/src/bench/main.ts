@@ -16,7 +16,7 @@
 import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { createBenchKey, createBenchSandbox, forEachConcurrently, runHttpBench, startCeiling, startService, type WrkRequest } from '@pawlink/bench';
+import { ceilingWindows, createBenchKey, createBenchSandbox, forEachConcurrently, runHttpBench, startCeiling, startService, type WrkRequest } from '@pawlink/bench';
 import { databaseName, migrateDatabase } from '@pawlink/service-kit';
 import { loadShortenerConfig } from '../config.js';
 import { shortenerDatabase } from '../db/shortener.database.js';
@@ -140,13 +140,19 @@ await runHttpBench('shortener', async ({ defer, measure, workspace, log }) => {
   if (!endpoints.has('create')) return;
 
   const { host, port, user, password } = config.database;
-  const createCeiling = await startCeiling('create ceiling', here('./create-ceiling.js'), {
+  const createConfig: CreateCeilingConfig = {
     mysql: { host, port, user, password, database: databaseName(config.database, shortenerDatabase.name) },
     baseUrl,
     // the pool service-kit gives every service DataSource
     poolSize: 10,
-  } satisfies CreateCeilingConfig);
+  };
+  const createCeiling = await startCeiling('create ceiling', here('./create-ceiling.js'), createConfig);
   defer(createCeiling.stop);
+  const createContractConfig: CreateCeilingConfig = { ...createConfig, rateLimit: { ...ceilingWindows('shortener.create', config.redis.prefix), redisUrl: config.redis.url } };
+  const createContract = await startCeiling('create contract-I/O ceiling', here('./create-ceiling.js'), createContractConfig);
+  defer(createContract.stop);
+  const createExpressContract = await startCeiling('create Express contract-I/O ceiling', here('./create-ceiling.js'), createContractConfig, { framework: 'express' });
+  defer(createExpressContract.stop);
 
   const run = randomBytes(4).toString('hex');
   const creates: WrkRequest[] = Array.from({ length: CODES }, (_, i) => ({
@@ -161,6 +167,10 @@ await runHttpBench('shortener', async ({ defer, measure, workspace, log }) => {
     target: { minRatio: 0.5 },
     pawlinkUrl: baseUrl,
     ceilingUrl: createCeiling.url,
+    references: [
+      { name: 'contract I/O', url: createContract.url, label: `node:http + the contract's I/O: the INSERT and, meanwhile, the rate-limit hit (the service's script)` },
+      { name: 'Express + contract I/O', url: createExpressContract.url, label: `bare Express 5 with our settings + the contract's I/O, as above: what any implementation on our stack could reach` },
+    ],
     requests: creates,
   });
 });

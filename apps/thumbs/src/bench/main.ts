@@ -56,6 +56,8 @@ await runHttpBench('thumbs', async ({ defer, measure, log }) => {
   defer(framework.stop);
   const contract = await startCeiling('check contract-I/O ceiling', here('./check-ceiling.js'), { ...ceilingConfig, rateLimit: ceilingWindows('thumbs.check', config.redis.prefix) });
   defer(contract.stop);
+  const expressContract = await startCeiling('check Express contract-I/O ceiling', here('./check-ceiling.js'), { ...ceilingConfig, rateLimit: ceilingWindows('thumbs.check', config.redis.prefix) }, { framework: 'express' });
+  defer(expressContract.stop);
 
   await measure({
     endpoint: `GET /check/:md5/:type, queued job (${JOBS.toLocaleString('en-US')} jobs)`,
@@ -64,7 +66,10 @@ await runHttpBench('thumbs', async ({ defer, measure, log }) => {
     pawlinkUrl: thumbs.url,
     ceilingUrl: ceiling.url,
     framework: { url: framework.url, target: { minRatio: 0.8 } },
-    references: [{ name: 'contract I/O', url: contract.url, label: `node:http + the contract's I/O: the HGETALL and the rate-limit hit (the service's script), sent in one write` }],
+    references: [
+      { name: 'contract I/O', url: contract.url, label: `node:http + the contract's I/O: the HGETALL and the rate-limit hit (the service's script), sent in one write` },
+      { name: 'Express + contract I/O', url: expressContract.url, label: `bare Express 5 with our settings + the contract's I/O, as above: what any implementation on our stack could reach` },
+    ],
     requests: md5s.map((md5) => ({ path: `/check/${md5}/gif`, headers: { Authorization: key } })),
   });
 });
