@@ -3,12 +3,20 @@
  * (HGETALL of the job's BullMQ hash), answered 200 with the service's "processing" body and poll
  * headers. The wait estimate is the configured default job time: working it out is what costs
  * the service its other reads.
+ *
+ * As a contract-I/O ceiling (`contractRead`) it also does the rest of what the contract's answer
+ * rests on (docs/api.md: "done" when the file exists; `time` estimated from the queue ahead): a
+ * stat of the file, and the job read with its place in the queue by the service's own script
+ * instead of the HGETALL.
  */
 import { ceilingConfig, sendJson, serveCeiling } from '@pawlink/bench/ceiling';
 import { ceilingRateLimit, type CeilingRateLimitConfig } from '@pawlink/bench/ceiling-rate-limit';
 import type { ThumbnailProcessingResponse } from '@pawlink/contracts';
-import { thumbnailJobId, type ThumbnailType } from '@pawlink/contracts';
+import { thumbnailFileName, thumbnailJobId, type ThumbnailType } from '@pawlink/contracts';
 import { Redis } from 'ioredis';
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import { READ_JOB_KEYS, READ_JOB_SCRIPT } from '../repositories/read-job-script.repository.js';
 
 /** What bench/main.ts gives this ceiling. */
 export interface CheckCeilingConfig {
@@ -21,7 +29,11 @@ export interface CheckCeilingConfig {
   defaultJobMs: number;
   /** Also counts each request in rate-limit windows (the contract's I/O for the endpoint), in the same write as the read. */
   rateLimit?: CeilingRateLimitConfig;
+  /** Also stats the thumbnail under this directory and reads the job as the service does (state, place in the queue). */
+  contractRead?: { thumbsDir: string };
 }
+
+type ReadJob = (...keysAndId: string[]) => Promise<[string, number, number, number, number, string[]]>;
 
 const PATH = /^\/check\/([0-9a-f]{32})\/(gif|png)$/;
 
@@ -29,11 +41,25 @@ const config = ceilingConfig<CheckCeilingConfig>();
 const redis = new Redis(config.redisUrl, { enableAutoPipelining: true });
 const countRequest = config.rateLimit ? ceilingRateLimit(redis, config.rateLimit) : undefined;
 const NO_JOB: Record<string, string> = {};
+const queueKeys = READ_JOB_KEYS.map((key) => `${config.jobKeyPrefix}${key}`);
+if (config.contractRead) redis.defineCommand('ceilingReadThumbnailJob', { numberOfKeys: READ_JOB_KEYS.length + 1, lua: READ_JOB_SCRIPT });
+const readJob = (redis as unknown as { ceilingReadThumbnailJob: ReadJob }).ceilingReadThumbnailJob?.bind(redis);
+
+/** The job's hash as the contract read gets it (after a stat), or by one HGETALL. */
+async function jobFields(md5: string, type: ThumbnailType): Promise<Record<string, string>> {
+  const id = thumbnailJobId(md5, type);
+  if (!config.contractRead || !readJob) return redis.hgetall(`${config.jobKeyPrefix}${id}`);
+  statSync(path.join(config.contractRead.thumbsDir, thumbnailFileName(md5, type)), { throwIfNoEntry: false });
+  const [, , , , , fields] = await readJob(...queueKeys, `${config.jobKeyPrefix}${id}`, id);
+  const hash: Record<string, string> = {};
+  for (let i = 0; i + 1 < fields.length; i += 2) hash[fields[i]!] = fields[i + 1]!;
+  return hash;
+}
 const retryAfter = String(Math.max(1, Math.ceil(config.defaultJobMs / 1000)));
 
 serveCeiling(async (req, res) => {
   const match = PATH.exec(req.url ?? '');
-  const [job] = await Promise.all([match ? redis.hgetall(`${config.jobKeyPrefix}${thumbnailJobId(match[1]!, match[2] as ThumbnailType)}`) : NO_JOB, countRequest?.(req, res)]);
+  const [job] = await Promise.all([match ? jobFields(match[1]!, match[2] as ThumbnailType) : NO_JOB, countRequest?.(req, res)]);
   if (!match || job.timestamp === undefined) {
     sendJson(res, 404, { success: false, error: 'No such job.', code: 1066 });
     return;

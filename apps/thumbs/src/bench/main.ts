@@ -1,12 +1,13 @@
 /**
  * `pnpm bench thumbs` (API half): the real thumbs service (dist/main.js) against its ceiling,
  * loaded by wrk from outside: `GET /check/:md5/:type` for 1,000 queued jobs (ceiling: node:http +
- * one Redis round trip). No worker runs, so the jobs stay queued. The rendering benchmark is the
+ * one Redis round trip; and what the contract's I/O, with and without Express, allows). No worker runs, so the jobs stay queued. The rendering benchmark is the
  * worker's (apps/thumbs-worker/src/bench).
  */
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { ceilingWindows, createBenchKey, createBenchSandbox, forEachConcurrently, runHttpBench, startCeiling, startService } from '@pawlink/bench';
+import { thumbnailsDir } from '@pawlink/contracts';
 import { createRedis } from '@pawlink/service-kit';
 import { loadThumbsConfig } from '../config.js';
 import { openThumbnailQueue } from '../repositories/thumbnail-queue.repository.js';
@@ -54,9 +55,10 @@ await runHttpBench('thumbs', async ({ defer, measure, log }) => {
   defer(ceiling.stop);
   const framework = await startCeiling('check framework ceiling', here('./check-ceiling.js'), ceilingConfig, { framework: 'express' });
   defer(framework.stop);
-  const contract = await startCeiling('check contract-I/O ceiling', here('./check-ceiling.js'), { ...ceilingConfig, rateLimit: ceilingWindows('thumbs.check', config.redis.prefix) });
+  const contractConfig: CheckCeilingConfig = { ...ceilingConfig, rateLimit: ceilingWindows('thumbs.check', config.redis.prefix), contractRead: { thumbsDir: thumbnailsDir(config.mediaDir) } };
+  const contract = await startCeiling('check contract-I/O ceiling', here('./check-ceiling.js'), contractConfig);
   defer(contract.stop);
-  const expressContract = await startCeiling('check Express contract-I/O ceiling', here('./check-ceiling.js'), { ...ceilingConfig, rateLimit: ceilingWindows('thumbs.check', config.redis.prefix) }, { framework: 'express' });
+  const expressContract = await startCeiling('check Express contract-I/O ceiling', here('./check-ceiling.js'), contractConfig, { framework: 'express' });
   defer(expressContract.stop);
 
   await measure({
@@ -67,7 +69,7 @@ await runHttpBench('thumbs', async ({ defer, measure, log }) => {
     ceilingUrl: ceiling.url,
     framework: { url: framework.url, target: { minRatio: 0.8 } },
     references: [
-      { name: 'contract I/O', url: contract.url, label: `node:http + the contract's I/O: the HGETALL and the rate-limit hit (the service's script), sent in one write` },
+      { name: 'contract I/O', url: contract.url, label: `node:http + the contract's I/O: a stat of the file, the job and its place in the queue (the service's script) and the rate-limit hit (the service's script), the two scripts sent in one write` },
       { name: 'Express + contract I/O', url: expressContract.url, label: `bare Express 5 with our settings + the contract's I/O, as above: what any implementation on our stack could reach` },
     ],
     requests: md5s.map((md5) => ({ path: `/check/${md5}/gif`, headers: { Authorization: key } })),

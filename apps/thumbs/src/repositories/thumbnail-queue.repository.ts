@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { THUMBNAIL_JOB, THUMBNAIL_QUEUE, thumbnailJobId, thumbnailQueuePrefix, thumbnailWorkerSlots, type ThumbnailJobPayload, type ThumbnailType } from '@pawlink/contracts';
 import { Queue, type Job, type JobsOptions } from 'bullmq';
 import type { RedisClient } from '@pawlink/service-kit/redis';
+import { READ_JOB_KEYS, READ_JOB_SCRIPT } from './read-job-script.repository.js';
 
 export type JobPhase = 'waiting' | 'delayed' | 'active' | 'completed' | 'failed';
 
@@ -66,31 +67,6 @@ const PHASES: Record<string, JobPhase | undefined> = {
 };
 
 const REPLACE_LOCK_MS = 5000;
-
-/** The queue keys READ_JOB_SCRIPT reads, in its KEYS order (the job's hash follows them). */
-const READ_JOB_KEYS = ['completed', 'failed', 'delayed', 'prioritized', 'active', 'wait', 'paused', 'waiting-children'] as const;
-
-/**
- * A job's state as BullMQ's own getState script decides it (same keys, same order), its hash, and
- * the queue lengths in front of it: {state, index in the wait list or -1, active, wait, prioritized, fields}.
- */
-const READ_JOB_SCRIPT = `
-local id = ARGV[1]
-local state = 'unknown'
-local waitIndex = -1
-if redis.call('ZSCORE', KEYS[1], id) then state = 'completed'
-elseif redis.call('ZSCORE', KEYS[2], id) then state = 'failed'
-elseif redis.call('ZSCORE', KEYS[3], id) then state = 'delayed'
-elseif redis.call('ZSCORE', KEYS[4], id) then state = 'prioritized'
-elseif redis.call('LPOS', KEYS[5], id) then state = 'active'
-else
-  local index = redis.call('LPOS', KEYS[6], id)
-  if index then state = 'waiting'; waitIndex = index
-  elseif redis.call('LPOS', KEYS[7], id) then state = 'waiting'
-  elseif redis.call('ZSCORE', KEYS[8], id) then state = 'waiting-children' end
-end
-return {state, waitIndex, redis.call('LLEN', KEYS[5]), redis.call('LLEN', KEYS[6]), redis.call('ZCARD', KEYS[4]), redis.call('HGETALL', KEYS[9])}
-`;
 
 export type ThumbnailQueue = Queue<ThumbnailJobPayload>;
 
