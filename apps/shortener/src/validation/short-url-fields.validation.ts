@@ -23,8 +23,7 @@ const notAString = fail('INVALID_URL', 'The provided url is invalid: url must be
 export const targetUrl = (chain: ValidationChain): ValidationChain =>
   parsedBy(
     chain
-      .isString().withMessage(notAString).bail()
-      .notEmpty().withMessage(notAString).bail()
+      .custom((value: unknown) => typeof value === 'string' && value !== '').withMessage(notAString).bail()
       .isLength({ max: URL_MAX_LENGTH }).withMessage(fail('INVALID_URL', `The provided url is invalid: at most ${URL_MAX_LENGTH} characters.`)).bail(),
     (value, { req }) => normaliseTargetUrl(value as string, privateTargetPrefixesOf(req)),
   );
