@@ -14,7 +14,7 @@ const EDITABLE = new Map([
 /** `?editable`: `true`/`1` or `false`/`0`; editable when absent. One step: express-validator costs microseconds per step, and every create runs this. */
 export const editable = (): ValidationChain =>
   parsedBy(query('editable'), (raw) => {
-    const value = raw ?? 'true';
+    const value: unknown = raw ?? 'true';
     const parsed = typeof value === 'string' ? EDITABLE.get(value) : undefined;
     if (parsed === undefined) {
       throw new ApiError('INVALID_QUERY_VALUE', { message: `Invalid editable: ${Array.isArray(value) ? 'given more than once' : JSON.stringify(String(value).slice(0, 50))}; give it once, as true, false, 1 or 0.` });
