@@ -49,12 +49,14 @@ const readJob = (redis as unknown as { ceilingReadThumbnailJob: ReadJob }).ceili
 async function jobFields(md5: string, type: ThumbnailType): Promise<Record<string, string>> {
   const id = thumbnailJobId(md5, type);
   if (!config.contractRead || !readJob) return redis.hgetall(`${config.jobKeyPrefix}${id}`);
+  // Its cost is what counts: the bench's jobs are queued, none has its file yet.
   statSync(path.join(config.contractRead.thumbsDir, thumbnailFileName(md5, type)), { throwIfNoEntry: false });
   const [, , , , , fields] = await readJob(...queueKeys, `${config.jobKeyPrefix}${id}`, id);
   const hash: Record<string, string> = {};
   for (let i = 0; i + 1 < fields.length; i += 2) hash[fields[i]!] = fields[i + 1]!;
   return hash;
 }
+
 const retryAfter = String(Math.max(1, Math.ceil(config.defaultJobMs / 1000)));
 
 serveCeiling(async (req, res) => {
