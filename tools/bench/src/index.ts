@@ -1,4 +1,5 @@
 export * from './ceiling-server.js';
+export * from './contract-references.js';
 export * from './generator.js';
 export * from './interleave.js';
 export * from './machine.js';

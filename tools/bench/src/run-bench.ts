@@ -31,7 +31,14 @@ export interface EndpointBench {
    * e.g. node:http doing all the I/O the contract requires of the endpoint, which bounds what any
    * implementation of it can reach.
    */
-  references?: ReadonlyArray<{ name: string; url: string; label: string }>;
+  references?: readonly EndpointReference[];
+}
+
+/** A further server an endpoint is measured against, as a row without a target (`<endpoint> vs <name>`). */
+export interface EndpointReference {
+  name: string;
+  url: string;
+  label: string;
 }
 
 /** The label of the second row an endpoint with a framework ceiling gets. */

@@ -9,7 +9,7 @@
  * ANONYMOUS_CLIENTS addresses in X-Forwarded-For: every request is counted, none is refused.
  */
 import { fileURLToPath } from 'node:url';
-import { ceilingWindows, createBenchSandbox, createBenchKey, runHttpBench, startCeiling, startService, type WrkRequest } from '@pawlink/bench';
+import { ceilingWindows, createBenchSandbox, createBenchKey, runHttpBench, startCeiling, startContractReferences, startService, type WrkRequest } from '@pawlink/bench';
 import { createRedis, databaseName, migrateDatabase } from '@pawlink/service-kit';
 import mysql from 'mysql2/promise';
 import { loadImagesConfig } from '../config.js';
@@ -87,22 +87,24 @@ await runHttpBench('images', async (context) => {
   defer(randomCeiling.stop);
   const randomFramework = await startCeiling('random framework ceiling', here('./random-ceiling.js'), randomConfig, { framework: 'express' });
   defer(randomFramework.stop);
-  const randomContract = await startCeiling('random contract-I/O ceiling', here('./random-ceiling.js'), { ...randomConfig, rateLimit: ceilingWindows('images.random', config.redis.prefix) });
-  defer(randomContract.stop);
-  const randomExpressContract = await startCeiling('random Express contract-I/O ceiling', here('./random-ceiling.js'), { ...randomConfig, rateLimit: ceilingWindows('images.random', config.redis.prefix) }, { framework: 'express' });
-  defer(randomExpressContract.stop);
-  const randomReferences = [
-    { name: 'contract I/O', url: randomContract.url, label: `node:http + the contract's I/O: the pick and the rate-limit hit (the service's script), sent in one write` },
-    { name: 'Express + contract I/O', url: randomExpressContract.url, label: `bare Express 5 with our settings + the contract's I/O, as above: what any implementation on our stack could reach` },
-  ];
+  const randomReferences = await startContractReferences(
+    'random',
+    here('./random-ceiling.js'),
+    { ...randomConfig, rateLimit: ceilingWindows('images.random', config.redis.prefix) },
+    `the pick and the rate-limit hit (the service's script), sent in one write`,
+    defer,
+  );
   const infoCeiling = await startCeiling('image info ceiling', here('./image-info-ceiling.js'), recordCeiling);
   defer(infoCeiling.stop);
   const infoFramework = await startCeiling('image info framework ceiling', here('./image-info-ceiling.js'), recordCeiling, { framework: 'express' });
   defer(infoFramework.stop);
-  const infoContract = await startCeiling('image info contract-I/O ceiling', here('./image-info-ceiling.js'), { ...recordCeiling, rateLimit: ceilingWindows('images.info', config.redis.prefix) });
-  defer(infoContract.stop);
-  const infoExpressContract = await startCeiling('image info Express contract-I/O ceiling', here('./image-info-ceiling.js'), { ...recordCeiling, rateLimit: ceilingWindows('images.info', config.redis.prefix) }, { framework: 'express' });
-  defer(infoExpressContract.stop);
+  const infoReferences = await startContractReferences(
+    'image info',
+    here('./image-info-ceiling.js'),
+    { ...recordCeiling, rateLimit: ceilingWindows('images.info', config.redis.prefix) },
+    `the HGET and the rate-limit hit (the service's script), sent in one write`,
+    defer,
+  );
 
   const randomTarget = { minRatio: 0.5, maxP99Ratio: 2 };
   const frameworkTarget = { minRatio: 0.8 };
@@ -141,10 +143,7 @@ await runHttpBench('images', async (context) => {
       pawlinkUrl: images.url,
       ceilingUrl: infoCeiling.url,
       framework: { url: infoFramework.url, target: frameworkTarget },
-      references: [
-        { name: 'contract I/O', url: infoContract.url, label: `node:http + the contract's I/O: the HGET and the rate-limit hit (the service's script), sent in one write` },
-        { name: 'Express + contract I/O', url: infoExpressContract.url, label: `bare Express 5 with our settings + the contract's I/O, as above: what any implementation on our stack could reach` },
-      ],
+      references: infoReferences,
       requests: ids.map((id) => ({ path: `/images/${id}.json`, headers: { Authorization: key } })),
     });
   }

@@ -16,7 +16,7 @@
 import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { ceilingWindows, createBenchKey, createBenchSandbox, forEachConcurrently, runHttpBench, startCeiling, startService, type WrkRequest } from '@pawlink/bench';
+import { ceilingWindows, createBenchKey, createBenchSandbox, forEachConcurrently, runHttpBench, startCeiling, startContractReferences, startService, type WrkRequest } from '@pawlink/bench';
 import { databaseName, migrateDatabase } from '@pawlink/service-kit';
 import { loadShortenerConfig } from '../config.js';
 import { shortenerDatabase } from '../db/shortener.database.js';
@@ -148,11 +148,13 @@ await runHttpBench('shortener', async ({ defer, measure, workspace, log }) => {
   };
   const createCeiling = await startCeiling('create ceiling', here('./create-ceiling.js'), createConfig);
   defer(createCeiling.stop);
-  const createContractConfig: CreateCeilingConfig = { ...createConfig, rateLimit: { ...ceilingWindows('shortener.create', config.redis.prefix), redisUrl: config.redis.url } };
-  const createContract = await startCeiling('create contract-I/O ceiling', here('./create-ceiling.js'), createContractConfig);
-  defer(createContract.stop);
-  const createExpressContract = await startCeiling('create Express contract-I/O ceiling', here('./create-ceiling.js'), createContractConfig, { framework: 'express' });
-  defer(createExpressContract.stop);
+  const createReferences = await startContractReferences(
+    'create',
+    here('./create-ceiling.js'),
+    { ...createConfig, rateLimit: { ...ceilingWindows('shortener.create', config.redis.prefix), redisUrl: config.redis.url } } satisfies CreateCeilingConfig,
+    `the INSERT and, meanwhile, the rate-limit hit (the service's script)`,
+    defer,
+  );
 
   const run = randomBytes(4).toString('hex');
   const creates: WrkRequest[] = Array.from({ length: CODES }, (_, i) => ({
@@ -167,10 +169,7 @@ await runHttpBench('shortener', async ({ defer, measure, workspace, log }) => {
     target: { minRatio: 0.5 },
     pawlinkUrl: baseUrl,
     ceilingUrl: createCeiling.url,
-    references: [
-      { name: 'contract I/O', url: createContract.url, label: `node:http + the contract's I/O: the INSERT and, meanwhile, the rate-limit hit (the service's script)` },
-      { name: 'Express + contract I/O', url: createExpressContract.url, label: `bare Express 5 with our settings + the contract's I/O, as above: what any implementation on our stack could reach` },
-    ],
+    references: createReferences,
     requests: creates,
   });
 });

@@ -1,12 +1,13 @@
 /**
  * `pnpm bench thumbs` (API half): the real thumbs service (dist/main.js) against its ceiling,
  * loaded by wrk from outside: `GET /check/:md5/:type` for 1,000 queued jobs (ceiling: node:http +
- * one Redis round trip; and what the contract's I/O, with and without Express, allows). No worker runs, so the jobs stay queued. The rendering benchmark is the
- * worker's (apps/thumbs-worker/src/bench).
+ * one Redis round trip; references: the contract's whole I/O, with and without Express). No
+ * worker runs, so the jobs stay queued. The rendering benchmark is the worker's
+ * (apps/thumbs-worker/src/bench).
  */
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { ceilingWindows, createBenchKey, createBenchSandbox, forEachConcurrently, runHttpBench, startCeiling, startService } from '@pawlink/bench';
+import { ceilingWindows, createBenchKey, createBenchSandbox, forEachConcurrently, runHttpBench, startCeiling, startContractReferences, startService } from '@pawlink/bench';
 import { thumbnailsDir } from '@pawlink/contracts';
 import { createRedis } from '@pawlink/service-kit';
 import { loadThumbsConfig } from '../config.js';
@@ -55,11 +56,13 @@ await runHttpBench('thumbs', async ({ defer, measure, log }) => {
   defer(ceiling.stop);
   const framework = await startCeiling('check framework ceiling', here('./check-ceiling.js'), ceilingConfig, { framework: 'express' });
   defer(framework.stop);
-  const contractConfig: CheckCeilingConfig = { ...ceilingConfig, rateLimit: ceilingWindows('thumbs.check', config.redis.prefix), contractRead: { thumbsDir: thumbnailsDir(config.mediaDir) } };
-  const contract = await startCeiling('check contract-I/O ceiling', here('./check-ceiling.js'), contractConfig);
-  defer(contract.stop);
-  const expressContract = await startCeiling('check Express contract-I/O ceiling', here('./check-ceiling.js'), contractConfig, { framework: 'express' });
-  defer(expressContract.stop);
+  const references = await startContractReferences(
+    'check',
+    here('./check-ceiling.js'),
+    { ...ceilingConfig, rateLimit: ceilingWindows('thumbs.check', config.redis.prefix), contractRead: { thumbsDir: thumbnailsDir(config.mediaDir) } } satisfies CheckCeilingConfig,
+    `a stat of the file, the job and its place in the queue (the service's script) and the rate-limit hit (the service's script), the two scripts sent in one write`,
+    defer,
+  );
 
   await measure({
     endpoint: `GET /check/:md5/:type, queued job (${JOBS.toLocaleString('en-US')} jobs)`,
@@ -68,10 +71,7 @@ await runHttpBench('thumbs', async ({ defer, measure, log }) => {
     pawlinkUrl: thumbs.url,
     ceilingUrl: ceiling.url,
     framework: { url: framework.url, target: { minRatio: 0.8 } },
-    references: [
-      { name: 'contract I/O', url: contract.url, label: `node:http + the contract's I/O: a stat of the file, the job and its place in the queue (the service's script) and the rate-limit hit (the service's script), the two scripts sent in one write` },
-      { name: 'Express + contract I/O', url: expressContract.url, label: `bare Express 5 with our settings + the contract's I/O, as above: what any implementation on our stack could reach` },
-    ],
+    references,
     requests: md5s.map((md5) => ({ path: `/check/${md5}/gif`, headers: { Authorization: key } })),
   });
 });
