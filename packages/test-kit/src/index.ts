@@ -1,6 +1,7 @@
 export * from './http.js';
 export * from './test-context.js';
 export * from './nginx.js';
+export * from './free-port.js';
 export * from './processes.js';
 export * from './tcp-proxy.js';
 export * from './dependency-proxies.js';

@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, mkdtemp, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { freePort } from './free-port.js';
 import { renderMediaNginxConf, unprivilegedNginxUser } from '../../../infra/nginx/render-media-conf.mjs';
 
 export interface StartedNginx {
@@ -26,19 +26,6 @@ export function nginxBinary(): string {
   if (process.env.NGINX_BIN) return process.env.NGINX_BIN;
   // /usr/sbin is often missing from non-root PATHs.
   return existsSync('/usr/sbin/nginx') ? '/usr/sbin/nginx' : 'nginx';
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolvePort(port));
-    });
-  });
 }
 
 function waitForExit(child: ChildProcess, timeoutMs: number): Promise<boolean> {

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { imagesOpenApi, shortenerOpenApi, thumbsOpenApi } from '@pawlink/contracts/openapi';
 import { request } from './http.js';
-import { freePort } from './nginx.js';
+import { freePort } from './free-port.js';
 import { bindContract } from './openapi/contracts.js';
 
 /** The repository root (this file is `packages/test-kit/{src,dist}/processes.*`). */
