@@ -20,5 +20,6 @@ export type { ServiceDocs } from './docs/docs.routes.js';
 export type { DocsRateLimit, DocsSection } from './docs/docs-page.js';
 export * from './counting/index.js';
 export * from './lru/index.js';
+export * from './random/index.js';
 export { sendRevalidatableJson } from './send-json.js';
 export { applyExpressSettings } from './http/express-settings.js';

@@ -1,15 +1,16 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { secretBytes } from '@pawlink/service-kit';
 
 /** SHA-256 hex. Keys and management codes are 256-bit random, so a fast hash is enough. */
 export const sha256 = (value: string): string => createHash('sha256').update(value, 'utf8').digest('hex');
 
 /** A new API key: 32 random bytes, base64url, with a recognisable prefix. */
-export const generateApiKey = (): string => `pl_${randomBytes(32).toString('base64url')}`;
+export const generateApiKey = (): string => `pl_${secretBytes(32).toString('base64url')}`;
 
 export const hashApiKey = sha256;
 
 /** A management code for an editable short URL: 32 random bytes (43 base64url chars). */
-export const generateManagementCode = (): string => randomBytes(32).toString('base64url');
+export const generateManagementCode = (): string => secretBytes(32).toString('base64url');
 
 export const hashManagementCode = sha256;
 
@@ -21,7 +22,7 @@ export function verifyManagementCode(presented: string, storedHash: string): boo
 }
 
 /** A new webhook secret for signing completion callbacks: 32 random bytes, base64url, recognisable prefix. */
-export const generateWebhookSecret = (): string => `whsec_${randomBytes(32).toString('base64url')}`;
+export const generateWebhookSecret = (): string => `whsec_${secretBytes(32).toString('base64url')}`;
 
 /**
  * PAWLINK_SECRETS_KEY: the AES-256 key that seals secrets the services must read back (webhook

@@ -1,0 +1,1 @@
+export { secretBytes } from './secret-bytes.js';
