@@ -5,7 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../packages/test-kit/src/nginx.js';
+import { freePort } from '../../packages/test-kit/src/free-port.js';
 
 // The Redis that scripts/bootstrap.sh starts when none answers, started by the script's own
 // function on a private port with its data dir under a temp dir, and stopped by pid.
