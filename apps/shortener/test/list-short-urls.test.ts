@@ -124,9 +124,12 @@ describe('GET /links: the key\'s own entries', () => {
     const key = await freshKey();
     const [code] = await createMany(key, 1);
     expect((await request(`${h.url}/${code}`, { headers: BROWSER })).status).toBe(302);
-    const json = await request(`${h.url}/${code}.json`, { headers: { authorization: key } });
+    // The visit is seen once this instance has flushed it to Redis (within its flush interval):
+    // both reads are made after that, so they read the same counts.
+    const visitsOf = async (): Promise<number> => (await request<{ data: { visits: number } }>(`${h.url}/${code}.json`, { headers: { authorization: key } })).body.data.visits;
+    await expect.poll(visitsOf, { timeout: 10_000, interval: 100 }).toBe(1);
     const listed = await list(key);
-    expect(listed.body.data.links[0]!.visits).toBe(json.body.data.visits);
+    expect(listed.body.data.links[0]!.visits).toBe(await visitsOf());
   });
 
   it('keeps an entry listed under its creator after the key is disabled, and lists nothing for a key that created nothing', async () => {
