@@ -177,7 +177,10 @@ export async function startRedisCluster(baseDir: string, options: RedisClusterOp
     const deadline = Date.now() + START_TIMEOUT_MS;
     for (const node of nodes) {
       while (!(await redisAnswers(node.port))) {
-        if (Date.now() > deadline) throw new Error(`redis-server on ${node.port} did not start:\n${await readFile(path.join(node.dir, 'redis.log'), 'utf8').catch(() => '')}`);
+        // A node that exited (a port it could not bind, say) will not answer: say so now, with its log.
+        if (ended(children.get(node.port)) || Date.now() > deadline) {
+          throw new Error(`redis-server on ${node.port} did not start:\n${await readFile(path.join(node.dir, 'redis.log'), 'utf8').catch(() => '')}`);
+        }
         await sleep(50);
       }
     }
