@@ -16,7 +16,7 @@ import { thumbnailFileName, thumbnailJobId, type ThumbnailType } from '@pawlink/
 import { Redis } from 'ioredis';
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { READ_JOB_KEYS, READ_JOB_SCRIPT } from '../repositories/read-job-script.repository.js';
+import { jobReader, READ_JOB_KEYS } from '../repositories/read-job-script.repository.js';
 
 /** What bench/main.ts gives this ceiling. */
 export interface CheckCeilingConfig {
@@ -33,8 +33,6 @@ export interface CheckCeilingConfig {
   contractRead?: { thumbsDir: string };
 }
 
-type ReadJob = (...keysAndId: string[]) => Promise<[string, number, number, number, number, string[]]>;
-
 const PATH = /^\/check\/([0-9a-f]{32})\/(gif|png)$/;
 
 const config = ceilingConfig<CheckCeilingConfig>();
@@ -42,8 +40,7 @@ const redis = new Redis(config.redisUrl, { enableAutoPipelining: true });
 const countRequest = config.rateLimit ? ceilingRateLimit(redis, config.rateLimit) : undefined;
 const NO_JOB: Record<string, string> = {};
 const queueKeys = READ_JOB_KEYS.map((key) => `${config.jobKeyPrefix}${key}`);
-if (config.contractRead) redis.defineCommand('ceilingReadThumbnailJob', { numberOfKeys: READ_JOB_KEYS.length + 1, lua: READ_JOB_SCRIPT });
-const readJob = (redis as unknown as { ceilingReadThumbnailJob: ReadJob }).ceilingReadThumbnailJob?.bind(redis);
+const readJob = config.contractRead ? jobReader(redis) : undefined;
 
 /** The job's hash as the contract read gets it (after a stat), or by one HGETALL. */
 async function jobFields(md5: string, type: ThumbnailType): Promise<Record<string, string>> {
@@ -51,10 +48,7 @@ async function jobFields(md5: string, type: ThumbnailType): Promise<Record<strin
   if (!config.contractRead || !readJob) return redis.hgetall(`${config.jobKeyPrefix}${id}`);
   // Its cost is what counts: the bench's jobs are queued, none has its file yet.
   statSync(path.join(config.contractRead.thumbsDir, thumbnailFileName(md5, type)), { throwIfNoEntry: false });
-  const [, , , , , fields] = await readJob(...queueKeys, `${config.jobKeyPrefix}${id}`, id);
-  const hash: Record<string, string> = {};
-  for (let i = 0; i + 1 < fields.length; i += 2) hash[fields[i]!] = fields[i + 1]!;
-  return hash;
+  return Object.fromEntries((await readJob(queueKeys, `${config.jobKeyPrefix}${id}`, id)).hash);
 }
 
 const retryAfter = String(Math.max(1, Math.ceil(config.defaultJobMs / 1000)));

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { THUMBNAIL_JOB, THUMBNAIL_QUEUE, thumbnailJobId, thumbnailQueuePrefix, thumbnailWorkerSlots, type ThumbnailJobPayload, type ThumbnailType } from '@pawlink/contracts';
 import { Queue, type Job, type JobsOptions } from 'bullmq';
 import type { RedisClient } from '@pawlink/service-kit/redis';
-import { READ_JOB_KEYS, READ_JOB_SCRIPT } from './read-job-script.repository.js';
+import { jobReader, READ_JOB_KEYS, type ReadJobAnswer } from './read-job-script.repository.js';
 
 export type JobPhase = 'waiting' | 'delayed' | 'active' | 'completed' | 'failed';
 
@@ -111,8 +111,8 @@ export class ThumbnailQueueRepository {
   /** The queue in front of each job this repository read, as read in the same script (load() needs no second read). */
   private readonly queueSeenWith = new WeakMap<JobSnapshot, QueueSnapshot>();
 
-  /** READ_JOB_SCRIPT by its SHA (a check sends the id, not the script); the job's hash key follows the queue keys. */
-  private readonly readJob: (...keysAndId: string[]) => Promise<[string, number, number, number, number, string[]]>;
+  /** READ_JOB_SCRIPT, sent by its SHA. */
+  private readonly readJob: (queueKeys: readonly string[], jobKey: string, id: string) => Promise<ReadJobAnswer>;
   private readonly readJobQueueKeys: readonly string[];
 
   constructor(
@@ -120,9 +120,7 @@ export class ThumbnailQueueRepository {
     private readonly redis: RedisClient,
     private readonly options: ThumbnailQueueOptions,
   ) {
-    const commands = redis as unknown as Record<string, typeof this.readJob | undefined>;
-    if (typeof commands.pawlinkReadThumbnailJob !== 'function') redis.defineCommand('pawlinkReadThumbnailJob', { numberOfKeys: READ_JOB_KEYS.length + 1, lua: READ_JOB_SCRIPT });
-    this.readJob = (commands.pawlinkReadThumbnailJob as typeof this.readJob).bind(redis);
+    this.readJob = jobReader(redis);
     this.readJobQueueKeys = READ_JOB_KEYS.map((key) => queue.toKey(key));
   }
 
@@ -136,11 +134,9 @@ export class ThumbnailQueueRepository {
    * without finishedOn).
    */
   private async read(jobId: string): Promise<JobSnapshot | null> {
-    const [state, waitIndex, active, waiting, prioritized, fields] = await this.readJob(...this.readJobQueueKeys, this.queue.toKey(jobId), jobId);
+    const { state, waitIndex, active, waiting, prioritized, hash } = await this.readJob(this.readJobQueueKeys, this.queue.toKey(jobId), jobId);
     const phase = PHASES[state];
-    if (fields.length === 0 || !phase) return null;
-    const hash = new Map<string, string>();
-    for (let i = 0; i + 1 < fields.length; i += 2) hash.set(fields[i]!, fields[i + 1]!);
+    if (hash.size === 0 || !phase) return null;
     const snapshot = snapshotOfHash(jobId, phase, hash);
     this.queueSeenWith.set(snapshot, { active, waiting: waiting + prioritized, waitingAhead: waitIndex < 0 ? null : Math.max(0, waiting - 1 - waitIndex) });
     return snapshot;
