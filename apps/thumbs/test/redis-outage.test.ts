@@ -41,3 +41,19 @@ describe('while Redis is down', () => {
     await expect.poll(async () => (await request(`${h.url}/${queued}/png`, { method: 'PUT', headers: h.auth })).status, { timeout: 5000, interval: 100 }).toBe(202);
   });
 });
+
+describe('the queue dashboard while Redis is down', () => {
+  it("answers its API 503 1004 with Retry-After, as every route does, not bull-board's 500, and recovers", async () => {
+    const adminKey = await h.newKey(['admin']);
+    const queues = () => request(`${h.url}/admin/queues/api/queues`, { headers: { authorization: adminKey, accept: 'application/json' } });
+    expect((await queues()).status).toBe(200);
+    proxy.cut();
+    try {
+      const down = await queues();
+      expect([down.status, down.body.code, down.headers.get('retry-after')]).toEqual([503, 1004, '2']);
+    } finally {
+      proxy.restore();
+    }
+    await expect.poll(async () => (await queues()).status, { timeout: 5000, interval: 100 }).toBe(200);
+  });
+});

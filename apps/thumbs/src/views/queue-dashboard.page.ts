@@ -1,5 +1,6 @@
 import type { AppViewRoute } from '@bull-board/api/typings/app';
 import { ExpressAdapter } from '@bull-board/express';
+import { unavailableDependencyOf } from '@pawlink/service-kit';
 import type { RequestHandler } from 'express';
 
 /** A `<link rel="stylesheet">` whose `href` is on another host (`https://…`, `//…`). */
@@ -26,5 +27,17 @@ export class DashboardPageAdapter extends ExpressAdapter {
     };
     this.app[routeDef.method](routeDef.route, page);
     return this;
+  }
+
+  /**
+   * bull-board answers whatever its API throws with 500 `ERRORS.INTERNAL_SERVER_ERROR`. A Redis
+   * that is down or stalled is rethrown instead, out of bull-board's router to the service's error
+   * renderer, which answers it as on every other route: 503 1004 with its Retry-After.
+   */
+  override setErrorHandler(handler: Parameters<ExpressAdapter['setErrorHandler']>[0]): this {
+    return super.setErrorHandler((error) => {
+      if (unavailableDependencyOf(error) !== undefined) throw error;
+      return handler(error);
+    });
   }
 }
