@@ -2,7 +2,19 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', '**/coverage/**', 'data/**', '**/*.mjs', '**/*.d.mts', '**/vitest.config.ts', 'vitest.config.ts', 'eslint.config.js'] },
+  {
+    ignores: [
+      '**/dist/**',
+      '**/node_modules/**',
+      '**/coverage/**',
+      'data/**',
+      '**/*.mjs',
+      '**/*.d.mts',
+      '**/vitest.config.ts',
+      'vitest.config.ts',
+      'eslint.config.js',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -20,10 +32,33 @@ export default tseslint.config(
     // Services hold the rules and no I/O (docs/adr/0008): side effects go through repositories.
     files: ['apps/*/src/services/**/*.ts', 'packages/*/src/services/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', {
-        paths: ['express', 'express-validator', 'typeorm', 'ioredis', 'bullmq', 'mysql2', 'mysql2/promise', 'sharp', 'gif-encoder-2', 'fs', 'fs/promises', 'node:fs', 'node:fs/promises', 'child_process', 'node:child_process', 'http', 'node:http']
-          .map((name) => ({ name, message: 'Services hold rules, not I/O: put this behind a repository (docs/adr/0008).' })),
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            'express',
+            'express-validator',
+            'typeorm',
+            'ioredis',
+            'bullmq',
+            'mysql2',
+            'mysql2/promise',
+            'sharp',
+            'gif-encoder-2',
+            'fs',
+            'fs/promises',
+            'node:fs',
+            'node:fs/promises',
+            'child_process',
+            'node:child_process',
+            'http',
+            'node:http',
+          ].map((name) => ({
+            name,
+            message: 'Services hold rules, not I/O: put this behind a repository (docs/adr/0008).',
+          })),
+        },
+      ],
     },
   },
   {

@@ -15,7 +15,8 @@ const fetchJson = async (url, init = {}) => {
 };
 
 /** The demo board's URL when BOARD_URL=demo, else undefined. */
-export const demoBoardUrl = (env) => ((env.BOARD_URL ?? '').toLowerCase() === 'demo' ? `http://127.0.0.1:${env.DEMO_BOARD_PORT || 3009}` : undefined);
+export const demoBoardUrl = (env) =>
+  (env.BOARD_URL ?? '').toLowerCase() === 'demo' ? `http://127.0.0.1:${env.DEMO_BOARD_PORT || 3009}` : undefined;
 
 /**
  * One working example per service, as shell command lines: create a short link and follow it
@@ -26,7 +27,10 @@ export function bannerExamples({ key, urls, category, demoPost }) {
   const body = quote(JSON.stringify({ url: 'https://example.com/' }));
   const create = `curl -s ${auth} -H 'Content-Type: application/json' -d ${body} ${urls.shortener}/create`;
   const thumbs = demoPost
-    ? [`curl -s -X PUT ${auth} ${urls.thumbs}/${demoPost.id}/gif`, `curl -s ${auth} ${urls.thumbs}/check/${demoPost.md5}/gif`]
+    ? [
+        `curl -s -X PUT ${auth} ${urls.thumbs}/${demoPost.id}/gif`,
+        `curl -s ${auth} ${urls.thumbs}/check/${demoPost.md5}/gif`,
+      ]
     : [`curl -s -X PUT ${auth} ${urls.thumbs}/<post id or md5>/gif`, `curl -s ${auth} ${urls.thumbs}/check/<md5>/gif`];
   return {
     shortener: [`curl -sI "$(${create} | sed -E 's/.*"fullURL":"([^"]+)".*/\\1/')"`],
@@ -87,7 +91,12 @@ async function waitFor(urls, timeoutMs = 120_000) {
 
 async function examplesOf(env) {
   const urls = { shortener: env.SHORTENER_URL, images: env.IMAGES_URL, thumbs: env.THUMBS_URL };
-  return bannerExamples({ key: env.DEMO_KEY || '<key>', urls, category: await firstCategory(urls.images), demoPost: await demoPostOf(env) });
+  return bannerExamples({
+    key: env.DEMO_KEY || '<key>',
+    urls,
+    category: await firstCategory(urls.images),
+    demoPost: await demoPostOf(env),
+  });
 }
 
 const indent = (lines) => lines.map((line, i) => `${i === 0 ? '' : ' '.repeat(20)}${line}`).join('\n');
@@ -96,12 +105,19 @@ async function main() {
   const env = process.env;
   if (process.argv.includes('--examples')) {
     const examples = await examplesOf(env);
-    for (const [service, lines] of Object.entries(examples)) for (const line of lines) console.log(`${service}\t${line}`);
+    for (const [service, lines] of Object.entries(examples))
+      for (const line of lines) console.log(`${service}\t${line}`);
     return;
   }
   const board = demoBoardUrl(env);
   try {
-    await waitFor([`${env.SHORTENER_URL}/online`, `${env.IMAGES_URL}/online`, `${env.THUMBS_URL}/online`, `http://127.0.0.1:${env.MEDIA_PORT}/`, ...(board ? [`${board}/posts/${DEMO_POST_ID}.json`] : [])]);
+    await waitFor([
+      `${env.SHORTENER_URL}/online`,
+      `${env.IMAGES_URL}/online`,
+      `${env.THUMBS_URL}/online`,
+      `http://127.0.0.1:${env.MEDIA_PORT}/`,
+      ...(board ? [`${board}/posts/${DEMO_POST_ID}.json`] : []),
+    ]);
   } catch (error) {
     console.error(`[start] ${error.message}`);
     process.exit(1);
@@ -125,7 +141,7 @@ async function main() {
      image files      ${env.IMAGES_MEDIA_URL}
      image board      ${board ? `${board} (demo board)` : env.BOARD_URL}
      workers          ${env.WORKERS}
-     image short links ${env.SHORT_LINKS ?? "off"}
+     image short links ${env.SHORT_LINKS ?? 'off'}
      demo API key     ${env.DEMO_KEY}
   ------------------------------------------------------------
    Try:

@@ -64,18 +64,31 @@ interface RawAnswer {
 class Clients {
   private readonly agents = new Map<string, http.Agent>();
 
-  request(url: string, localAddress: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<RawAnswer> {
+  request(
+    url: string,
+    localAddress: string,
+    init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+  ): Promise<RawAnswer> {
     let agent = this.agents.get(localAddress);
     if (!agent) this.agents.set(localAddress, (agent = new http.Agent({ keepAlive: true })));
     const body = init.body === undefined ? undefined : Buffer.from(init.body);
-    const headers = { ...init.headers, ...(body ? { 'content-type': 'application/json', 'content-length': String(body.length) } : {}) };
+    const headers = {
+      ...init.headers,
+      ...(body ? { 'content-type': 'application/json', 'content-length': String(body.length) } : {}),
+    };
     return new Promise((resolve, reject) => {
-      const req = http.request(url, { method: init.method ?? 'GET', headers, agent, localAddress, signal: AbortSignal.timeout(CLIENT_TIMEOUT_MS) }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('error', reject);
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString() }));
-      });
+      const req = http.request(
+        url,
+        { method: init.method ?? 'GET', headers, agent, localAddress, signal: AbortSignal.timeout(CLIENT_TIMEOUT_MS) },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('error', reject);
+          res.on('end', () =>
+            resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString() }),
+          );
+        },
+      );
       req.on('error', reject);
       req.end(body);
     });
@@ -140,7 +153,11 @@ export class FailoverLoad {
     switch (kind) {
       case 'create':
         url = `${shortener}/create`;
-        init = { method: 'POST', headers: { authorization: key }, body: JSON.stringify({ url: `https://example.com/failover/${Date.now()}-${Math.random()}` }) };
+        init = {
+          method: 'POST',
+          headers: { authorization: key },
+          body: JSON.stringify({ url: `https://example.com/failover/${Date.now()}-${Math.random()}` }),
+        };
         break;
       case 'warm redirect':
         url = `${shortener}/${warmCodes[this.answers.length % warmCodes.length]}`;
@@ -169,14 +186,24 @@ export class FailoverLoad {
       const retryAfter = res.headers['retry-after'];
       if (typeof retryAfter === 'string') answer.retryAfter = retryAfter;
       if ((res.headers['content-type'] ?? '').includes('json') && res.text !== '') {
-        const body = JSON.parse(res.text) as { code?: number; checks?: Record<string, string>; data?: { code?: string } };
+        const body = JSON.parse(res.text) as {
+          code?: number;
+          checks?: Record<string, string>;
+          data?: { code?: string };
+        };
         if (res.status >= 400) answer.code = body.code;
         if (kind === 'ready') answer.checks = body.checks;
         if (kind === 'create' && res.status === 201 && body.data?.code) this.fresh.push(body.data.code);
       }
       return answer;
     } catch (error) {
-      return { kind, status: 0, error: error instanceof Error ? error.message : String(error), startedAt, ms: performance.now() - started };
+      return {
+        kind,
+        status: 0,
+        error: error instanceof Error ? error.message : String(error),
+        startedAt,
+        ms: performance.now() - started,
+      };
     }
   }
 }

@@ -77,7 +77,16 @@ export interface LocalRedisCluster {
   stop(): Promise<void>;
 }
 
-const plain = (port: number): Redis => new Redis({ host: '127.0.0.1', port, lazyConnect: true, connectTimeout: 1000, commandTimeout: 2000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+const plain = (port: number): Redis =>
+  new Redis({
+    host: '127.0.0.1',
+    port,
+    lazyConnect: true,
+    connectTimeout: 1000,
+    commandTimeout: 2000,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
 
 /** One question to one node on a connection of its own; undefined when it does not answer. */
 async function ask<T>(port: number, question: (client: Redis) => Promise<T>): Promise<T | undefined> {
@@ -104,7 +113,10 @@ async function clusterState(port: number): Promise<string> {
  * --cluster-replicas <replicasPerMaster>`, and waits until every node reports cluster_state:ok and
  * every replica has synced. `noeviction`, as BullMQ needs.
  */
-export async function startRedisCluster(baseDir: string, options: RedisClusterOptions = {}): Promise<LocalRedisCluster> {
+export async function startRedisCluster(
+  baseDir: string,
+  options: RedisClusterOptions = {},
+): Promise<LocalRedisCluster> {
   const masters = options.masters ?? 3;
   const replicasPerMaster = options.replicasPerMaster ?? 0;
   const children = new Map<number, ChildProcess>();
@@ -122,7 +134,8 @@ export async function startRedisCluster(baseDir: string, options: RedisClusterOp
       closeSync(log);
     }
   };
-  const ended = (child: ChildProcess | undefined): boolean => child === undefined || child.exitCode !== null || child.signalCode !== null;
+  const ended = (child: ChildProcess | undefined): boolean =>
+    child === undefined || child.exitCode !== null || child.signalCode !== null;
   const answering = (node: ClusterNode): boolean => !ended(children.get(node.port)) && !paused.has(node.port);
   const stopOne = async (port: number, signal: NodeJS.Signals): Promise<void> => {
     const child = children.get(port);
@@ -160,17 +173,43 @@ export async function startRedisCluster(baseDir: string, options: RedisClusterOp
       await mkdir(dir, { recursive: true });
       const [port, busPort] = [await freePort(), await freePort()];
       argsOf.set(port, [
-        '--port', String(port), '--bind', '127.0.0.1', '--dir', dir,
-        '--cluster-enabled', 'yes', '--cluster-config-file', path.join(dir, 'nodes.conf'), '--cluster-port', String(busPort),
-        '--cluster-node-timeout', String(options.nodeTimeoutMs ?? 3000),
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--dir',
+        dir,
+        '--cluster-enabled',
+        'yes',
+        '--cluster-config-file',
+        path.join(dir, 'nodes.conf'),
+        '--cluster-port',
+        String(busPort),
+        '--cluster-node-timeout',
+        String(options.nodeTimeoutMs ?? 3000),
         ...(replicasPerMaster === 0
           ? // Without replicas a dead master's slots cannot move: the others keep serving theirs.
             ['--cluster-require-full-coverage', 'no']
           : // A replica takes over however long its link was down (its data is caches, limits and the queue), and syncs at once.
             ['--cluster-replica-validity-factor', '0', '--repl-diskless-sync-delay', '0']),
-        '--save', '', '--appendonly', 'no', '--maxmemory-policy', 'noeviction', '--daemonize', 'no', '--logfile', '',
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--maxmemory-policy',
+        'noeviction',
+        '--daemonize',
+        'no',
+        '--logfile',
+        '',
       ]);
-      const node: ClusterNode = { host: '127.0.0.1', port, dir, connect: () => new Redis({ host: '127.0.0.1', port, maxRetriesPerRequest: 1, connectTimeout: 2000, commandTimeout: 2000 }) };
+      const node: ClusterNode = {
+        host: '127.0.0.1',
+        port,
+        dir,
+        connect: () =>
+          new Redis({ host: '127.0.0.1', port, maxRetriesPerRequest: 1, connectTimeout: 2000, commandTimeout: 2000 }),
+      };
       nodes.push(node);
       spawnNode(node);
     }
@@ -179,12 +218,25 @@ export async function startRedisCluster(baseDir: string, options: RedisClusterOp
       while (!(await redisAnswers(node.port))) {
         // A node that exited (a port it could not bind, say) will not answer: say so now, with its log.
         if (ended(children.get(node.port)) || Date.now() > deadline) {
-          throw new Error(`redis-server on ${node.port} did not start:\n${await readFile(path.join(node.dir, 'redis.log'), 'utf8').catch(() => '')}`);
+          throw new Error(
+            `redis-server on ${node.port} did not start:\n${await readFile(path.join(node.dir, 'redis.log'), 'utf8').catch(() => '')}`,
+          );
         }
         await sleep(50);
       }
     }
-    await run(binary('redis-cli'), ['--cluster', 'create', ...nodes.map((n) => `${n.host}:${n.port}`), '--cluster-replicas', String(replicasPerMaster), '--cluster-yes'], { timeout: START_TIMEOUT_MS });
+    await run(
+      binary('redis-cli'),
+      [
+        '--cluster',
+        'create',
+        ...nodes.map((n) => `${n.host}:${n.port}`),
+        '--cluster-replicas',
+        String(replicasPerMaster),
+        '--cluster-yes',
+      ],
+      { timeout: START_TIMEOUT_MS },
+    );
     await waitForOk(deadline);
   } catch (error) {
     await stop();
@@ -204,7 +256,12 @@ export async function startRedisCluster(baseDir: string, options: RedisClusterOp
         .split('\n')
         .map((line) => {
           const [id = '', address = '', flags = '', masterId = ''] = line.split(' ');
-          return { id, port: Number(/:(\d+)@/.exec(address)?.[1]), role: flags.includes('master') ? 'master' : 'slave', masterId };
+          return {
+            id,
+            port: Number(/:(\d+)@/.exec(address)?.[1]),
+            role: flags.includes('master') ? 'master' : 'slave',
+            masterId,
+          };
         });
     }
     throw new Error('no node of the cluster answers');
@@ -216,17 +273,22 @@ export async function startRedisCluster(baseDir: string, options: RedisClusterOp
   };
   const replicaDeadline = Date.now() + START_TIMEOUT_MS;
   const replicas = (await topology()).filter((entry) => entry.role === 'slave');
-  await Promise.all(replicas.map((entry) => synced(byPort(entry.port), replicaDeadline))).catch(async (error: unknown) => {
-    await stop();
-    throw error;
-  });
+  await Promise.all(replicas.map((entry) => synced(byPort(entry.port), replicaDeadline))).catch(
+    async (error: unknown) => {
+      await stop();
+      throw error;
+    },
+  );
   return {
     nodes,
     seeds: nodes.map((n) => `${n.host}:${n.port}`).join(','),
     keysPerNode: () => Promise.all(nodes.map((node) => onEach((client) => client.dbsize(), node))),
     async nodeFor(key) {
       for (const node of nodes.filter(answering)) {
-        const slots = await ask(node.port, async (client) => [await client.cluster('KEYSLOT', key), await client.cluster('SLOTS')] as const);
+        const slots = await ask(
+          node.port,
+          async (client) => [await client.cluster('KEYSLOT', key), await client.cluster('SLOTS')] as const,
+        );
         if (slots === undefined) continue;
         const [slot, ranges] = slots;
         const owner = ranges.find(([from, to]) => slot >= from && slot <= to)?.[2]?.[1];
@@ -238,7 +300,9 @@ export async function startRedisCluster(baseDir: string, options: RedisClusterOp
     async replicasOf(master) {
       const entries = await topology();
       const id = entries.find((entry) => entry.port === master.port)?.id;
-      return entries.filter((entry) => entry.role === 'slave' && entry.masterId === id).map((entry) => byPort(entry.port));
+      return entries
+        .filter((entry) => entry.role === 'slave' && entry.masterId === id)
+        .map((entry) => byPort(entry.port));
     },
     async roleOf(node) {
       const role = await ask(node.port, (client) => client.role());

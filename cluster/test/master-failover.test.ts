@@ -3,7 +3,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { makePng } from '@pawlink/board/testing';
-import { admin, createKey, createTestContext, jsonInit, request, startService, type ServiceProcess, type TestContext } from '@pawlink/test-kit';
+import {
+  admin,
+  createKey,
+  createTestContext,
+  jsonInit,
+  request,
+  startService,
+  type ServiceProcess,
+  type TestContext,
+} from '@pawlink/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FailoverLoad, SUCCESS, type Answer, type LoadKind } from '../support/failover-load.js';
 import { startRedisCluster, type ClusterNode, type LocalRedisCluster } from '../support/redis-cluster.js';
@@ -56,13 +65,16 @@ interface FaultRun {
 }
 
 const right = (answer: Answer): boolean => answer.status === SUCCESS[answer.kind];
-const unavailable = (answer: Answer): boolean => answer.status === 503 && answer.code === 1004 && answer.retryAfter !== undefined;
-const describeAnswer = (answer: Answer): string => `${answer.kind} ${answer.status}${answer.code ? ` ${answer.code}` : ''}${answer.error ? ` (${answer.error})` : ''} in ${Math.round(answer.ms)} ms`;
+const unavailable = (answer: Answer): boolean =>
+  answer.status === 503 && answer.code === 1004 && answer.retryAfter !== undefined;
+const describeAnswer = (answer: Answer): string =>
+  `${answer.kind} ${answer.status}${answer.code ? ` ${answer.code}` : ''}${answer.error ? ` (${answer.error})` : ''} in ${Math.round(answer.ms)} ms`;
 const logs = (): string => procs.map((p) => `--- ${p.name}\n${p.tail(3000)}`).join('\n');
 
 async function adminOk(args: string[]): Promise<string> {
   const result = await admin(env, args);
-  if (result.code !== 0) throw new Error(`bin/admin ${args.join(' ')} exited ${result.code}:\n${result.stderr}${result.stdout}`);
+  if (result.code !== 0)
+    throw new Error(`bin/admin ${args.join(' ')} exited ${result.code}:\n${result.stderr}${result.stdout}`);
   return result.stdout;
 }
 
@@ -126,7 +138,10 @@ function expectFailoverHandled(run: FaultRun): void {
     failoverMs: run.promotedAt - run.at,
     recoveredMsAfterPromotion: run.recoveredAt - run.promotedAt,
     // The slowest answers, with when they were sent (ms after the fault).
-    slowest: [...answers].sort((a, b) => b.ms - a.ms).slice(0, 3).map((answer) => `${describeAnswer(answer)} at ${answer.startedAt - run.at}`),
+    slowest: [...answers]
+      .sort((a, b) => b.ms - a.ms)
+      .slice(0, 3)
+      .map((answer) => `${describeAnswer(answer)} at ${answer.startedAt - run.at}`),
   };
   console.info(`[failover] ${JSON.stringify(report)}`);
 
@@ -134,24 +149,39 @@ function expectFailoverHandled(run: FaultRun): void {
   const slow = answers.filter((answer) => !(answer.ms < ANSWER_BOUND_MS));
   expect(slow.map(describeAnswer), `answers over ${ANSWER_BOUND_MS} ms\n${logs()}`).toEqual([]);
   // Right, or 503 1004 with Retry-After; a create or a redirect is always right.
-  const wrong = answers.filter((answer) => !right(answer) && (NEVER_FAIL.includes(answer.kind) || !unavailable(answer)));
+  const wrong = answers.filter(
+    (answer) => !right(answer) && (NEVER_FAIL.includes(answer.kind) || !unavailable(answer)),
+  );
   expect(wrong.map(describeAnswer), `answers neither right nor 503 1004\n${logs()}`).toEqual([]);
   // The outage was seen (this is a failover, not a quiet run) ...
   expect(answers.some((answer) => answer.kind === 'random image' && unavailable(answer))).toBe(true);
   // ... and /ready told the truth while the slots had no master: redis down, never ready.
-  const whileDown = answers.filter((answer) => answer.kind === 'ready' && answer.startedAt >= run.at && answer.startedAt + answer.ms <= run.stillReplicaAt);
+  const whileDown = answers.filter(
+    (answer) =>
+      answer.kind === 'ready' && answer.startedAt >= run.at && answer.startedAt + answer.ms <= run.stillReplicaAt,
+  );
   expect(whileDown.length).toBeGreaterThan(0);
-  expect(whileDown.filter((answer) => !(answer.status === 503 && answer.checks?.redis === 'down')).map(describeAnswer)).toEqual([]);
+  expect(
+    whileDown.filter((answer) => !(answer.status === 503 && answer.checks?.redis === 'down')).map(describeAnswer),
+  ).toEqual([]);
   // Right again soon after the promotion, with no restart: every kind, for CLEAN_SPAN_MS.
-  expect(run.recoveredAt - run.promotedAt, `not right again within ${RECOVERY_BOUND_MS} ms of the promotion`).toBeLessThanOrEqual(RECOVERY_BOUND_MS);
+  expect(
+    run.recoveredAt - run.promotedAt,
+    `not right again within ${RECOVERY_BOUND_MS} ms of the promotion`,
+  ).toBeLessThanOrEqual(RECOVERY_BOUND_MS);
   const after = answers.filter((answer) => answer.startedAt >= run.recoveredAt);
   for (const kind of Object.keys(SUCCESS) as LoadKind[]) {
-    expect(after.filter((answer) => answer.kind === kind).length, `${kind} answers after the recovery`).toBeGreaterThan(0);
+    expect(after.filter((answer) => answer.kind === kind).length, `${kind} answers after the recovery`).toBeGreaterThan(
+      0,
+    );
   }
   expect(after.filter((answer) => !right(answer)).map(describeAnswer)).toEqual([]);
   expect(procs.every((proc) => proc.child.exitCode === null && proc.child.signalCode === null)).toBe(true);
   // The services said what happened, once each, in JSON.
-  const said = (message: string) => images.lines.filter((line) => line.includes(`"message":"${message}`) && line.includes(`"node":"127.0.0.1:${run.master.port}"`));
+  const said = (message: string) =>
+    images.lines.filter(
+      (line) => line.includes(`"message":"${message}`) && line.includes(`"node":"127.0.0.1:${run.master.port}"`),
+    );
   expect(said('redis cluster master unavailable').length).toBeGreaterThanOrEqual(1);
   expect(said('redis cluster master replaced').length).toBeGreaterThanOrEqual(1);
 }
@@ -181,11 +211,21 @@ beforeAll(async () => {
 
   const warmCodes: string[] = [];
   for (let i = 0; i < 5; i++) {
-    const created = await request(`${shortener.url}/create`, jsonInit('POST', { url: `https://example.com/warm-${i}` }, { authorization: key }));
+    const created = await request(
+      `${shortener.url}/create`,
+      jsonInit('POST', { url: `https://example.com/warm-${i}` }, { authorization: key }),
+    );
     expect(created.status, created.text).toBe(201);
     warmCodes.push((created.body.data as { code: string }).code);
   }
-  load = new FailoverLoad({ shortener: shortener.url, peer: peer.url, images: images.url, category: CATEGORY.replace('.', '/'), key, warmCodes });
+  load = new FailoverLoad({
+    shortener: shortener.url,
+    peer: peer.url,
+    images: images.url,
+    category: CATEGORY.replace('.', '/'),
+    key,
+    warmCodes,
+  });
   load.start();
 });
 

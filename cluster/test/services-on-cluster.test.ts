@@ -4,7 +4,18 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { makePng, startFakeBoard, type FakeBoard } from '@pawlink/board/testing';
-import { admin, createKey, createTestContext, jsonInit, request, startService, startWorker, type NodeProcess, type ServiceProcess, type TestContext } from '@pawlink/test-kit';
+import {
+  admin,
+  createKey,
+  createTestContext,
+  jsonInit,
+  request,
+  startService,
+  startWorker,
+  type NodeProcess,
+  type ServiceProcess,
+  type TestContext,
+} from '@pawlink/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedisCluster, type LocalRedisCluster } from '../support/redis-cluster.js';
 
@@ -32,7 +43,8 @@ const logs = (): string => procs.map((p) => `--- ${p.name}\n${p.tail(3000)}`).jo
 
 async function adminOk(args: string[]): Promise<string> {
   const result = await admin(env, args);
-  if (result.code !== 0) throw new Error(`bin/admin ${args.join(' ')} exited ${result.code}:\n${result.stderr}${result.stdout}`);
+  if (result.code !== 0)
+    throw new Error(`bin/admin ${args.join(' ')} exited ${result.code}:\n${result.stderr}${result.stdout}`);
   return result.stdout;
 }
 
@@ -63,7 +75,10 @@ beforeAll(async () => {
     WORKER_CONCURRENCY: '1',
     THUMBS_DOWNLOAD_PRIVATE_HOSTS: new URL(board.staticUrl).host,
   };
-  [key] = await Promise.all([createKey(env, 'shortener,thumbs,images_bulk', [], 'cluster'), adminOk(['category', 'add', 'furry.hug', '--name', 'Furry > Hug'])]);
+  [key] = await Promise.all([
+    createKey(env, 'shortener,thumbs,images_bulk', [], 'cluster'),
+    adminOk(['category', 'add', 'furry.hug', '--name', 'Furry > Hug']),
+  ]);
   const report = await adminOk(['images', 'import', '--category', 'furry.hug', '--artist', 'Cluster Fox', files]);
   imported.push(...[...report.matchAll(/[0-9a-f]{32}/g)].map((m) => m[0]));
 
@@ -86,7 +101,10 @@ afterAll(async () => {
 describe('shortener on a Redis Cluster', () => {
   it('creates, redirects, edits (the redirect follows the edit) and reads a short URL', async () => {
     const auth = { authorization: key };
-    const created = await request(`${shortener.url}/create`, jsonInit('POST', { url: 'https://example.com/cluster-a', credit: 'Cluster Fox' }, auth));
+    const created = await request(
+      `${shortener.url}/create`,
+      jsonInit('POST', { url: 'https://example.com/cluster-a', credit: 'Cluster Fox' }, auth),
+    );
     expect(created.status, created.text).toBe(201);
     const { code, managementCode } = created.body.data as { code: string; managementCode: string };
     expect(created.headers.get('x-ratelimit-bucket')).toBe('shortener.create');
@@ -94,30 +112,51 @@ describe('shortener on a Redis Cluster', () => {
     const redirect = await request(`${shortener.url}/${code}`);
     expect([redirect.status, redirect.headers.get('location')]).toEqual([302, 'https://example.com/cluster-a']);
 
-    const edited = await request(`${shortener.url}/${code}`, jsonInit('PATCH', { managementCode, url: 'https://example.com/cluster-b' }, auth));
+    const edited = await request(
+      `${shortener.url}/${code}`,
+      jsonInit('PATCH', { managementCode, url: 'https://example.com/cluster-b' }, auth),
+    );
     expect(edited.status, edited.text).toBe(200);
     expect(edited.body.data).toMatchObject({ code, url: 'https://example.com/cluster-b' });
     const after = await request(`${shortener.url}/${code}`);
     expect([after.status, after.headers.get('location')]).toEqual([302, 'https://example.com/cluster-b']);
 
     const json = await request(`${shortener.url}/${code}.json`, { headers: auth });
-    expect(json.body).toMatchObject({ success: true, data: { code, url: 'https://example.com/cluster-b', credit: 'Cluster Fox' } });
+    expect(json.body).toMatchObject({
+      success: true,
+      data: { code, url: 'https://example.com/cluster-b', credit: 'Cluster Fox' },
+    });
   });
 
-  it('an edit on one instance reaches the other instance\'s in-process cache through pub/sub on the cluster', async () => {
+  it("an edit on one instance reaches the other instance's in-process cache through pub/sub on the cluster", async () => {
     const auth = { authorization: key };
-    const created = await request(`${shortener.url}/create`, jsonInit('POST', { url: 'https://example.com/peer-a' }, auth));
+    const created = await request(
+      `${shortener.url}/create`,
+      jsonInit('POST', { url: 'https://example.com/peer-a' }, auth),
+    );
     expect(created.status, created.text).toBe(201);
     const { code, managementCode } = created.body.data as { code: string; managementCode: string };
     // the peer loads it (from the Redis cache) and keeps it in memory
     expect((await request(`${shortenerPeer.url}/${code}`)).headers.get('location')).toBe('https://example.com/peer-a');
-    const edited = await request(`${shortener.url}/${code}`, jsonInit('PATCH', { managementCode, url: 'https://example.com/peer-b' }, auth));
+    const edited = await request(
+      `${shortener.url}/${code}`,
+      jsonInit('PATCH', { managementCode, url: 'https://example.com/peer-b' }, auth),
+    );
     expect(edited.status, edited.text).toBe(200);
-    await expect.poll(async () => (await request(`${shortenerPeer.url}/${code}`)).headers.get('location'), { timeout: 5000, interval: 100 }).toBe('https://example.com/peer-b');
+    await expect
+      .poll(async () => (await request(`${shortenerPeer.url}/${code}`)).headers.get('location'), {
+        timeout: 5000,
+        interval: 100,
+      })
+      .toBe('https://example.com/peer-b');
   });
 
   it('obeys the read-only switch set by bin/admin on the cluster, and lifts it', async () => {
-    const create = () => request(`${shortener.url}/create`, jsonInit('POST', { url: 'https://example.com/cluster-ro' }, { authorization: key }));
+    const create = () =>
+      request(
+        `${shortener.url}/create`,
+        jsonInit('POST', { url: 'https://example.com/cluster-ro' }, { authorization: key }),
+      );
     expect(await adminOk(['readonly', 'on', '--service', 'shortener'])).toContain('Read-only on for shortener');
     expect(await adminOk(['readonly', 'status'])).toMatch(/^shortener: on$/m);
     await expect.poll(async () => (await create()).body?.code, { timeout: 5000, interval: 100 }).toBe(1003);
@@ -146,7 +185,10 @@ describe('images on a Redis Cluster', () => {
     const pick = (presented: string) => request(`${images.url}/furry.hug`, { headers: { authorization: presented } });
     // Sent together, so the service counts hits of different keys (hash tags) in one turn.
     const answers = await Promise.all(keys.flatMap((presented) => Array.from({ length: 10 }, () => pick(presented))));
-    expect(answers.map((res) => res.status), `${answers.find((res) => res.status !== 200)?.text}\n${images.tail(3000)}`).toEqual(answers.map(() => 200));
+    expect(
+      answers.map((res) => res.status),
+      `${answers.find((res) => res.status !== 200)?.text}\n${images.tail(3000)}`,
+    ).toEqual(answers.map(() => 200));
     for (const presented of keys) {
       const next = await pick(presented);
       const limit = Number(next.headers.get('x-ratelimit-limit'));
@@ -212,10 +254,17 @@ describe('a master of the cluster going down', () => {
 
     await cluster.restart(node);
     // The restarted master is empty: the category's size index is rebuilt from MySQL.
-    await expect.poll(async () => (await request(`${images.url}/furry.hug`)).status, { timeout: 30_000, interval: 200 }).toBe(200);
+    await expect
+      .poll(async () => (await request(`${images.url}/furry.hug`)).status, { timeout: 30_000, interval: 200 })
+      .toBe(200);
     // The process's master circuit says it, once down and once back; its connections say nothing more.
-    const aboutNode = (message: string) => images.lines.filter((line) => line.includes(`"message":"${message}`) && line.includes(`"node":"127.0.0.1:${node.port}"`));
-    await expect.poll(() => aboutNode('redis cluster master answering again').length, { timeout: 10_000, interval: 100 }).toBe(1);
+    const aboutNode = (message: string) =>
+      images.lines.filter(
+        (line) => line.includes(`"message":"${message}`) && line.includes(`"node":"127.0.0.1:${node.port}"`),
+      );
+    await expect
+      .poll(() => aboutNode('redis cluster master answering again').length, { timeout: 10_000, interval: 100 })
+      .toBe(1);
     expect(aboutNode('redis cluster master unavailable')).toHaveLength(1);
     expect(images.lines.filter((line) => line.includes('"message":"redis connection lost"'))).toEqual([]);
   });

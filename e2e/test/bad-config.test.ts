@@ -9,7 +9,11 @@ describe.each([
   ['apps/thumbs-worker/dist/main.js', 'WORKER_CONCURRENCY', 'lots'],
 ])('%s', (script, variable, value) => {
   it(`exits non-zero naming ${variable}`, async () => {
-    const proc = spawnNode(script, script, { [variable]: value, REDIS_URL: 'redis://127.0.0.1:6379', DB_PREFIX: 't_badconfig_' });
+    const proc = spawnNode(script, script, {
+      [variable]: value,
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      DB_PREFIX: 't_badconfig_',
+    });
     const { code } = await proc.exited;
     expect(code).not.toBe(0);
     expect(code).not.toBeNull();

@@ -1,5 +1,14 @@
 import { loadBaseConfig } from '@pawlink/service-kit';
-import { admin, createKey, createTestContext, jsonInit, request, startService, type ServiceProcess, type TestContext } from '@pawlink/test-kit';
+import {
+  admin,
+  createKey,
+  createTestContext,
+  jsonInit,
+  request,
+  startService,
+  type ServiceProcess,
+  type TestContext,
+} from '@pawlink/test-kit';
 import mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -60,8 +69,15 @@ beforeAll(async () => {
   ctx = await createTestContext('e2ecommon');
   const migrated = await admin(ctx.env, ['migrate']);
   expect(migrated.code, migrated.stderr).toBe(0);
-  const env = { ...ctx.env, LOG_LEVEL: 'warn', BOARD_URL: 'http://127.0.0.1:9', BOARD_STATIC_URL: 'http://127.0.0.1:9' };
-  const started = await Promise.all((Object.keys(PROBES) as Array<keyof typeof PROBES>).map((name) => startService(name, env)));
+  const env = {
+    ...ctx.env,
+    LOG_LEVEL: 'warn',
+    BOARD_URL: 'http://127.0.0.1:9',
+    BOARD_STATIC_URL: 'http://127.0.0.1:9',
+  };
+  const started = await Promise.all(
+    (Object.keys(PROBES) as Array<keyof typeof PROBES>).map((name) => startService(name, env)),
+  );
   for (const service of started) services[service.name as keyof typeof PROBES] = service;
 }, 90_000);
 
@@ -122,11 +138,18 @@ describe.each(Object.keys(PROBES) as Array<keyof typeof PROBES>)('%s: common rul
     const malformed = await request(url(name, path), { method, headers, body: '{"url":' });
     expect(malformed.status).toBe(400);
     expect(malformed.body.code).toBe(1026);
-    const large = await request(url(name, path), jsonInit(method, { padding: 'x'.repeat(200 * 1024) }, { authorization: key }));
+    const large = await request(
+      url(name, path),
+      jsonInit(method, { padding: 'x'.repeat(200 * 1024) }, { authorization: key }),
+    );
     expect(large.status).toBe(413);
     expect(large.body.code).toBe(1027);
     // Auth → rate limit → read-only → body: without a key, what it sent does not matter.
-    const anonymous = await request(url(name, path), { method, headers: { 'content-type': 'application/json' }, body: '{"url":' });
+    const anonymous = await request(url(name, path), {
+      method,
+      headers: { 'content-type': 'application/json' },
+      body: '{"url":',
+    });
     expect(anonymous.status).toBe(401);
     expect(anonymous.body.code).toBe(1013);
   });
@@ -155,7 +178,12 @@ describe.each(Object.keys(PROBES) as Array<keyof typeof PROBES>)('%s: common rul
 
   it('1012 with the reason for a key disabled with bin/admin, 1011 for a revoked one', async () => {
     const disabled = await createKey(ctx.env, probe.flag);
-    const id = /id=(\d+)/.exec((await admin(ctx.env, ['apikey', 'list'])).stdout.split('\n').filter((l) => l.includes('name="e2e"')).pop() ?? '')?.[1];
+    const id = /id=(\d+)/.exec(
+      (await admin(ctx.env, ['apikey', 'list'])).stdout
+        .split('\n')
+        .filter((l) => l.includes('name="e2e"'))
+        .pop() ?? '',
+    )?.[1];
     expect(id).toBeDefined();
     expect((await admin(ctx.env, ['apikey', 'disable', id ?? '', '--reason', 'e2e abuse'])).code).toBe(0);
     const res = await call(disabled);
@@ -163,7 +191,9 @@ describe.each(Object.keys(PROBES) as Array<keyof typeof PROBES>)('%s: common rul
     expect(res.body).toMatchObject({ code: 1012, extra: { reason: 'e2e abuse' } });
 
     const revoked = await createKey(ctx.env, probe.flag);
-    const revokedId = /id=(\d+)/.exec((await admin(ctx.env, ['apikey', 'list'])).stdout.trim().split('\n').pop() ?? '')?.[1];
+    const revokedId = /id=(\d+)/.exec(
+      (await admin(ctx.env, ['apikey', 'list'])).stdout.trim().split('\n').pop() ?? '',
+    )?.[1];
     expect((await admin(ctx.env, ['apikey', 'revoke', revokedId ?? ''])).code).toBe(0);
     const gone = await call(revoked);
     expect(gone.status).toBe(401);
@@ -176,7 +206,14 @@ describe.each(Object.keys(PROBES) as Array<keyof typeof PROBES>)('%s: common rul
     const route = await call(routeLimited);
     expect(route.status).toBe(429);
     expect(route.body).toMatchObject({ success: false, code: 1000, info: { limit: 1, remaining: 0 } });
-    for (const header of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'x-ratelimit-reset-after', 'x-ratelimit-bucket', 'retry-after']) {
+    for (const header of [
+      'x-ratelimit-limit',
+      'x-ratelimit-remaining',
+      'x-ratelimit-reset',
+      'x-ratelimit-reset-after',
+      'x-ratelimit-bucket',
+      'retry-after',
+    ]) {
       expect(route.headers.get(header), header).not.toBeNull();
     }
 
@@ -211,22 +248,30 @@ describe('read-only switch flipped with bin/admin while the services run', () =>
       const write = PROBES[name].writeRequest;
       if (!write) continue;
       await expect
-        .poll(async () => {
-          const [path, init] = write(keys[name]);
-          return (await request(url(name, path), init)).body?.code;
-        }, { timeout: 5_000, interval: 100 })
+        .poll(
+          async () => {
+            const [path, init] = write(keys[name]);
+            return (await request(url(name, path), init)).body?.code;
+          },
+          { timeout: 5_000, interval: 100 },
+        )
         .toBe(1003);
     }
-    await expect.poll(async () => (await request(url('images', '/online'))).body.readOnly, { timeout: 5_000, interval: 100 }).toBe(true);
+    await expect
+      .poll(async () => (await request(url('images', '/online'))).body.readOnly, { timeout: 5_000, interval: 100 })
+      .toBe(true);
     expect((await request(url('images', '/categories'))).status).toBe(200);
     expect((await request(url('thumbs', `/${MD5}`), { headers: { authorization: keys.thumbs } })).status).toBe(200);
 
     expect((await admin(ctx.env, ['readonly', 'off'])).code).toBe(0);
     await expect
-      .poll(async () => {
-        const [path, init] = PROBES.shortener.writeRequest?.(keys.shortener) ?? ['/', {}];
-        return (await request(url('shortener', path), init)).status;
-      }, { timeout: 5_000, interval: 100 })
+      .poll(
+        async () => {
+          const [path, init] = PROBES.shortener.writeRequest?.(keys.shortener) ?? ['/', {}];
+          return (await request(url('shortener', path), init)).status;
+        },
+        { timeout: 5_000, interval: 100 },
+      )
       .toBe(201);
   });
 });
@@ -235,16 +280,29 @@ describe('internal errors', () => {
   it('code 0 with no SQL or stack when the database fails under a service', async () => {
     const key = await createKey(ctx.env, 'shortener', ['--rate-limit-route', '0', '--rate-limit-global', '0']);
     const { database } = loadBaseConfig(ctx.env);
-    const connection = await mysql.createConnection({ host: database.host, port: database.port, user: database.user, password: database.password, database: `${ctx.dbPrefix}shortener` });
+    const connection = await mysql.createConnection({
+      host: database.host,
+      port: database.port,
+      user: database.user,
+      password: database.password,
+      database: `${ctx.dbPrefix}shortener`,
+    });
     const [tables] = await connection.query<mysql.RowDataPacket[]>('SHOW TABLES');
     // The table a create writes to (the first one listed may be another, such as short_url_visits).
     const table = tables.map((row) => String(Object.values(row)[0])).find((name) => name === 'short_urls');
     expect(table).toBeDefined();
     await connection.query(`RENAME TABLE \`${table}\` TO \`${table}_gone\``);
     try {
-      const res = await request(url('shortener', '/create'), jsonInit('POST', { url: 'https://example.com/internal' }, { authorization: key }));
+      const res = await request(
+        url('shortener', '/create'),
+        jsonInit('POST', { url: 'https://example.com/internal' }, { authorization: key }),
+      );
       expect(res.status).toBe(500);
-      expect(res.body).toEqual({ success: false, error: 'There was an internal error while attempting to perform that action.', code: 0 });
+      expect(res.body).toEqual({
+        success: false,
+        error: 'There was an internal error while attempting to perform that action.',
+        code: 0,
+      });
       expect(res.text).not.toMatch(/SELECT|INSERT|ER_|doesn't exist|\n\s+at /);
     } finally {
       await connection.query(`RENAME TABLE \`${table}_gone\` TO \`${table}\``);

@@ -5,7 +5,19 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiKeyRepository, authDatabase } from '@pawlink/auth';
 import { createDataSource, loadBaseConfig } from '@pawlink/service-kit';
-import { admin, createTestContext, freePort, processEnv, REPO_ROOT, request, spawnNode, startService, startWorker, type NodeProcess, type TestContext } from '@pawlink/test-kit';
+import {
+  admin,
+  createTestContext,
+  freePort,
+  processEnv,
+  REPO_ROOT,
+  request,
+  spawnNode,
+  startService,
+  startWorker,
+  type NodeProcess,
+  type TestContext,
+} from '@pawlink/test-kit';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -32,17 +44,31 @@ beforeAll(async () => {
   expect(migrated.code, migrated.stderr).toBe(0);
   const auth = createDataSource(base.database, { ...authDatabase, poolSize: 1 });
   await auth.initialize();
-  ({ key } = await new ApiKeyRepository(auth).create({ name: 'demo', contact: 'demo@example.com', flags: ['thumbs', 'shortener'], rateLimitRoute: 0, rateLimitGlobal: 0 }));
+  ({ key } = await new ApiKeyRepository(auth).create({
+    name: 'demo',
+    contact: 'demo@example.com',
+    flags: ['thumbs', 'shortener'],
+    rateLimitRoute: 0,
+    rateLimitGlobal: 0,
+  }));
   await auth.destroy();
   headers = { authorization: key };
 
   boardDir = await mkdtemp(path.join(os.tmpdir(), 'pawlink-demo-board-'));
   boardPort = await freePort();
-  const board = spawnNode('demo-board', 'packages/board/dist/demo/main.js', { DEMO_BOARD_PORT: String(boardPort), DEMO_BOARD_DIR: boardDir });
+  const board = spawnNode('demo-board', 'packages/board/dist/demo/main.js', {
+    DEMO_BOARD_PORT: String(boardPort),
+    DEMO_BOARD_DIR: boardDir,
+  });
   procs.push(board);
   // The first start makes the files (ffmpeg, sharp) before it listens.
   const deadline = Date.now() + 90_000;
-  while (!(await request(`http://127.0.0.1:${boardPort}/posts/900000001.json`).then((res) => res.status === 200, () => false))) {
+  while (
+    !(await request(`http://127.0.0.1:${boardPort}/posts/900000001.json`).then(
+      (res) => res.status === 200,
+      () => false,
+    ))
+  ) {
     if (Date.now() > deadline || board.child.exitCode !== null) throw new Error(`demo board did not start\n${logs()}`);
     await sleep(200);
   }
@@ -66,7 +92,14 @@ describe('BOARD_URL=demo', () => {
     for (const [id, ext] of Object.entries(files)) {
       const info = await request(`${apiUrl}/${id}`, { headers });
       expect(info.status, JSON.stringify(info.body)).toBe(200);
-      expect(info.body).toEqual({ success: true, gifURL: null, pngURL: null, webpURL: null, mp4URL: null, thumbhash: null });
+      expect(info.body).toEqual({
+        success: true,
+        gifURL: null,
+        pngURL: null,
+        webpURL: null,
+        mp4URL: null,
+        thumbhash: null,
+      });
       expect((await readFile(path.join(boardDir, `${id}.${ext}`))).length).toBeGreaterThan(100);
     }
   });
@@ -96,13 +129,23 @@ describe('BOARD_URL=demo', () => {
   }, 150_000);
 
   it("runs the start banner's examples: a short link created and followed, the demo thumbnail PUT and check", async () => {
-    const bannerEnv = { SHORTENER_URL: shortenerUrl, IMAGES_URL: 'http://127.0.0.1:9', THUMBS_URL: apiUrl, DEMO_KEY: key, BOARD_URL: 'demo', DEMO_BOARD_PORT: String(boardPort) };
+    const bannerEnv = {
+      SHORTENER_URL: shortenerUrl,
+      IMAGES_URL: 'http://127.0.0.1:9',
+      THUMBS_URL: apiUrl,
+      DEMO_KEY: key,
+      BOARD_URL: 'demo',
+      DEMO_BOARD_PORT: String(boardPort),
+    };
     const sh = (command: string, env: Record<string, string> = {}) =>
       new Promise<string>((resolve, reject) => {
-        execFile('bash', ['-c', command], { cwd: REPO_ROOT, env: processEnv(env) }, (error, stdout, stderr) => (error ? reject(new Error(`${command}: ${stderr}`)) : resolve(stdout)));
+        execFile('bash', ['-c', command], { cwd: REPO_ROOT, env: processEnv(env) }, (error, stdout, stderr) =>
+          error ? reject(new Error(`${command}: ${stderr}`)) : resolve(stdout),
+        );
       });
     const lines = (await sh('node scripts/start-banner.mjs --examples', bannerEnv)).trim().split('\n');
-    const examples = (service: string) => lines.filter((line) => line.startsWith(`${service}\t`)).map((line) => line.slice(service.length + 1));
+    const examples = (service: string) =>
+      lines.filter((line) => line.startsWith(`${service}\t`)).map((line) => line.slice(service.length + 1));
     expect(examples('images')).toHaveLength(1);
 
     const [follow] = examples('shortener');

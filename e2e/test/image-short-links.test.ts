@@ -2,7 +2,17 @@ import { createHash } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { admin, createKey, createTestContext, request, startNginx, startService, type ServiceProcess, type StartedNginx, type TestContext } from '@pawlink/test-kit';
+import {
+  admin,
+  createKey,
+  createTestContext,
+  request,
+  startNginx,
+  startService,
+  type ServiceProcess,
+  type StartedNginx,
+  type TestContext,
+} from '@pawlink/test-kit';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -31,7 +41,11 @@ async function startShortener(): Promise<ServiceProcess> {
 /** Imports a new generated PNG with bin/admin; returns its id and bytes. */
 async function importImage(): Promise<{ id: string; bytes: Buffer }> {
   seed++;
-  const bytes = await sharp({ create: { width: 40 + seed, height: 30, channels: 3, background: { r: 10 * seed, g: 120, b: 200 } } }).png().toBuffer();
+  const bytes = await sharp({
+    create: { width: 40 + seed, height: 30, channels: 3, background: { r: 10 * seed, g: 120, b: 200 } },
+  })
+    .png()
+    .toBuffer();
   const file = path.join(inbox, `image-${seed}.png`);
   await writeFile(file, bytes);
   const result = await admin(env, ['images', 'import', '--category', 'animals.fox', '--artist', 'E2E', file]);
@@ -45,7 +59,8 @@ async function shortUrlWithin(id: string, seconds: number): Promise<string> {
     const info = await request(`${images!.url}/images/${id}.json`);
     expect(info.status).toBe(200);
     if (info.body.data.shortURL !== null) return info.body.data.shortURL as string;
-    if (Date.now() > deadline) throw new Error(`no short link for ${id} after ${seconds} s:\n${images!.tail()}\n${shortener?.tail() ?? ''}`);
+    if (Date.now() > deadline)
+      throw new Error(`no short link for ${id} after ${seconds} s:\n${images!.tail()}\n${shortener?.tail() ?? ''}`);
     await sleep(200);
   }
 }
@@ -72,7 +87,12 @@ beforeAll(async () => {
   nginx = await startNginx({ mediaDir: ctx.mediaDir });
   env = { ...ctx.env, LOG_LEVEL: 'warn', IMAGES_MEDIA_URL: `${nginx.baseUrl}/images` };
   // The service key, as npm start makes it.
-  const key = await createKey(env, 'shortener', ['--rate-limit-route', '0', '--rate-limit-global', '0'], 'images-service');
+  const key = await createKey(
+    env,
+    'shortener',
+    ['--rate-limit-route', '0', '--rate-limit-global', '0'],
+    'images-service',
+  );
   shortener = await startShortener();
   env = { ...env, SHORTENER_URL: shortener.url, SHORTENER_KEY: key };
   const added = await admin(env, ['category', 'add', 'animals.fox', '--name', 'Animals > Fox']);
@@ -114,7 +134,9 @@ describe('image short links on the real shortener', () => {
     }
     const failed = await admin(env, ['images', 'shortlinks']);
     expect(failed.code).toBe(1);
-    expect(failed.stderr).toContain('error: Short links could not be made: the shortener is unreachable (ECONNREFUSED)');
+    expect(failed.stderr).toContain(
+      'error: Short links could not be made: the shortener is unreachable (ECONNREFUSED)',
+    );
     expect(failed.stderr).toContain('1 image(s) still have none.');
 
     // The images service goes too, so only the command can make the link.

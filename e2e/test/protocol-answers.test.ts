@@ -1,5 +1,15 @@
 import net from 'node:net';
-import { admin, createKey, createTestContext, jsonInit, request, startService, type JsonResponse, type ServiceProcess, type TestContext } from '@pawlink/test-kit';
+import {
+  admin,
+  createKey,
+  createTestContext,
+  jsonInit,
+  request,
+  startService,
+  type JsonResponse,
+  type ServiceProcess,
+  type TestContext,
+} from '@pawlink/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
@@ -65,7 +75,9 @@ function exchange(port: number, data: string, waitMs = 6000): Promise<RawAnswer>
       const text = Buffer.concat(received).toString('utf8');
       const split = text.indexOf('\r\n\r\n');
       const [statusLine = '', ...lines] = text.slice(0, split).split('\r\n');
-      const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+      const headers = Object.fromEntries(
+        lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+      );
       resolve({ status: Number(statusLine.split(' ')[1]), headers, body: text.slice(split + 4) });
     });
   });
@@ -87,17 +99,25 @@ describe.each(Object.keys(BODY_ROUTES) as Name[])('%s', (name) => {
   it.each([
     ['slow headers', 408, 1016, 'GET /online HTTP/1.1\r\nHost: x\r\n'],
     ['a target node refuses', 414, 1015, `GET /${'a'.repeat(30_000)} HTTP/1.1\r\nHost: x\r\n\r\n`],
-    ['header fields node refuses', 431, 1015, `GET /online HTTP/1.1\r\nHost: x\r\nX-Pad: ${'a'.repeat(30_000)}\r\n\r\n`],
+    [
+      'header fields node refuses',
+      431,
+      1015,
+      `GET /online HTTP/1.1\r\nHost: x\r\nX-Pad: ${'a'.repeat(30_000)}\r\n\r\n`,
+    ],
     ['an unparsable request line', 400, 1026, 'GARBAGE\r\n\r\n'],
     ['an HTTP/1.1 request without Host', 400, 1026, 'GET /online HTTP/1.1\r\n\r\n'],
-  ] as const)('answers %s in JSON: %i code %i, with X-Request-Id, closing the connection', async (_what, status, code, data) => {
-    const answer = await exchange(port(), data);
-    expect(answer.status).toBe(status);
-    expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
-    expect(answer.headers['x-request-id']).toBeTruthy();
-    expect(answer.headers.connection).toBe('close');
-    expect(JSON.parse(answer.body)).toEqual({ success: false, error: expect.any(String), code });
-  });
+  ] as const)(
+    'answers %s in JSON: %i code %i, with X-Request-Id, closing the connection',
+    async (_what, status, code, data) => {
+      const answer = await exchange(port(), data);
+      expect(answer.status).toBe(status);
+      expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(answer.headers['x-request-id']).toBeTruthy();
+      expect(answer.headers.connection).toBe('close');
+      expect(JSON.parse(answer.body)).toEqual({ success: false, error: expect.any(String), code });
+    },
+  );
 
   it('answers a target over 8 KiB 414 and header fields over 16 KiB 431, as its OpenAPI document says', async () => {
     const long = await request(url(name, `/online?pad=${'a'.repeat(9000)}`));
@@ -109,13 +129,23 @@ describe.each(Object.keys(BODY_ROUTES) as Name[])('%s', (name) => {
   it('answers a body it does not decode 415 code 1014 naming what was sent, after the key check', async () => {
     const route = BODY_ROUTES[name];
     const key = await createKey(ctx.env, route.flag, ['--rate-limit-route', '0', '--rate-limit-global', '0']);
-    const encoded = await request(url(name, route.path), jsonInit(route.method, { a: 1 }, { authorization: key, 'content-encoding': 'zstd' }));
+    const encoded = await request(
+      url(name, route.path),
+      jsonInit(route.method, { a: 1 }, { authorization: key, 'content-encoding': 'zstd' }),
+    );
     expect([encoded.status, encoded.body.code]).toEqual([415, 1014]);
     expect(encoded.body.error).toContain('"zstd"');
-    const latin1 = await request(url(name, route.path), { method: route.method, headers: { authorization: key, 'content-type': 'application/json; charset=latin1' }, body: '{}' });
+    const latin1 = await request(url(name, route.path), {
+      method: route.method,
+      headers: { authorization: key, 'content-type': 'application/json; charset=latin1' },
+      body: '{}',
+    });
     expect([latin1.status, latin1.body.code]).toEqual([415, 1014]);
     expect(latin1.body.error).toContain('"latin1"');
-    const anonymous = await request(url(name, route.path), jsonInit(route.method, { a: 1 }, { 'content-encoding': 'zstd' }));
+    const anonymous = await request(
+      url(name, route.path),
+      jsonInit(route.method, { a: 1 }, { 'content-encoding': 'zstd' }),
+    );
     expect([anonymous.status, anonymous.body.code]).toEqual([401, 1013]);
   });
 });
@@ -126,8 +156,18 @@ describe('Retry-After on every 503', () => {
     expect((await admin(ctx.env, ['readonly', 'on'])).code).toBe(0);
     try {
       const writes: Array<[Name, () => Promise<JsonResponse<{ code?: number }>>]> = [
-        ['shortener', () => request(url('shortener', '/create'), jsonInit('POST', { url: 'https://example.com/ro' }, { authorization: keys.shortener }))],
-        ['thumbs', () => request(url('thumbs', `/${MD5}/gif`), { method: 'PUT', headers: { authorization: keys.thumbs } })],
+        [
+          'shortener',
+          () =>
+            request(
+              url('shortener', '/create'),
+              jsonInit('POST', { url: 'https://example.com/ro' }, { authorization: keys.shortener }),
+            ),
+        ],
+        [
+          'thumbs',
+          () => request(url('thumbs', `/${MD5}/gif`), { method: 'PUT', headers: { authorization: keys.thumbs } }),
+        ],
       ];
       for (const [name, write] of writes) {
         await expect.poll(async () => (await write()).body?.code, { timeout: 5_000, interval: 100 }).toBe(1003);

@@ -46,7 +46,12 @@ async function commandOf(pid: number): Promise<string> {
 
 async function environOf(pid: number): Promise<Map<string, string>> {
   const raw = await readFile(`/proc/${pid}/environ`, 'utf8').catch(() => '');
-  return new Map(raw.split('\0').filter(Boolean).map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)] as [string, string]));
+  return new Map(
+    raw
+      .split('\0')
+      .filter(Boolean)
+      .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)] as [string, string]),
+  );
 }
 
 /** Starts `command` in a process group of its own and resolves once the banner printed the demo key. */
@@ -68,10 +73,18 @@ async function start(command: string, args: string[]): Promise<StartRun> {
   const deadline = Date.now() + 400_000;
   for (;;) {
     const banner = lines.findIndex((line) => line.includes('Pawlink is running'));
-    const key = banner < 0 ? undefined : lines.slice(banner).map((line) => /^\s+demo API key\s+(\S+)$/.exec(line)?.[1]).find(Boolean);
+    const key =
+      banner < 0
+        ? undefined
+        : lines
+            .slice(banner)
+            .map((line) => /^\s+demo API key\s+(\S+)$/.exec(line)?.[1])
+            .find(Boolean);
     if (key) return { child, lines, demoKey: key, exited };
     if (child.exitCode !== null || child.signalCode !== null || Date.now() > deadline) {
-      throw new Error(`${command} ${args.join(' ')} did not get to its banner (exit ${child.exitCode ?? child.signalCode}):\n${lines.slice(-60).join('\n')}`);
+      throw new Error(
+        `${command} ${args.join(' ')} did not get to its banner (exit ${child.exitCode ?? child.signalCode}):\n${lines.slice(-60).join('\n')}`,
+      );
     }
     await sleep(250);
   }
@@ -85,7 +98,8 @@ async function stop(run: StartRun): Promise<{ code: number | null; leftovers: st
   const pgid = run.child.pid!;
   run.child.kill('SIGTERM');
   const code = await Promise.race([run.exited, sleep(90_000).then(() => 'timeout' as const)]);
-  if (code === 'timeout') throw new Error(`the start did not exit within 90 s of SIGTERM:\n${run.lines.slice(-40).join('\n')}`);
+  if (code === 'timeout')
+    throw new Error(`the start did not exit within 90 s of SIGTERM:\n${run.lines.slice(-40).join('\n')}`);
   const deadline = Date.now() + 30_000;
   let members = await groupMembers(pgid);
   while (members.length > 0 && Date.now() < deadline) {
@@ -164,15 +178,29 @@ describe('npm start', () => {
     const first = await start('bash', ['scripts/start.sh']);
     // §6.4: one line a step with the time it took, and the banner says how long the start took.
     for (const step of ['seed the demo images', 'API keys', 'nginx config']) {
-      expect(first.lines.some((line) => line.startsWith(`[start] ${step}`) && / done in \d+\.\d s$/.test(line)), step).toBe(true);
+      expect(
+        first.lines.some((line) => line.startsWith(`[start] ${step}`) && / done in \d+\.\d s$/.test(line)),
+        step,
+      ).toBe(true);
     }
-    expect(first.lines).toContainEqual(expect.stringMatching(/^\[start\] start the services: all answering in \d+\.\d s$/));
-    expect(first.lines).toContainEqual(expect.stringMatching(/^ {3}started in \d+\.\d s \(the services took \d+\.\d s of it\)$/));
+    expect(first.lines).toContainEqual(
+      expect.stringMatching(/^\[start\] start the services: all answering in \d+\.\d s$/),
+    );
+    expect(first.lines).toContainEqual(
+      expect.stringMatching(/^ {3}started in \d+\.\d s \(the services took \d+\.\d s of it\)$/),
+    );
     expect(first.lines).toContainEqual(expect.stringMatching(/^ {5}image board {6}http:\/\/127\.0\.0\.1:9$/));
 
     // The shortener key reaches the images service and no other program the start runs.
-    const programs = await Promise.all((await groupMembers(first.child.pid!)).map(async (pid) => ({ command: await commandOf(pid), environ: await environOf(pid) })));
-    const services = programs.filter(({ command }) => /(apps\/[a-z-]+\/dist\/main\.js|nginx|start-banner)/.test(command));
+    const programs = await Promise.all(
+      (await groupMembers(first.child.pid!)).map(async (pid) => ({
+        command: await commandOf(pid),
+        environ: await environOf(pid),
+      })),
+    );
+    const services = programs.filter(({ command }) =>
+      /(apps\/[a-z-]+\/dist\/main\.js|nginx|start-banner)/.test(command),
+    );
     expect(services.map(({ command }) => command).join('\n')).toMatch(/apps\/images\/dist\/main\.js/);
     for (const { command, environ } of services) {
       if (command.includes('apps/images/dist/main.js')) expect(environ.get('SHORTENER_KEY'), command).toMatch(/^pl_/);
@@ -204,7 +232,11 @@ describe('npm start', () => {
     // npm turns `--demo` (without `--`) into npm_config_demo=true; the start must still run the demo board.
     const third = await start('npm', ['start', '--demo']);
     expect(third.demoKey).toBe(first.demoKey);
-    expect(third.lines).toContainEqual(expect.stringMatching(new RegExp(`^ {5}image board {6}http://127\\.0\\.0\\.1:${env.DEMO_BOARD_PORT} \\(demo board\\)$`)));
+    expect(third.lines).toContainEqual(
+      expect.stringMatching(
+        new RegExp(`^ {5}image board {6}http://127\\.0\\.0\\.1:${env.DEMO_BOARD_PORT} \\(demo board\\)$`),
+      ),
+    );
     const demoPost = await fetch(`http://127.0.0.1:${env.DEMO_BOARD_PORT}/posts/900000001.json`);
     expect(demoPost.status).toBe(200);
     await demoPost.arrayBuffer();

@@ -2,7 +2,18 @@ import { randomBytes } from 'node:crypto';
 import { ApiKeyRepository, authDatabase } from '@pawlink/auth';
 import { makePng, startFakeBoard, type FakeBoard } from '@pawlink/board/testing';
 import { createDataSource, loadBaseConfig, migrateDatabase } from '@pawlink/service-kit';
-import { admin, createTestContext, request, startCallbackReceiver, startService, startWorker, verifyCallbackSignature, type CallbackReceiver, type NodeProcess, type TestContext } from '@pawlink/test-kit';
+import {
+  admin,
+  createTestContext,
+  request,
+  startCallbackReceiver,
+  startService,
+  startWorker,
+  verifyCallbackSignature,
+  type CallbackReceiver,
+  type NodeProcess,
+  type TestContext,
+} from '@pawlink/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /*
@@ -19,7 +30,10 @@ let apiUrl: string;
 let headers: Record<string, string>;
 let secret: string;
 const procs: NodeProcess[] = [];
-const posts: Record<'still' | 'corrupt', { id: number; md5: string }> = { still: { id: 0, md5: '' }, corrupt: { id: 0, md5: '' } };
+const posts: Record<'still' | 'corrupt', { id: number; md5: string }> = {
+  still: { id: 0, md5: '' },
+  corrupt: { id: 0, md5: '' },
+};
 
 const callbackWorker = (name: string): NodeProcess => {
   const proc = startWorker(name, { ...env, THUMBS_WORKER_ROLES: 'callbacks' });
@@ -27,7 +41,8 @@ const callbackWorker = (name: string): NodeProcess => {
   return proc;
 };
 
-const put = (path: string, callbackURL: string) => request(`${apiUrl}${path}?callbackURL=${encodeURIComponent(callbackURL)}`, { method: 'PUT', headers });
+const put = (path: string, callbackURL: string) =>
+  request(`${apiUrl}${path}?callbackURL=${encodeURIComponent(callbackURL)}`, { method: 'PUT', headers });
 
 function logs(): string {
   return procs.map((p) => `--- ${p.name}\n${p.tail(3000)}`).join('\n');
@@ -62,7 +77,13 @@ beforeAll(async () => {
   await migrateDatabase(base.database, authDatabase);
   const auth = createDataSource(base.database, { ...authDatabase, poolSize: 1 });
   await auth.initialize();
-  const { key, record } = await new ApiKeyRepository(auth).create({ name: 'bot', contact: 'bot@example.com', flags: ['thumbs'], rateLimitRoute: 0, rateLimitGlobal: 0 });
+  const { key, record } = await new ApiKeyRepository(auth).create({
+    name: 'bot',
+    contact: 'bot@example.com',
+    flags: ['thumbs'],
+    rateLimitRoute: 0,
+    rateLimitGlobal: 0,
+  });
   await auth.destroy();
   headers = { authorization: key };
   const made = await admin(env, ['apikey', 'webhook-secret', String(record.id)]);
@@ -83,23 +104,43 @@ afterAll(async () => {
 });
 
 describe('completion callbacks through the real services', () => {
-  it('POSTs thumbnail.done and thumbnail.failed, signed with the key\'s webhook secret', async () => {
+  it("POSTs thumbnail.done and thumbnail.failed, signed with the key's webhook secret", async () => {
     const worker = callbackWorker('callbacks-1');
     try {
       const askedAt = Date.now();
       const done = await put(`/${posts.still.id}/png`, receiver.url('/done'));
       const failed = await put(`/${posts.corrupt.md5}/png`, receiver.url('/failed'));
       expect([done.status, failed.status], logs()).toEqual([202, 202]);
-      const [[doneCall], [failedCall]] = await Promise.all([receiver.waitForCalls('/done', 1, 60_000), receiver.waitForCalls('/failed', 1, 60_000)]).catch((error: Error) => {
+      const [[doneCall], [failedCall]] = await Promise.all([
+        receiver.waitForCalls('/done', 1, 60_000),
+        receiver.waitForCalls('/failed', 1, 60_000),
+      ]).catch((error: Error) => {
         throw new Error(`${error.message}\n${logs()}`);
       });
-      process.stderr.write(`callbacks: PUT to thumbnail.done at the receiver in ${Date.now() - askedAt} ms (render included; both calls awaited)\n`);
+      process.stderr.write(
+        `callbacks: PUT to thumbnail.done at the receiver in ${Date.now() - askedAt} ms (render included; both calls awaited)\n`,
+      );
       for (const call of [doneCall!, failedCall!]) {
         expect(call.contentType).toBe('application/json');
         expect(verifyCallbackSignature(call, secret), call.signature).not.toBeNull();
       }
-      expect(JSON.parse(doneCall!.body)).toEqual({ event: 'thumbnail.done', md5: posts.still.md5, type: 'png', url: `http://media.test/thumbs/${posts.still.md5}.png`, code: null, error: null, at: expect.any(Number) });
-      expect(JSON.parse(failedCall!.body)).toMatchObject({ event: 'thumbnail.failed', md5: posts.corrupt.md5, type: 'png', url: null, code: 1060, error: expect.any(String) });
+      expect(JSON.parse(doneCall!.body)).toEqual({
+        event: 'thumbnail.done',
+        md5: posts.still.md5,
+        type: 'png',
+        url: `http://media.test/thumbs/${posts.still.md5}.png`,
+        code: null,
+        error: null,
+        at: expect.any(Number),
+      });
+      expect(JSON.parse(failedCall!.body)).toMatchObject({
+        event: 'thumbnail.failed',
+        md5: posts.corrupt.md5,
+        type: 'png',
+        url: null,
+        code: 1060,
+        error: expect.any(String),
+      });
       // The same thumbnail again is done: answered 200, and no callback is registered for it.
       expect((await put(`/${posts.still.md5}/png`, receiver.url('/again'))).status).toBe(200);
     } finally {
@@ -123,7 +164,9 @@ describe('completion callbacks through the real services', () => {
     const calls = await receiver.waitForCalls('/held', 2, 60_000).catch((error: Error) => {
       throw new Error(`${error.message}\n${logs()}`);
     });
-    process.stderr.write(`callbacks: a delivery held by a SIGKILLed worker reached the receiver again ${Date.now() - killedAt} ms later (lock 2 s, stalled checks every 1 s)\n`);
+    process.stderr.write(
+      `callbacks: a delivery held by a SIGKILLed worker reached the receiver again ${Date.now() - killedAt} ms later (lock 2 s, stalled checks every 1 s)\n`,
+    );
     expect(calls[1]!.body).toBe(held!.body);
     expect(verifyCallbackSignature(calls[1]!, secret)).not.toBeNull();
     expect(JSON.parse(calls[1]!.body)).toMatchObject({ event: 'thumbnail.done', md5, type: 'gif' });

@@ -4,7 +4,17 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiKeyRepository, authDatabase } from '@pawlink/auth';
 import { makeAnimatedGif, makeMp4, makePng, makeWebm, startFakeBoard, type FakeBoard } from '@pawlink/board/testing';
 import { createDataSource, createRedis, loadBaseConfig, migrateDatabase } from '@pawlink/service-kit';
-import { createTestContext, request, startNginx, startService, startWorker, type JsonResponse, type NodeProcess, type StartedNginx, type TestContext } from '@pawlink/test-kit';
+import {
+  createTestContext,
+  request,
+  startNginx,
+  startService,
+  startWorker,
+  type JsonResponse,
+  type NodeProcess,
+  type StartedNginx,
+  type TestContext,
+} from '@pawlink/test-kit';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -24,7 +34,13 @@ beforeAll(async () => {
   await migrateDatabase(base.database, authDatabase);
   const auth = createDataSource(base.database, { ...authDatabase, poolSize: 1 });
   await auth.initialize();
-  const { key } = await new ApiKeyRepository(auth).create({ name: 'e2e', contact: 'e2e@example.com', flags: ['thumbs'], rateLimitRoute: 0, rateLimitGlobal: 0 });
+  const { key } = await new ApiKeyRepository(auth).create({
+    name: 'e2e',
+    contact: 'e2e@example.com',
+    flags: ['thumbs'],
+    rateLimitRoute: 0,
+    rateLimitGlobal: 0,
+  });
   await auth.destroy();
   headers = { authorization: key };
 
@@ -90,7 +106,8 @@ async function makeThumbnail(id: string, type: 'gif' | 'png' | 'webp' | 'mp4'): 
       expect(check.body.status).toBe('done');
       return check.body.url as string;
     }
-    if (check.status !== 200) throw new Error(`check answered ${check.status} ${JSON.stringify(check.body)}\n${logs()}`);
+    if (check.status !== 200)
+      throw new Error(`check answered ${check.status} ${JSON.stringify(check.body)}\n${logs()}`);
     expect(check.body.status).toBe('processing');
     wait = Math.min(check.body.time as number, 1000);
     if (Date.now() > deadline) throw new Error(`thumbnail ${id}.${type} not done in time\n${logs()}`);
@@ -109,11 +126,17 @@ async function pollUntilEnded(checkURL: string): Promise<JsonResponse<any>> {
   }
 }
 
-async function fetchImage(url: string): Promise<{ bytes: Buffer; contentType: string | null; cacheControl: string | null }> {
+async function fetchImage(
+  url: string,
+): Promise<{ bytes: Buffer; contentType: string | null; cacheControl: string | null }> {
   expect(url.startsWith(`${nginx.baseUrl}/thumbs/`)).toBe(true);
   const res = await fetch(url);
   expect(res.status).toBe(200);
-  return { bytes: Buffer.from(await res.arrayBuffer()), contentType: res.headers.get('content-type'), cacheControl: res.headers.get('cache-control') };
+  return {
+    bytes: Buffer.from(await res.arrayBuffer()),
+    contentType: res.headers.get('content-type'),
+    cacheControl: res.headers.get('cache-control'),
+  };
 }
 
 describe('thumbnail flow: API → queue → two workers → files served by nginx', () => {
@@ -121,7 +144,11 @@ describe('thumbnail flow: API → queue → two workers → files served by ngin
     const post = posts[label]!;
     // One post by its board id, the others by MD5 (upper-cased once: the API lower-cases it).
     const id = label === 'webm' ? String(post.id) : label === 'mp4' ? post.md5.toUpperCase() : post.md5;
-    const [gifUrl, pngUrl, webpUrl] = await Promise.all([makeThumbnail(id, 'gif'), makeThumbnail(id, 'png'), makeThumbnail(id, 'webp')]);
+    const [gifUrl, pngUrl, webpUrl] = await Promise.all([
+      makeThumbnail(id, 'gif'),
+      makeThumbnail(id, 'png'),
+      makeThumbnail(id, 'webp'),
+    ]);
     // after the others: a fourth post-id lookup at once would be over the key's share of the board budget (429 1069)
     const mp4Url = await makeThumbnail(id, 'mp4');
     expect(gifUrl).toBe(`${nginx.baseUrl}/thumbs/${post.md5}.gif`);
@@ -143,7 +170,10 @@ describe('thumbnail flow: API → queue → two workers → files served by ngin
     const webpMeta = await sharp(webp.bytes, { animated: true }).metadata();
     expect(webpMeta.format).toBe('webp');
     expect(webpMeta.pages ?? 1).toBe(gifMeta.pages ?? 1);
-    expect([webpMeta.width, webpMeta.pageHeight ?? webpMeta.height]).toEqual([gifMeta.width, gifMeta.pageHeight ?? gifMeta.height]);
+    expect([webpMeta.width, webpMeta.pageHeight ?? webpMeta.height]).toEqual([
+      gifMeta.width,
+      gifMeta.pageHeight ?? gifMeta.height,
+    ]);
 
     const mp4 = await fetchImage(mp4Url);
     expect(mp4.contentType).toBe('video/mp4');
@@ -160,7 +190,14 @@ describe('thumbnail flow: API → queue → two workers → files served by ngin
     expect(again.status).toBe(200);
     expect(again.body).toEqual({ success: true, status: 'done', url: pngUrl });
     const info = await request(`${apiUrl}/${id}`, { headers });
-    expect(info.body).toEqual({ success: true, gifURL: gifUrl, pngURL: pngUrl, webpURL: webpUrl, mp4URL: mp4Url, thumbhash: expect.stringMatching(/^[A-Za-z0-9+/]{6,}={0,2}$/) });
+    expect(info.body).toEqual({
+      success: true,
+      gifURL: gifUrl,
+      pngURL: pngUrl,
+      webpURL: webpUrl,
+      mp4URL: mp4Url,
+      thumbhash: expect.stringMatching(/^[A-Za-z0-9+/]{6,}={0,2}$/),
+    });
   });
 
   it('reports a post the board does not know as a client error (404 1068) on check and on a repeated PUT, not as a failure of ours', async () => {
@@ -189,10 +226,17 @@ describe('thumbnail flow: API → queue → two workers → files served by ngin
     const downloads = board.requests.filter((r) => r.path.includes(`/${post.md5}.webm`));
     expect(downloads).toHaveLength(1);
     const info = await request(`${apiUrl}/${post.md5}`, { headers });
-    expect(info.body).toEqual({ success: true, gifURL: null, pngURL: null, webpURL: null, mp4URL: null, thumbhash: null });
+    expect(info.body).toEqual({
+      success: true,
+      gifURL: null,
+      pngURL: null,
+      webpURL: null,
+      mp4URL: null,
+      thumbhash: null,
+    });
   });
 
-  it('the API process records the finished jobs\' durations for its estimates', async () => {
+  it("the API process records the finished jobs' durations for its estimates", async () => {
     // The jobs of the tests above have finished; the API's QueueEvents listener saw them.
     const redis = createRedis(loadBaseConfig(ctx.env).redis);
     try {
@@ -225,7 +269,14 @@ describe('a job past its time budget', () => {
       expect(putAgain.status).toBe(408);
       expect(putAgain.body.code).toBe(1065);
       const info = await request(`${apiUrl}/${post.md5}`, { headers });
-      expect(info.body).toEqual({ success: true, gifURL: null, pngURL: null, webpURL: null, mp4URL: null, thumbhash: null });
+      expect(info.body).toEqual({
+        success: true,
+        gifURL: null,
+        pngURL: null,
+        webpURL: null,
+        mp4URL: null,
+        thumbhash: null,
+      });
     } finally {
       board.setMediaDelay(0);
     }

@@ -11,7 +11,8 @@ export function faultWindows(observations: readonly FaultObservation[]): FaultWi
   for (const observation of observations) {
     const back = observation.backAt ?? observation.endedAt;
     if (observation.dependency) windows.outages.push({ from: observation.injectedAt, to: back + RECOVERY_LIMIT_MS });
-    else if (observation.facts.drainMs !== undefined) windows.stopped.push({ service: 'shortener', from: observation.injectedAt, to: back });
+    else if (observation.facts.drainMs !== undefined)
+      windows.stopped.push({ service: 'shortener', from: observation.injectedAt, to: back });
   }
   return windows;
 }
@@ -31,7 +32,8 @@ export function violations(records: readonly RequestRecord[], windows: FaultWind
 }
 
 /** A request belongs to a fault when it was under way at some time from the injection to the end of the recovery checks. */
-export const duringFault = (record: RequestRecord, observation: FaultObservation): boolean => record.startedAt <= observation.endedAt && record.endedAt >= observation.injectedAt;
+export const duringFault = (record: RequestRecord, observation: FaultObservation): boolean =>
+  record.startedAt <= observation.endedAt && record.endedAt >= observation.injectedAt;
 
 /** Violations of requests that were under way during no fault. */
 export function betweenFaults(found: readonly Violation[], observations: readonly FaultObservation[]): Violation[] {
@@ -48,10 +50,12 @@ export function summarise(found: readonly Violation[], since: number): string[] 
     group.maxLatency = Math.max(group.maxLatency, record.latencyMs);
     groups.set(key, group);
   }
-  return [...groups.entries()].sort((a, b) => b[1].count - a[1].count).map(([key, g]) => {
-    const first = (g.first - since) / 1000;
-    return `${g.count}× ${key} (first at ${first >= 0 ? '+' : ''}${first.toFixed(1)} s, max ${g.maxLatency} ms)`;
-  });
+  return [...groups.entries()]
+    .sort((a, b) => b[1].count - a[1].count)
+    .map(([key, g]) => {
+      const first = (g.first - since) / 1000;
+      return `${g.count}× ${key} (first at ${first >= 0 ? '+' : ''}${first.toFixed(1)} s, max ${g.maxLatency} ms)`;
+    });
 }
 
 export interface FaultFigures {
@@ -74,11 +78,19 @@ export interface FaultFigures {
 }
 
 /** What the table shows for one fault: the requests under way from its injection to the end of its recovery checks. */
-export function faultFigures(observation: FaultObservation, records: readonly RequestRecord[], found: readonly Violation[], jobs: ReadonlyMap<string, TrackedJob>, writes: WriteCheck): FaultFigures {
+export function faultFigures(
+  observation: FaultObservation,
+  records: readonly RequestRecord[],
+  found: readonly Violation[],
+  jobs: ReadonlyMap<string, TrackedJob>,
+  writes: WriteCheck,
+): FaultFigures {
   const inWindow = (record: RequestRecord) => duringFault(record, observation);
   const window = records.filter(inWindow);
   const back = observation.backAt ?? observation.injectedAt;
-  const open = observation.openJobsAtInjection.map((id) => jobs.get(id)).filter((job): job is TrackedJob => job !== undefined);
+  const open = observation.openJobsAtInjection
+    .map((id) => jobs.get(id))
+    .filter((job): job is TrackedJob => job !== undefined);
   const ended = open.filter((job) => job.endedAt !== undefined);
   const createdHere = new Set(window.flatMap((record) => (record.created ? [record.created.code] : [])));
   return {
@@ -87,21 +99,33 @@ export function faultFigures(observation: FaultObservation, records: readonly Re
     violations: found.filter(({ record }) => inWindow(record)).length,
     maxLatencyMs: Math.max(0, ...window.map((record) => record.latencyMs)),
     recoveryWatched: observation.recovery !== undefined,
-    recoveryMs: observation.recovery?.fullSuccessAt !== undefined ? observation.recovery.fullSuccessAt - back : undefined,
+    recoveryMs:
+      observation.recovery?.fullSuccessAt !== undefined ? observation.recovery.fullSuccessAt - back : undefined,
     readyMs: observation.readyAfter?.readyAt !== undefined ? observation.readyAfter.readyAt - back : undefined,
     openJobs: open.length,
     openJobsEnded: ended.length,
-    openJobsLastEndedMs: ended.length > 0 ? Math.max(...ended.map((job) => (job.endedAt ?? observation.injectedAt) - observation.injectedAt)) : undefined,
+    openJobsLastEndedMs:
+      ended.length > 0
+        ? Math.max(...ended.map((job) => (job.endedAt ?? observation.injectedAt) - observation.injectedAt))
+        : undefined,
     creates: createdHere.size,
     lostCreates: writes.lost.filter((write) => createdHere.has(write.code)).length,
   };
 }
 
 /** The SIGTERM fault's requests to the stopped service: in flight at the signal, refused while it was down, reset. */
-export function drainFigures(observation: FaultObservation, records: readonly RequestRecord[]): { inFlight: number; inFlightAnswered: number; refused: number; resets: number } {
+export function drainFigures(
+  observation: FaultObservation,
+  records: readonly RequestRecord[],
+): { inFlight: number; inFlightAnswered: number; refused: number; resets: number } {
   const toService = records.filter((record) => SERVICE_OF[record.kind] === 'shortener');
-  const inFlight = toService.filter((record) => record.startedAt < observation.injectedAt && record.endedAt > observation.injectedAt);
-  const whileDown = toService.filter((record) => record.startedAt >= observation.injectedAt && record.startedAt <= (observation.backAt ?? observation.endedAt));
+  const inFlight = toService.filter(
+    (record) => record.startedAt < observation.injectedAt && record.endedAt > observation.injectedAt,
+  );
+  const whileDown = toService.filter(
+    (record) =>
+      record.startedAt >= observation.injectedAt && record.startedAt <= (observation.backAt ?? observation.endedAt),
+  );
   return {
     inFlight: inFlight.length,
     inFlightAnswered: inFlight.filter((record) => record.status !== null).length,
@@ -111,7 +135,9 @@ export function drainFigures(observation: FaultObservation, records: readonly Re
 }
 
 /** How each kind of request was answered over the run (status and code, or why there was no answer), and how fast. */
-export function answerStats(records: readonly RequestRecord[]): Record<string, { answers: Record<string, number>; p50Ms: number; p99Ms: number; maxMs: number }> {
+export function answerStats(
+  records: readonly RequestRecord[],
+): Record<string, { answers: Record<string, number>; p50Ms: number; p99Ms: number; maxMs: number }> {
   const byKind = new Map<string, RequestRecord[]>();
   for (const record of records) {
     const key = `${record.kind} (${record.origin})`;
@@ -123,7 +149,10 @@ export function answerStats(records: readonly RequestRecord[]): Record<string, {
   for (const [key, list] of byKind) {
     const answers: Record<string, number> = {};
     for (const record of list) {
-      const answer = record.status === null ? (record.failure ?? 'network') : `${record.status}${record.code !== undefined ? ` ${record.code}` : ''}`;
+      const answer =
+        record.status === null
+          ? (record.failure ?? 'network')
+          : `${record.status}${record.code !== undefined ? ` ${record.code}` : ''}`;
       answers[answer] = (answers[answer] ?? 0) + 1;
     }
     const latencies = list.map((record) => record.latencyMs).sort((a, b) => a - b);

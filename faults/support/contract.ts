@@ -9,13 +9,35 @@ export const DEPENDENCY_UNAVAILABLE = 1004;
  * an unlimited key, so validation and rate-limit failures are not among them. 503 1004 is judged
  * apart: it is documented only while a dependency is down.
  */
-export const DOCUMENTED_ANSWERS: Record<EndpointKind, { success: number[]; errors: Array<[status: number, code: number]> }> = {
+export const DOCUMENTED_ANSWERS: Record<
+  EndpointKind,
+  { success: number[]; errors: Array<[status: number, code: number]> }
+> = {
   create: { success: [201, 200], errors: [[503, 1003]] },
   redirect: { success: [302], errors: [] },
   'random-keyed': { success: [200], errors: [] },
   'random-anonymous': { success: [200], errors: [] },
-  'thumb-put': { success: [200, 202], errors: [[500, 1060], [404, 1068], [408, 1065], [429, 1069], [503, 1067], [503, 1003]] },
-  'thumb-check': { success: [200, 201], errors: [[404, 1066], [404, 1068], [500, 1060], [408, 1065], [503, 1003]] },
+  'thumb-put': {
+    success: [200, 202],
+    errors: [
+      [500, 1060],
+      [404, 1068],
+      [408, 1065],
+      [429, 1069],
+      [503, 1067],
+      [503, 1003],
+    ],
+  },
+  'thumb-check': {
+    success: [200, 201],
+    errors: [
+      [404, 1066],
+      [404, 1068],
+      [500, 1060],
+      [408, 1065],
+      [503, 1003],
+    ],
+  },
 };
 
 export interface TimeWindow {
@@ -30,11 +52,16 @@ export interface FaultWindows {
   stopped: Array<TimeWindow & { service: ServiceName }>;
 }
 
-const overlaps = (record: RequestRecord, window: TimeWindow): boolean => record.startedAt <= window.to && record.endedAt >= window.from;
+const overlaps = (record: RequestRecord, window: TimeWindow): boolean =>
+  record.startedAt <= window.to && record.endedAt >= window.from;
 
 /** True when the answer is the kind's documented success with the right content. */
 export function isSuccess(record: RequestRecord): boolean {
-  return record.status !== null && DOCUMENTED_ANSWERS[record.kind].success.includes(record.status) && record.wrong === undefined;
+  return (
+    record.status !== null &&
+    DOCUMENTED_ANSWERS[record.kind].success.includes(record.status) &&
+    record.wrong === undefined
+  );
 }
 
 /** Why `record` breaks the contract under the faults in `windows`, or undefined when it does not. */

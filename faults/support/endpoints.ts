@@ -38,7 +38,11 @@ export class Endpoints {
   }
 
   /** POST /create of a new url; with `bodyPauseMs`, the body's second half follows that much later (the request is under way meanwhile). */
-  async create(client: HttpClient, origin: RequestRecord['origin'], options: { bodyPauseMs?: number } = {}): Promise<Answer> {
+  async create(
+    client: HttpClient,
+    origin: RequestRecord['origin'],
+    options: { bodyPauseMs?: number } = {},
+  ): Promise<Answer> {
     const url = `${CREATED_URL_PREFIX}${this.run}/${++this.sequence}`;
     const answer = await this.log.send('create', origin, client, `${this.targets.url('shortener')}/create`, {
       method: 'POST',
@@ -58,22 +62,34 @@ export class Endpoints {
     return answer;
   }
 
-  async redirect(client: HttpClient, origin: RequestRecord['origin'], code: string, expectedUrl: string): Promise<Answer> {
+  async redirect(
+    client: HttpClient,
+    origin: RequestRecord['origin'],
+    code: string,
+    expectedUrl: string,
+  ): Promise<Answer> {
     const warm = this.codes.isWarm(code);
     const answer = await this.log.send('redirect', origin, client, `${this.targets.url('shortener')}/${code}`);
     answer.record.warm = warm;
     if (answer.record.status === 302) {
       const { location } = answer;
-      if (location !== expectedUrl) answer.record.wrong = `${code} redirected to ${location ?? 'nothing'} instead of ${expectedUrl}`;
+      if (location !== expectedUrl)
+        answer.record.wrong = `${code} redirected to ${location ?? 'nothing'} instead of ${expectedUrl}`;
       else this.codes.redirected(code, answer.record.startedAt);
     }
     return answer;
   }
 
   async random(client: HttpClient, origin: RequestRecord['origin'], anonymous: boolean): Promise<Answer> {
-    const answer = await this.log.send(anonymous ? 'random-anonymous' : 'random-keyed', origin, client, `${this.targets.url('images')}/${this.targets.category}`, {
-      headers: anonymous ? {} : this.keyed,
-    });
+    const answer = await this.log.send(
+      anonymous ? 'random-anonymous' : 'random-keyed',
+      origin,
+      client,
+      `${this.targets.url('images')}/${this.targets.category}`,
+      {
+        headers: anonymous ? {} : this.keyed,
+      },
+    );
     if (answer.record.status === 200 && !(Array.isArray(answer.body?.images) && answer.body.images.length > 0)) {
       answer.record.wrong = `no images: ${JSON.stringify(answer.body)}`;
     }
@@ -81,13 +97,25 @@ export class Endpoints {
   }
 
   async thumbPut(client: HttpClient, origin: RequestRecord['origin'], job: ThumbnailJobKey): Promise<Answer> {
-    const answer = await this.log.send('thumb-put', origin, client, `${this.targets.url('thumbs')}/${job.md5}/${job.type}`, { method: 'PUT', headers: this.keyed });
+    const answer = await this.log.send(
+      'thumb-put',
+      origin,
+      client,
+      `${this.targets.url('thumbs')}/${job.md5}/${job.type}`,
+      { method: 'PUT', headers: this.keyed },
+    );
     this.observeJob(job, answer, 'put');
     return answer;
   }
 
   async thumbCheck(client: HttpClient, origin: RequestRecord['origin'], job: ThumbnailJobKey): Promise<Answer> {
-    const answer = await this.log.send('thumb-check', origin, client, `${this.targets.url('thumbs')}/check/${job.md5}/${job.type}`, { headers: this.keyed });
+    const answer = await this.log.send(
+      'thumb-check',
+      origin,
+      client,
+      `${this.targets.url('thumbs')}/check/${job.md5}/${job.type}`,
+      { headers: this.keyed },
+    );
     this.observeJob(job, answer, 'check');
     return answer;
   }
@@ -95,7 +123,10 @@ export class Endpoints {
   /** Whether the thumbnail file exists, according to `GET /:md5` (null when that did not answer 200). */
   async thumbnailExists(job: ThumbnailJobKey): Promise<boolean | null> {
     try {
-      const response = await fetch(`${this.targets.url('thumbs')}/${job.md5}`, { headers: this.keyed, signal: AbortSignal.timeout(3000) });
+      const response = await fetch(`${this.targets.url('thumbs')}/${job.md5}`, {
+        headers: this.keyed,
+        signal: AbortSignal.timeout(3000),
+      });
       if (response.status !== 200) return null;
       const body = (await response.json()) as Record<string, unknown>;
       return body[`${job.type}URL`] !== null && body[`${job.type}URL`] !== undefined;
@@ -111,11 +142,13 @@ export class Endpoints {
     const processing = via === 'put' ? status === 202 : status === 200;
     if (done || processing) {
       const expected = done ? 'done' : 'processing';
-      if (body?.status !== expected) record.wrong = `${jobId(job)}: ${via} ${status} with status ${JSON.stringify(body?.status)}`;
+      if (body?.status !== expected)
+        record.wrong = `${jobId(job)}: ${via} ${status} with status ${JSON.stringify(body?.status)}`;
     }
     if (processing) this.jobs.acknowledged(job, at);
     else if (done) this.jobs.ended(job, at, 'completed');
-    else if ((status === 500 && record.code === 1060) || (status === 404 && record.code === 1068)) this.jobs.ended(job, at, 'failed');
+    else if ((status === 500 && record.code === 1060) || (status === 404 && record.code === 1068))
+      this.jobs.ended(job, at, 'failed');
     else if (status === 408 && record.code === 1065) this.jobs.ended(job, at, 'timeout');
     else if (via === 'check' && status === 404 && record.code === 1066) this.jobs.vanished(job, at);
     this.jobs.observed(job, at);

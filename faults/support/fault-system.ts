@@ -2,7 +2,16 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { makePng, startFakeBoard, type FakeBoard } from '@pawlink/board/testing';
-import { admin, createKey, freePort, startService, startWorker, type NodeProcess, type ServiceName, type ServiceProcess } from '@pawlink/test-kit';
+import {
+  admin,
+  createKey,
+  freePort,
+  startService,
+  startWorker,
+  type NodeProcess,
+  type ServiceName,
+  type ServiceProcess,
+} from '@pawlink/test-kit';
 import { addSmallPosts, type ThumbnailJobKey } from './board-posts.js';
 import { ProcessBook } from './process-book.js';
 import { startPrivateMariaDb, type PrivateMariaDb } from './private-mariadb.js';
@@ -30,7 +39,8 @@ async function settleAll(promises: Array<Promise<unknown>>): Promise<void> {
 
 async function runAdmin(env: Record<string, string>, args: string[]): Promise<string> {
   const result = await admin(env, args);
-  if (result.code !== 0) throw new Error(`bin/admin ${args.join(' ')} exited ${result.code}:\n${result.stdout}\n${result.stderr}`);
+  if (result.code !== 0)
+    throw new Error(`bin/admin ${args.join(' ')} exited ${result.code}:\n${result.stdout}\n${result.stderr}`);
   return result.stdout;
 }
 
@@ -111,7 +121,12 @@ export class FaultSystem {
     };
 
     await runAdmin(this.env, ['migrate']);
-    this.key = await createKey(this.env, 'shortener,thumbs,images_bulk', ['--rate-limit-route', '0', '--rate-limit-global', '0'], 'faults');
+    this.key = await createKey(
+      this.env,
+      'shortener,thumbs,images_bulk',
+      ['--rate-limit-route', '0', '--rate-limit-global', '0'],
+      'faults',
+    );
     await this.seedImages();
     const jobs = await addSmallPosts(this.board, 400, 50_000);
     // A post of its own: a job for one type may write both files.
@@ -150,7 +165,8 @@ export class FaultSystem {
     this.workers.push(worker);
     const deadline = Date.now() + 30_000;
     while (!proc.lines.some((line) => line.includes('thumbs worker started'))) {
-      if (proc.child.exitCode !== null || Date.now() > deadline) throw new Error(`${label} did not start:\n${proc.tail()}`);
+      if (proc.child.exitCode !== null || Date.now() > deadline)
+        throw new Error(`${label} did not start:\n${proc.tail()}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     return worker;

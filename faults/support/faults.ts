@@ -61,8 +61,16 @@ export interface Harness {
 
 export function readyTargets(system: FaultSystem): ReadyTarget[] {
   return [
-    ...(['shortener', 'images', 'thumbs'] as const).map((name) => ({ name, kind: 'service' as const, url: system.url(name) })),
-    ...system.workers.map((worker) => ({ name: worker.proc.name, kind: 'worker' as const, url: `http://127.0.0.1:${worker.healthPort}` })),
+    ...(['shortener', 'images', 'thumbs'] as const).map((name) => ({
+      name,
+      kind: 'service' as const,
+      url: system.url(name),
+    })),
+    ...system.workers.map((worker) => ({
+      name: worker.proc.name,
+      kind: 'worker' as const,
+      url: `http://127.0.0.1:${worker.healthPort}`,
+    })),
   ];
 }
 
@@ -70,7 +78,15 @@ const sleepUntil = (at: number): Promise<void> => sleep(Math.max(0, at - Date.no
 
 function begin(h: Harness, name: FaultName, dependency?: Dependency): FaultObservation {
   const injectedAt = Date.now();
-  return { name, dependency, injectedAt, readyDuring: [], openJobsAtInjection: h.endpoints.jobs.openAt(injectedAt).map((job) => job.id), endedAt: injectedAt, facts: {} };
+  return {
+    name,
+    dependency,
+    injectedAt,
+    readyDuring: [],
+    openJobsAtInjection: h.endpoints.jobs.openAt(injectedAt).map((job) => job.id),
+    endedAt: injectedAt,
+    facts: {},
+  };
 }
 
 /** After the return at `backAt`: full-success rounds, then /ready of every process. */
@@ -82,7 +98,14 @@ async function watchRecovery(h: Harness, observation: FaultObservation, backAt: 
   observation.endedAt = Date.now();
 }
 
-async function dependencyFault(h: Harness, name: FaultName, dependency: Dependency, downMs: number, inject: () => Promise<void>, restore: () => Promise<void>): Promise<FaultObservation> {
+async function dependencyFault(
+  h: Harness,
+  name: FaultName,
+  dependency: Dependency,
+  downMs: number,
+  inject: () => Promise<void>,
+  restore: () => Promise<void>,
+): Promise<FaultObservation> {
   const observation = begin(h, name, dependency);
   await inject();
   await sleep(READY_PROBE_DELAY_MS);
@@ -95,7 +118,14 @@ async function dependencyFault(h: Harness, name: FaultName, dependency: Dependen
 
 export async function redisKill(h: Harness): Promise<FaultObservation> {
   const { redis } = h.system;
-  const observation = await dependencyFault(h, FAULTS.redisKill, 'redis', REDIS_DOWN_MS, () => redis.daemon.kill9(), () => redis.restart());
+  const observation = await dependencyFault(
+    h,
+    FAULTS.redisKill,
+    'redis',
+    REDIS_DOWN_MS,
+    () => redis.daemon.kill9(),
+    () => redis.restart(),
+  );
   // The shortener empties its redirect cache when its invalidation subscriber is back (within the
   // recovery allowance): codes it redirected before are cold again.
   await sleepUntil((observation.backAt ?? Date.now()) + RECOVERY_LIMIT_MS);
@@ -105,20 +135,38 @@ export async function redisKill(h: Harness): Promise<FaultObservation> {
 
 export function databasePause(h: Harness): Promise<FaultObservation> {
   const { mariadb } = h.system;
-  return dependencyFault(h, FAULTS.databasePause, 'database', DATABASE_PAUSE_MS, () => Promise.resolve(mariadb.daemon.signal('SIGSTOP')), async () => {
-    mariadb.daemon.signal('SIGCONT');
-    while (!(await mariadb.answers())) await sleep(50);
-  });
+  return dependencyFault(
+    h,
+    FAULTS.databasePause,
+    'database',
+    DATABASE_PAUSE_MS,
+    () => Promise.resolve(mariadb.daemon.signal('SIGSTOP')),
+    async () => {
+      mariadb.daemon.signal('SIGCONT');
+      while (!(await mariadb.answers())) await sleep(50);
+    },
+  );
 }
 
 export function databaseKill(h: Harness): Promise<FaultObservation> {
   const { mariadb } = h.system;
-  return dependencyFault(h, FAULTS.databaseKill, 'database', DATABASE_DOWN_MS, () => mariadb.daemon.kill9(), () => mariadb.restart());
+  return dependencyFault(
+    h,
+    FAULTS.databaseKill,
+    'database',
+    DATABASE_DOWN_MS,
+    () => mariadb.daemon.kill9(),
+    () => mariadb.restart(),
+  );
 }
 
 /** The live worker whose log says it started job `id` (LOG_LEVEL=info logs each job start). */
 function workerRunning(h: Harness, id: string): FaultSystem['workers'][number] | undefined {
-  return h.system.workers.find((worker) => worker.proc.child.exitCode === null && worker.proc.lines.some((line) => line.includes('thumbnail job started') && line.includes(id)));
+  return h.system.workers.find(
+    (worker) =>
+      worker.proc.child.exitCode === null &&
+      worker.proc.lines.some((line) => line.includes('thumbnail job started') && line.includes(id)),
+  );
 }
 
 /**
@@ -135,7 +183,10 @@ export async function workerKill(h: Harness): Promise<FaultObservation> {
   let observation: FaultObservation;
   try {
     const put = await h.endpoints.thumbPut(h.endpoints.probe, 'probe', job);
-    if (put.record.status !== 202) throw new Error(`the slow job was not queued: ${put.record.status ?? put.record.failure} ${JSON.stringify(put.body)}`);
+    if (put.record.status !== 202)
+      throw new Error(
+        `the slow job was not queued: ${put.record.status ?? put.record.failure} ${JSON.stringify(put.body)}`,
+      );
     const deadline = Date.now() + 10_000;
     let victim = workerRunning(h, id);
     while (!victim) {
@@ -159,7 +210,11 @@ export async function workerKill(h: Harness): Promise<FaultObservation> {
   observation.backAt = Date.now();
   observation.facts.replacement = replacement.proc.name;
   observation.readyAfter = await waitForReady(readyTargets(h.system), Date.now() + RECOVERY_WATCH_MS);
-  while (h.endpoints.jobs.get(id)?.endedAt === undefined && Date.now() - observation.injectedAt < STALLED_RETRY_LIMIT_MS) await sleep(100);
+  while (
+    h.endpoints.jobs.get(id)?.endedAt === undefined &&
+    Date.now() - observation.injectedAt < STALLED_RETRY_LIMIT_MS
+  )
+    await sleep(100);
   observation.endedAt = Date.now();
   return observation;
 }
@@ -169,7 +224,9 @@ export async function workerKill(h: Harness): Promise<FaultObservation> {
  * bodies are still arriving); it must answer those, exit 0, and a new one takes its port.
  */
 export async function serviceTerm(h: Harness): Promise<FaultObservation> {
-  const inFlight = Array.from({ length: IN_FLIGHT_CREATES }, () => h.endpoints.create(h.endpoints.probe, 'probe', { bodyPauseMs: 1000 }));
+  const inFlight = Array.from({ length: IN_FLIGHT_CREATES }, () =>
+    h.endpoints.create(h.endpoints.probe, 'probe', { bodyPauseMs: 1000 }),
+  );
   await sleep(300);
   const observation = begin(h, FAULTS.serviceTerm);
   const proc = h.system.service('shortener');
@@ -180,7 +237,11 @@ export async function serviceTerm(h: Harness): Promise<FaultObservation> {
     proc.child.kill('SIGKILL');
     await proc.exited;
   }
-  observation.facts = { exitCode: exited?.code ?? null, exitSignal: exited?.signal ?? (exited ? null : 'SIGKILL after 15 s'), drainMs: Date.now() - observation.injectedAt };
+  observation.facts = {
+    exitCode: exited?.code ?? null,
+    exitSignal: exited?.signal ?? (exited ? null : 'SIGKILL after 15 s'),
+    drainMs: Date.now() - observation.injectedAt,
+  };
   // Sent through the request log, so their answers are judged with the rest.
   await Promise.all(inFlight);
   await h.system.restartService('shortener');

@@ -4,11 +4,17 @@ import { DB_PREFIX, type FaultSystem } from './fault-system.js';
 import type { BookedProcess } from './process-book.js';
 
 /** Runs `work` over `items`, `concurrency` at a time. */
-export async function eachLimited<T>(items: readonly T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
+export async function eachLimited<T>(
+  items: readonly T[],
+  concurrency: number,
+  work: (item: T) => Promise<void>,
+): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < items.length) await work(items[next++]!);
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < items.length) await work(items[next++]!);
+    }),
+  );
 }
 
 export interface LostWrite {
@@ -36,7 +42,12 @@ export async function verifyAcknowledgedWrites(system: FaultSystem, endpoints: E
   let next = 0;
   await eachLimited(acknowledged, 16, async ({ code, url }) => {
     const { record } = await endpoints.redirect(clients[next++ % clients.length]!, 'final', code, url);
-    redirects.set(code, record.status === 302 && record.wrong === undefined ? 'ok' : `${record.status ?? record.failure} ${record.wrong ?? ''}`.trim());
+    redirects.set(
+      code,
+      record.status === 302 && record.wrong === undefined
+        ? 'ok'
+        : `${record.status ?? record.failure} ${record.wrong ?? ''}`.trim(),
+    );
   });
   for (const client of clients) client.close();
   const connection = await system.mariadb.connect();
@@ -45,10 +56,16 @@ export async function verifyAcknowledgedWrites(system: FaultSystem, endpoints: E
   try {
     const codes = acknowledged.map((write) => write.code);
     for (let i = 0; i < codes.length; i += 1000) {
-      const [found] = await connection.query(`SELECT code, url FROM \`${DB_PREFIX}shortener\`.short_urls WHERE code IN (?)`, [codes.slice(i, i + 1000)]);
+      const [found] = await connection.query(
+        `SELECT code, url FROM \`${DB_PREFIX}shortener\`.short_urls WHERE code IN (?)`,
+        [codes.slice(i, i + 1000)],
+      );
       for (const row of found as Array<{ code: string; url: string }>) rows.set(row.code, row.url);
     }
-    const [count] = await connection.query(`SELECT COUNT(*) AS n FROM \`${DB_PREFIX}shortener\`.short_urls WHERE url LIKE ?`, [`${CREATED_URL_PREFIX}%`]);
+    const [count] = await connection.query(
+      `SELECT COUNT(*) AS n FROM \`${DB_PREFIX}shortener\`.short_urls WHERE url LIKE ?`,
+      [`${CREATED_URL_PREFIX}%`],
+    );
     stored = Number((count as Array<{ n: number }>)[0]?.n ?? 0);
   } finally {
     await connection.end();
@@ -60,7 +77,11 @@ export async function verifyAcknowledgedWrites(system: FaultSystem, endpoints: E
     const redirect = redirects.get(write.code) ?? 'not checked';
     if (redirect !== 'ok' || rowState !== 'ok') lost.push({ ...write, redirect, row: rowState });
   }
-  return { checked: acknowledged.length, lost, committedUnacknowledged: stored - new Set(acknowledged.map((write) => write.url)).size };
+  return {
+    checked: acknowledged.length,
+    lost,
+    committedUnacknowledged: stored - new Set(acknowledged.map((write) => write.url)).size,
+  };
 }
 
 export interface LogViolation {
@@ -77,12 +98,20 @@ export function checkJsonLogs(processes: readonly BookedProcess[]): LogViolation
     const bad = proc.lines.filter((line) => {
       try {
         const parsed = JSON.parse(line) as unknown;
-        return typeof parsed !== 'object' || parsed === null || typeof (parsed as { service?: unknown }).service !== 'string';
+        return (
+          typeof parsed !== 'object' || parsed === null || typeof (parsed as { service?: unknown }).service !== 'string'
+        );
       } catch {
         return true;
       }
     });
-    if (bad.length > 0) violations.push({ process: proc.name, lines: proc.lines.length, notJson: bad.length, examples: [...new Set(bad)].slice(0, 3).map((line) => line.slice(0, 160)) });
+    if (bad.length > 0)
+      violations.push({
+        process: proc.name,
+        lines: proc.lines.length,
+        notJson: bad.length,
+        examples: [...new Set(bad)].slice(0, 3).map((line) => line.slice(0, 160)),
+      });
   }
   return violations;
 }

@@ -30,13 +30,25 @@ export class HttpClient {
     const body = options.body === undefined ? undefined : Buffer.from(options.body);
     const headers = { ...options.headers, ...(body ? { 'content-length': String(body.length) } : {}) };
     return new Promise((resolve, reject) => {
-      const req = http.request(url, { method: options.method ?? 'GET', headers, agent: this.agent, localAddress: this.localAddress, signal: AbortSignal.timeout(options.timeoutMs) }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('error', reject);
-        res.on('aborted', () => reject(Object.assign(new Error('response cut short'), { code: 'ECONNRESET' })));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString() }));
-      });
+      const req = http.request(
+        url,
+        {
+          method: options.method ?? 'GET',
+          headers,
+          agent: this.agent,
+          localAddress: this.localAddress,
+          signal: AbortSignal.timeout(options.timeoutMs),
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('error', reject);
+          res.on('aborted', () => reject(Object.assign(new Error('response cut short'), { code: 'ECONNRESET' })));
+          res.on('end', () =>
+            resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString() }),
+          );
+        },
+      );
       req.on('error', reject);
       if (!body) {
         req.end();

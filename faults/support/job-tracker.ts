@@ -57,7 +57,9 @@ export class JobTracker {
 
   /** Jobs acknowledged by `at` and not (yet) ended then. */
   openAt(at: number): TrackedJob[] {
-    return [...this.jobs.values()].filter((job) => job.firstAckAt <= at && (job.endedAt === undefined || job.endedAt > at));
+    return [...this.jobs.values()].filter(
+      (job) => job.firstAckAt <= at && (job.endedAt === undefined || job.endedAt > at),
+    );
   }
 
   open(): TrackedJob[] {

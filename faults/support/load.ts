@@ -33,7 +33,10 @@ class TokenBucket {
   private tokens: number;
   private last = Date.now();
 
-  constructor(private readonly perSecond: number, private readonly burst: number) {
+  constructor(
+    private readonly perSecond: number,
+    private readonly burst: number,
+  ) {
     this.tokens = burst;
   }
 
@@ -79,7 +82,10 @@ export class Load {
   private parked = 0;
   private nextJob = 0;
 
-  constructor(private readonly endpoints: Endpoints, private readonly jobs: readonly ThumbnailJobKey[]) {}
+  constructor(
+    private readonly endpoints: Endpoints,
+    private readonly jobs: readonly ThumbnailJobKey[],
+  ) {}
 
   /** Each client has its own source address: 127.1.0.1, 127.1.0.2, ... */
   start(): void {
@@ -126,7 +132,8 @@ export class Load {
   private shortenerClient(client: HttpClient): () => Promise<void> {
     return async () => {
       const { codes } = this.endpoints;
-      const target = Math.random() < LOAD_MIX.coldRedirectShare ? codes.random() : (codes.randomWarm() ?? codes.random());
+      const target =
+        Math.random() < LOAD_MIX.coldRedirectShare ? codes.random() : (codes.randomWarm() ?? codes.random());
       if (!target || Math.random() < LOAD_MIX.createShare) await this.endpoints.create(client, 'load');
       else await this.endpoints.redirect(client, 'load', target.code, target.url);
     };

@@ -36,10 +36,13 @@ export function findBinary(name: string, debianPackage: string): string {
   for (const dir of ['/usr/sbin', '/usr/bin', '/usr/local/sbin', '/usr/local/bin']) {
     if (existsSync(`${dir}/${name}`)) return `${dir}/${name}`;
   }
-  throw new Error(`${name} not found in /usr/sbin or /usr/bin: install the Debian package ${debianPackage} (scripts/bootstrap.sh does)`);
+  throw new Error(
+    `${name} not found in /usr/sbin or /usr/bin: install the Debian package ${debianPackage} (scripts/bootstrap.sh does)`,
+  );
 }
 
-const running = (child: ChildProcess | undefined): child is ChildProcess => child !== undefined && child.exitCode === null && child.signalCode === null;
+const running = (child: ChildProcess | undefined): child is ChildProcess =>
+  child !== undefined && child.exitCode === null && child.signalCode === null;
 
 /** How to run one daemon and how to tell it is up. */
 export interface DaemonSpec {
@@ -61,7 +64,10 @@ export interface DaemonSpec {
 export class OwnedDaemon {
   private child: ChildProcess | undefined;
 
-  constructor(readonly name: string, private readonly spec: DaemonSpec) {}
+  constructor(
+    readonly name: string,
+    private readonly spec: DaemonSpec,
+  ) {}
 
   /** Starts the binary (it must not be running) and waits until it answers; throws with its log when it exits or stays silent. */
   async start(timeoutMs: number): Promise<void> {
@@ -78,7 +84,8 @@ export class OwnedDaemon {
     const deadline = Date.now() + timeoutMs;
     while (!(await this.spec.answers())) {
       if (!running(this.child)) throw new Error(`${this.name} exited while starting:\n${await diagnostics()}`);
-      if (Date.now() > deadline) throw new Error(`${this.name} did not answer within ${timeoutMs} ms:\n${await diagnostics()}`);
+      if (Date.now() > deadline)
+        throw new Error(`${this.name} did not answer within ${timeoutMs} ms:\n${await diagnostics()}`);
       await sleep(100);
     }
   }

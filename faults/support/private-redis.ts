@@ -23,15 +23,24 @@ export interface PrivateRedis {
  * snapshots, and `noeviction` (BullMQ loses jobs under any other policy).
  */
 const durableArgs = (port: number, dir: string): string[] => [
-  '--port', String(port),
-  '--bind', '127.0.0.1',
-  '--dir', dir,
-  '--appendonly', 'yes',
-  '--appendfsync', 'everysec',
-  '--save', '',
-  '--maxmemory-policy', 'noeviction',
-  '--daemonize', 'no',
-  '--logfile', '',
+  '--port',
+  String(port),
+  '--bind',
+  '127.0.0.1',
+  '--dir',
+  dir,
+  '--appendonly',
+  'yes',
+  '--appendfsync',
+  'everysec',
+  '--save',
+  '',
+  '--maxmemory-policy',
+  'noeviction',
+  '--daemonize',
+  'no',
+  '--logfile',
+  '',
 ];
 
 /** Starts `redis-server` under `baseDir/redis` and waits until it answers. */
@@ -40,7 +49,12 @@ export async function startPrivateRedis(baseDir: string): Promise<PrivateRedis> 
   await mkdir(dir, { recursive: true });
   const port = await freePort();
   const answers = () => redisAnswers(port);
-  const daemon = new OwnedDaemon('private redis', { command: findBinary('redis-server', 'redis-server'), args: durableArgs(port, dir), logFile: path.join(dir, 'redis.log'), answers });
+  const daemon = new OwnedDaemon('private redis', {
+    command: findBinary('redis-server', 'redis-server'),
+    args: durableArgs(port, dir),
+    logFile: path.join(dir, 'redis.log'),
+    answers,
+  });
   await daemon.start(START_TIMEOUT_MS);
   return {
     port,

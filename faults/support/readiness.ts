@@ -23,7 +23,8 @@ export interface ReadyProbe {
 export type Dependency = 'redis' | 'database';
 
 /** The services need Redis and the database; the worker Redis and its media directory. */
-const needs = (kind: ReadyTarget['kind'], dependency: Dependency): boolean => kind === 'service' || dependency === 'redis';
+const needs = (kind: ReadyTarget['kind'], dependency: Dependency): boolean =>
+  kind === 'service' || dependency === 'redis';
 
 export async function probeReady(target: ReadyTarget): Promise<ReadyProbe> {
   const at = Date.now();
@@ -40,7 +41,8 @@ export async function probeReady(target: ReadyTarget): Promise<ReadyProbe> {
     }
   } catch (error) {
     const err = error as { name?: string; cause?: { code?: string } };
-    probe.failure = err.name === 'TimeoutError' ? 'timeout' : err.cause?.code === 'ECONNREFUSED' ? 'refused' : 'network';
+    probe.failure =
+      err.name === 'TimeoutError' ? 'timeout' : err.cause?.code === 'ECONNREFUSED' ? 'refused' : 'network';
   }
   probe.latencyMs = Math.round(performance.now() - began);
   return probe;
@@ -51,7 +53,8 @@ export const probeAll = (targets: ReadyTarget[]): Promise<ReadyProbe[]> => Promi
 /** A worker that refuses the connection has no health port (yet): nothing to judge. */
 const notServed = (probe: ReadyProbe): boolean => probe.kind === 'worker' && probe.failure === 'refused';
 
-const seen = (probe: ReadyProbe): string => `${probe.target}: ${probe.status ?? probe.failure} ${JSON.stringify(probe.body) ?? ''}`;
+const seen = (probe: ReadyProbe): string =>
+  `${probe.target}: ${probe.status ?? probe.failure} ${JSON.stringify(probe.body) ?? ''}`;
 
 /**
  * While `dependency` is down, a process that needs it answers 503 `{success:false, code:1004,
@@ -61,7 +64,11 @@ export function readyWhileDownViolation(probe: ReadyProbe, dependency: Dependenc
   if (notServed(probe)) return undefined;
   if (!needs(probe.kind, dependency)) return readyViolation(probe);
   const body = probe.body as { success?: unknown; code?: unknown; checks?: Record<string, unknown> } | undefined;
-  const ok = probe.status === 503 && body?.success === false && body.code === DEPENDENCY_UNAVAILABLE && body.checks?.[dependency] === 'down';
+  const ok =
+    probe.status === 503 &&
+    body?.success === false &&
+    body.code === DEPENDENCY_UNAVAILABLE &&
+    body.checks?.[dependency] === 'down';
   return ok ? undefined : `${seen(probe)} (expected 503 code 1004 with checks.${dependency} "down")`;
 }
 
@@ -70,12 +77,20 @@ export function readyViolation(probe: ReadyProbe): string | undefined {
   if (notServed(probe)) return undefined;
   const body = probe.body as { success?: unknown; ready?: unknown; checks?: Record<string, unknown> } | undefined;
   const checks = Object.values(body?.checks ?? {});
-  const ok = probe.status === 200 && body?.success === true && body.ready === true && checks.length > 0 && checks.every((check) => check === 'up');
+  const ok =
+    probe.status === 200 &&
+    body?.success === true &&
+    body.ready === true &&
+    checks.length > 0 &&
+    checks.every((check) => check === 'up');
   return ok ? undefined : `${seen(probe)} (expected 200 ready with every check "up")`;
 }
 
 /** Asks every target until all are ready or `until` has passed; returns the last answers and when all were ready. */
-export async function waitForReady(targets: ReadyTarget[], until: number): Promise<{ readyAt?: number; probes: ReadyProbe[] }> {
+export async function waitForReady(
+  targets: ReadyTarget[],
+  until: number,
+): Promise<{ readyAt?: number; probes: ReadyProbe[] }> {
   for (;;) {
     const probes = await probeAll(targets);
     if (probes.every((probe) => readyViolation(probe) === undefined)) return { readyAt: Date.now(), probes };

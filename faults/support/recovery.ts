@@ -16,7 +16,8 @@ export interface RoundResult {
   endedAt: number;
 }
 
-const describe = ({ record }: Answer): string => `${record.kind}: ${record.status ?? record.failure ?? '?'}${record.code !== undefined ? ` code ${record.code}` : ''}${record.wrong ? ` (${record.wrong})` : ''}`;
+const describe = ({ record }: Answer): string =>
+  `${record.kind}: ${record.status ?? record.failure ?? '?'}${record.code !== undefined ? ` code ${record.code}` : ''}${record.wrong ? ` (${record.wrong})` : ''}`;
 
 /**
  * One request of every kind: a create, then a redirect of that new code (a cold read through Redis
@@ -25,7 +26,12 @@ const describe = ({ record }: Answer): string => `${record.kind}: ${record.statu
 export async function fullSuccessRound(endpoints: Endpoints, freshJob: () => ThumbnailJobKey): Promise<RoundResult> {
   const job = freshJob();
   const { probe } = endpoints;
-  const [create, put, keyed, anonymous] = await Promise.all([endpoints.create(probe, 'probe'), endpoints.thumbPut(probe, 'probe', job), endpoints.random(probe, 'probe', false), endpoints.random(probe, 'probe', true)]);
+  const [create, put, keyed, anonymous] = await Promise.all([
+    endpoints.create(probe, 'probe'),
+    endpoints.thumbPut(probe, 'probe', job),
+    endpoints.random(probe, 'probe', false),
+    endpoints.random(probe, 'probe', true),
+  ]);
   const answers: Answer[] = [create, put, keyed, anonymous];
   const created = create.record.created;
   if (created) answers.push(await endpoints.redirect(probe, 'probe', created.code, created.url));
@@ -45,7 +51,11 @@ export interface RecoveryResult {
 }
 
 /** Rounds back to back (200 ms apart) from `since` until one fully succeeds or RECOVERY_WATCH_MS has passed. */
-export async function waitForFullRecovery(endpoints: Endpoints, freshJob: () => ThumbnailJobKey, since: number): Promise<RecoveryResult> {
+export async function waitForFullRecovery(
+  endpoints: Endpoints,
+  freshJob: () => ThumbnailJobKey,
+  since: number,
+): Promise<RecoveryResult> {
   let rounds = 0;
   let lastFailures: string[] = [];
   while (Date.now() - since < RECOVERY_WATCH_MS) {

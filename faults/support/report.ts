@@ -4,7 +4,8 @@ import { REPO_ROOT } from '@pawlink/test-kit';
 import { answerStats, summarise, type FaultFigures } from './analysis.js';
 import type { ScenarioResult } from './scenario.js';
 
-const seconds = (ms: number | undefined, missing = 'never'): string => (ms === undefined ? missing : `${(ms / 1000).toFixed(1)} s`);
+const seconds = (ms: number | undefined, missing = 'never'): string =>
+  ms === undefined ? missing : `${(ms / 1000).toFixed(1)} s`;
 
 /** The measured figures as a Markdown table (README, "Reliability and security"). */
 export function faultTable(rows: ReadonlyArray<{ name: string; figures: FaultFigures }>): string {
@@ -14,7 +15,9 @@ export function faultTable(rows: ReadonlyArray<{ name: string; figures: FaultFig
   ];
   for (const { name, figures: f } of rows) {
     const jobs = f.openJobs === 0 ? '0' : `${f.openJobsEnded}/${f.openJobs} (${seconds(f.openJobsLastEndedMs, '–')})`;
-    lines.push(`| ${name} | ${f.requests} | ${f.answered1004} | ${f.violations} | ${f.maxLatencyMs} ms | ${f.recoveryWatched ? seconds(f.recoveryMs) : '–'} | ${seconds(f.readyMs)} | ${jobs} | ${f.creates} / ${f.lostCreates} |`);
+    lines.push(
+      `| ${name} | ${f.requests} | ${f.answered1004} | ${f.violations} | ${f.maxLatencyMs} ms | ${f.recoveryWatched ? seconds(f.recoveryMs) : '–'} | ${seconds(f.readyMs)} | ${jobs} | ${f.creates} / ${f.lostCreates} |`,
+    );
   }
   return lines.join('\n');
 }
@@ -22,7 +25,9 @@ export function faultTable(rows: ReadonlyArray<{ name: string; figures: FaultFig
 /** What the run measured, for the test output: the table and the figures that are not per fault. */
 export function faultSummary(result: ScenarioResult): string {
   const { killedJob, writes } = result;
-  const workerProbes = result.observations.flatMap((o) => [...o.readyDuring, ...(o.readyAfter?.probes ?? [])]).filter((probe) => probe.kind === 'worker');
+  const workerProbes = result.observations
+    .flatMap((o) => [...o.readyDuring, ...(o.readyAfter?.probes ?? [])])
+    .filter((probe) => probe.kind === 'worker');
   const unserved = workerProbes.filter((probe) => probe.failure === 'refused').length;
   const term = result.observations.find((o) => o.facts.drainMs !== undefined)?.facts ?? {};
   return [

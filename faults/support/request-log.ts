@@ -4,7 +4,14 @@ import type { HttpClient, HttpRequest } from './http-client.js';
 /** The kinds of request the load makes, each with its own documented answers. */
 export type EndpointKind = 'create' | 'redirect' | 'random-keyed' | 'random-anonymous' | 'thumb-put' | 'thumb-check';
 
-export const ENDPOINT_KINDS: readonly EndpointKind[] = ['create', 'redirect', 'random-keyed', 'random-anonymous', 'thumb-put', 'thumb-check'];
+export const ENDPOINT_KINDS: readonly EndpointKind[] = [
+  'create',
+  'redirect',
+  'random-keyed',
+  'random-anonymous',
+  'thumb-put',
+  'thumb-check',
+];
 
 export const SERVICE_OF: Record<EndpointKind, ServiceName> = {
   create: 'shortener',
@@ -67,10 +74,24 @@ export class RequestLog {
   readonly records: RequestRecord[] = [];
 
   /** One request by `client`, answered in full (body read) within REQUEST_TIMEOUT_MS or recorded as unanswered. */
-  async send(kind: EndpointKind, origin: RequestRecord['origin'], client: HttpClient, url: string, request: Omit<HttpRequest, 'timeoutMs'> = {}): Promise<Answer> {
+  async send(
+    kind: EndpointKind,
+    origin: RequestRecord['origin'],
+    client: HttpClient,
+    url: string,
+    request: Omit<HttpRequest, 'timeoutMs'> = {},
+  ): Promise<Answer> {
     const startedAt = Date.now();
     const began = performance.now();
-    const record: RequestRecord = { kind, origin, startedAt, endedAt: startedAt, latencyMs: 0, status: null, hasRetryAfter: false };
+    const record: RequestRecord = {
+      kind,
+      origin,
+      startedAt,
+      endedAt: startedAt,
+      latencyMs: 0,
+      status: null,
+      hasRetryAfter: false,
+    };
     this.records.push(record);
     let body: unknown;
     let location: string | undefined;

@@ -5,7 +5,16 @@ import type { FaultWindows } from './contract.js';
 import { CreatedCodes } from './created-codes.js';
 import { Endpoints } from './endpoints.js';
 import { CATEGORY, type FaultSystem } from './fault-system.js';
-import { databaseKill, databasePause, FAULTS, redisKill, serviceTerm, workerKill, type FaultObservation, type Harness } from './faults.js';
+import {
+  databaseKill,
+  databasePause,
+  FAULTS,
+  redisKill,
+  serviceTerm,
+  workerKill,
+  type FaultObservation,
+  type Harness,
+} from './faults.js';
 import { checkJsonLogs, verifyAcknowledgedWrites, type LogViolation, type WriteCheck } from './final-checks.js';
 import { sweepOpenJobs, watchOpenJobs } from './job-watch.js';
 import { JobTracker, type TrackedJob } from './job-tracker.js';
@@ -47,7 +56,12 @@ export interface ScenarioResult {
 export async function runScenario(system: FaultSystem): Promise<ScenarioResult> {
   const startedAt = Date.now();
   const log = new RequestLog();
-  const endpoints = new Endpoints({ url: (name) => system.url(name), key: system.key, category: CATEGORY }, log, new CreatedCodes(), new JobTracker());
+  const endpoints = new Endpoints(
+    { url: (name) => system.url(name), key: system.key, category: CATEGORY },
+    log,
+    new CreatedCodes(),
+    new JobTracker(),
+  );
   const load = new Load(endpoints, system.loadJobs);
   const spare = [...system.spareJobs];
   // Past the spare jobs, probes reuse the load's (a PUT of a finished one answers 200, which still counts).
@@ -77,7 +91,9 @@ export async function runScenario(system: FaultSystem): Promise<ScenarioResult> 
   const writes = await verifyAcknowledgedWrites(system, endpoints);
   endpoints.probe.close();
 
-  const unexpectedExits = system.book.unexpectedExits().map((entry) => ({ name: entry.proc.name, role: entry.role, exit: entry.exit, tail: entry.proc.tail(1500) }));
+  const unexpectedExits = system.book
+    .unexpectedExits()
+    .map((entry) => ({ name: entry.proc.name, role: entry.role, exit: entry.exit, tail: entry.proc.tail(1500) }));
   await system.book.stopAll();
   const logViolations = checkJsonLogs(system.book.entries);
 
@@ -85,7 +101,10 @@ export async function runScenario(system: FaultSystem): Promise<ScenarioResult> 
   if (term) Object.assign(term.facts, drainFigures(term, log.records));
   const windows = faultWindows(observations);
   const found = violations(log.records, windows);
-  const figures = observations.map((observation) => ({ name: observation.name, figures: faultFigures(observation, log.records, found, endpoints.jobs.jobs, writes) }));
+  const figures = observations.map((observation) => ({
+    name: observation.name,
+    figures: faultFigures(observation, log.records, found, endpoints.jobs.jobs, writes),
+  }));
   return {
     startedAt,
     durationMs: Date.now() - startedAt,
@@ -97,7 +116,12 @@ export async function runScenario(system: FaultSystem): Promise<ScenarioResult> 
     writes,
     jobs: [...endpoints.jobs.jobs.values()],
     lastFaultEndedAt,
-    killedJob: { id: killedJobId, killedAt: killed.injectedAt, endedAt: endpoints.jobs.get(killedJobId)?.endedAt, outcome: endpoints.jobs.get(killedJobId)?.outcome },
+    killedJob: {
+      id: killedJobId,
+      killedAt: killed.injectedAt,
+      endedAt: endpoints.jobs.get(killedJobId)?.endedAt,
+      outcome: endpoints.jobs.get(killedJobId)?.outcome,
+    },
     unexpectedExits,
     logViolations,
     table: faultTable(figures),

@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { betweenFaults, duringFault, summarise } from '../support/analysis.js';
 import { FaultSystem } from '../support/fault-system.js';
-import { FAULTS, IN_FLIGHT_CREATES, STALLED_RETRY_LIMIT_MS, type FaultName, type FaultObservation } from '../support/faults.js';
+import {
+  FAULTS,
+  IN_FLIGHT_CREATES,
+  STALLED_RETRY_LIMIT_MS,
+  type FaultName,
+  type FaultObservation,
+} from '../support/faults.js';
 import { readyViolation, readyWhileDownViolation } from '../support/readiness.js';
 import { RECOVERY_LIMIT_MS } from '../support/recovery.js';
 import { faultSummary, writeReport } from '../support/report.js';
@@ -54,13 +60,22 @@ describe.each(Object.values(FAULTS))('%s', (name) => {
   });
 });
 
-describe.each([FAULTS.redisKill, FAULTS.databasePause, FAULTS.databaseKill, FAULTS.serviceTerm])('%s: recovery', (name) => {
-  it(`every endpoint kind succeeds again within ${RECOVERY_LIMIT_MS} ms of the return, without a restart`, () => {
-    const o = observation(name);
-    const recoveryMs = o.recovery?.fullSuccessAt !== undefined && o.backAt !== undefined ? o.recovery.fullSuccessAt - o.backAt : undefined;
-    expect(recoveryMs ?? Infinity, `last failing round: ${JSON.stringify(o.recovery?.lastFailures)}`).toBeLessThanOrEqual(RECOVERY_LIMIT_MS);
-  });
-});
+describe.each([FAULTS.redisKill, FAULTS.databasePause, FAULTS.databaseKill, FAULTS.serviceTerm])(
+  '%s: recovery',
+  (name) => {
+    it(`every endpoint kind succeeds again within ${RECOVERY_LIMIT_MS} ms of the return, without a restart`, () => {
+      const o = observation(name);
+      const recoveryMs =
+        o.recovery?.fullSuccessAt !== undefined && o.backAt !== undefined
+          ? o.recovery.fullSuccessAt - o.backAt
+          : undefined;
+      expect(
+        recoveryMs ?? Infinity,
+        `last failing round: ${JSON.stringify(o.recovery?.lastFailures)}`,
+      ).toBeLessThanOrEqual(RECOVERY_LIMIT_MS);
+    });
+  },
+);
 
 describe.each([FAULTS.redisKill, FAULTS.databasePause, FAULTS.databaseKill])('%s: readiness', (name) => {
   it('/ready answers 503 code 1004 naming the dependency while it is down (processes that do not need it stay 200)', () => {
@@ -71,14 +86,33 @@ describe.each([FAULTS.redisKill, FAULTS.databasePause, FAULTS.databaseKill])('%s
 
   it(`/ready is 200 everywhere within ${RECOVERY_LIMIT_MS} ms of the return`, () => {
     const o = observation(name);
-    const readyMs = o.readyAfter?.readyAt !== undefined && o.backAt !== undefined ? o.readyAfter.readyAt - o.backAt : undefined;
-    expect(readyMs ?? Infinity, JSON.stringify(o.readyAfter?.probes.map((p) => [p.target, p.status ?? p.failure]))).toBeLessThanOrEqual(RECOVERY_LIMIT_MS);
+    const readyMs =
+      o.readyAfter?.readyAt !== undefined && o.backAt !== undefined ? o.readyAfter.readyAt - o.backAt : undefined;
+    expect(
+      readyMs ?? Infinity,
+      JSON.stringify(o.readyAfter?.probes.map((p) => [p.target, p.status ?? p.failure])),
+    ).toBeLessThanOrEqual(RECOVERY_LIMIT_MS);
   });
 
   it('redirects the shortener process had served keep working from its cache', () => {
     const o = observation(name);
-    const warmFailures = result.records.filter((r) => r.kind === 'redirect' && r.warm === true && r.startedAt >= o.injectedAt && r.startedAt <= (o.backAt ?? o.endedAt) && r.status !== 302);
-    expect(summarise(warmFailures.map((record) => ({ record, reason: `${record.status ?? record.failure} code ${record.code ?? '-'}` })), o.injectedAt)).toEqual([]);
+    const warmFailures = result.records.filter(
+      (r) =>
+        r.kind === 'redirect' &&
+        r.warm === true &&
+        r.startedAt >= o.injectedAt &&
+        r.startedAt <= (o.backAt ?? o.endedAt) &&
+        r.status !== 302,
+    );
+    expect(
+      summarise(
+        warmFailures.map((record) => ({
+          record,
+          reason: `${record.status ?? record.failure} code ${record.code ?? '-'}`,
+        })),
+        o.injectedAt,
+      ),
+    ).toEqual([]);
   });
 });
 
@@ -119,9 +153,15 @@ describe('the whole run', () => {
   it(`every thumbnail job ends, completed or failed, within ${JOB_END_LIMIT_MS / 1000} s of the last fault`, () => {
     const redisKilledAt = observation(FAULTS.redisKill).injectedAt;
     // appendfsync everysec: a job queued in the second before Redis was killed may be lost with it.
-    const lostWithTheLastSecond = (job: ScenarioResult['jobs'][number]) => job.vanishedAt !== undefined && job.lastAckAt <= redisKilledAt && job.lastAckAt > redisKilledAt - 1000;
+    const lostWithTheLastSecond = (job: ScenarioResult['jobs'][number]) =>
+      job.vanishedAt !== undefined && job.lastAckAt <= redisKilledAt && job.lastAckAt > redisKilledAt - 1000;
     const stuck = result.jobs.filter((job) => job.endedAt === undefined && !lostWithTheLastSecond(job));
-    expect(stuck.map((job) => `${job.id}: last acknowledged at +${((job.lastAckAt - result.startedAt) / 1000).toFixed(1)} s${job.vanishedAt ? ', then unknown to check (404 1066)' : ', still processing'}`)).toEqual([]);
+    expect(
+      stuck.map(
+        (job) =>
+          `${job.id}: last acknowledged at +${((job.lastAckAt - result.startedAt) / 1000).toFixed(1)} s${job.vanishedAt ? ', then unknown to check (404 1066)' : ', still processing'}`,
+      ),
+    ).toEqual([]);
   });
 
   it('every line every process printed is JSON with a service field', () => {

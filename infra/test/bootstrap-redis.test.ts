@@ -24,7 +24,11 @@ function cli(...args: string[]): string {
 
 /** Runs bs_start_redis from scripts/bootstrap.sh, with the helpers it calls stubbed for a non-interactive run. */
 async function startWithBootstrap(): Promise<number> {
-  const functions = spawnSync('sed', ['-n', '/^bs_redis_data_dir() {/,/^}/p;/^bs_start_redis() {/,/^}/p', 'scripts/bootstrap.sh'], { cwd: repoRoot, encoding: 'utf8' }).stdout;
+  const functions = spawnSync(
+    'sed',
+    ['-n', '/^bs_redis_data_dir() {/,/^}/p;/^bs_start_redis() {/,/^}/p', 'scripts/bootstrap.sh'],
+    { cwd: repoRoot, encoding: 'utf8' },
+  ).stdout;
   expect(functions).toContain('bs_start_redis()');
   const script = [
     'set -euo pipefail',
@@ -35,7 +39,11 @@ async function startWithBootstrap(): Promise<number> {
     functions,
     'bs_start_redis',
   ].join('\n');
-  const res = spawnSync('bash', ['-c', script], { cwd, encoding: 'utf8', env: { ...process.env, REDIS_DATA_DIR: dataDir } });
+  const res = spawnSync('bash', ['-c', script], {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, REDIS_DATA_DIR: dataDir },
+  });
   expect(res.stderr).toBe('');
   expect(res.status).toBe(0);
   for (let i = 0; i < 100 && cli('ping') !== 'PONG'; i++) await sleep(50);

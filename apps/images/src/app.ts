@@ -1,6 +1,13 @@
 import { registerGetStatusRoute, serviceRateLimits, type AccessGuards } from '@pawlink/auth';
 import { imagesOpenApi } from '@pawlink/contracts/openapi';
-import { createServiceApp, type DocsSection, type HttpMetrics, type Logger, type Readiness, type ReadOnlySwitch } from '@pawlink/service-kit';
+import {
+  createServiceApp,
+  type DocsSection,
+  type HttpMetrics,
+  type Logger,
+  type Readiness,
+  type ReadOnlySwitch,
+} from '@pawlink/service-kit';
 import type { Express } from 'express';
 import type { ImagesConfig } from './config.js';
 import type { ImagesContainer } from './container.js';
@@ -32,7 +39,8 @@ function categoriesSection(counts: CategoryCount[]): DocsSection {
     title: 'Categories',
     columns: ['Category', 'Key', 'Images', 'State'],
     rows: counts.map((c) => [c.name, c.db, c.images, c.enabled ? 'enabled' : 'disabled']),
-    note: counts.length === 0 ? 'No categories yet.' : `Counts are at most ${CATEGORY_COUNTS_CACHE_MS / 1000} seconds old.`,
+    note:
+      counts.length === 0 ? 'No categories yet.' : `Counts are at most ${CATEGORY_COUNTS_CACHE_MS / 1000} seconds old.`,
   };
 }
 
@@ -42,7 +50,12 @@ export function createApp(deps: ImagesAppDeps): Express {
   const { app, finalize } = createServiceApp({
     service: 'images',
     ...deps,
-    docs: { document: imagesOpenApi, urls: deps.config.urls, rateLimits: serviceRateLimits('images'), sections: async () => [categoriesSection(await images.categoryCounts.categoryCounts())] },
+    docs: {
+      document: imagesOpenApi,
+      urls: deps.config.urls,
+      rateLimits: serviceRateLimits('images'),
+      sections: async () => [categoriesSection(await images.categoryCounts.categoryCounts())],
+    },
   });
   const routes = { guards: deps.guards, ...images };
   // On the app itself (not a sub-router) so the 405 handler sees every route's methods.

@@ -95,14 +95,46 @@ export function createImagesContainer(connections: ImagesConnections): ImagesCon
   const { categories, images, sizeIndex, records, files } = repositories;
   const indexing = new SizeIndexService({ index: sizeIndex, images, logger });
   const { shortLinks: linkSettings } = config.images;
-  const shortener = connections.shortener !== undefined ? connections.shortener : linkSettings.key === null ? null : new ShortLinkRepository({ apiUrl: linkSettings.apiUrl, key: linkSettings.key, timeoutMs: linkSettings.timeoutMs });
-  const shortLinks = new ShortLinksService({ shortUrls: new ImageShortUrlRepository(dataSource), records, shortener, imagesMediaUrl: config.urls.imagesMedia, concurrency: linkSettings.concurrency });
+  const shortener =
+    connections.shortener !== undefined
+      ? connections.shortener
+      : linkSettings.key === null
+        ? null
+        : new ShortLinkRepository({
+            apiUrl: linkSettings.apiUrl,
+            key: linkSettings.key,
+            timeoutMs: linkSettings.timeoutMs,
+          });
+  const shortLinks = new ShortLinksService({
+    shortUrls: new ImageShortUrlRepository(dataSource),
+    records,
+    shortener,
+    imagesMediaUrl: config.urls.imagesMedia,
+    concurrency: linkSettings.concurrency,
+  });
   const thumbhashes = new ThumbhashRepository();
-  const imports = new ImageImportService({ categories, images, files, probe: new ImageProbeRepository(), records, indexing, thumbhashes });
+  const imports = new ImageImportService({
+    categories,
+    images,
+    files,
+    probe: new ImageProbeRepository(),
+    records,
+    indexing,
+    thumbhashes,
+  });
   const imagesMediaUrl = config.urls.imagesMedia;
   const categoryCache = new CategoryCacheRepository(categories, config.images.categoryCacheMs);
   const rows = new ImageRowsRepository(records, images);
-  const randomImages = new RandomImagesService({ categoryCache, categories, index: sizeIndex, indexing, rows, files, imagesMediaUrl, logger });
+  const randomImages = new RandomImagesService({
+    categoryCache,
+    categories,
+    index: sizeIndex,
+    indexing,
+    rows,
+    files,
+    imagesMediaUrl,
+    logger,
+  });
   return {
     images: {
       listCategories: new ListCategoriesService({ categories }),
@@ -110,7 +142,9 @@ export function createImagesContainer(connections: ImagesConnections): ImagesCon
       getImage: new GetImageService({ categoryCache, rows, imagesMediaUrl }),
       randomImages,
       bulkImages: new BulkImagesService({ categoryCache, picks: randomImages, imagesMediaUrl }),
-      categoryCounts: new CategoryCountsService({ counts: new CategoryCountsRepository(categories, images, CATEGORY_COUNTS_CACHE_MS) }),
+      categoryCounts: new CategoryCountsService({
+        counts: new CategoryCountsRepository(categories, images, CATEGORY_COUNTS_CACHE_MS),
+      }),
     },
     sizeIndex: indexing,
     imports,
@@ -118,13 +152,27 @@ export function createImagesContainer(connections: ImagesConnections): ImagesCon
     categoryAdmin: new CategoryAdminService({ categories, images }),
     demoSeed: new DemoSeedService({ categories, placeholders: new PlaceholderImageRepository(), imports }),
     shortLinks,
-    shortLinkFiller: new ShortLinkFiller({ links: shortLinks, lock: new ShortLinkLockRepository(redis, config.redis.prefix), logger, intervalMs: linkSettings.intervalMs }),
-    thumbhashBackfill: new ThumbhashBackfillService({ thumbhashColumn: new ImageThumbhashRepository(dataSource), files, thumbhashes, images, records }),
+    shortLinkFiller: new ShortLinkFiller({
+      links: shortLinks,
+      lock: new ShortLinkLockRepository(redis, config.redis.prefix),
+      logger,
+      intervalMs: linkSettings.intervalMs,
+    }),
+    thumbhashBackfill: new ThumbhashBackfillService({
+      thumbhashColumn: new ImageThumbhashRepository(dataSource),
+      files,
+      thumbhashes,
+      images,
+      records,
+    }),
     repositories,
   };
 }
 
 /** Category administration alone, which needs MySQL only (`bin/admin category`: no Redis connection is opened). */
 export function createCategoryAdmin(dataSource: DataSource): CategoryAdminService {
-  return new CategoryAdminService({ categories: new CategoryRepository(dataSource), images: new ImageRepository(dataSource) });
+  return new CategoryAdminService({
+    categories: new CategoryRepository(dataSource),
+    images: new ImageRepository(dataSource),
+  });
 }

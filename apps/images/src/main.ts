@@ -15,7 +15,12 @@ await runService({
   async start(runtime) {
     const { config, logger, startedAt } = runtime;
     const redis = runtime.redis('images');
-    const services = createImagesContainer({ config, logger, redis, dataSource: await runtime.dataSource(imagesDatabase) });
+    const services = createImagesContainer({
+      config,
+      logger,
+      redis,
+      dataSource: await runtime.dataSource(imagesDatabase),
+    });
     // A missing size index (fresh or flushed Redis) is rebuilt before serving; a category the
     // loop has not reached yet is rebuilt on its first request anyway.
     await services.sizeIndex.ensureAll();
@@ -27,6 +32,15 @@ await runService({
     }
     const readOnly = await runtime.readOnlySwitch('images', redis);
     const guards = await openAccessGuards(runtime, 'images', redis);
-    return createApp({ config, logger, services, guards, readOnly, startedAt, readiness: runtime.readiness, metrics: runtime.metrics });
+    return createApp({
+      config,
+      logger,
+      services,
+      guards,
+      readOnly,
+      startedAt,
+      readiness: runtime.readiness,
+      metrics: runtime.metrics,
+    });
   },
 });

@@ -54,7 +54,10 @@ describe('POST /bulk', () => {
     for (const id of hugIds) expect(hug.has(id)).toBe(true);
     expect(res.body.data['animals.birb']).toHaveLength(2);
     expect(new Set(res.body.data['animals.birb'].map((image: { id: string }) => image.id)).size).toBe(2);
-    expect(res.body.data['furry.hug'][0]).toMatchObject({ url: expect.stringMatching(/^http:\/\/media\.test\/images\/[0-9a-f]{32}\.(png|jpg|gif)$/), artists: ['Test Artist'] });
+    expect(res.body.data['furry.hug'][0]).toMatchObject({
+      url: expect.stringMatching(/^http:\/\/media\.test\/images\/[0-9a-f]{32}\.(png|jpg|gif)$/),
+      artists: ['Test Artist'],
+    });
   });
 
   it('applies sizeLimit (same rules as the random endpoint)', async () => {
@@ -91,17 +94,24 @@ describe('POST /bulk', () => {
   it('answers 400 1054 for a missing body and 1026 for malformed JSON', async () => {
     const missing = await request(`${h.url}/bulk`, { method: 'POST', headers: { authorization: bulkKey } });
     expect(missing.body.code).toBe(1054);
-    const malformed = await request(`${h.url}/bulk`, { method: 'POST', headers: { authorization: bulkKey, 'content-type': 'application/json' }, body: '{"furry.hug":' });
+    const malformed = await request(`${h.url}/bulk`, {
+      method: 'POST',
+      headers: { authorization: bulkKey, 'content-type': 'application/json' },
+      body: '{"furry.hug":',
+    });
     expect(malformed.status).toBe(400);
     expect(malformed.body.code).toBe(1026);
   });
 
-  it.each([['furry.unknown'], ['animals.fox'], ['furry.closed'], ['../etc']])('answers 400 1055 naming the invalid category %s', async (db) => {
-    const res = await post({ 'furry.hug': 1, [db]: 1 }, bulkKey);
-    expect(res.status).toBe(400);
-    expect(res.body.code).toBe(1055);
-    expect(res.body.error).toContain(db);
-  });
+  it.each([['furry.unknown'], ['animals.fox'], ['furry.closed'], ['../etc']])(
+    'answers 400 1055 naming the invalid category %s',
+    async (db) => {
+      const res = await post({ 'furry.hug': 1, [db]: 1 }, bulkKey);
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe(1055);
+      expect(res.body.error).toContain(db);
+    },
+  );
 
   it('answers 400 1056 naming the limit and the total when above the key limit', async () => {
     const res = await post({ 'furry.hug': 2, 'animals.birb': 2 }, smallKey);

@@ -48,7 +48,12 @@ describe('GET /categories and /categories/:db', () => {
           exists: true,
           list: {
             total: 4,
-            size: { total, totalM: Math.round((total / 1048576) * 1000) / 1000, average, averageM: Math.round((average / 1048576) * 1000) / 1000 },
+            size: {
+              total,
+              totalM: Math.round((total / 1048576) * 1000) / 1000,
+              average,
+              averageM: Math.round((average / 1048576) * 1000) / 1000,
+            },
             // seeds 0..3 rotate png, jpeg, gif, png
             types: { 'image/gif': 1, 'image/jpeg': 1, 'image/png': 2 },
           },
@@ -60,7 +65,11 @@ describe('GET /categories and /categories/:db', () => {
 
   it('shows disabled and empty categories with their comment', async () => {
     const empty = await request(`${h.url}/categories/animals.fox`);
-    expect(empty.body.data).toMatchObject({ disabled: true, _comment: NEVER_HAD_CONTENT_COMMENT, files: { exists: false, list: { total: 0, types: {} } } });
+    expect(empty.body.data).toMatchObject({
+      disabled: true,
+      _comment: NEVER_HAD_CONTENT_COMMENT,
+      files: { exists: false, list: { total: 0, types: {} } },
+    });
     const disabled = await request(`${h.url}/categories/furry.hug`);
     expect(disabled.body.data).toMatchObject({ disabled: true, _comment: 'Under review.', files: { exists: true } });
   });
@@ -115,13 +124,15 @@ describe('GET /categories/:db under IMAGES_CATEGORY_CACHE_MS', () => {
   });
   afterAll(async () => h.close());
 
-  it('remembers a category\'s aggregates for the window, while random picks see a new import at once', async () => {
+  it("remembers a category's aggregates for the window, while random picks see a new import at once", async () => {
     const first = await Promise.all(Array.from({ length: 5 }, () => request(`${h.url}/categories/furry.boop`)));
     for (const res of first) expect(res.body.data.files.list.total).toBe(1);
     await h.addImage('furry.boop', 1);
     // Within the window the answer is the remembered one; the random endpoint already sees both.
     expect((await request(`${h.url}/categories/furry.boop`)).body.data.files.list.total).toBe(1);
     expect((await request(`${h.url}/furry.boop?amount=2`)).body.images).toHaveLength(2);
-    expect(new Set((await request(`${h.url}/furry.boop?amount=2`)).body.images.map((i: { id: string }) => i.id)).size).toBe(2);
+    expect(
+      new Set((await request(`${h.url}/furry.boop?amount=2`)).body.images.map((i: { id: string }) => i.id)).size,
+    ).toBe(2);
   });
 });

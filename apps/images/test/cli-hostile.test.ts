@@ -14,8 +14,10 @@ describe('bin/admin category and images with hostile input', () => {
   let h: Harness;
   let inbox: string;
   let n = 0;
-  const rows = async (): Promise<number> => Number((await h.images.query<Array<{ n: string }>>('SELECT COUNT(*) AS n FROM images'))[0]!.n);
-  const mediaFiles = async (): Promise<string[]> => (await readdir(path.join(h.config.mediaDir, 'images')).catch(() => [] as string[])).sort();
+  const rows = async (): Promise<number> =>
+    Number((await h.images.query<Array<{ n: string }>>('SELECT COUNT(*) AS n FROM images'))[0]!.n);
+  const mediaFiles = async (): Promise<string[]> =>
+    (await readdir(path.join(h.config.mediaDir, 'images')).catch(() => [] as string[])).sort();
   /** A fresh folder per test, so expectations do not depend on earlier tests. */
   const folder = async (): Promise<string> => {
     const dir = path.join(inbox, `case-${n++}`);
@@ -51,7 +53,10 @@ describe('bin/admin category and images with hostile input', () => {
       await writeFile(path.join(dir, `cut-${seed}.${ext}`), bytes.subarray(0, Math.floor(bytes.length * 0.6)));
     }
     await writeFile(path.join(dir, 'empty.png'), Buffer.alloc(0));
-    await writeFile(path.join(dir, 'vector.png'), '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>');
+    await writeFile(
+      path.join(dir, 'vector.png'),
+      '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>',
+    );
     const good = await placeholderImage(3);
     await writeFile(path.join(dir, `good.${good.ext}`), good.bytes);
     const result = await importInto(dir);
@@ -107,8 +112,12 @@ describe('bin/admin category and images with hostile input', () => {
     expectClean(result);
     expect(result.code).toBe(1);
     expect(result.stdout).toContain(`imported ${path.join(dir, `a-inside.${kept.ext}`)} → ${md5(kept.bytes)}`);
-    expect(result.stdout).toContain(`failed ${path.join(dir, `a-link.${real.ext}`)}: symlink to ${await realpath(outside)}, outside the named folders`);
-    expect(result.stdout).toContain(`failed ${path.join(dir, 'e-folder')}: symlink to ${await realpath(elsewhere)}, outside the named folders`);
+    expect(result.stdout).toContain(
+      `failed ${path.join(dir, `a-link.${real.ext}`)}: symlink to ${await realpath(outside)}, outside the named folders`,
+    );
+    expect(result.stdout).toContain(
+      `failed ${path.join(dir, 'e-folder')}: symlink to ${await realpath(elsewhere)}, outside the named folders`,
+    );
     expect(result.stdout).toContain(`failed ${path.join(dir, 'b-broken.png')}: cannot read (ENOENT)`);
     expect(result.stdout).toContain(`failed ${path.join(dir, 'd-fifo.png')}: not a regular file`);
     expect(result.stdout).toContain(`skipped ${path.join(dir, '.store')}: hidden, not imported`);
@@ -140,7 +149,9 @@ describe('bin/admin category and images with hostile input', () => {
     expect(result.stdout).toContain(`skipped ${path.join(dir, '.DS_Store')}: hidden, not imported`);
     expect(result.stdout).toContain(`skipped ${path.join(dir, '.git')}: hidden, not imported`);
     expect(result.stdout).toContain(`skipped ${path.join(dir, `.hidden.${hidden.ext}`)}: hidden, not imported`);
-    expect(result.stdout).toContain('Imported 1, skipped 0 duplicate(s), 0 failed, into furry.hug. 3 hidden file(s) or folder(s) not imported.');
+    expect(result.stdout).toContain(
+      'Imported 1, skipped 0 duplicate(s), 0 failed, into furry.hug. 3 hidden file(s) or folder(s) not imported.',
+    );
     expect(result.stdout).not.toContain(md5(hidden.bytes));
     expect(await rows()).toBe(before.rows + 1);
   });
@@ -168,7 +179,13 @@ describe('bin/admin category and images with hostile input', () => {
     const dir = await folder();
     await writeFile(path.join(dir, 'empty.json'), '');
     execFileSync('mkfifo', [path.join(dir, 'fifo.json')]);
-    for (const sidecar of [dir, path.join(dir, 'missing.json'), path.join(dir, 'empty.json'), path.join(dir, 'fifo.json'), '/dev/zero']) {
+    for (const sidecar of [
+      dir,
+      path.join(dir, 'missing.json'),
+      path.join(dir, 'empty.json'),
+      path.join(dir, 'fifo.json'),
+      '/dev/zero',
+    ]) {
       const result = await importInto('--meta', sidecar, dir);
       expectClean(result);
       expect(result.code).toBe(1);
@@ -197,7 +214,7 @@ describe('bin/admin category and images with hostile input', () => {
     expectClean(result);
     expect(result.code).toBe(2);
     await expectNothingWritten();
-    expect((await h.repositories.categories.find('furry.x'))).toBeNull();
+    expect(await h.repositories.categories.find('furry.x')).toBeNull();
   });
 
   it('puts a lost media file back when the same file is imported again', async () => {
@@ -240,7 +257,11 @@ describe('bin/admin category and images with hostile input', () => {
     await writeFile(file, image.bytes);
     const down = createRedis({ url: 'redis://127.0.0.1:1', prefix: h.config.redis.prefix }, { name: 'down' });
     try {
-      for (const args of [['images', 'import', '--category', 'furry.hug', file], ['images', 'remove', md5(image.bytes)], ['images', 'reindex']]) {
+      for (const args of [
+        ['images', 'import', '--category', 'furry.hug', file],
+        ['images', 'remove', md5(image.bytes)],
+        ['images', 'reindex'],
+      ]) {
         const result = await h.cli(args, { redis: down });
         expectClean(result);
         expect(result.code).toBe(1);

@@ -9,12 +9,20 @@ describe('bin/admin images shortlinks', () => {
   let h: Harness;
   let stand: StandInShortener;
   let seed = 200;
-  const missing = async (): Promise<number> => Number((await h.images.query<Array<{ n: string }>>('SELECT COUNT(*) AS n FROM images WHERE short_url IS NULL'))[0]!.n);
-  const shortUrlOf = async (id: string): Promise<string | null> => (await request(`${h.url}/images/${id}.json`)).body.data.shortURL;
+  const missing = async (): Promise<number> =>
+    Number(
+      (await h.images.query<Array<{ n: string }>>('SELECT COUNT(*) AS n FROM images WHERE short_url IS NULL'))[0]!.n,
+    );
+  const shortUrlOf = async (id: string): Promise<string | null> =>
+    (await request(`${h.url}/images/${id}.json`)).body.data.shortURL;
 
   beforeAll(async () => {
     stand = await startStandInShortener({ key: KEY });
-    h = await startHarness('img-cli-links', { SHORTENER_URL: stand.url, SHORTENER_KEY: KEY, IMAGES_SHORT_LINKS_TIMEOUT_MS: '5000' });
+    h = await startHarness('img-cli-links', {
+      SHORTENER_URL: stand.url,
+      SHORTENER_KEY: KEY,
+      IMAGES_SHORT_LINKS_TIMEOUT_MS: '5000',
+    });
     await h.addCategory('furry.hug', 'Furry > Hug');
   });
   beforeEach(() => {
@@ -47,10 +55,15 @@ describe('bin/admin images shortlinks', () => {
   it('exits 1 with a clear message when the shortener is unreachable, and leaves the images without a link', async () => {
     const { id } = await h.addImage('furry.hug', seed++);
     const url = `http://127.0.0.1:${await freePort()}`; // nothing listens there
-    const config = { ...h.config, images: { ...h.config.images, shortLinks: { ...h.config.images.shortLinks, apiUrl: url } } };
+    const config = {
+      ...h.config,
+      images: { ...h.config.images, shortLinks: { ...h.config.images.shortLinks, apiUrl: url } },
+    };
     const result = await h.cli(['images', 'shortlinks'], { config });
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/^error: Short links could not be made: the shortener is unreachable \(ECONNREFUSED\) \(shortener at http:\/\/127\.0\.0\.1:\d+\)\. Created 0; 1 image\(s\) still have none\.\n$/);
+    expect(result.stderr).toMatch(
+      /^error: Short links could not be made: the shortener is unreachable \(ECONNREFUSED\) \(shortener at http:\/\/127\.0\.0\.1:\d+\)\. Created 0; 1 image\(s\) still have none\.\n$/,
+    );
     expect(await shortUrlOf(id)).toBeNull();
 
     stand.mode = 'down';
@@ -65,11 +78,15 @@ describe('bin/admin images shortlinks', () => {
     stand.mode = 'forbidden';
     const forbidden = await h.cli(['images', 'shortlinks']);
     expect(forbidden.code).toBe(1);
-    expect(forbidden.stderr).toContain('the shortener answered 403 (code 1022: Your API key does not have access to this service.)');
+    expect(forbidden.stderr).toContain(
+      'the shortener answered 403 (code 1022: Your API key does not have access to this service.)',
+    );
     stand.mode = 'refuse';
     const refused = await h.cli(['images', 'shortlinks']);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain('the shortener answered 422 (code 1073: The provided url is invalid: private, loopback and reserved addresses are not allowed.)');
+    expect(refused.stderr).toContain(
+      'the shortener answered 422 (code 1073: The provided url is invalid: private, loopback and reserved addresses are not allowed.)',
+    );
     stand.mode = 'invalid';
     const invalid = await h.cli(['images', 'shortlinks']);
     expect(invalid.code).toBe(1);
@@ -87,12 +104,17 @@ describe('bin/admin images shortlinks', () => {
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('The shortener asks to wait 0 s (429); waiting.\n');
-    expect(result.stdout).toContain(`Created ${before} short link(s); ${before} image(s) had none; 0 still have none.\n`);
+    expect(result.stdout).toContain(
+      `Created ${before} short link(s); ${before} image(s) had none; 0 still have none.\n`,
+    );
     expect(await missing()).toBe(0);
   });
 
   it('exits 1 when no SHORTENER_KEY is set', async () => {
-    const config = { ...h.config, images: { ...h.config.images, shortLinks: { ...h.config.images.shortLinks, key: null } } };
+    const config = {
+      ...h.config,
+      images: { ...h.config.images, shortLinks: { ...h.config.images.shortLinks, key: null } },
+    };
     const result = await h.cli(['images', 'shortlinks'], { config });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('SHORTENER_KEY is not set');

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './support.js';
 
 const thumbhashOf = async (h: Harness, id: string): Promise<string | null> =>
-  (await h.images.query<Array<{ thumbhash: string | null }>>('SELECT thumbhash FROM images WHERE id = ?', [id]))[0]!.thumbhash;
+  (await h.images.query<Array<{ thumbhash: string | null }>>('SELECT thumbhash FROM images WHERE id = ?', [id]))[0]!
+    .thumbhash;
 
 describe('ThumbHashes of images', () => {
   let h: Harness;
@@ -22,7 +23,11 @@ describe('ThumbHashes of images', () => {
     expect((await h.repositories.records.getMany([image.id])).get(image.id)?.thumbhash).toBe(stored);
     const res = await request(`${h.url}/images/${image.id}.json`);
     expect(res.body.data.thumbhash).toBe(stored);
-    const meta = (await h.images.query<Array<{ width: number; height: number }>>('SELECT width, height FROM images WHERE id = ?', [image.id]))[0]!;
+    const meta = (
+      await h.images.query<Array<{ width: number; height: number }>>('SELECT width, height FROM images WHERE id = ?', [
+        image.id,
+      ])
+    )[0]!;
     expect(thumbHashToApproximateAspectRatio(Buffer.from(stored!, 'base64'))).toBeCloseTo(meta.width / meta.height, 0);
   });
 

@@ -16,7 +16,11 @@ describe('bin/admin category and images commands', () => {
   let h: Harness;
   let inbox: string;
   const rows = async (category: string): Promise<number> =>
-    Number((await h.images.query<Array<{ n: string }>>('SELECT COUNT(*) AS n FROM images WHERE category = ?', [category]))[0]!.n);
+    Number(
+      (
+        await h.images.query<Array<{ n: string }>>('SELECT COUNT(*) AS n FROM images WHERE category = ?', [category])
+      )[0]!.n,
+    );
 
   beforeAll(async () => {
     h = await startHarness('img-cli');
@@ -32,10 +36,14 @@ describe('bin/admin category and images commands', () => {
     const again = await h.cli(['category', 'add', 'furry.hug', '--name', 'Furry > Hug']);
     expect(again.code).toBe(1);
     expect(again.stderr).toContain('already exists');
-    expect((await h.cli(['category', 'list'])).stdout).toBe('furry.hug name="Furry > Hug" images=0 disabled (no content) sfw=no\n');
+    expect((await h.cli(['category', 'list'])).stdout).toBe(
+      'furry.hug name="Furry > Hug" images=0 disabled (no content) sfw=no\n',
+    );
 
     const listed = await request(`${h.url}/categories`);
-    expect(listed.body.data.disabled).toEqual([{ name: 'Furry > Hug', db: 'furry.hug', sfw: false, _comment: NEVER_HAD_CONTENT_COMMENT }]);
+    expect(listed.body.data.disabled).toEqual([
+      { name: 'Furry > Hug', db: 'furry.hug', sfw: false, _comment: NEVER_HAD_CONTENT_COMMENT },
+    ]);
   });
 
   it('rejects bad arguments as usage errors (exit 2)', async () => {
@@ -45,7 +53,9 @@ describe('bin/admin category and images commands', () => {
     expect((await h.cli(['category', 'add', 'furry.x', '--name', 'NoGroup'])).code).toBe(2);
     expect((await h.cli(['category', 'disable', 'furry.hug'])).code).toBe(2);
     expect((await h.cli(['images', 'import', 'x.png'])).code).toBe(2);
-    expect((await h.cli(['images', 'import', '--category', 'furry.hug', '--source', 'not a url', 'x.png'])).code).toBe(2);
+    expect((await h.cli(['images', 'import', '--category', 'furry.hug', '--source', 'not a url', 'x.png'])).code).toBe(
+      2,
+    );
     expect((await h.cli(['images', 'remove', 'xyz'])).code).toBe(2);
   });
 
@@ -53,7 +63,19 @@ describe('bin/admin category and images commands', () => {
     const { bytes } = await placeholderImage(0);
     const file = path.join(inbox, 'hug.png');
     await writeFile(file, bytes);
-    const first = await h.cli(['images', 'import', '--category', 'furry.hug', '--artist', 'Ann', '--artist', 'Bob', '--source', 'https://example.com/1', file]);
+    const first = await h.cli([
+      'images',
+      'import',
+      '--category',
+      'furry.hug',
+      '--artist',
+      'Ann',
+      '--artist',
+      'Bob',
+      '--source',
+      'https://example.com/1',
+      file,
+    ]);
     expect(first.code).toBe(0);
     expect(first.stdout).toContain(`imported ${file} → ${md5(bytes)}.png`);
     const second = await h.cli(['images', 'import', '--category', 'furry.hug', file]);
@@ -64,7 +86,14 @@ describe('bin/admin category and images commands', () => {
     const placed = path.join(h.config.mediaDir, 'images', `${md5(bytes)}.png`);
     expect(md5(await readFile(placed))).toBe(md5(bytes));
     const info = await request(`${h.url}/images/${md5(bytes)}.json`);
-    expect(info.body.data).toMatchObject({ category: 'furry.hug', artists: ['Ann', 'Bob'], sources: ['https://example.com/1'], type: 'image/png', width: 320, height: 240 });
+    expect(info.body.data).toMatchObject({
+      category: 'furry.hug',
+      artists: ['Ann', 'Bob'],
+      sources: ['https://example.com/1'],
+      type: 'image/png',
+      width: 320,
+      height: 240,
+    });
   });
 
   it('reads the type from the bytes, reports non-images in a folder and continues (exit 1)', async () => {
@@ -87,7 +116,10 @@ describe('bin/admin category and images commands', () => {
     expect(await rows('furry.boop')).toBe(2);
     const stored = await request(`${h.url}/images/${md5(jpeg.bytes)}.json`);
     expect(stored.body.data).toMatchObject({ ext: 'jpg', type: 'image/jpeg' });
-    expect((await request(`${h.url}/images/${md5(gif.bytes)}.json`)).body.data).toMatchObject({ ext: 'gif', type: 'image/gif' });
+    expect((await request(`${h.url}/images/${md5(gif.bytes)}.json`)).body.data).toMatchObject({
+      ext: 'gif',
+      type: 'image/gif',
+    });
   });
 
   it('takes artists and sources per file from a sidecar JSON', async () => {
@@ -99,11 +131,37 @@ describe('bin/admin category and images commands', () => {
     await writeFile(path.join(folder, 'one.png'), one.bytes);
     await writeFile(path.join(folder, 'two.jpg'), two.bytes);
     const sidecar = path.join(folder, 'meta.json');
-    await writeFile(sidecar, JSON.stringify({ 'one.png': { artists: ['Sidecar Artist'], sources: ['https://example.com/one'], reportURL: 'https://example.com/report' } }));
-    const result = await h.cli(['images', 'import', '--category', 'animals.birb', '--artist', 'Flag Artist', '--meta', sidecar, folder]);
+    await writeFile(
+      sidecar,
+      JSON.stringify({
+        'one.png': {
+          artists: ['Sidecar Artist'],
+          sources: ['https://example.com/one'],
+          reportURL: 'https://example.com/report',
+        },
+      }),
+    );
+    const result = await h.cli([
+      'images',
+      'import',
+      '--category',
+      'animals.birb',
+      '--artist',
+      'Flag Artist',
+      '--meta',
+      sidecar,
+      folder,
+    ]);
     expect(result.code).toBe(0);
-    expect((await request(`${h.url}/images/${md5(one.bytes)}.json`)).body.data).toMatchObject({ artists: ['Sidecar Artist'], sources: ['https://example.com/one'], reportURL: 'https://example.com/report' });
-    expect((await request(`${h.url}/images/${md5(two.bytes)}.json`)).body.data).toMatchObject({ artists: ['Flag Artist'], sources: [] });
+    expect((await request(`${h.url}/images/${md5(one.bytes)}.json`)).body.data).toMatchObject({
+      artists: ['Sidecar Artist'],
+      sources: ['https://example.com/one'],
+      reportURL: 'https://example.com/report',
+    });
+    expect((await request(`${h.url}/images/${md5(two.bytes)}.json`)).body.data).toMatchObject({
+      artists: ['Flag Artist'],
+      sources: [],
+    });
 
     const broken = path.join(inbox, 'broken.json');
     await writeFile(broken, JSON.stringify({ 'one.png': { artists: 'not a list' } }));
@@ -123,11 +181,18 @@ describe('bin/admin category and images commands', () => {
   it('disables a category: listed with the comment, random answers 1030; enable restores it', async () => {
     expect((await h.cli(['category', 'disable', 'furry.hug', '--comment', 'Being moderated.'])).code).toBe(0);
     const listed = await request(`${h.url}/categories`);
-    expect(listed.body.data.disabled).toContainEqual({ name: 'Furry > Hug', db: 'furry.hug', sfw: false, _comment: 'Being moderated.' });
+    expect(listed.body.data.disabled).toContainEqual({
+      name: 'Furry > Hug',
+      db: 'furry.hug',
+      sfw: false,
+      _comment: 'Being moderated.',
+    });
     const random = await request(`${h.url}/furry.hug`);
     expect(random.status).toBe(404);
     expect(random.body.code).toBe(1030);
-    expect((await h.cli(['category', 'list'])).stdout).toContain('furry.hug name="Furry > Hug" images=1 disabled comment="Being moderated."');
+    expect((await h.cli(['category', 'list'])).stdout).toContain(
+      'furry.hug name="Furry > Hug" images=1 disabled comment="Being moderated."',
+    );
 
     expect((await h.cli(['category', 'enable', 'furry.hug'])).code).toBe(0);
     expect((await request(`${h.url}/furry.hug`)).status).toBe(200);
@@ -161,7 +226,9 @@ describe('bin/admin images seed-demo', () => {
     expect(result.stdout).toContain(`Seeded ${DEMO_CATEGORIES.length} demo categories with 60 placeholder images.`);
 
     const listed = await request(`${h.url}/categories`);
-    expect(listed.body.data.disabled).toEqual([{ name: 'Animals > Fox', db: 'animals.fox', sfw: true, _comment: NEVER_HAD_CONTENT_COMMENT }]);
+    expect(listed.body.data.disabled).toEqual([
+      { name: 'Animals > Fox', db: 'animals.fox', sfw: true, _comment: NEVER_HAD_CONTENT_COMMENT },
+    ]);
     expect(listed.body.data.enabled).toHaveLength(20);
     expect(listed.body.data.enabled).toContainEqual({ name: 'Furry > Yiff > Gay', db: 'furry.yiff.gay', sfw: false });
     expect(listed.body.data.enabled).toContainEqual({ name: 'Animals > Birb', db: 'animals.birb', sfw: true });
@@ -177,7 +244,10 @@ describe('bin/admin images seed-demo', () => {
     for (const category of ['furry/hug', 'animals.birb', 'furry.yiff.gay']) {
       const animated = await request(`${h.url}/${category}?type=animated&amount=5`);
       expect(animated.status, category).toBe(200);
-      expect(animated.body.images.map((i: { ext: string }) => i.ext), category).toEqual(['gif']);
+      expect(
+        animated.body.images.map((i: { ext: string }) => i.ext),
+        category,
+      ).toEqual(['gif']);
       const [gif] = animated.body.images as Array<{ id: string; ext: string }>;
       const file = new ImageFileRepository(h.ctx.mediaDir).pathOf(gif!.id, gif!.ext);
       expect((await sharp(file, { animated: true }).metadata()).pages, category).toBeGreaterThan(1);

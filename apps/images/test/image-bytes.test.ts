@@ -14,7 +14,10 @@ describe('GET /:category with Accept: image/*', () => {
     h = await startHarness('img-bytes');
     await h.addCategory('furry.hug');
     await h.addCategory('furry.boop');
-    image = await h.addImage('furry.hug', 7, { artists: ['Zoë', '狐 Fox'], sources: ['https://example.com/a', 'https://example.com/b'] });
+    image = await h.addImage('furry.hug', 7, {
+      artists: ['Zoë', '狐 Fox'],
+      sources: ['https://example.com/a', 'https://example.com/b'],
+    });
     await h.addImage('furry.boop', 8);
     await h.addImage('furry.boop', 9);
   });
@@ -47,7 +50,11 @@ describe('GET /:category with Accept: image/*', () => {
     // Stored before the import had limits: the row holds whatever it was given.
     const artists = Array.from({ length: 50 }, (_, i) => `Artist ${i} ${'狐'.repeat(60)} ${'x'.repeat(100)}`);
     const sources = Array.from({ length: 20 }, (_, i) => `https://example.com/${i}/${'a'.repeat(1500)}`);
-    await h.images.query('UPDATE images SET artists = ?, sources = ? WHERE id = ?', [JSON.stringify(artists), JSON.stringify(sources), stored.id]);
+    await h.images.query('UPDATE images SET artists = ?, sources = ? WHERE id = ?', [
+      JSON.stringify(artists),
+      JSON.stringify(sources),
+      stored.id,
+    ]);
     await h.redis.hdel(`${h.config.redis.prefix}{images}:records`, stored.id);
 
     // Node's fetch reads the answer (51 KB of headers made it fail with UND_ERR_HEADERS_OVERFLOW).
@@ -59,7 +66,9 @@ describe('GET /:category with Accept: image/*', () => {
     for (const [name, value] of yiffy) expect(value.length, name).toBeLessThanOrEqual(1024);
     expect(yiffy.reduce((sum, [name, value]) => sum + name.length + value.length + 4, 0)).toBeLessThanOrEqual(2048);
     // The whole header block fits a proxy's default 4 KiB buffer.
-    expect([...res.headers.entries()].reduce((sum, [name, value]) => sum + name.length + value.length + 4, 0)).toBeLessThan(4096);
+    expect(
+      [...res.headers.entries()].reduce((sum, [name, value]) => sum + name.length + value.length + 4, 0),
+    ).toBeLessThan(4096);
     const artistHeader = res.headers.get('x-yiffy-artist')!;
     expect(artistHeader).toMatch(/^Artist 0 %E7%8B%90/);
     const [, more] = /, \+(\d+) more$/.exec(artistHeader)!;
@@ -93,7 +102,11 @@ describe('GET /:category with Accept: image/*', () => {
     try {
       const res = await request(`${h.url}/furry.lonely`, { headers: { accept: 'image/*' } });
       expect(res.status).toBe(500);
-      expect(res.body).toEqual({ success: false, error: 'There was an internal error while attempting to perform that action.', code: 0 });
+      expect(res.body).toEqual({
+        success: false,
+        error: 'There was an internal error while attempting to perform that action.',
+        code: 0,
+      });
       expect(res.headers.get('content-type')).toContain('application/json');
       expect([...res.headers.keys()].filter((name) => name.startsWith('x-yiffy'))).toEqual([]);
     } finally {
@@ -121,7 +134,11 @@ describe('GET /:category with Accept: image/*', () => {
     expect(res.headers.get('etag')).toBeNull();
   });
 
-  it.each([['*/*'], ['application/json'], ['text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8']])('stays JSON for Accept %j', async (accept) => {
+  it.each([
+    ['*/*'],
+    ['application/json'],
+    ['text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8'],
+  ])('stays JSON for Accept %j', async (accept) => {
     const res = await request(`${h.url}/furry.hug`, { headers: { accept } });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('application/json');

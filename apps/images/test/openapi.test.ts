@@ -19,10 +19,17 @@ describe('the images OpenAPI document and the routes', () => {
     });
     const served = expressRoutes(app);
     // Both forms of the random route: `/:category` and the slashed `/*category`.
-    expect(served.filter((route) => route.method === 'GET' && /^\/\{[a-z]+\*?\}$/.test(route.path)).map((route) => route.path)).toEqual(['/{category}', '/{category*}']);
+    expect(
+      served
+        .filter((route) => route.method === 'GET' && /^\/\{[a-z]+\*?\}$/.test(route.path))
+        .map((route) => route.path),
+    ).toEqual(['/{category}', '/{category*}']);
     expect(routeDrift(imagesOpenApi, served)).toEqual({ undocumented: [], unserved: [], guards: [] });
-    const buckets = Object.values(imagesOpenApi.paths).flatMap((item) => Object.values(item).map((operation) => (operation as Record<string, unknown>)['x-pawlink-rate-limit-bucket']));
-    for (const bucket of buckets.filter((b): b is string => typeof b === 'string')) expect(Object.keys(RATE_LIMIT_BUCKETS)).toContain(bucket);
+    const buckets = Object.values(imagesOpenApi.paths).flatMap((item) =>
+      Object.values(item).map((operation) => (operation as Record<string, unknown>)['x-pawlink-rate-limit-bucket']),
+    );
+    for (const bucket of buckets.filter((b): b is string => typeof b === 'string'))
+      expect(Object.keys(RATE_LIMIT_BUCKETS)).toContain(bucket);
   });
 });
 
@@ -50,12 +57,20 @@ describe('the images service serves its document and documentation', () => {
     const page = await request(`${h.url}/`);
     expect(page.status).toBe(200);
     expect(page.text).toContain('Pawlink images');
-    expect(page.text).toMatch(/<td>Furry &gt; Hug<\/td><td>furry\.hug<\/td><td class="number">2<\/td><td>enabled<\/td>/);
-    expect(page.text).toMatch(/<td>Furry &gt; Empty<\/td><td>furry\.empty<\/td><td class="number">0<\/td><td>disabled<\/td>/);
+    expect(page.text).toMatch(
+      /<td>Furry &gt; Hug<\/td><td>furry\.hug<\/td><td class="number">2<\/td><td>enabled<\/td>/,
+    );
+    expect(page.text).toMatch(
+      /<td>Furry &gt; Empty<\/td><td>furry\.empty<\/td><td class="number">0<\/td><td>disabled<\/td>/,
+    );
     expect(page.text).toContain('images.random');
     expect(page.text).toContain(`href="${h.config.urls.shortener}/"`);
     const pointer = await request(`${h.url}/`, { headers: { accept: 'application/json' } });
-    expect(pointer.body).toMatchObject({ success: true, service: 'images', openapi: `${h.config.urls.images}/openapi.json` });
+    expect(pointer.body).toMatchObject({
+      success: true,
+      service: 'images',
+      openapi: `${h.config.urls.images}/openapi.json`,
+    });
   });
 
   it('keeps the page up without the category table when MySQL fails', async () => {

@@ -5,7 +5,10 @@ import { importJob, startHarness, type Harness } from './support.js';
 
 /** A two-frame image: an animated GIF or WebP. */
 async function animatedImage(format: 'gif' | 'webp', seed: number): Promise<Buffer> {
-  const frame = (r: number): Promise<Buffer> => sharp({ create: { width: 16, height: 16, channels: 3, background: { r, g: seed, b: 0 } } }).png().toBuffer();
+  const frame = (r: number): Promise<Buffer> =>
+    sharp({ create: { width: 16, height: 16, channels: 3, background: { r, g: seed, b: 0 } } })
+      .png()
+      .toBuffer();
   const joined = sharp(await Promise.all([frame(10), frame(200)]), { join: { animated: true } });
   return format === 'gif' ? joined.gif().toBuffer() : joined.webp().toBuffer();
 }
@@ -26,8 +29,15 @@ describe('GET /:category and POST /bulk with type= and exclude=', () => {
       const image = await h.addImage('furry.mix', seed);
       mix.set(image.id, image.ext);
     }
-    for (const [format, seed] of [['gif', 1], ['webp', 2]] as const) {
-      const outcome = await h.container.imports.importBytes(importJob('furry.mix'), `anim.${format}`, await animatedImage(format, seed));
+    for (const [format, seed] of [
+      ['gif', 1],
+      ['webp', 2],
+    ] as const) {
+      const outcome = await h.container.imports.importBytes(
+        importJob('furry.mix'),
+        `anim.${format}`,
+        await animatedImage(format, seed),
+      );
       if (outcome.status !== 'imported') throw new Error(JSON.stringify(outcome));
       mix.set(outcome.id, outcome.ext);
       animated.add(outcome.id);
@@ -90,7 +100,8 @@ describe('GET /:category and POST /bulk with type= and exclude=', () => {
 
   it('combines type with exclude and sizeLimit, and answers 1041 when no image of that type fits', async () => {
     const [oneAnimated, otherAnimated] = [...animated];
-    for (let i = 0; i < 5; i++) expect(ids(await request(`${h.url}/furry.mix?type=animated&exclude=${oneAnimated}`))).toEqual([otherAnimated]);
+    for (let i = 0; i < 5; i++)
+      expect(ids(await request(`${h.url}/furry.mix?type=animated&exclude=${oneAnimated}`))).toEqual([otherAnimated]);
     const gone = await request(`${h.url}/furry.mix?type=animated&exclude=${oneAnimated},${otherAnimated}`);
     expect(gone.status).toBe(404);
     expect(gone.body.code).toBe(1041);
@@ -104,20 +115,35 @@ describe('GET /:category and POST /bulk with type= and exclude=', () => {
     const id = [...mix.keys()][0]!;
     const tooMany = Array.from({ length: 101 }, (_, i) => i.toString(16).padStart(32, '0')).join(',');
     const hundred = Array.from({ length: 100 }, (_, i) => i.toString(16).padStart(32, '0')).join(',');
-    for (const query of ['type=bmp', 'type=', 'type=gif&type=png', `exclude=${tooMany}`, 'exclude=', 'exclude=nope', `exclude=${id},`, `exclude=${id}&exclude=${id}`, `exclude=${id.slice(1)}`]) {
+    for (const query of [
+      'type=bmp',
+      'type=',
+      'type=gif&type=png',
+      `exclude=${tooMany}`,
+      'exclude=',
+      'exclude=nope',
+      `exclude=${id},`,
+      `exclude=${id}&exclude=${id}`,
+      `exclude=${id.slice(1)}`,
+    ]) {
       for (const accept of ['application/json', 'image/*']) {
         const res = await request(`${h.url}/furry.mix?${query}`, { headers: { accept } });
         expect(res.status, query).toBe(400);
         expect(res.body, query).toMatchObject({ success: false, code: 1057 });
       }
     }
-    expect((await request(`${h.url}/furry.mix?type=bmp`)).body.error).toBe('Invalid type: "bmp" is not one of gif, png, jpg, webp, animated, still.');
-    expect((await request(`${h.url}/furry.mix?exclude=${tooMany}`)).body.error).toBe('Invalid exclude: at most 100 image ids.');
+    expect((await request(`${h.url}/furry.mix?type=bmp`)).body.error).toBe(
+      'Invalid type: "bmp" is not one of gif, png, jpg, webp, animated, still.',
+    );
+    expect((await request(`${h.url}/furry.mix?exclude=${tooMany}`)).body.error).toBe(
+      'Invalid exclude: at most 100 image ids.',
+    );
     expect((await request(`${h.url}/furry.mix?exclude=${hundred}`)).status).toBe(200);
   });
 
   it('applies type and exclude to every category of a bulk request, and refuses bad values with 1057', async () => {
-    const post = (query: string, body: unknown) => request(`${h.url}/bulk${query}`, jsonInit('POST', body, { authorization: bulkKey }));
+    const post = (query: string, body: unknown) =>
+      request(`${h.url}/bulk${query}`, jsonInit('POST', body, { authorization: bulkKey }));
     const [oneAnimated, otherAnimated] = [...animated];
     const res = await post(`?type=animated&exclude=${oneAnimated}`, { 'furry.mix': 3, 'furry.pngs': 1 });
     expect(res.status).toBe(200);

@@ -72,7 +72,6 @@ describe('GET /:category', () => {
     }
   });
 
-
   it('hides notes with notes=disabled', async () => {
     const res = await request(`${h.url}/furry.yiff.gay?notes=disabled`);
     expect(res.body.notes).toEqual([]);
@@ -160,7 +159,11 @@ describe('GET /:category', () => {
     const bogus = await request(`${h.url}/furry.yiff.gay`, { headers: { authorization: 'bogus-key' } });
     expect(bogus.status).toBe(401);
     expect(bogus.body.code).toBe(1010);
-    const key = await createTestKey(new ApiKeyRepository(h.auth), [], { name: 'limited', contact: 'x', rateLimitRoute: 2 });
+    const key = await createTestKey(new ApiKeyRepository(h.auth), [], {
+      name: 'limited',
+      contact: 'x',
+      rateLimitRoute: 2,
+    });
     const statuses: number[] = [];
     let limited: { body: any; headers: Headers } | undefined;
     for (let i = 0; i < 3; i++) {

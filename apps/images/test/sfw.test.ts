@@ -9,7 +9,9 @@ describe('SFW categories and sfw_only keys', () => {
   let bulkKey: string;
   let safeImage: string;
   let adultImage: string;
-  const auth = (key: string, extra: Record<string, string> = {}): RequestInit => ({ headers: { authorization: key, ...extra } });
+  const auth = (key: string, extra: Record<string, string> = {}): RequestInit => ({
+    headers: { authorization: key, ...extra },
+  });
 
   beforeAll(async () => {
     h = await startHarness('img-sfw');
@@ -32,9 +34,17 @@ describe('SFW categories and sfw_only keys', () => {
       { name: 'Animals > Birb', db: 'animals.birb', sfw: true },
       { name: 'Furry > Yiff > Gay', db: 'furry.yiff.gay', sfw: false },
     ]);
-    expect(listed.body.data.disabled).toEqual([{ name: 'Furry > Closed', db: 'furry.closed', sfw: false, _comment: 'Category has never had any content.' }]);
-    expect((await request(`${h.url}/categories/animals.birb`)).body.data).toMatchObject({ db: 'animals.birb', sfw: true });
-    expect((await request(`${h.url}/categories/furry.yiff.gay`, auth(sfwKey))).body.data).toMatchObject({ db: 'furry.yiff.gay', sfw: false });
+    expect(listed.body.data.disabled).toEqual([
+      { name: 'Furry > Closed', db: 'furry.closed', sfw: false, _comment: 'Category has never had any content.' },
+    ]);
+    expect((await request(`${h.url}/categories/animals.birb`)).body.data).toMatchObject({
+      db: 'animals.birb',
+      sfw: true,
+    });
+    expect((await request(`${h.url}/categories/furry.yiff.gay`, auth(sfwKey))).body.data).toMatchObject({
+      db: 'furry.yiff.gay',
+      sfw: false,
+    });
   });
 
   it('refuses a non-SFW category to an sfw_only key with 403 1058, dotted and slashed, JSON and bytes', async () => {
@@ -42,7 +52,11 @@ describe('SFW categories and sfw_only keys', () => {
       for (const accept of ['application/json', 'image/*']) {
         const res = await request(`${h.url}${path}`, auth(sfwKey, { accept }));
         expect(res.status, `${path} ${accept}`).toBe(403);
-        expect(res.body).toEqual({ success: false, code: 1058, error: 'This API key may only use SFW categories, and "furry.yiff.gay" is not one.' });
+        expect(res.body).toEqual({
+          success: false,
+          code: 1058,
+          error: 'This API key may only use SFW categories, and "furry.yiff.gay" is not one.',
+        });
       }
     }
   });
@@ -64,13 +78,26 @@ describe('SFW categories and sfw_only keys', () => {
   });
 
   it('refuses a bulk request naming a non-SFW category to an sfw_only key (1058 names it), and serves an all-SFW one', async () => {
-    const refused = await request(`${h.url}/bulk`, jsonInit('POST', { 'animals.birb': 1, 'furry.yiff.gay': 1 }, { authorization: sfwBulkKey }));
+    const refused = await request(
+      `${h.url}/bulk`,
+      jsonInit('POST', { 'animals.birb': 1, 'furry.yiff.gay': 1 }, { authorization: sfwBulkKey }),
+    );
     expect(refused.status).toBe(403);
-    expect(refused.body).toMatchObject({ success: false, code: 1058, error: expect.stringContaining('"furry.yiff.gay"') });
-    const served = await request(`${h.url}/bulk`, jsonInit('POST', { 'animals.birb': 2 }, { authorization: sfwBulkKey }));
+    expect(refused.body).toMatchObject({
+      success: false,
+      code: 1058,
+      error: expect.stringContaining('"furry.yiff.gay"'),
+    });
+    const served = await request(
+      `${h.url}/bulk`,
+      jsonInit('POST', { 'animals.birb': 2 }, { authorization: sfwBulkKey }),
+    );
     expect(served.status).toBe(200);
     expect(served.body.data['animals.birb']).toHaveLength(2);
-    const other = await request(`${h.url}/bulk`, jsonInit('POST', { 'animals.birb': 1, 'furry.yiff.gay': 1 }, { authorization: bulkKey }));
+    const other = await request(
+      `${h.url}/bulk`,
+      jsonInit('POST', { 'animals.birb': 1, 'furry.yiff.gay': 1 }, { authorization: bulkKey }),
+    );
     expect(other.status).toBe(200);
   });
 
@@ -78,16 +105,27 @@ describe('SFW categories and sfw_only keys', () => {
     const refused = await request(`${h.url}/images/${adultImage}.json`, auth(sfwKey));
     expect(refused.status).toBe(403);
     expect(refused.body.code).toBe(1058);
-    expect((await request(`${h.url}/images/${safeImage}.json`, auth(sfwKey))).body.data).toMatchObject({ id: safeImage, category: 'animals.birb' });
+    expect((await request(`${h.url}/images/${safeImage}.json`, auth(sfwKey))).body.data).toMatchObject({
+      id: safeImage,
+      category: 'animals.birb',
+    });
     expect((await request(`${h.url}/images/${adultImage}.json`)).status).toBe(200);
     expect((await request(`${h.url}/images/${'0'.repeat(32)}.json`, auth(sfwKey))).body.code).toBe(1040);
   });
 
   it('bin/admin category update marks a category SFW or not, and refuses nothing to change or an unknown category', async () => {
-    expect(await h.cli(['category', 'update', 'furry.yiff.gay', '--sfw'])).toMatchObject({ code: 0, stdout: 'Category furry.yiff.gay is SFW.\n' });
+    expect(await h.cli(['category', 'update', 'furry.yiff.gay', '--sfw'])).toMatchObject({
+      code: 0,
+      stdout: 'Category furry.yiff.gay is SFW.\n',
+    });
     expect((await request(`${h.url}/furry.yiff.gay`, auth(sfwKey))).status).toBe(200);
-    expect((await h.cli(['category', 'list'])).stdout).toContain('furry.yiff.gay name="Furry > Yiff > Gay" images=1 enabled sfw=yes');
-    expect(await h.cli(['category', 'update', 'furry.yiff.gay', '--no-sfw'])).toMatchObject({ code: 0, stdout: 'Category furry.yiff.gay is not SFW.\n' });
+    expect((await h.cli(['category', 'list'])).stdout).toContain(
+      'furry.yiff.gay name="Furry > Yiff > Gay" images=1 enabled sfw=yes',
+    );
+    expect(await h.cli(['category', 'update', 'furry.yiff.gay', '--no-sfw'])).toMatchObject({
+      code: 0,
+      stdout: 'Category furry.yiff.gay is not SFW.\n',
+    });
     expect((await request(`${h.url}/furry.yiff.gay`, auth(sfwKey))).status).toBe(403);
     const nothing = await h.cli(['category', 'update', 'furry.yiff.gay']);
     expect(nothing.code).not.toBe(0);

@@ -29,13 +29,23 @@ describe('image short links made in the background', () => {
 
   beforeAll(async () => {
     stand = await startStandInShortener({ key: KEY });
-    h = await startHarness('img-shortlinks', { SHORTENER_URL: stand.url, SHORTENER_KEY: KEY, IMAGES_SHORT_LINKS_TIMEOUT_MS: '1500' });
+    h = await startHarness('img-shortlinks', {
+      SHORTENER_URL: stand.url,
+      SHORTENER_KEY: KEY,
+      IMAGES_SHORT_LINKS_TIMEOUT_MS: '1500',
+    });
     await h.addCategory('furry.boop', 'Furry > Boop');
     const logger = {
       info: (message: string, meta?: Record<string, unknown>) => logs.push({ level: 'info', message, meta }),
       warn: (message: string, meta?: Record<string, unknown>) => logs.push({ level: 'warn', message, meta }),
     };
-    filler = new ShortLinkFiller({ links: h.container.shortLinks, lock: new ShortLinkLockRepository(h.redis, h.config.redis.prefix), logger, intervalMs: 50, maxBackoffMs: 200 });
+    filler = new ShortLinkFiller({
+      links: h.container.shortLinks,
+      lock: new ShortLinkLockRepository(h.redis, h.config.redis.prefix),
+      logger,
+      intervalMs: 50,
+      maxBackoffMs: 200,
+    });
     filler.start();
   });
   afterAll(async () => {
@@ -44,8 +54,10 @@ describe('image short links made in the background', () => {
     await stand?.close();
   });
 
-  const info = async (id: string) => (await request(`${h.url}/images/${id}.json`)).body.data as { url: string; shortURL: string | null };
-  const linkOf = (id: string) => eventually(async () => (await info(id)).shortURL ?? undefined, `the short link of ${id}`);
+  const info = async (id: string) =>
+    (await request(`${h.url}/images/${id}.json`)).body.data as { url: string; shortURL: string | null };
+  const linkOf = (id: string) =>
+    eventually(async () => (await info(id)).shortURL ?? undefined, `the short link of ${id}`);
   const requestsFor = (url: string) => stand.requests.filter((r) => r.url === url);
 
   it('gives a newly imported image its link: in the record, in random picks and in X-Yiffy-Short-URL', async () => {
@@ -135,10 +147,16 @@ describe('image short links made in the background', () => {
     const { bytes, ext } = await placeholderImage(seed++);
     const file = `${h.ctx.mediaDir}/given.${ext}`;
     await writeFile(file, bytes);
-    const outcome = await h.container.imports.importFile(importJob('furry.boop', { shortUrl: 'https://given.example/abc' }), file);
+    const outcome = await h.container.imports.importFile(
+      importJob('furry.boop', { shortUrl: 'https://given.example/abc' }),
+      file,
+    );
     expect(outcome.status).toBe('imported');
     const before = stand.requests.length;
-    expect(await h.container.shortLinks.backfill({ sleep: () => Promise.resolve() })).toMatchObject({ filled: 0, remaining: 0 });
+    expect(await h.container.shortLinks.backfill({ sleep: () => Promise.resolve() })).toMatchObject({
+      filled: 0,
+      remaining: 0,
+    });
     expect(stand.requests.length).toBe(before);
     expect((await info((outcome as { id: string }).id)).shortURL).toBe('https://given.example/abc');
     filler.start();

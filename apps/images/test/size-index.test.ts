@@ -52,7 +52,9 @@ describe('the Redis size index behind random selection', () => {
       const [smallest, second] = [...ids.values()].sort((a, b) => a - b);
       const res = await request(`${h.url}/furry.hug?amount=5&sizeLimit=${second}`);
       expect(res.status).toBe(200);
-      expect(res.body.images.map((image: { id: string }) => ids.get(image.id)).sort((a: number, b: number) => a - b)).toEqual([smallest, second]);
+      expect(
+        res.body.images.map((image: { id: string }) => ids.get(image.id)).sort((a: number, b: number) => a - b),
+      ).toEqual([smallest, second]);
       expect(await h.redis.zcard(key())).toBe(ids.size);
     } finally {
       await h.redis.zrem(key(), ...ghosts);
@@ -76,7 +78,9 @@ describe('the Redis size index behind random selection', () => {
     expect(new Set(res.body.images.map((i: { id: string }) => i.id))).toEqual(new Set(ids.keys()));
     expect(await h.redis.hlen(records)).toBe(5);
     const again = await request(`${h.url}/furry.hug?amount=5`);
-    expect(again.body.images.map((i: { id: string }) => i.id).sort()).toEqual(res.body.images.map((i: { id: string }) => i.id).sort());
+    expect(again.body.images.map((i: { id: string }) => i.id).sort()).toEqual(
+      res.body.images.map((i: { id: string }) => i.id).sort(),
+    );
     expect(again.body.images.find((i: { id: string }) => i.id === res.body.images[0].id)).toEqual(res.body.images[0]);
   });
 

@@ -44,7 +44,11 @@ export interface Harness {
   /** Creates a category (enabled). */
   addCategory(db: string, name?: string): Promise<void>;
   /** Imports a generated image into `db`; returns its record id and bytes. */
-  addImage(db: string, seed: number, extra?: { artists?: string[]; sources?: string[] }): Promise<{ id: string; size: number; ext: string; bytes: Buffer }>;
+  addImage(
+    db: string,
+    seed: number,
+    extra?: { artists?: string[]; sources?: string[] },
+  ): Promise<{ id: string; size: number; ext: string; bytes: Buffer }>;
   key(flags: ApiKeyFlag[], bulkLimit?: number): Promise<string>;
   /** Runs `bin/admin <args>` with the images commands in process; exit codes as bin/admin maps them. */
   cli(args: string[], context?: Partial<CliContext>): Promise<{ code: number; stdout: string; stderr: string }>;
@@ -52,10 +56,18 @@ export interface Harness {
 }
 
 /** `overrides` may depend on the test context (e.g. an nginx serving its MEDIA_DIR). */
-export async function startHarness(label: string, overrides: Record<string, string> | ((ctx: TestContext) => Promise<Record<string, string>>) = {}): Promise<Harness> {
+export async function startHarness(
+  label: string,
+  overrides: Record<string, string> | ((ctx: TestContext) => Promise<Record<string, string>>) = {},
+): Promise<Harness> {
   const ctx = await createTestContext(label);
   const extra = typeof overrides === 'function' ? await overrides(ctx) : overrides;
-  const config = loadImagesConfig({ ...ctx.env, IMAGES_CATEGORY_CACHE_MS: '0', IMAGES_MEDIA_URL: 'http://media.test/images', ...extra });
+  const config = loadImagesConfig({
+    ...ctx.env,
+    IMAGES_CATEGORY_CACHE_MS: '0',
+    IMAGES_MEDIA_URL: 'http://media.test/images',
+    ...extra,
+  });
   await migrateDatabase(config.database, authDatabase);
   await migrateDatabase(config.database, imagesDatabase);
   const images = createDataSource(config.database, { ...imagesDatabase, poolSize: 4 });
@@ -68,7 +80,9 @@ export async function startHarness(label: string, overrides: Record<string, stri
   const container = createImagesContainer({ config, logger, redis, dataSource: images });
   const apiKeys = new ApiKeyRepository(auth);
   const guards = createAccessGuards({ service: 'images', apiKeys, redis, redisPrefix: config.redis.prefix, logger });
-  const server = await serveForTest(createApp({ config, logger, services: container, guards, readOnly }), { contract: imagesOpenApi });
+  const server = await serveForTest(createApp({ config, logger, services: container, guards, readOnly }), {
+    contract: imagesOpenApi,
+  });
   const cliContext: CliContext = {
     config,
     redis,
@@ -89,13 +103,23 @@ export async function startHarness(label: string, overrides: Record<string, stri
     repositories: container.repositories,
     readOnly,
     async addCategory(db, name) {
-      await container.categoryAdmin.add(db, name ?? db.split('.').map((p) => p[0]!.toUpperCase() + p.slice(1)).join(' > '));
+      await container.categoryAdmin.add(
+        db,
+        name ??
+          db
+            .split('.')
+            .map((p) => p[0]!.toUpperCase() + p.slice(1))
+            .join(' > '),
+      );
     },
     async addImage(db, seed, extra = {}) {
       const { bytes, ext } = await placeholderImage(seed);
       const file = path.join(ctx.mediaDir, `source-${seed}.${ext}`);
       await writeFile(file, bytes);
-      const job = importJob(db, { artists: extra.artists ?? ['Test Artist'], sources: extra.sources ?? ['https://example.com/source'] });
+      const job = importJob(db, {
+        artists: extra.artists ?? ['Test Artist'],
+        sources: extra.sources ?? ['https://example.com/source'],
+      });
       const outcome = await container.imports.importFile(job, file);
       if (outcome.status !== 'imported') throw new Error(`seed ${seed} not imported: ${JSON.stringify(outcome)}`);
       return { id: outcome.id, size: outcome.size, ext: outcome.ext, bytes };
@@ -118,10 +142,10 @@ export async function startHarness(label: string, overrides: Record<string, stri
       };
       strict(program);
       const write = process.stdout.write.bind(process.stdout);
-      process.stdout.write = ((chunk: string | Uint8Array) => {
+      process.stdout.write = (chunk: string | Uint8Array) => {
         stdout += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString();
         return true;
-      });
+      };
       try {
         await program.parseAsync(args, { from: 'user' });
         return { code: 0, stdout, stderr };

@@ -42,7 +42,11 @@ export interface ShortenerAppDeps {
  */
 export function createApp(deps: ShortenerAppDeps): Express {
   const { config, guards, readOnly, services } = deps;
-  const base = createServiceApp({ service: 'shortener', ...deps, docs: { document: shortenerOpenApi, urls: config.urls, rateLimits: serviceRateLimits('shortener') } });
+  const base = createServiceApp({
+    service: 'shortener',
+    ...deps,
+    docs: { document: shortenerOpenApi, urls: config.urls, rateLimits: serviceRateLimits('shortener') },
+  });
   const app = base.app;
   // Before the `/:code` routes; `status` is a reserved code.
   registerGetStatusRoute(app, { service: 'shortener', guards, readOnly });
@@ -57,7 +61,11 @@ export function createApp(deps: ShortenerAppDeps): Express {
   registerGetShortUrlStatsRoute(app, { getShortUrlStats: services.getShortUrlStats, guards });
   registerGetShortUrlQrRoute(app, { getShortUrlQr: services.getShortUrlQr, limitLookups });
   registerPreviewShortUrlRoute(app, { previewShortUrl: services.previewShortUrl, limitLookups });
-  registerRedirectShortUrlRoute(app, { redirectShortUrl: services.redirectShortUrl, limitLookups, redirectCacheControl: redirectCacheControl(config.shortener.redirectMaxAgeSeconds) });
+  registerRedirectShortUrlRoute(app, {
+    redirectShortUrl: services.redirectShortUrl,
+    limitLookups,
+    redirectCacheControl: redirectCacheControl(config.shortener.redirectMaxAgeSeconds),
+  });
   registerUpdateShortUrlRoute(app, { updateShortUrl: services.updateShortUrl, guards, readOnly });
   app.use(answerUndecodableCode);
   return base.finalize();

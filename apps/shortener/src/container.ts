@@ -91,7 +91,9 @@ export function createShortenerContainer(connections: ShortenerConnections): Sho
   const visits = new VisitRepository(dataSource);
   // Read at boot, so a missing or broken GEOIP_DB stops the process before it serves (ConfigError).
   const breakdown = config.shortener.visits.count && config.shortener.visits.breakdown;
-  const visitSource = breakdown ? new VisitSourceService({ countries: new VisitCountryRepository(config.shortener.visits.geoIpDb) }) : undefined;
+  const visitSource = breakdown
+    ? new VisitSourceService({ countries: new VisitCountryRepository(config.shortener.visits.geoIpDb) })
+    : undefined;
   const visitTally = new VisitTallyRepository({
     pending: pendingVisits,
     flushMs: config.shortener.visits.flushMs,
@@ -99,7 +101,13 @@ export function createShortenerContainer(connections: ShortenerConnections): Sho
     now,
     ...(visitSource ? { describe: visitSource } : {}),
   });
-  const visitMover = new VisitMoverService({ pending: pendingVisits, visits, moveMs: config.shortener.visits.moveMs, logger, now });
+  const visitMover = new VisitMoverService({
+    pending: pendingVisits,
+    visits,
+    moveMs: config.shortener.visits.moveMs,
+    logger,
+    now,
+  });
   const visitStats = new VisitStatsService({
     visits,
     pending: pendingVisits,
@@ -109,17 +117,37 @@ export function createShortenerContainer(connections: ShortenerConnections): Sho
     previewTotalCacheSize: config.shortener.previewCacheSize,
   });
   const tally = config.shortener.visits.count ? visitTally : NO_TALLY;
-  const createShortUrl = new CreateShortUrlService({ repository, cache: redirectCache, baseUrl, clock, ...(connections.generateCode ? { generateCode: connections.generateCode } : {}) });
+  const createShortUrl = new CreateShortUrlService({
+    repository,
+    cache: redirectCache,
+    baseUrl,
+    clock,
+    ...(connections.generateCode ? { generateCode: connections.generateCode } : {}),
+  });
   return {
     createShortUrl,
     bulkCreateShortUrls: new BulkCreateShortUrlsService({ createShortUrl }),
     listShortUrls: new ListShortUrlsService({ repository, visitStats, baseUrl }),
     getShortUrlQr: new GetShortUrlQrService({ entries: previews, images: new QrImageRepository(), baseUrl }),
-    redirectShortUrl: new RedirectShortUrlService({ cache: redirectCache, repository, tally, breakdown, baseUrl, clock }),
+    redirectShortUrl: new RedirectShortUrlService({
+      cache: redirectCache,
+      repository,
+      tally,
+      breakdown,
+      baseUrl,
+      clock,
+    }),
     previewShortUrl: new PreviewShortUrlService({ previews, visitStats, baseUrl, clock }),
     getShortUrl: new GetShortUrlService({ repository, visitStats, baseUrl, clock }),
     getShortUrlStats: new GetShortUrlStatsService({ repository, visitStats }),
-    updateShortUrl: new UpdateShortUrlService({ repository, cache: redirectCache, previews, visitStats, baseUrl, clock }),
+    updateShortUrl: new UpdateShortUrlService({
+      repository,
+      cache: redirectCache,
+      previews,
+      visitStats,
+      baseUrl,
+      clock,
+    }),
     deleteShortUrl: new DeleteShortUrlService({ repository, cache: redirectCache, previews, pendingVisits }),
     redirectCache,
     visitTally,

@@ -31,6 +31,15 @@ await runService({
     runtime.onShutdown(() => services.visitTally.stop());
     const readOnly = await runtime.readOnlySwitch('shortener', redis);
     const guards = await openAccessGuards(runtime, 'shortener', redis);
-    return createRequestHandler({ config, logger, services, guards, readOnly, startedAt, readiness: runtime.readiness, metrics: runtime.metrics });
+    return createRequestHandler({
+      config,
+      logger,
+      services,
+      guards,
+      readOnly,
+      startedAt,
+      readiness: runtime.readiness,
+      metrics: runtime.metrics,
+    });
   },
 });

@@ -24,7 +24,10 @@ const bulk = (key: string | null, body: unknown, query = '') =>
   request<BulkBody>(`${h.url}/create/bulk${query}`, jsonInit('POST', body, key === null ? {} : { authorization: key }));
 
 /** The codes GET /links lists for `key`. */
-const listed = async (key: string): Promise<string[]> => (await request(`${h.url}/links?limit=100`, { headers: { authorization: key } })).body.data.links.map((l: { code: string }) => l.code);
+const listed = async (key: string): Promise<string[]> =>
+  (await request(`${h.url}/links?limit=100`, { headers: { authorization: key } })).body.data.links.map(
+    (l: { code: string }) => l.code,
+  );
 
 const ok = (result: BulkCreateItemResult | undefined) => {
   if (!result?.success) throw new Error(`expected a success, got ${JSON.stringify(result)}`);
@@ -68,7 +71,11 @@ describe('POST /create/bulk: the body', () => {
   it('refuses a bad editable with 400 1057 and malformed JSON with 400 1026', async () => {
     const editable = await bulk(h.key, { links: [{ url: uniqueUrl() }] }, '?editable=maybe');
     expect([editable.status, editable.body.code]).toEqual([400, 1057]);
-    const malformed = await request(`${h.url}/create/bulk`, { method: 'POST', headers: { authorization: h.key, 'content-type': 'application/json' }, body: '{"links": [' });
+    const malformed = await request(`${h.url}/create/bulk`, {
+      method: 'POST',
+      headers: { authorization: h.key, 'content-type': 'application/json' },
+      body: '{"links": [',
+    });
     expect([malformed.status, malformed.body.code]).toEqual([400, 1026]);
   });
 });
@@ -100,9 +107,15 @@ describe('POST /create/bulk: one result per item, as POST /create would answer',
     const outcome = res.body.data.map((r) => (r.success ? r.status : r.code));
     expect(outcome).toEqual([201, 1073, 1084, 1084, 1084, 1071, 1070, 1072, 1074, 1082, 1081, 1073, 201]);
     const first = ok(res.body.data[0]);
-    expect(first.data).toMatchObject({ url: good, credit: 'Otter', managementCode: expect.any(String), fullURL: `https://pawl.ink/${first.data.code}` });
+    expect(first.data).toMatchObject({
+      url: good,
+      credit: 'Otter',
+      managementCode: expect.any(String),
+      fullURL: `https://pawl.ink/${first.data.code}`,
+    });
     expect(ok(res.body.data[12]).data).toMatchObject({ code: custom, maxVisits: 3 });
-    for (const failure of res.body.data.filter((r) => !r.success)) expect(failure).toEqual({ success: false, code: expect.any(Number), error: expect.any(String) });
+    for (const failure of res.body.data.filter((r) => !r.success))
+      expect(failure).toEqual({ success: false, code: expect.any(Number), error: expect.any(String) });
     // Each item failed as a single create does.
     const single = await create({ url: h.url, key }, { url: uniqueUrl(), maxVisits: '5' });
     expect(res.body.data[9]).toEqual({ success: false, code: single.body.code, error: single.body.error });
@@ -114,7 +127,12 @@ describe('POST /create/bulk: one result per item, as POST /create would answer',
   it('runs items one after the other: a code used twice is 201 then 409, a fixed url twice is 201 then 200 with the same entry', async () => {
     const code = `twice-${Date.now().toString(36)}`;
     const url = uniqueUrl('fixed');
-    const codes = await bulk(h.key, { links: [{ url: uniqueUrl(), code }, { url: uniqueUrl(), code }] });
+    const codes = await bulk(h.key, {
+      links: [
+        { url: uniqueUrl(), code },
+        { url: uniqueUrl(), code },
+      ],
+    });
     expect(codes.body.data.map((r) => (r.success ? r.status : r.code))).toEqual([201, 1072]);
     const fixed = await bulk(h.key, { links: [{ url }, { url }] }, '?editable=false');
     const [made, shared] = [ok(fixed.body.data[0]), ok(fixed.body.data[1])];
@@ -150,7 +168,8 @@ describe('POST /create/bulk: read-only mode', () => {
 describe('POST /create/bulk: rate limit units, all or nothing', () => {
   it('takes one unit of shortener.create per item, refuses a request that does not fit whole, and lets one that fits through', async () => {
     const key = await createTestKey(h.apiKeys, ['shortener'], { rateLimitRoute: 8 });
-    for (let i = 0; i < 5; i++) expect((await create({ url: h.url, key }, { url: uniqueUrl('unit') })).status).toBe(201);
+    for (let i = 0; i < 5; i++)
+      expect((await create({ url: h.url, key }, { url: uniqueUrl('unit') })).status).toBe(201);
 
     const refused = await bulk(key, { links: Array.from({ length: 5 }, () => ({ url: uniqueUrl('refused') })) });
     expect([refused.status, refused.body.code]).toEqual([429, 1000]);
@@ -182,7 +201,10 @@ describe('POST /create/bulk: rate limit units, all or nothing', () => {
 
   it('takes one unit of the global window per request, and answers 1001 when that is full', async () => {
     const key = await createTestKey(h.apiKeys, ['shortener'], { rateLimitRoute: 0, rateLimitGlobal: 2 });
-    for (let i = 0; i < 2; i++) expect((await bulk(key, { links: Array.from({ length: 5 }, () => ({ url: uniqueUrl('global') })) })).status).toBe(200);
+    for (let i = 0; i < 2; i++)
+      expect((await bulk(key, { links: Array.from({ length: 5 }, () => ({ url: uniqueUrl('global') })) })).status).toBe(
+        200,
+      );
     const limited = await bulk(key, { links: [{ url: uniqueUrl('global') }] });
     expect([limited.status, limited.body.code]).toEqual([429, 1001]);
     expect(limited.headers.get('x-ratelimit-global')).toBe('true');

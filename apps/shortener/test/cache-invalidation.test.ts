@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { create, invalidated, jsonInit, request, startHarness, uniqueUrl, type Harness, type Instance } from './support.js';
+import {
+  create,
+  invalidated,
+  jsonInit,
+  request,
+  startHarness,
+  uniqueUrl,
+  type Harness,
+  type Instance,
+} from './support.js';
 
 let h: Harness;
 let second: Instance;
@@ -17,7 +26,8 @@ async function editable(): Promise<{ code: string; managementCode: string; url: 
   return { code: body.data.code, managementCode: body.data.managementCode!, url };
 }
 
-const locationAt = async (base: string, code: string): Promise<string | null> => (await request(`${base}/${code}`)).headers.get('location');
+const locationAt = async (base: string, code: string): Promise<string | null> =>
+  (await request(`${base}/${code}`)).headers.get('location');
 
 describe('redirect caches across instances sharing one Redis', () => {
   it('follows an edit at once on the editing instance and on a second instance', async () => {
@@ -31,7 +41,10 @@ describe('redirect caches across instances sharing one Redis', () => {
 
     const announced = invalidated(second.cache, entry.code);
     const next = uniqueUrl('edited');
-    const patch = await request(`${h.url}/${entry.code}`, jsonInit('PATCH', { managementCode: entry.managementCode, url: next }, { authorization: h.key }));
+    const patch = await request(
+      `${h.url}/${entry.code}`,
+      jsonInit('PATCH', { managementCode: entry.managementCode, url: next }, { authorization: h.key }),
+    );
     expect(patch.status).toBe(200);
     expect(await locationAt(h.url, entry.code)).toBe(next);
     await announced;
@@ -45,7 +58,10 @@ describe('redirect caches across instances sharing one Redis', () => {
       expect(await locationAt(base, entry.code)).toBe(entry.url);
     }
     const announced = Promise.all([invalidated(h.cache, entry.code), invalidated(second.cache, entry.code)]);
-    const del = await request(`${second.url}/${entry.code}`, jsonInit('DELETE', { managementCode: entry.managementCode }, { authorization: h.key }));
+    const del = await request(
+      `${second.url}/${entry.code}`,
+      jsonInit('DELETE', { managementCode: entry.managementCode }, { authorization: h.key }),
+    );
     expect(del.status).toBe(204);
     await announced;
     for (const base of [h.url, second.url]) {
@@ -58,7 +74,10 @@ describe('redirect caches across instances sharing one Redis', () => {
   it('keeps a deleted code deleted when an edit that raced the delete writes the cache last', async () => {
     const entry = await editable();
     expect(await locationAt(h.url, entry.code)).toBe(entry.url);
-    const del = await request(`${h.url}/${entry.code}`, jsonInit('DELETE', { managementCode: entry.managementCode }, { authorization: h.key }));
+    const del = await request(
+      `${h.url}/${entry.code}`,
+      jsonInit('DELETE', { managementCode: entry.managementCode }, { authorization: h.key }),
+    );
     expect(del.status).toBe(204);
     // The PATCH updated the row just before the DELETE removed it, and reaches the cache after it.
     await h.cache.invalidate(entry.code, 'edited');
@@ -72,7 +91,10 @@ describe('redirect caches across instances sharing one Redis', () => {
     const key = `${h.config.redis.prefix}shortener:url:${entry.code}`;
     expect(await h.redis.get(key)).toBe(entry.url);
     const next = uniqueUrl('marked');
-    const patch = await request(`${h.url}/${entry.code}`, jsonInit('PATCH', { managementCode: entry.managementCode, url: next }, { authorization: h.key }));
+    const patch = await request(
+      `${h.url}/${entry.code}`,
+      jsonInit('PATCH', { managementCode: entry.managementCode, url: next }, { authorization: h.key }),
+    );
     expect(patch.status).toBe(200);
     // A reader that loaded the old url before the edit fills with SET NX: the marker makes that a no-op.
     expect(await h.redis.set(key, entry.url, 'EX', 60, 'NX')).toBeNull();

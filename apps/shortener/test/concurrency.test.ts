@@ -13,7 +13,9 @@ const N = 16;
 
 describe('concurrent creates (uniqueness is the database’s)', () => {
   it('one custom code: exactly one 201, the rest 409 1072', async () => {
-    const results = await Promise.all(Array.from({ length: N }, (_, i) => create(h, { url: uniqueUrl(`race-code-${i}`), code: 'Contested' })));
+    const results = await Promise.all(
+      Array.from({ length: N }, (_, i) => create(h, { url: uniqueUrl(`race-code-${i}`), code: 'Contested' })),
+    );
     const statuses = results.map((r) => r.status).sort();
     expect(statuses.filter((s) => s === 201)).toHaveLength(1);
     expect(statuses.filter((s) => s === 409)).toHaveLength(N - 1);
@@ -49,7 +51,9 @@ describe('concurrent creates (uniqueness is the database’s)', () => {
 
   it('one url with different custom codes, non-editable: one entry, everyone gets it', async () => {
     const url = uniqueUrl('race-both');
-    const results = await Promise.all(Array.from({ length: N }, (_, i) => create(h, { url, code: `both-${i}` }, { editable: false })));
+    const results = await Promise.all(
+      Array.from({ length: N }, (_, i) => create(h, { url, code: `both-${i}` }, { editable: false })),
+    );
     expect(results.filter((r) => r.status === 201)).toHaveLength(1);
     const codes = new Set(results.map((r) => r.body.data.code));
     expect(codes.size).toBe(1);
@@ -59,9 +63,16 @@ describe('concurrent creates (uniqueness is the database’s)', () => {
 describe('concurrent edits', () => {
   it('several editable entries moved to one url: every edit succeeds (editable entries are never shared)', async () => {
     const target = uniqueUrl('race-patch');
-    const entries = await Promise.all(Array.from({ length: 8 }, () => create(h, { url: uniqueUrl('race-patch-from') }, { editable: true })));
+    const entries = await Promise.all(
+      Array.from({ length: 8 }, () => create(h, { url: uniqueUrl('race-patch-from') }, { editable: true })),
+    );
     const results = await Promise.all(
-      entries.map(({ body }) => request(`${h.url}/${body.data.code}`, jsonInit('PATCH', { managementCode: body.data.managementCode, url: target }, { authorization: h.key }))),
+      entries.map(({ body }) =>
+        request(
+          `${h.url}/${body.data.code}`,
+          jsonInit('PATCH', { managementCode: body.data.managementCode, url: target }, { authorization: h.key }),
+        ),
+      ),
     );
     expect(results.map((r) => r.status)).toEqual(Array.from({ length: 8 }, () => 200));
     const rows: unknown[] = await h.dataSource.query('SELECT pos FROM short_urls WHERE url = ?', [target]);

@@ -29,7 +29,13 @@ describe('POST /create — auth', () => {
   });
 
   it('rate limits per key on the shortener.create bucket (429 1000)', async () => {
-    const { key } = await h.apiKeys.create({ name: 'limited', contact: 'x@example.com', flags: ['shortener'], rateLimitRoute: 1, rateLimitGlobal: 0 });
+    const { key } = await h.apiKeys.create({
+      name: 'limited',
+      contact: 'x@example.com',
+      flags: ['shortener'],
+      rateLimitRoute: 1,
+      rateLimitGlobal: 0,
+    });
     const first = await create(h, { url: uniqueUrl() }, { headers: { authorization: key } });
     expect(first.status).toBe(201);
     const second = await create(h, { url: uniqueUrl() }, { headers: { authorization: key } });
@@ -49,7 +55,13 @@ describe('POST /create — success', () => {
     expect(res.body.success).toBe(true);
     expect(data.code).toHaveLength(8);
     expect([...data.code].every((c) => RANDOM_CODE_ALPHABET.includes(c))).toBe(true);
-    expect(data).toMatchObject({ url, credit: 'Unknown', modifiedAt: null, managementCode: null, fullURL: `${SHORTENER_URL}/${data.code}` });
+    expect(data).toMatchObject({
+      url,
+      credit: 'Unknown',
+      modifiedAt: null,
+      managementCode: null,
+      fullURL: `${SHORTENER_URL}/${data.code}`,
+    });
     expect(new Date(data.createdAt).toISOString()).toBe(data.createdAt);
     expect(Number.isInteger(data.pos) && data.pos >= 1).toBe(true);
   });
@@ -63,7 +75,11 @@ describe('POST /create — success', () => {
   it('accepts a custom code and credit', async () => {
     const res = await create(h, { url: uniqueUrl(), code: 'My-Custom-1', credit: 'Fox 🦊' });
     expect(res.status).toBe(201);
-    expect(res.body.data).toMatchObject({ code: 'My-Custom-1', credit: 'Fox 🦊', fullURL: `${SHORTENER_URL}/My-Custom-1` });
+    expect(res.body.data).toMatchObject({
+      code: 'My-Custom-1',
+      credit: 'Fox 🦊',
+      fullURL: `${SHORTENER_URL}/My-Custom-1`,
+    });
   });
 
   it('accepts a 50-character code and a 50-character credit', async () => {
@@ -78,7 +94,10 @@ describe('POST /create — success', () => {
     const managementCode = res.body.data.managementCode;
     expect(typeof managementCode).toBe('string');
     expect(managementCode!.length).toBeGreaterThanOrEqual(32);
-    const rows: { management_code_hash: string }[] = await h.dataSource.query('SELECT management_code_hash FROM short_urls WHERE code = ?', [res.body.data.code]);
+    const rows: { management_code_hash: string }[] = await h.dataSource.query(
+      'SELECT management_code_hash FROM short_urls WHERE code = ?',
+      [res.body.data.code],
+    );
     expect(rows[0]!.management_code_hash).toBe(hashManagementCode(managementCode!));
     expect(rows[0]!.management_code_hash).not.toContain(managementCode);
     const again = await request(`${h.url}/${res.body.data.code}.json`, { headers: { authorization: h.key } });
@@ -100,25 +119,34 @@ describe('POST /create — success', () => {
     ['editable[x]=false', true],
     ['other=false', true],
   ])('reads ?%s as editable=%s', async (query, editable) => {
-    const res = await request(`${h.url}/create?${query}`, jsonInit('POST', { url: uniqueUrl() }, { authorization: h.key }));
+    const res = await request(
+      `${h.url}/create?${query}`,
+      jsonInit('POST', { url: uniqueUrl() }, { authorization: h.key }),
+    );
     expect(res.status).toBe(201);
     expect(typeof res.body.data.managementCode).toBe(editable ? 'string' : 'object');
   });
 
-  it.each(['editable=FALSE', 'editable=no', 'editable=2', 'editable', 'editable=', 'editable=%20false', 'editable=true&editable=true', 'editable=false&editable=true'])(
-    'refuses ?%s with 400 1057, making nothing',
-    async (query) => {
-      const url = uniqueUrl();
-      const res = await request(`${h.url}/create?${query}`, jsonInit('POST', { url }, { authorization: h.key }));
-      expect(res.status).toBe(400);
-      expect(res.body).toMatchObject({ success: false, code: 1057 });
-      expect(res.body.error).toContain('editable');
-      const rows: unknown[] = await h.dataSource.query('SELECT pos FROM short_urls WHERE url = ?', [url]);
-      expect(rows).toHaveLength(0);
-    },
-  );
+  it.each([
+    'editable=FALSE',
+    'editable=no',
+    'editable=2',
+    'editable',
+    'editable=',
+    'editable=%20false',
+    'editable=true&editable=true',
+    'editable=false&editable=true',
+  ])('refuses ?%s with 400 1057, making nothing', async (query) => {
+    const url = uniqueUrl();
+    const res = await request(`${h.url}/create?${query}`, jsonInit('POST', { url }, { authorization: h.key }));
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ success: false, code: 1057 });
+    expect(res.body.error).toContain('editable');
+    const rows: unknown[] = await h.dataSource.query('SELECT pos FROM short_urls WHERE url = ?', [url]);
+    expect(rows).toHaveLength(0);
+  });
 
-  it('with ?editable=false answers 200 with the url\'s existing non-editable entry (managementCode null)', async () => {
+  it("with ?editable=false answers 200 with the url's existing non-editable entry (managementCode null)", async () => {
     const url = uniqueUrl();
     const first = await create(h, { url, code: 'first-of-url' }, { editable: false });
     expect(first.status).toBe(201);
@@ -149,7 +177,13 @@ describe('POST /create — success', () => {
   });
 
   it('cannot be hijacked: an editable entry of one key is never given to another key, whose link keeps its destination', async () => {
-    const { key: otherKey } = await h.apiKeys.create({ name: 'victim', contact: 'v@example.com', flags: ['shortener'], rateLimitRoute: 0, rateLimitGlobal: 0 });
+    const { key: otherKey } = await h.apiKeys.create({
+      name: 'victim',
+      contact: 'v@example.com',
+      flags: ['shortener'],
+      rateLimitRoute: 0,
+      rateLimitGlobal: 0,
+    });
     const url = uniqueUrl('popular-page');
     const attacker = await create(h, { url }, { editable: true });
     expect(attacker.status).toBe(201);
@@ -157,10 +191,19 @@ describe('POST /create — success', () => {
     expect(victim.status).toBe(201);
     expect(victim.body.data.code).not.toBe(attacker.body.data.code);
     expect(typeof victim.body.data.managementCode).toBe('string');
-    const moved = await request(`${h.url}/${attacker.body.data.code}`, jsonInit('PATCH', { managementCode: attacker.body.data.managementCode, url: 'https://phishing.example/login' }, { authorization: h.key }));
+    const moved = await request(
+      `${h.url}/${attacker.body.data.code}`,
+      jsonInit(
+        'PATCH',
+        { managementCode: attacker.body.data.managementCode, url: 'https://phishing.example/login' },
+        { authorization: h.key },
+      ),
+    );
     expect(moved.status).toBe(200);
     expect((await request(`${h.url}/${victim.body.data.code}`)).headers.get('location')).toBe(url);
-    expect((await request(`${h.url}/${attacker.body.data.code}`)).headers.get('location')).toBe('https://phishing.example/login');
+    expect((await request(`${h.url}/${attacker.body.data.code}`)).headers.get('location')).toBe(
+      'https://phishing.example/login',
+    );
   });
 
   it('accepts a form-encoded body', async () => {
@@ -195,14 +238,22 @@ describe('POST /create — validation', () => {
     expect(res.body).toMatchObject({ success: false, code: 1070 });
   });
 
-  it.each([['has space'], ['under_score'], ['dot.json'], ['plus+'], ['ümlaut'], ['slash/x'], [123], [true], [['a']], [{ a: 1 }]])(
-    'refuses code %j (422 1071)',
-    async (code) => {
-      const res = await create(h, { url: uniqueUrl(), code });
-      expect(res.status).toBe(422);
-      expect(res.body.code).toBe(1071);
-    },
-  );
+  it.each([
+    ['has space'],
+    ['under_score'],
+    ['dot.json'],
+    ['plus+'],
+    ['ümlaut'],
+    ['slash/x'],
+    [123],
+    [true],
+    [['a']],
+    [{ a: 1 }],
+  ])('refuses code %j (422 1071)', async (code) => {
+    const res = await create(h, { url: uniqueUrl(), code });
+    expect(res.status).toBe(422);
+    expect(res.body.code).toBe(1071);
+  });
 
   it('refuses an empty code (422 1071) instead of making a random one; null still asks for one', async () => {
     const url = uniqueUrl();
@@ -230,14 +281,17 @@ describe('POST /create — validation', () => {
     ['maxVisits', [5], 1082],
     ['expiresAt', 1_900_000_000_000, 1081],
     ['expiresAt', true, 1081],
-  ])('refuses %s %j of the wrong JSON type with its own code, never reading it as another type', async (field, value, code) => {
-    const url = uniqueUrl();
-    const res = await create(h, { url, [field]: value });
-    expect(res.status).toBe(422);
-    expect(res.body).toMatchObject({ success: false, code });
-    const rows: unknown[] = await h.dataSource.query('SELECT pos FROM short_urls WHERE url = ?', [url]);
-    expect(rows).toHaveLength(0);
-  });
+  ])(
+    'refuses %s %j of the wrong JSON type with its own code, never reading it as another type',
+    async (field, value, code) => {
+      const url = uniqueUrl();
+      const res = await create(h, { url, [field]: value });
+      expect(res.status).toBe(422);
+      expect(res.body).toMatchObject({ success: false, code });
+      const rows: unknown[] = await h.dataSource.query('SELECT pos FROM short_urls WHERE url = ?', [url]);
+      expect(rows).toHaveLength(0);
+    },
+  );
 
   it('refuses a code in use (409 1072)', async () => {
     expect((await create(h, { url: uniqueUrl(), code: 'taken' })).status).toBe(201);
@@ -246,11 +300,14 @@ describe('POST /create — validation', () => {
     expect(res.body.code).toBe(1072);
   });
 
-  it.each([['create'], ['delete'], ['online'], ['metrics'], ['check'], ['Create'], ['METRICS']])('treats reserved word %s as in use (409 1072)', async (code) => {
-    const res = await create(h, { url: uniqueUrl(), code });
-    expect(res.status).toBe(409);
-    expect(res.body.code).toBe(1072);
-  });
+  it.each([['create'], ['delete'], ['online'], ['metrics'], ['check'], ['Create'], ['METRICS']])(
+    'treats reserved word %s as in use (409 1072)',
+    async (code) => {
+      const res = await create(h, { url: uniqueUrl(), code });
+      expect(res.status).toBe(409);
+      expect(res.body.code).toBe(1072);
+    },
+  );
 
   it.each([[undefined], [''], [42], [null], [['https://example.com/']]])('refuses url %j (422 1073)', async (url) => {
     const res = await create(h, url === undefined ? {} : { url });
@@ -258,24 +315,45 @@ describe('POST /create — validation', () => {
     expect(res.body.code).toBe(1073);
   });
 
-  it.each([['x'.repeat(51)], ['🦊'.repeat(51)], [42], [{ name: 'x' }]])('refuses credit %j (422 1074)', async (credit) => {
-    const res = await create(h, { url: uniqueUrl(), credit });
-    expect(res.status).toBe(422);
-    expect(res.body.code).toBe(1074);
-  });
+  it.each([['x'.repeat(51)], ['🦊'.repeat(51)], [42], [{ name: 'x' }]])(
+    'refuses credit %j (422 1074)',
+    async (credit) => {
+      const res = await create(h, { url: uniqueUrl(), credit });
+      expect(res.status).toBe(422);
+      expect(res.body.code).toBe(1074);
+    },
+  );
 
   // NUL and other control characters, and lone surrogates (which MySQL would store as U+FFFD, so the
   // stored credit would differ from the one answered), are not text a credit can hold.
-  it.each([['a\u0000b'], ['line\r\nbreak'], ['bell\u0007'], ['c1\u0085'], ['lone \ud800 surrogate']])('refuses credit %j with control characters or broken unicode (422 1074)', async (credit) => {
-    const res = await create(h, { url: uniqueUrl(), credit });
-    expect(res.status).toBe(422);
-    expect(res.body).toMatchObject({ success: false, code: 1074 });
-  });
+  it.each([['a\u0000b'], ['line\r\nbreak'], ['bell\u0007'], ['c1\u0085'], ['lone \ud800 surrogate']])(
+    'refuses credit %j with control characters or broken unicode (422 1074)',
+    async (credit) => {
+      const res = await create(h, { url: uniqueUrl(), credit });
+      expect(res.status).toBe(422);
+      expect(res.body).toMatchObject({ success: false, code: 1074 });
+    },
+  );
 
   // Bidi controls reorder what a reader sees around the credit (an "evil" credit that renders as
   // something else), as they are refused in target URLs.
-  const BIDI_CONTROLS = ['\u202A', '\u202B', '\u202C', '\u202D', '\u202E', '\u2066', '\u2067', '\u2068', '\u2069', '\u200E', '\u200F', '\u061C'];
-  it.each(BIDI_CONTROLS.map((control) => [control.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0'), control]))('refuses a credit with the bidi control U+%s (422 1074)', async (_name, control) => {
+  const BIDI_CONTROLS = [
+    '\u202A',
+    '\u202B',
+    '\u202C',
+    '\u202D',
+    '\u202E',
+    '\u2066',
+    '\u2067',
+    '\u2068',
+    '\u2069',
+    '\u200E',
+    '\u200F',
+    '\u061C',
+  ];
+  it.each(
+    BIDI_CONTROLS.map((control) => [control.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0'), control]),
+  )('refuses a credit with the bidi control U+%s (422 1074)', async (_name, control) => {
     const res = await create(h, { url: uniqueUrl(), credit: `Fox${control}gpj.exe` });
     expect(res.status).toBe(422);
     expect(res.body).toMatchObject({ success: false, code: 1074 });
@@ -283,11 +361,14 @@ describe('POST /create — validation', () => {
   });
 
   // The line and paragraph separators break lines as LF does (the credit rule the images import shares).
-  it.each([['line\u2028separator'], ['paragraph\u2029separator']])('refuses credit %j with a line or paragraph separator (422 1074)', async (credit) => {
-    const res = await create(h, { url: uniqueUrl(), credit });
-    expect(res.status).toBe(422);
-    expect(res.body).toMatchObject({ success: false, code: 1074 });
-  });
+  it.each([['line\u2028separator'], ['paragraph\u2029separator']])(
+    'refuses credit %j with a line or paragraph separator (422 1074)',
+    async (credit) => {
+      const res = await create(h, { url: uniqueUrl(), credit });
+      expect(res.status).toBe(422);
+      expect(res.body).toMatchObject({ success: false, code: 1074 });
+    },
+  );
 
   it('keeps accepting emoji sequences joined by zero-width joiners and right-to-left text', async () => {
     for (const credit of ['👨‍👩‍👧 family', 'שלום', 'مرحبا']) {
@@ -298,7 +379,11 @@ describe('POST /create — validation', () => {
   });
 
   it('answers 1026 for a malformed JSON body and treats a missing body as a missing url', async () => {
-    const bad = await request(`${h.url}/create`, { method: 'POST', headers: { authorization: h.key, 'content-type': 'application/json' }, body: '{"url":' });
+    const bad = await request(`${h.url}/create`, {
+      method: 'POST',
+      headers: { authorization: h.key, 'content-type': 'application/json' },
+      body: '{"url":',
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.code).toBe(1026);
     const empty = await request(`${h.url}/create`, { method: 'POST', headers: { authorization: h.key } });

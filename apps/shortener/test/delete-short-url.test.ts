@@ -21,7 +21,10 @@ type Deleter = (code: string, managementCode: unknown, headers?: Record<string, 
 const viaDelete: Deleter = (code, managementCode, headers = { authorization: h.key }) =>
   request(`${h.url}/${code}`, jsonInit('DELETE', managementCode === undefined ? {} : { managementCode }, headers));
 const viaAlias: Deleter = (code, managementCode, headers = { authorization: h.key }) =>
-  request(`${h.url}/delete`, jsonInit('POST', managementCode === undefined ? { code } : { code, managementCode }, headers));
+  request(
+    `${h.url}/delete`,
+    jsonInit('POST', managementCode === undefined ? { code } : { code, managementCode }, headers),
+  );
 
 describe.each([
   ['DELETE /:code', viaDelete],

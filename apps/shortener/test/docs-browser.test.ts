@@ -12,7 +12,8 @@ describeDocsPage({
   more: ({ harness, browser }) => {
     it('would report an inline style the CSP blocks (so the check above can fail)', async () => {
       const view = await inspectDocsPage(browser(), `${harness().url}/`, 1, {
-        afterRender: "document.head.appendChild(Object.assign(document.createElement('style'), { textContent: 'body { color: red }' }))",
+        afterRender:
+          "document.head.appendChild(Object.assign(document.createElement('style'), { textContent: 'body { color: red }' }))",
       });
       expect(view.problems.some((problem) => problem.startsWith('CSP violation: style-src-elem'))).toBe(true);
     }, 90_000);

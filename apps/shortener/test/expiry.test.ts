@@ -9,7 +9,11 @@ const BOT = { 'user-agent': 'Mozilla/5.0 (compatible; bingbot/2.0; +http://www.b
 let skew = 0;
 let h: Harness;
 beforeAll(async () => {
-  h = await startHarness('sh-expiry', { SHORTENER_VISITS_FLUSH_MS: '50', SHORTENER_VISITS_MOVE_MS: '100' }, { clock: () => new Date(Date.now() + skew) });
+  h = await startHarness(
+    'sh-expiry',
+    { SHORTENER_VISITS_FLUSH_MS: '50', SHORTENER_VISITS_MOVE_MS: '100' },
+    { clock: () => new Date(Date.now() + skew) },
+  );
 });
 afterAll(async () => {
   await h.close();
@@ -35,7 +39,11 @@ describe('expiresAt and maxVisits on create', () => {
     const res = await request(`${h.url}/create`, {
       method: 'POST',
       headers: { ...auth(), 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ url: uniqueUrl(), expiresAt: '2099-06-01T12:00:00+02:00', maxVisits: '7' }).toString(),
+      body: new URLSearchParams({
+        url: uniqueUrl(),
+        expiresAt: '2099-06-01T12:00:00+02:00',
+        maxVisits: '7',
+      }).toString(),
     });
     expect(res.status).toBe(201);
     expect(res.body.data).toMatchObject({ expiresAt: '2099-06-01T10:00:00.000Z', maxVisits: 7 });
@@ -56,11 +64,14 @@ describe('expiresAt and maxVisits on create', () => {
     expect(res.body).toMatchObject({ success: false, code: 1081 });
   });
 
-  it.each([[0], [-1], [1.5], ['abc'], ['1e3'], [2_147_483_648], [true], [[3]]])('refuse maxVisits %j with 422 1082', async (maxVisits) => {
-    const res = await create(h, { url: uniqueUrl(), maxVisits });
-    expect(res.status).toBe(422);
-    expect(res.body).toMatchObject({ success: false, code: 1082 });
-  });
+  it.each([[0], [-1], [1.5], ['abc'], ['1e3'], [2_147_483_648], [true], [[3]]])(
+    'refuse maxVisits %j with 422 1082',
+    async (maxVisits) => {
+      const res = await create(h, { url: uniqueUrl(), maxVisits });
+      expect(res.status).toBe(422);
+      expect(res.body).toMatchObject({ success: false, code: 1082 });
+    },
+  );
 
   it('are never shared: a non-editable create with limits makes its own entry, and a plain one never gets it', async () => {
     const url = uniqueUrl();
@@ -103,7 +114,12 @@ describe('an expired link', () => {
       }
       const json = await request(`${h.url}/${code}.json`, { headers: auth() });
       expect(json.status).toBe(410);
-      expect(json.body).toEqual({ success: false, code: 1083, error: 'This short url has expired.', extra: { expiredAt: expiresAt, reason: 'expiresAt' } });
+      expect(json.body).toEqual({
+        success: false,
+        code: 1083,
+        error: 'This short url has expired.',
+        extra: { expiredAt: expiresAt, reason: 'expiresAt' },
+      });
       const stats = await request(`${h.url}/${code}/stats`, { headers: auth() });
       expect(stats.status).toBe(200);
       expect(stats.body.data.code).toBe(code);
@@ -143,7 +159,9 @@ describe('maxVisits', () => {
   it('lets exactly maxVisits of many concurrent visits through; the rest answer 410', async () => {
     const { body } = await create(h, { url: uniqueUrl(), maxVisits: 5 });
     const code = body.data.code;
-    const statuses = await Promise.all(Array.from({ length: 40 }, () => request(`${h.url}/${code}`, { headers: BROWSER }).then((r) => r.status)));
+    const statuses = await Promise.all(
+      Array.from({ length: 40 }, () => request(`${h.url}/${code}`, { headers: BROWSER }).then((r) => r.status)),
+    );
     expect(statuses.filter((s) => s === 302)).toHaveLength(5);
     expect(statuses.filter((s) => s === 410)).toHaveLength(35);
     const json = await request(`${h.url}/${code}.json`, { headers: auth() });
@@ -169,7 +187,12 @@ describe('maxVisits', () => {
     const { code, managementCode } = body.data;
     for (let i = 0; i < 2; i++) await request(`${h.url}/${code}`, { headers: BROWSER });
     // Wait until both visits show in `visits`: that is what maxVisits counts from.
-    for (let i = 0; i < 100 && (await request(`${h.url}/${code}.json`, { headers: auth() })).body.data.visits !== 2; i++) await new Promise((r) => setTimeout(r, 100));
+    for (
+      let i = 0;
+      i < 100 && (await request(`${h.url}/${code}.json`, { headers: auth() })).body.data.visits !== 2;
+      i++
+    )
+      await new Promise((r) => setTimeout(r, 100));
     const limited = await patch(code, { managementCode, maxVisits: 3 });
     expect(limited.body.data).toMatchObject({ maxVisits: 3, visits: 2 });
     expect((await request(`${h.url}/${code}`, { headers: BROWSER })).status).toBe(302);

@@ -12,7 +12,10 @@ afterAll(async () => {
 // `/create` and `/delete` are POST-only; without their own 405 the `/:code` routes would take them.
 describe.each([['/create'], ['/delete']])('%s with another method than POST', (path) => {
   it.each([['GET'], ['PATCH'], ['DELETE'], ['PUT']])('answers %s with 405 1025 and Allow', async (method) => {
-    const init = method === 'GET' ? { headers: { authorization: h.key } } : jsonInit(method, { managementCode: 'x'.repeat(40), url: uniqueUrl() }, { authorization: h.key });
+    const init =
+      method === 'GET'
+        ? { headers: { authorization: h.key } }
+        : jsonInit(method, { managementCode: 'x'.repeat(40), url: uniqueUrl() }, { authorization: h.key });
     const res = await request(`${h.url}${path}`, init);
     expect(res.status).toBe(405);
     expect(res.body).toEqual({ success: false, error: 'Method not allowed on this route.', code: 1025 });

@@ -22,8 +22,15 @@ afterAll(async () => {
 });
 
 /** What a QR code image says, read by jsQR from its RGBA pixels (as sharp decodes them); null when unreadable. */
-async function decode(image: Buffer, density?: number): Promise<{ text: string | null; width: number; height: number }> {
-  const { data, info } = await sharp(image, density === undefined ? {} : { density }).flatten({ background: '#ffffff' }).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+async function decode(
+  image: Buffer,
+  density?: number,
+): Promise<{ text: string | null; width: number; height: number }> {
+  const { data, info } = await sharp(image, density === undefined ? {} : { density })
+    .flatten({ background: '#ffffff' })
+    .ensureAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   const found = jsQR(new Uint8ClampedArray(data.buffer, data.byteOffset, data.byteLength), info.width, info.height);
   return { text: found?.data ?? null, width: info.width, height: info.height };
 }
@@ -42,7 +49,13 @@ describe('GET /:code/qr', () => {
   });
 
   it('is a PNG of exactly `size` pixels, margin included, that decodes to the fullURL', async () => {
-    for (const [size, margin] of [[512, 2], [64, 0], [333, 4], [2048, 8], [100, 1]] as const) {
+    for (const [size, margin] of [
+      [512, 2],
+      [64, 0],
+      [333, 4],
+      [2048, 8],
+      [100, 1],
+    ] as const) {
       const res = await qr(code, `?format=png&size=${size}&margin=${margin}`);
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toBe('image/png');
@@ -56,9 +69,14 @@ describe('GET /:code/qr', () => {
   });
 
   it('draws the margin asked for (the quiet zone is white)', async () => {
-    const wide = await sharp((await qr(code, '?format=png&size=290&margin=8')).bytes).raw().toBuffer({ resolveWithObject: true });
-    const tight = await sharp((await qr(code, '?format=png&size=290&margin=0')).bytes).raw().toBuffer({ resolveWithObject: true });
-    const luminanceAt = (image: typeof wide, x: number, y: number): number => image.data[(y * image.info.width + x) * image.info.channels]!;
+    const wide = await sharp((await qr(code, '?format=png&size=290&margin=8')).bytes)
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const tight = await sharp((await qr(code, '?format=png&size=290&margin=0')).bytes)
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const luminanceAt = (image: typeof wide, x: number, y: number): number =>
+      image.data[(y * image.info.width + x) * image.info.channels]!;
     // A finder pattern's dark corner sits at the very edge without a margin, inside the white margin with one.
     expect(luminanceAt(tight, 1, 1)).toBe(0);
     expect(luminanceAt(wide, 1, 1)).toBe(255);
@@ -82,7 +100,21 @@ describe('GET /:code/qr', () => {
     }
   });
 
-  const bad = ['format=gif', 'format=', 'format=svg&format=png', 'size=63', 'size=2049', 'size=', 'size=12.5', 'size=+100', 'size=1e3', 'margin=9', 'margin=-1', 'margin=two', 'margin=1&margin=2'];
+  const bad = [
+    'format=gif',
+    'format=',
+    'format=svg&format=png',
+    'size=63',
+    'size=2049',
+    'size=',
+    'size=12.5',
+    'size=+100',
+    'size=1e3',
+    'margin=9',
+    'margin=-1',
+    'margin=two',
+    'margin=1&margin=2',
+  ];
   for (const query of bad) {
     it(`refuses ?${query} with 400 1057`, async () => {
       const res = await qr(code, `?${query}`);
@@ -98,7 +130,9 @@ describe('GET /:code/qr', () => {
     expect(res.status).toBe(200);
     const { width, height } = await sharp(res.bytes).metadata();
     expect([width, height]).toEqual([64, 64]);
-    expect((await decode((await qr(body.data.code, '?format=png&size=400&margin=8')).bytes)).text).toBe(body.data.fullURL);
+    expect((await decode((await qr(body.data.code, '?format=png&size=400&margin=8')).bytes)).text).toBe(
+      body.data.fullURL,
+    );
   });
 });
 

@@ -46,9 +46,12 @@ describe('GET /:code.json', () => {
     });
   });
 
-  it.each([['unknown-code'], ['bad_code'], ['JSON-ME'], ['%00'], ['%zz'], ['%C0%AE']])('answers 404 1075 for %s', async (code) => {
-    const res = await request(`${h.url}/${code}.json`, { headers: { authorization: h.key } });
-    expect(res.status).toBe(404);
-    expect(res.body).toMatchObject({ success: false, code: 1075 });
-  });
+  it.each([['unknown-code'], ['bad_code'], ['JSON-ME'], ['%00'], ['%zz'], ['%C0%AE']])(
+    'answers 404 1075 for %s',
+    async (code) => {
+      const res = await request(`${h.url}/${code}.json`, { headers: { authorization: h.key } });
+      expect(res.status).toBe(404);
+      expect(res.body).toMatchObject({ success: false, code: 1075 });
+    },
+  );
 });

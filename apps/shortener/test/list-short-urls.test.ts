@@ -16,13 +16,20 @@ afterAll(async () => {
 type Page = ListShortUrlsResponse['data'];
 
 /** GET /links with `key` and the given query. */
-const list = (key: string, query = '') => request<{ success: boolean; code?: number; error?: string; data: Page }>(`${h.url}/links${query}`, { headers: { authorization: key } });
+const list = (key: string, query = '') =>
+  request<{ success: boolean; code?: number; error?: string; data: Page }>(`${h.url}/links${query}`, {
+    headers: { authorization: key },
+  });
 
 /** A fresh key with the shortener flag and no limits: entries it creates are its own. */
 const freshKey = (): Promise<string> => createTestKey(h.apiKeys, ['shortener']);
 
 /** Creates `n` entries with `key`, one after the other; their codes, oldest first. */
-async function createMany(key: string, n: number, body: (i: number) => Record<string, unknown> = () => ({})): Promise<string[]> {
+async function createMany(
+  key: string,
+  n: number,
+  body: (i: number) => Record<string, unknown> = () => ({}),
+): Promise<string[]> {
   const codes: string[] = [];
   for (let i = 0; i < n; i++) {
     const res = await create({ url: h.url, key }, { url: uniqueUrl('own'), ...body(i) });
@@ -98,7 +105,7 @@ describe('GET /links: validation', () => {
   }
 });
 
-describe('GET /links: the key\'s own entries', () => {
+describe("GET /links: the key's own entries", () => {
   it('lists only what the presenting key created, newest first, records with visits and expired ones included', async () => {
     const mine = await freshKey();
     const other = await freshKey();
@@ -116,9 +123,22 @@ describe('GET /links: the key\'s own entries', () => {
     const [expired, newest] = res.body.data.links;
     expect(expired).toMatchObject({ maxVisits: 1, fullURL: `https://pawl.ink/${limited.body.data.code}` });
     // Its one visit is listed once counted (visits reach Redis within the flush interval).
-    await expect.poll(async () => (await list(mine)).body.data.links[0]!.visits, { timeout: 10_000, interval: 100 }).toBe(1);
+    await expect
+      .poll(async () => (await list(mine)).body.data.links[0]!.visits, { timeout: 10_000, interval: 100 })
+      .toBe(1);
     expect(newest).toMatchObject({ code: second, credit: 'mine 1', visits: 0, modifiedAt: null });
-    expect(Object.keys(newest!).sort()).toEqual(['code', 'createdAt', 'credit', 'expiresAt', 'fullURL', 'maxVisits', 'modifiedAt', 'pos', 'url', 'visits']);
+    expect(Object.keys(newest!).sort()).toEqual([
+      'code',
+      'createdAt',
+      'credit',
+      'expiresAt',
+      'fullURL',
+      'maxVisits',
+      'modifiedAt',
+      'pos',
+      'url',
+      'visits',
+    ]);
   });
 
   it('shows the visits of each entry as GET /:code.json does', async () => {
@@ -127,7 +147,9 @@ describe('GET /links: the key\'s own entries', () => {
     expect((await request(`${h.url}/${code}`, { headers: BROWSER })).status).toBe(302);
     // The visit is seen once this instance has flushed it to Redis (within its flush interval):
     // both reads are made after that, so they read the same counts.
-    const visitsOf = async (): Promise<number> => (await request<{ data: { visits: number } }>(`${h.url}/${code}.json`, { headers: { authorization: key } })).body.data.visits;
+    const visitsOf = async (): Promise<number> =>
+      (await request<{ data: { visits: number } }>(`${h.url}/${code}.json`, { headers: { authorization: key } })).body
+        .data.visits;
     await expect.poll(visitsOf, { timeout: 10_000, interval: 100 }).toBe(1);
     const listed = await list(key);
     expect(listed.body.data.links[0]!.visits).toBe(await visitsOf());
@@ -178,7 +200,11 @@ describe('GET /links: pages', () => {
     const first = await list(key, '?limit=3');
     expect(first.body.data.links.map((l) => l.code)).toEqual([before[6], before[5], before[4]]);
     // Four creates land between the pages, concurrently.
-    const during = await Promise.all(Array.from({ length: 4 }, () => create({ url: h.url, key }, { url: uniqueUrl('during') }).then((r) => r.body.data.code)));
+    const during = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        create({ url: h.url, key }, { url: uniqueUrl('during') }).then((r) => r.body.data.code),
+      ),
+    );
     const second = await list(key, `?limit=3&cursor=${first.body.data.next}`);
     expect(second.body.data.links.map((l) => l.code)).toEqual([before[3], before[2], before[1]]);
     const third = await list(key, `?limit=3&cursor=${second.body.data.next}`);
@@ -194,7 +220,10 @@ describe('GET /links: pages', () => {
     const key = await freshKey();
     const codes = await createMany(key, 5);
     // As if they had all been created at once: only pos tells them apart.
-    await h.dataSource.query(`UPDATE short_urls SET created_at = '2030-01-01 00:00:00.000' WHERE code IN (${codes.map(() => '?').join(',')})`, codes);
+    await h.dataSource.query(
+      `UPDATE short_urls SET created_at = '2030-01-01 00:00:00.000' WHERE code IN (${codes.map(() => '?').join(',')})`,
+      codes,
+    );
     expect((await allPages(key, '?limit=2')).flat()).toEqual([...codes].reverse());
   });
 });
@@ -202,12 +231,19 @@ describe('GET /links: pages', () => {
 describe('GET /links: q', () => {
   it('matches a substring of code, url or credit, ignoring case, with LIKE wildcards taken literally', async () => {
     const key = await freshKey();
-    const byCode = await create({ url: h.url, key }, { url: uniqueUrl('plain'), code: `QrCase-${Date.now().toString(36)}` });
-    const byUrl = await create({ url: h.url, key }, { url: `https://example.com/Under_Score/${Date.now().toString(36)}` });
+    const byCode = await create(
+      { url: h.url, key },
+      { url: uniqueUrl('plain'), code: `QrCase-${Date.now().toString(36)}` },
+    );
+    const byUrl = await create(
+      { url: h.url, key },
+      { url: `https://example.com/Under_Score/${Date.now().toString(36)}` },
+    );
     await create({ url: h.url, key }, { url: `https://example.com/UnderXScore/${Date.now().toString(36)}` });
     const byCredit = await create({ url: h.url, key }, { url: uniqueUrl('plain'), credit: 'Ötter 100%' });
     const other = await create({ url: h.url, key }, { url: uniqueUrl('plain'), credit: 'otter 1000' });
-    const codesFor = async (q: string) => (await list(key, `?q=${encodeURIComponent(q)}`)).body.data.links.map((l) => l.code);
+    const codesFor = async (q: string) =>
+      (await list(key, `?q=${encodeURIComponent(q)}`)).body.data.links.map((l) => l.code);
 
     expect(await codesFor('qrcase')).toEqual([byCode.body.data.code]);
     expect(await codesFor('UNDER_SCORE')).toEqual([byUrl.body.data.code]);

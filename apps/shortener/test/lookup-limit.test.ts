@@ -7,7 +7,11 @@ import { create, request, startHarness, uniqueUrl, type Harness } from './suppor
 const LIMIT = 10;
 let h: Harness;
 beforeAll(async () => {
-  h = await startHarness('sh-lookups', { TRUST_PROXY: '1' }, { limits: { buckets: { ...RATE_LIMIT_BUCKETS, 'shortener.lookup': { limit: LIMIT, windowMs: 60_000 } } } });
+  h = await startHarness(
+    'sh-lookups',
+    { TRUST_PROXY: '1' },
+    { limits: { buckets: { ...RATE_LIMIT_BUCKETS, 'shortener.lookup': { limit: LIMIT, windowMs: 60_000 } } } },
+  );
 });
 afterAll(async () => {
   await h.close();
@@ -55,7 +59,9 @@ describe('per-IP limit on redirect and preview lookups', () => {
     expect(limited.status).toBe(429);
     expect(limited.headers.get('content-type')).toBe('text/plain; charset=utf-8');
     expect(limited.headers.get('x-robots-tag')).toBe('noindex');
-    expect(limited.text).toMatch(/^You have been rate limited on this route\. Try again in \d+ seconds\. \(code 1000\)$/);
+    expect(limited.text).toMatch(
+      /^You have been rate limited on this route\. Try again in \d+ seconds\. \(code 1000\)$/,
+    );
     expect(limited.headers.get('x-ratelimit-bucket')).toBe('shortener.lookup');
     expect(limited.headers.get('x-ratelimit-limit')).toBe(String(LIMIT));
     expect(limited.headers.get('x-ratelimit-remaining')).toBe('0');

@@ -1,7 +1,15 @@
 import { RATE_LIMIT_BUCKETS } from '@pawlink/auth';
 import { shortenerOpenApi, withServer, type OpenApiDocument } from '@pawlink/contracts/openapi';
 import { createLogger, type ReadOnlySwitch } from '@pawlink/service-kit';
-import { ContractViolation, expressRoutes, recordingGuards, request, routeDrift, serveForTest, toTemplate } from '@pawlink/test-kit';
+import {
+  ContractViolation,
+  expressRoutes,
+  recordingGuards,
+  request,
+  routeDrift,
+  serveForTest,
+  toTemplate,
+} from '@pawlink/test-kit';
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
@@ -26,39 +34,63 @@ const FAST_PATH = [{ method: 'GET', path: toTemplate(REDIRECT_ROUTE) }];
 
 describe('the shortener OpenAPI document and the routes', () => {
   it('documents every route the app serves (fast path included) and no other, with their key and rate-limit guards', () => {
-    expect(routeDrift(shortenerOpenApi, expressRoutes(routeTable()), FAST_PATH)).toEqual({ undocumented: [], unserved: [], guards: [] });
+    expect(routeDrift(shortenerOpenApi, expressRoutes(routeTable()), FAST_PATH)).toEqual({
+      undocumented: [],
+      unserved: [],
+      guards: [],
+    });
   });
 
   it('names only rate-limit buckets of the policy', () => {
-    const buckets = Object.values(shortenerOpenApi.paths).flatMap((item) => Object.values(item).map((operation) => (operation as Record<string, unknown>)['x-pawlink-rate-limit-bucket']));
-    for (const bucket of buckets.filter((b): b is string => typeof b === 'string')) expect(Object.keys(RATE_LIMIT_BUCKETS)).toContain(bucket);
+    const buckets = Object.values(shortenerOpenApi.paths).flatMap((item) =>
+      Object.values(item).map((operation) => (operation as Record<string, unknown>)['x-pawlink-rate-limit-bucket']),
+    );
+    for (const bucket of buckets.filter((b): b is string => typeof b === 'string'))
+      expect(Object.keys(RATE_LIMIT_BUCKETS)).toContain(bucket);
   });
 
   it('reports a route missing from the document, an operation no route serves, and a guard that differs', () => {
     const app = routeTable();
     app.get('/extra', (_req, res) => res.end());
-    const lacking: OpenApiDocument = { ...shortenerOpenApi, paths: { ...shortenerOpenApi.paths, '/gone': { get: shortenerOpenApi.paths['/online']!.get! } } };
+    const lacking: OpenApiDocument = {
+      ...shortenerOpenApi,
+      paths: { ...shortenerOpenApi.paths, '/gone': { get: shortenerOpenApi.paths['/online']!.get! } },
+    };
     const unguarded = structuredClone(shortenerOpenApi);
     unguarded.paths['/create']!.post!.security = [];
-    expect(routeDrift(lacking, expressRoutes(app), FAST_PATH)).toMatchObject({ undocumented: ['GET /extra'], unserved: ['GET /gone'] });
-    expect(routeDrift(unguarded, expressRoutes(routeTable()), FAST_PATH).guards).toEqual(['POST /create: key required in the app, none in the document']);
+    expect(routeDrift(lacking, expressRoutes(app), FAST_PATH)).toMatchObject({
+      undocumented: ['GET /extra'],
+      unserved: ['GET /gone'],
+    });
+    expect(routeDrift(unguarded, expressRoutes(routeTable()), FAST_PATH).guards).toEqual([
+      'POST /create: key required in the app, none in the document',
+    ]);
   });
 });
 
 describe('responses that do not match the document fail the test that received them', () => {
   const answers: Record<string, (res: ServerResponse) => void> = {
-    '/online': (res) => res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': 'r' }).end('{"success":true}'),
+    '/online': (res) =>
+      res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': 'r' }).end('{"success":true}'),
     '/abc': (res) => res.writeHead(302, { location: 'https://example.com/', 'x-request-id': 'r' }).end(),
     '/abc.json': (res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"success":true,"data":{}}'),
-    '/create': (res) => res.writeHead(405, { 'content-type': 'application/json', 'x-request-id': 'r', allow: 'GET, POST' }).end('{"success":false,"error":"x","code":1025}'),
-    '/no/such/path': (res) => res.writeHead(404, { 'content-type': 'application/json', 'x-request-id': 'r' }).end('{"success":false,"error":"x","code":1075}'),
+    '/create': (res) =>
+      res
+        .writeHead(405, { 'content-type': 'application/json', 'x-request-id': 'r', allow: 'GET, POST' })
+        .end('{"success":false,"error":"x","code":1025}'),
+    '/no/such/path': (res) =>
+      res
+        .writeHead(404, { 'content-type': 'application/json', 'x-request-id': 'r' })
+        .end('{"success":false,"error":"x","code":1075}'),
     '/teapot': (res) => res.writeHead(418, { 'x-request-id': 'r' }).end(),
   };
   let url: string;
   let close: () => Promise<void>;
 
   beforeAll(async () => {
-    const server = await serveForTest((req, res) => answers[new URL(req.url ?? '/', 'http://x').pathname]?.(res), { contract: shortenerOpenApi });
+    const server = await serveForTest((req, res) => answers[new URL(req.url ?? '/', 'http://x').pathname]?.(res), {
+      contract: shortenerOpenApi,
+    });
     url = server.url;
     close = () => server.close();
   });
@@ -72,7 +104,10 @@ describe('responses that do not match the document fail the test that received t
     ['GET', '/no/such/path', /must be equal to constant/],
     ['GET', '/teapot', /does not document status 418/],
   ])('%s %s', async (method, path, problem) => {
-    const error = await request(`${url}${path}`, { method }).then(() => undefined, (e: unknown) => e);
+    const error = await request(`${url}${path}`, { method }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(ContractViolation);
     expect((error as Error).message).toMatch(problem);
   });
@@ -116,11 +151,18 @@ describe('the shortener serves its document and documentation', () => {
     expect(page.text).not.toMatch(/<script>|<style>| style=/);
 
     const pointer = await request(`${h.url}/`, { headers: { accept: 'application/json' } });
-    expect(pointer.body).toEqual({ success: true, service: 'shortener', openapi: `${SHORTENER_URL}/openapi.json`, docs: `${SHORTENER_URL}/` });
+    expect(pointer.body).toEqual({
+      success: true,
+      service: 'shortener',
+      openapi: `${SHORTENER_URL}/openapi.json`,
+      docs: `${SHORTENER_URL}/`,
+    });
   });
 
   it('serves the page assets from node_modules, cacheable and compressed; an unknown asset is 1024', async () => {
-    const bundle = await request(`${h.url}/assets/docs/swagger-ui-bundle.js`, { headers: { 'accept-encoding': 'gzip' } });
+    const bundle = await request(`${h.url}/assets/docs/swagger-ui-bundle.js`, {
+      headers: { 'accept-encoding': 'gzip' },
+    });
     expect(bundle.status).toBe(200);
     expect(bundle.headers.get('content-type')).toMatch(/^text\/javascript/);
     expect(bundle.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');

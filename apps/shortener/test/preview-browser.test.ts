@@ -84,8 +84,15 @@ describe('preview page in Chromium', () => {
     const box = await qr.boundingBox();
     // 12rem square, from the page's hashed style.
     expect([box?.width, box?.height]).toEqual([192, 192]);
-    const shot = await sharp(await qr.screenshot()).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-    const read = jsQRModule.default(new Uint8ClampedArray(shot.data.buffer, shot.data.byteOffset, shot.data.byteLength), shot.info.width, shot.info.height);
+    const shot = await sharp(await qr.screenshot())
+      .ensureAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const read = jsQRModule.default(
+      new Uint8ClampedArray(shot.data.buffer, shot.data.byteOffset, shot.data.byteLength),
+      shot.info.width,
+      shot.info.height,
+    );
     expect(read?.data).toBe(`https://pawl.ink/${code}`);
     expect(await page.locator('#qr-png').getAttribute('href')).toBe(`https://pawl.ink/${code}/qr?format=png`);
     expect(problems).toEqual([]);

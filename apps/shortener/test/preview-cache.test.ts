@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { create, invalidated, jsonInit, request, startHarness, uniqueUrl, type Harness, type Instance } from './support.js';
+import {
+  create,
+  invalidated,
+  jsonInit,
+  request,
+  startHarness,
+  uniqueUrl,
+  type Harness,
+  type Instance,
+} from './support.js';
 
 // Previews are held in each instance's memory and dropped on every instance when the entry changes.
 let h: Harness;
@@ -14,7 +23,10 @@ afterAll(async () => {
 
 const creditOf = (html: string): string | undefined => /<dd id="credit">(.*?)<\/dd>/.exec(html)?.[1];
 
-async function previewAt(base: string, code: string): Promise<{ status: number; credit: string | undefined; html: string }> {
+async function previewAt(
+  base: string,
+  code: string,
+): Promise<{ status: number; credit: string | undefined; html: string }> {
   const res = await request(`${base}/${code}+`);
   return { status: res.status, credit: creditOf(res.text), html: res.text };
 }
@@ -47,7 +59,10 @@ describe('preview cache', () => {
 
     // A credit-only edit leaves the redirect alone but must still reach every preview.
     let announced = invalidated(second.cache, code);
-    const credited = await request(`${h.url}/${code}`, jsonInit('PATCH', { managementCode, credit: 'Badger' }, { authorization: h.key }));
+    const credited = await request(
+      `${h.url}/${code}`,
+      jsonInit('PATCH', { managementCode, credit: 'Badger' }, { authorization: h.key }),
+    );
     expect(credited.status).toBe(200);
     expect((await previewAt(h.url, code)).credit).toBe('Badger');
     await announced;
@@ -55,7 +70,10 @@ describe('preview cache', () => {
 
     announced = invalidated(h.cache, code);
     const next = uniqueUrl('moved');
-    const moved = await request(`${second.url}/${code}`, jsonInit('PATCH', { managementCode, url: next }, { authorization: h.key }));
+    const moved = await request(
+      `${second.url}/${code}`,
+      jsonInit('PATCH', { managementCode, url: next }, { authorization: h.key }),
+    );
     expect(moved.status).toBe(200);
     const onEditor = await previewAt(second.url, code);
     expect(onEditor.html).toContain(`href="${next}"`);
@@ -68,7 +86,10 @@ describe('preview cache', () => {
     const { code, managementCode } = await editable('Otter');
     for (const base of [h.url, second.url]) expect((await previewAt(base, code)).status).toBe(200);
     const announced = invalidated(h.cache, code);
-    const del = await request(`${second.url}/${code}`, jsonInit('DELETE', { managementCode }, { authorization: h.key }));
+    const del = await request(
+      `${second.url}/${code}`,
+      jsonInit('DELETE', { managementCode }, { authorization: h.key }),
+    );
     expect(del.status).toBe(204);
     expect((await previewAt(second.url, code)).status).toBe(404);
     await announced;

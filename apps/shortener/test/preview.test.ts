@@ -42,15 +42,25 @@ describe('GET /:code+', () => {
     expect(html).not.toMatch(/<(link|img|iframe)\b|\bsrc=/);
   });
 
-  const notice = (html: string): string => /<p class="notice" id="destination-notice"[^>]*>(.*?)<\/p>/s.exec(html)?.[1] ?? '';
+  const notice = (html: string): string =>
+    /<p class="notice" id="destination-notice"[^>]*>(.*?)<\/p>/s.exec(html)?.[1] ?? '';
 
   it('shows a notice with the date when the destination was changed', async () => {
     const { body } = await create(h, { url: uniqueUrl() }, { editable: true });
-    const patch = await request(`${h.url}/${body.data.code}`, jsonInit('PATCH', { managementCode: body.data.managementCode, url: uniqueUrl('moved') }, { authorization: h.key }));
+    const patch = await request(
+      `${h.url}/${body.data.code}`,
+      jsonInit(
+        'PATCH',
+        { managementCode: body.data.managementCode, url: uniqueUrl('moved') },
+        { authorization: h.key },
+      ),
+    );
     expect(patch.status).toBe(200);
     const html = (await request(`${h.url}/${body.data.code}+`)).text;
     const changedAt = patch.body.data.modifiedAt as string;
-    expect(notice(html)).toContain(`The destination of this link was changed on <time datetime="${changedAt}">${new Date(changedAt).toUTCString()}</time>`);
+    expect(notice(html)).toContain(
+      `The destination of this link was changed on <time datetime="${changedAt}">${new Date(changedAt).toUTCString()}</time>`,
+    );
     expect(html).toContain(`<dt>Modified</dt><dd><time datetime="${changedAt}">`);
     expect(html).toContain(patch.body.data.url);
   });
@@ -58,7 +68,10 @@ describe('GET /:code+', () => {
   // modifiedAt also moves on a credit-only edit; the destination notice must not.
   it('shows no destination notice after a credit-only edit, only the modified time', async () => {
     const { body } = await create(h, { url: uniqueUrl() }, { editable: true });
-    const patch = await request(`${h.url}/${body.data.code}`, jsonInit('PATCH', { managementCode: body.data.managementCode, credit: 'Renamed' }, { authorization: h.key }));
+    const patch = await request(
+      `${h.url}/${body.data.code}`,
+      jsonInit('PATCH', { managementCode: body.data.managementCode, credit: 'Renamed' }, { authorization: h.key }),
+    );
     expect(patch.status).toBe(200);
     expect(patch.body.data.modifiedAt).not.toBeNull();
     const html = (await request(`${h.url}/${body.data.code}+`)).text;
@@ -72,10 +85,16 @@ describe('GET /:code+', () => {
   it('dates the notice by the last url change, not by a later credit-only edit', async () => {
     const { body } = await create(h, { url: uniqueUrl() }, { editable: true });
     const auth = { authorization: h.key };
-    const moved = await request(`${h.url}/${body.data.code}`, jsonInit('PATCH', { managementCode: body.data.managementCode, url: uniqueUrl('moved') }, auth));
+    const moved = await request(
+      `${h.url}/${body.data.code}`,
+      jsonInit('PATCH', { managementCode: body.data.managementCode, url: uniqueUrl('moved') }, auth),
+    );
     expect(moved.status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 5));
-    const credited = await request(`${h.url}/${body.data.code}`, jsonInit('PATCH', { managementCode: body.data.managementCode, credit: 'Later' }, auth));
+    const credited = await request(
+      `${h.url}/${body.data.code}`,
+      jsonInit('PATCH', { managementCode: body.data.managementCode, credit: 'Later' }, auth),
+    );
     expect(credited.status).toBe(200);
     expect(credited.body.data.modifiedAt).not.toBe(moved.body.data.modifiedAt);
     const html = (await request(`${h.url}/${body.data.code}+`)).text;
@@ -84,7 +103,18 @@ describe('GET /:code+', () => {
     expect(html).toContain(`<dt>Modified</dt><dd><time datetime="${credited.body.data.modifiedAt}">`);
     // The JSON record keeps its docs/api.md shape (with issue 15's expiresAt, maxVisits and visits): urlChangedAt stays out.
     const json = await request(`${h.url}/${body.data.code}.json`, { headers: auth });
-    expect(Object.keys(json.body.data).sort()).toEqual(['code', 'createdAt', 'credit', 'expiresAt', 'fullURL', 'maxVisits', 'modifiedAt', 'pos', 'url', 'visits']);
+    expect(Object.keys(json.body.data).sort()).toEqual([
+      'code',
+      'createdAt',
+      'credit',
+      'expiresAt',
+      'fullURL',
+      'maxVisits',
+      'modifiedAt',
+      'pos',
+      'url',
+      'visits',
+    ]);
   });
 
   it('renders XSS payloads in url and credit inert (escaped, never raw)', async () => {
@@ -110,11 +140,14 @@ describe('GET /:code+', () => {
     expect(attrHtml).not.toContain('<img');
   });
 
-  it.each([['missing-code'], ['bad_code'], ['%00'], ['%zz'], ['%C0%AE']])('answers an HTML 404 for %s', async (code) => {
-    const res = await request(`${h.url}/${code}+`);
-    expect(res.status).toBe(404);
-    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
-    expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
-    expect(res.text).toContain('Unknown short url code.');
-  });
+  it.each([['missing-code'], ['bad_code'], ['%00'], ['%zz'], ['%C0%AE']])(
+    'answers an HTML 404 for %s',
+    async (code) => {
+      const res = await request(`${h.url}/${code}+`);
+      expect(res.status).toBe(404);
+      expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
+      expect(res.text).toContain('Unknown short url code.');
+    },
+  );
 });

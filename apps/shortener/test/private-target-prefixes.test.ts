@@ -2,10 +2,12 @@ import { jsonInit, request } from '@pawlink/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { create, startHarness, type Harness } from './support.js';
 
-describe('SHORTENER_PRIVATE_TARGET_PREFIXES: the operator\'s own local media may be a target', () => {
+describe("SHORTENER_PRIVATE_TARGET_PREFIXES: the operator's own local media may be a target", () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness('sh-private-prefix', { SHORTENER_PRIVATE_TARGET_PREFIXES: 'http://127.0.0.1:3004/images, http://localhost:8080/media/' });
+    h = await startHarness('sh-private-prefix', {
+      SHORTENER_PRIVATE_TARGET_PREFIXES: 'http://127.0.0.1:3004/images, http://localhost:8080/media/',
+    });
   });
   afterAll(async () => h?.close());
 
@@ -41,10 +43,24 @@ describe('SHORTENER_PRIVATE_TARGET_PREFIXES: the operator\'s own local media may
 
   it('applies to PATCH as to create', async () => {
     const made = await create(h, { url: 'https://example.com/first' });
-    const res = await request(`${h.url}/${made.body.data.code}`, jsonInit('PATCH', { managementCode: made.body.data.managementCode, url: 'http://127.0.0.1:3004/images/later.png' }, { authorization: h.key }));
+    const res = await request(
+      `${h.url}/${made.body.data.code}`,
+      jsonInit(
+        'PATCH',
+        { managementCode: made.body.data.managementCode, url: 'http://127.0.0.1:3004/images/later.png' },
+        { authorization: h.key },
+      ),
+    );
     expect(res.status).toBe(200);
     expect(res.body.data.url).toBe('http://127.0.0.1:3004/images/later.png');
-    const refused = await request(`${h.url}/${made.body.data.code}`, jsonInit('PATCH', { managementCode: made.body.data.managementCode, url: 'http://127.0.0.1:3004/other.png' }, { authorization: h.key }));
+    const refused = await request(
+      `${h.url}/${made.body.data.code}`,
+      jsonInit(
+        'PATCH',
+        { managementCode: made.body.data.managementCode, url: 'http://127.0.0.1:3004/other.png' },
+        { authorization: h.key },
+      ),
+    );
     expect(refused.status).toBe(422);
     expect(refused.body.code).toBe(1073);
   });

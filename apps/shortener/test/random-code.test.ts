@@ -24,6 +24,10 @@ describe('random code collisions', () => {
   it('gives up after a bounded number of collisions with a plain internal error', async () => {
     const res = await create(h, { url: uniqueUrl() });
     expect(res.status).toBe(500);
-    expect(res.body).toEqual({ success: false, error: 'There was an internal error while attempting to perform that action.', code: 0 });
+    expect(res.body).toEqual({
+      success: false,
+      error: 'There was an internal error while attempting to perform that action.',
+      code: 0,
+    });
   });
 });

@@ -19,9 +19,15 @@ describe('read-only mode', () => {
     const auth = { authorization: h.key };
     const responses = [
       await create(h, { url: uniqueUrl() }),
-      await request(`${h.url}/${entry.code}`, jsonInit('PATCH', { managementCode: entry.managementCode, credit: 'x' }, auth)),
+      await request(
+        `${h.url}/${entry.code}`,
+        jsonInit('PATCH', { managementCode: entry.managementCode, credit: 'x' }, auth),
+      ),
       await request(`${h.url}/${entry.code}`, jsonInit('DELETE', { managementCode: entry.managementCode }, auth)),
-      await request(`${h.url}/delete`, jsonInit('POST', { code: entry.code, managementCode: entry.managementCode }, auth)),
+      await request(
+        `${h.url}/delete`,
+        jsonInit('POST', { code: entry.code, managementCode: entry.managementCode }, auth),
+      ),
     ];
     for (const res of responses) {
       expect(res.status).toBe(503);

@@ -13,13 +13,16 @@ afterAll(async () => {
 const sample = async (name: string, labels: Record<string, string> = {}): Promise<number> => {
   const metrics = await request(`${h.metricsUrl}/metrics`);
   const pairs = Object.entries(labels).map(([label, value]) => `${label}="${value}"`);
-  const line = metrics.text.split('\n').find((l) => (l.startsWith(`${name}{`) || l.startsWith(`${name} `)) && pairs.every((pair) => l.includes(pair)));
+  const line = metrics.text
+    .split('\n')
+    .find((l) => (l.startsWith(`${name}{`) || l.startsWith(`${name} `)) && pairs.every((pair) => l.includes(pair)));
   return line === undefined ? 0 : Number(line.split(' ').at(-1));
 };
 const fastHits = (): Promise<number> => sample('shortener_fast_redirects_total');
 const redirectLabels = (method: string) => ({ method, route: '/:code', status: '302' });
 const redirects = (method: string): Promise<number> => sample('http_requests_total', redirectLabels(method));
-const redirectDurations = (method: string): Promise<number> => sample('http_request_duration_seconds_count', redirectLabels(method));
+const redirectDurations = (method: string): Promise<number> =>
+  sample('http_request_duration_seconds_count', redirectLabels(method));
 
 describe('GET /:code', () => {
   it('redirects with 302, Location, a short private Cache-Control and X-Robots-Tag', async () => {
@@ -44,7 +47,17 @@ describe('GET /:code', () => {
     expect(res.headers.get('location')).toBe(url);
   });
 
-  it.each([['nope-not-here'], ['bad_chars'], ['x'.repeat(51)], ['%E2%9C%93'], ['%00'], ['%zz'], ['abc%'], ['%C0%AE'], ['%E0%A4%A']])('answers 404 text/plain for unknown code %s', async (code) => {
+  it.each([
+    ['nope-not-here'],
+    ['bad_chars'],
+    ['x'.repeat(51)],
+    ['%E2%9C%93'],
+    ['%00'],
+    ['%zz'],
+    ['abc%'],
+    ['%C0%AE'],
+    ['%E0%A4%A'],
+  ])('answers 404 text/plain for unknown code %s', async (code) => {
     const res = await request(`${h.url}/${code}`);
     expect(res.status).toBe(404);
     expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
@@ -89,7 +102,12 @@ describe('GET /:code', () => {
     const url = uniqueUrl();
     const { body } = await create(h, { url });
     h.cache.clear();
-    const [hitsBefore, getsBefore, headsBefore, durationsBefore] = [await fastHits(), await redirects('GET'), await redirects('HEAD'), await redirectDurations('GET')];
+    const [hitsBefore, getsBefore, headsBefore, durationsBefore] = [
+      await fastHits(),
+      await redirects('GET'),
+      await redirects('HEAD'),
+      await redirectDurations('GET'),
+    ];
     expect((await request(`${h.url}/${body.data.code}`)).status).toBe(302); // cold: through Express
     for (let i = 0; i < 3; i++) expect((await request(`${h.url}/${body.data.code}`)).status).toBe(302);
     expect((await request(`${h.url}/${body.data.code}`, { method: 'HEAD' })).status).toBe(302);

@@ -32,11 +32,17 @@ describe('with Redis unavailable to an instance', () => {
     expect(redirect.headers.get('location')).toBe(url);
 
     const next = uniqueUrl('next');
-    const patch = await request(`${degraded.url}/${code}`, jsonInit('PATCH', { managementCode, url: next }, { authorization: h.key }));
+    const patch = await request(
+      `${degraded.url}/${code}`,
+      jsonInit('PATCH', { managementCode, url: next }, { authorization: h.key }),
+    );
     expect(patch.status).toBe(200);
     expect((await request(`${degraded.url}/${code}`)).headers.get('location')).toBe(next);
 
-    const del = await request(`${degraded.url}/${code}`, jsonInit('DELETE', { managementCode }, { authorization: h.key }));
+    const del = await request(
+      `${degraded.url}/${code}`,
+      jsonInit('DELETE', { managementCode }, { authorization: h.key }),
+    );
     expect(del.status).toBe(204);
     expect((await request(`${degraded.url}/${code}`)).status).toBe(404);
   });
@@ -65,7 +71,16 @@ describe('with Redis unavailable to an instance', () => {
     expect(stats.status).toBe(200);
     expect(stats.body).toEqual({
       success: true,
-      data: { code, visits: 0, days: [], referrers: [], countries: [], browsers: [], os: [], devices: { desktop: 0, mobile: 0, tablet: 0, other: 0 } },
+      data: {
+        code,
+        visits: 0,
+        days: [],
+        referrers: [],
+        countries: [],
+        browsers: [],
+        os: [],
+        devices: { desktop: 0, mobile: 0, tablet: 0, other: 0 },
+      },
     });
   });
 });

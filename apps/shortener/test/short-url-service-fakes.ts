@@ -2,7 +2,12 @@
 import { expect } from 'vitest';
 import type { ShortUrl } from '../src/db/entities/short-url.entity.js';
 import type { CachedLink } from '../src/repositories/redirect-cache.repository.js';
-import type { NewShortUrl, OwnerPageQuery, ShortUrlChanges, WriteOutcome } from '../src/repositories/short-url.repository.js';
+import type {
+  NewShortUrl,
+  OwnerPageQuery,
+  ShortUrlChanges,
+  WriteOutcome,
+} from '../src/repositories/short-url.repository.js';
 import { BulkCreateShortUrlsService } from '../src/services/bulk-create-short-urls.service.js';
 import { CreateShortUrlService } from '../src/services/create-short-url.service.js';
 import { DeleteShortUrlService } from '../src/services/delete-short-url.service.js';
@@ -27,18 +32,39 @@ export class MemoryShortUrls {
   insert(entry: NewShortUrl): Promise<WriteOutcome<ShortUrl>> {
     if (this.rows.some((r) => r.code === entry.code)) return Promise.resolve({ ok: false, conflict: 'code' });
     const shared = entry.managementCodeHash === null && entry.expiresAt === null && entry.maxVisits === null;
-    if (shared && this.rows.some((r) => r.sharedUrlHash !== null && r.url === entry.url)) return Promise.resolve({ ok: false, conflict: 'url' });
-    const row: ShortUrl = { ...entry, ownerKeyId: entry.ownerKeyId ?? null, pos: this.nextPos++, sharedUrlHash: shared ? Buffer.from(entry.url) : null, modifiedAt: null, urlChangedAt: null, maxVisitsUsed: 0, maxVisitsReachedAt: null };
+    if (shared && this.rows.some((r) => r.sharedUrlHash !== null && r.url === entry.url))
+      return Promise.resolve({ ok: false, conflict: 'url' });
+    const row: ShortUrl = {
+      ...entry,
+      ownerKeyId: entry.ownerKeyId ?? null,
+      pos: this.nextPos++,
+      sharedUrlHash: shared ? Buffer.from(entry.url) : null,
+      modifiedAt: null,
+      urlChangedAt: null,
+      maxVisitsUsed: 0,
+      maxVisitsReachedAt: null,
+    };
     this.rows.push(row);
     return Promise.resolve({ ok: true, value: row });
   }
 
   /** The keyset query of the database: the owner's rows after `after` in (createdAt, pos) descending order. */
   listByOwner({ ownerKeyId, limit, after, contains }: OwnerPageQuery): Promise<ShortUrl[]> {
-    const newestFirst = (a: ShortUrl, b: ShortUrl): number => b.createdAt.getTime() - a.createdAt.getTime() || b.pos - a.pos;
-    const isAfter = (r: ShortUrl): boolean => !after || r.createdAt.getTime() < after.createdAt.getTime() || (r.createdAt.getTime() === after.createdAt.getTime() && r.pos < after.pos);
-    const matches = (r: ShortUrl): boolean => contains === undefined || [r.code, r.url, r.credit].some((field) => field.toLowerCase().includes(contains.toLowerCase()));
-    return Promise.resolve(this.rows.filter((r) => r.ownerKeyId === ownerKeyId && isAfter(r) && matches(r)).sort(newestFirst).slice(0, limit));
+    const newestFirst = (a: ShortUrl, b: ShortUrl): number =>
+      b.createdAt.getTime() - a.createdAt.getTime() || b.pos - a.pos;
+    const isAfter = (r: ShortUrl): boolean =>
+      !after ||
+      r.createdAt.getTime() < after.createdAt.getTime() ||
+      (r.createdAt.getTime() === after.createdAt.getTime() && r.pos < after.pos);
+    const matches = (r: ShortUrl): boolean =>
+      contains === undefined ||
+      [r.code, r.url, r.credit].some((field) => field.toLowerCase().includes(contains.toLowerCase()));
+    return Promise.resolve(
+      this.rows
+        .filter((r) => r.ownerKeyId === ownerKeyId && isAfter(r) && matches(r))
+        .sort(newestFirst)
+        .slice(0, limit),
+    );
   }
 
   update(pos: number, changes: ShortUrlChanges): Promise<boolean> {
@@ -56,7 +82,13 @@ export class MemoryShortUrls {
   /** The conditional UPDATE of the database: admitted while below the limit and before expiresAt. */
   admitVisit(code: string, now: Date): Promise<boolean> {
     const row = this.rows.find((r) => r.code === code);
-    if (!row || row.maxVisits === null || row.maxVisitsUsed >= row.maxVisits || (row.expiresAt !== null && row.expiresAt <= now)) return Promise.resolve(false);
+    if (
+      !row ||
+      row.maxVisits === null ||
+      row.maxVisitsUsed >= row.maxVisits ||
+      (row.expiresAt !== null && row.expiresAt <= now)
+    )
+      return Promise.resolve(false);
     row.maxVisitsUsed++;
     if (row.maxVisitsUsed >= row.maxVisits) row.maxVisitsReachedAt = now;
     return Promise.resolve(true);

@@ -6,7 +6,15 @@ import { startHarness, type Harness } from './support.js';
 describeServiceStatus<Harness>({
   service: 'shortener',
   start: () => startHarness('status'),
-  buckets: ['global', 'shortener.create', 'shortener.lookup', 'shortener.manage', 'shortener.read', 'shortener.stats', 'status'],
+  buckets: [
+    'global',
+    'shortener.create',
+    'shortener.lookup',
+    'shortener.manage',
+    'shortener.read',
+    'shortener.stats',
+    'status',
+  ],
   key: (h) => h.key,
   describesKey: { name: 'test', flags: ['shortener'], active: true, disabled: false },
   setReadOnly: (h, on) => h.setReadOnly(on),
@@ -16,7 +24,11 @@ describeServiceStatus<Harness>({
       const res = await request(`${h.url}/status`);
       expect(res.status).toBe(200);
       expect(res.body.data).toMatchObject({ key: null, limits: { 'shortener.create': { limit: 60, remaining: 60 } } });
-      const patch = await request(`${h.url}/status`, { method: 'PATCH', headers: { authorization: h.key, 'content-type': 'application/json' }, body: '{}' });
+      const patch = await request(`${h.url}/status`, {
+        method: 'PATCH',
+        headers: { authorization: h.key, 'content-type': 'application/json' },
+        body: '{}',
+      });
       expect(patch.status).toBe(405);
       expect(patch.body.code).toBe(1025);
     });

@@ -2,8 +2,24 @@ import { ApiKeyRepository, authDatabase, createAccessGuards, type AccessGuardsOp
 import { createTestKey } from '@pawlink/auth/testing';
 import type { CreateShortUrlResponse } from '@pawlink/contracts';
 import { shortenerOpenApi } from '@pawlink/contracts/openapi';
-import { createDataSource, createLogger, createRedis, HttpMetrics, metricsRequestListener, migrateDatabase, ReadOnlySwitch, setReadOnly } from '@pawlink/service-kit';
-import { createTestContext, jsonInit, request, serveForTest, type JsonResponse, type TestContext } from '@pawlink/test-kit';
+import {
+  createDataSource,
+  createLogger,
+  createRedis,
+  HttpMetrics,
+  metricsRequestListener,
+  migrateDatabase,
+  ReadOnlySwitch,
+  setReadOnly,
+} from '@pawlink/service-kit';
+import {
+  createTestContext,
+  jsonInit,
+  request,
+  serveForTest,
+  type JsonResponse,
+  type TestContext,
+} from '@pawlink/test-kit';
 import type { RedisClient } from '@pawlink/service-kit/redis';
 import type { DataSource } from 'typeorm';
 import { createRequestHandler } from '../src/app.js';
@@ -52,7 +68,11 @@ export type HarnessOverrides = Partial<Pick<ShortenerConnections, 'generateCode'
 };
 
 /** Fresh schemas and Redis prefix, migrated, and one instance listening on a free port. */
-export async function startHarness(label: string, env: Record<string, string> = {}, harnessOverrides: HarnessOverrides = {}): Promise<Harness> {
+export async function startHarness(
+  label: string,
+  env: Record<string, string> = {},
+  harnessOverrides: HarnessOverrides = {},
+): Promise<Harness> {
   const { limits, ...overrides } = harnessOverrides;
   const ctx = await createTestContext(label);
   const config = loadShortenerConfig({ ...ctx.env, SHORTENER_URL, ...env });
@@ -72,14 +92,30 @@ export async function startHarness(label: string, env: Record<string, string> = 
     const readOnly = new ReadOnlySwitch(redis, config.redis.prefix, 'shortener', config.readOnlyDefault, logger);
     await readOnly.refresh();
     const instanceRedis = options.redis ?? redis;
-    const services = createShortenerContainer({ config, logger, redis: instanceRedis, subscriber, dataSource, ...overrides });
+    const services = createShortenerContainer({
+      config,
+      logger,
+      redis: instanceRedis,
+      subscriber,
+      dataSource,
+      ...overrides,
+    });
     const cache = services.redirectCache;
     await cache.start();
     services.visitMover.start();
     services.visitTally.start();
-    const guards = createAccessGuards({ service: 'shortener', apiKeys, redis: instanceRedis, redisPrefix: config.redis.prefix, logger, ...(limits ? { limits } : {}) });
+    const guards = createAccessGuards({
+      service: 'shortener',
+      apiKeys,
+      redis: instanceRedis,
+      redisPrefix: config.redis.prefix,
+      logger,
+      ...(limits ? { limits } : {}),
+    });
     const metrics = new HttpMetrics('shortener');
-    const server = await serveForTest(createRequestHandler({ config, logger, services, guards, readOnly, metrics }), { contract: shortenerOpenApi });
+    const server = await serveForTest(createRequestHandler({ config, logger, services, guards, readOnly, metrics }), {
+      contract: shortenerOpenApi,
+    });
     const metricsServer = await serveForTest(metricsRequestListener(metrics));
     const instance: Instance = {
       url: server.url,
@@ -138,14 +174,22 @@ export interface CreatedBody {
 }
 
 /** POST /create as JSON with the harness key (or the given headers); `editable` sends `?editable=<value>`, else no parameter (editable). */
-export function create(h: Pick<Harness, 'url' | 'key'>, body: unknown, options: { editable?: boolean; headers?: Record<string, string> } = {}): Promise<JsonResponse<CreatedBody>> {
+export function create(
+  h: Pick<Harness, 'url' | 'key'>,
+  body: unknown,
+  options: { editable?: boolean; headers?: Record<string, string> } = {},
+): Promise<JsonResponse<CreatedBody>> {
   const query = options.editable === undefined ? '' : `?editable=${options.editable}`;
-  return request<CreatedBody>(`${h.url}/create${query}`, jsonInit('POST', body, options.headers ?? { authorization: h.key }));
+  return request<CreatedBody>(
+    `${h.url}/create${query}`,
+    jsonInit('POST', body, options.headers ?? { authorization: h.key }),
+  );
 }
 
 let counter = 0;
 /** A public URL no other test in the file uses. */
-export const uniqueUrl = (path = 'page'): string => `https://example.com/${path}/${Date.now().toString(36)}-${counter++}`;
+export const uniqueUrl = (path = 'page'): string =>
+  `https://example.com/${path}/${Date.now().toString(36)}-${counter++}`;
 
 export { jsonInit, request };
 

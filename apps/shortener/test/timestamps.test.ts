@@ -41,17 +41,22 @@ async function stored(code: string): Promise<StoredTimes> {
 /** `2026-11-25T16:08:36.789Z` as MySQL's `%f` shows it: `2026-11-25T16:08:36.789000`. */
 const asStored = (iso: string): string => `${iso.slice(0, -1)}000`;
 
-const json = async (code: string) => (await request(`${h.url}/${code}.json`, { headers: { authorization: h.key } })).body.data;
+const json = async (code: string) =>
+  (await request(`${h.url}/${code}.json`, { headers: { authorization: h.key } })).body.data;
 
 describe('createdAt and modifiedAt', () => {
   it('are DATETIME(3) in every table of every schema', async () => {
-    const columns: Array<{ TABLE_SCHEMA: string; TABLE_NAME: string; COLUMN_NAME: string; COLUMN_TYPE: string }> = await h.dataSource.query(
-      `SELECT TABLE_SCHEMA, TABLE_NAME, COLUMN_NAME, COLUMN_TYPE FROM information_schema.COLUMNS
+    const columns: Array<{ TABLE_SCHEMA: string; TABLE_NAME: string; COLUMN_NAME: string; COLUMN_TYPE: string }> =
+      await h.dataSource.query(
+        `SELECT TABLE_SCHEMA, TABLE_NAME, COLUMN_NAME, COLUMN_TYPE FROM information_schema.COLUMNS
         WHERE TABLE_SCHEMA IN (?, ?) AND DATA_TYPE IN ('datetime', 'timestamp')`,
-      [`${h.ctx.dbPrefix}shortener`, `${h.ctx.dbPrefix}auth`],
+        [`${h.ctx.dbPrefix}shortener`, `${h.ctx.dbPrefix}auth`],
+      );
+    expect(columns.map((c) => c.COLUMN_NAME)).toEqual(
+      expect.arrayContaining(['created_at', 'modified_at', 'url_changed_at', 'expires_at', 'max_visits_reached_at']),
     );
-    expect(columns.map((c) => c.COLUMN_NAME)).toEqual(expect.arrayContaining(['created_at', 'modified_at', 'url_changed_at', 'expires_at', 'max_visits_reached_at']));
-    for (const column of columns) expect(column.COLUMN_TYPE, `${column.TABLE_NAME}.${column.COLUMN_NAME}`).toBe('datetime(3)');
+    for (const column of columns)
+      expect(column.COLUMN_TYPE, `${column.TABLE_NAME}.${column.COLUMN_NAME}`).toBe('datetime(3)');
   });
 
   it('keep milliseconds on create (JSON and form), and a credit-only edit keeps them in modifiedAt', async () => {
@@ -68,11 +73,18 @@ describe('createdAt and modifiedAt', () => {
     }
 
     const { code, managementCode } = made.body.data;
-    const credited = await request(`${h.url}/${code}`, jsonInit('PATCH', { managementCode, credit: 'Only the credit' }, { authorization: h.key }));
+    const credited = await request(
+      `${h.url}/${code}`,
+      jsonInit('PATCH', { managementCode, credit: 'Only the credit' }, { authorization: h.key }),
+    );
     expect(credited.status).toBe(200);
     const modifiedAt: string = credited.body.data.modifiedAt;
     expect(new Date(modifiedAt).getUTCMilliseconds()).toBe(MS);
-    expect(await stored(code)).toEqual({ created_at: asStored(made.body.data.createdAt), modified_at: asStored(modifiedAt), url_changed_at: null });
+    expect(await stored(code)).toEqual({
+      created_at: asStored(made.body.data.createdAt),
+      modified_at: asStored(modifiedAt),
+      url_changed_at: null,
+    });
     expect(await json(code)).toMatchObject({ createdAt: made.body.data.createdAt, modifiedAt });
   });
 
@@ -82,11 +94,18 @@ describe('createdAt and modifiedAt', () => {
     const managementCode = made.body.data.managementCode!;
     const edits: Array<[string, RequestInit]> = [
       ['url', jsonInit('PATCH', { managementCode, url: uniqueUrl('moved') }, { authorization: h.key })],
-      ['expiresAt', jsonInit('PATCH', { managementCode, expiresAt: '2099-01-01T00:00:00.123Z' }, { authorization: h.key })],
+      [
+        'expiresAt',
+        jsonInit('PATCH', { managementCode, expiresAt: '2099-01-01T00:00:00.123Z' }, { authorization: h.key }),
+      ],
       ['maxVisits', jsonInit('PATCH', { managementCode, maxVisits: 10 }, { authorization: h.key })],
       [
         'form credit',
-        { method: 'PATCH', headers: { authorization: h.key, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ managementCode, credit: 'Form' }).toString() },
+        {
+          method: 'PATCH',
+          headers: { authorization: h.key, 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ managementCode, credit: 'Form' }).toString(),
+        },
       ],
     ];
     for (const [name, init] of edits) {

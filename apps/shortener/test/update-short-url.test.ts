@@ -9,13 +9,22 @@ afterAll(async () => {
   await h.close();
 });
 
-async function editable(credit = 'Original'): Promise<{ code: string; managementCode: string; url: string; createdAt: string; pos: number }> {
+async function editable(
+  credit = 'Original',
+): Promise<{ code: string; managementCode: string; url: string; createdAt: string; pos: number }> {
   const url = uniqueUrl();
   const { body } = await create(h, { url, credit }, { editable: true });
-  return { code: body.data.code, managementCode: body.data.managementCode!, url, createdAt: body.data.createdAt, pos: body.data.pos };
+  return {
+    code: body.data.code,
+    managementCode: body.data.managementCode!,
+    url,
+    createdAt: body.data.createdAt,
+    pos: body.data.pos,
+  };
 }
 
-const patch = (code: string, body: unknown, headers: Record<string, string> = { authorization: h.key }) => request(`${h.url}/${code}`, jsonInit('PATCH', body, headers));
+const patch = (code: string, body: unknown, headers: Record<string, string> = { authorization: h.key }) =>
+  request(`${h.url}/${code}`, jsonInit('PATCH', body, headers));
 
 describe('PATCH /:code', () => {
   it('requires an API key with the shortener flag (1013, 1022)', async () => {
@@ -24,7 +33,11 @@ describe('PATCH /:code', () => {
     expect(none.status).toBe(401);
     expect(none.body.code).toBe(1013);
     const { key } = await h.apiKeys.create({ name: 'thumbs', contact: 'x@example.com', flags: ['thumbs'] });
-    const noFlag = await patch(entry.code, { managementCode: entry.managementCode, credit: 'x' }, { authorization: key });
+    const noFlag = await patch(
+      entry.code,
+      { managementCode: entry.managementCode, credit: 'x' },
+      { authorization: key },
+    );
     expect(noFlag.status).toBe(403);
     expect(noFlag.body.code).toBe(1022);
   });
@@ -35,7 +48,13 @@ describe('PATCH /:code', () => {
     const res = await patch(entry.code, { managementCode: entry.managementCode, url, credit: 'Renamed' });
     expect(res.status).toBe(200);
     expect(res.body.success).toBe(true);
-    expect(res.body.data).toMatchObject({ code: entry.code, url, credit: 'Renamed', pos: entry.pos, createdAt: entry.createdAt });
+    expect(res.body.data).toMatchObject({
+      code: entry.code,
+      url,
+      credit: 'Renamed',
+      pos: entry.pos,
+      createdAt: entry.createdAt,
+    });
     expect(typeof res.body.data.modifiedAt).toBe('string');
     expect(Date.parse(res.body.data.modifiedAt)).toBeGreaterThanOrEqual(Date.parse(entry.createdAt));
     const stored = await request(`${h.url}/${entry.code}.json`, { headers: { authorization: h.key } });
@@ -55,12 +74,15 @@ describe('PATCH /:code', () => {
     expect(res.body.data).toMatchObject({ url: entry.url, credit: 'Form credit' });
   });
 
-  it.each([[{}], [{ managementCode: '' }], [{ managementCode: 12345 }], [{ managementCode: null }]])('answers 401 1076 without a management code: %j', async (extra) => {
-    const entry = await editable();
-    const res = await patch(entry.code, { credit: 'x', ...extra });
-    expect(res.status).toBe(401);
-    expect(res.body.code).toBe(1076);
-  });
+  it.each([[{}], [{ managementCode: '' }], [{ managementCode: 12345 }], [{ managementCode: null }]])(
+    'answers 401 1076 without a management code: %j',
+    async (extra) => {
+      const entry = await editable();
+      const res = await patch(entry.code, { credit: 'x', ...extra });
+      expect(res.status).toBe(401);
+      expect(res.body.code).toBe(1076);
+    },
+  );
 
   it('answers 404 1075 for an unknown code', async () => {
     const res = await patch('no-such-code', { managementCode: 'whatever', credit: 'x' });
@@ -98,7 +120,8 @@ describe('PATCH /:code', () => {
 
   it('answers 400 1017 naming a field it does not take, and applies nothing of that request', async () => {
     const entry = await editable();
-    const stored = async () => (await request(`${h.url}/${entry.code}.json`, { headers: { authorization: h.key } })).body.data;
+    const stored = async () =>
+      (await request(`${h.url}/${entry.code}.json`, { headers: { authorization: h.key } })).body.data;
     const before = await stored();
     for (const body of [
       { managementCode: entry.managementCode, credit: 'Changed', expiresIn: 60 },

@@ -99,11 +99,14 @@ describe('URL safety on POST /create', () => {
     expect(HOSTILE.at(-1)).toHaveLength(2049);
   });
 
-  it.each(HOSTILE.map((url) => [JSON.stringify(url).slice(0, 80), url]))('refuses %s with 422 1073', async (_label, url) => {
-    const res = await create(h, { url });
-    expect(res.status).toBe(422);
-    expect(res.body).toMatchObject({ success: false, code: 1073 });
-  });
+  it.each(HOSTILE.map((url) => [JSON.stringify(url).slice(0, 80), url]))(
+    'refuses %s with 422 1073',
+    async (_label, url) => {
+      const res = await create(h, { url });
+      expect(res.status).toBe(422);
+      expect(res.body).toMatchObject({ success: false, code: 1073 });
+    },
+  );
 
   it('accepts public hosts, ftp, public IP literals and exactly 2048 characters', async () => {
     const accepted = [

@@ -4,10 +4,14 @@ import { createShortenerContainer } from '../src/container.js';
 import { create, request, startHarness, uniqueUrl, type Harness, type Instance } from './support.js';
 
 const FIREFOX_LINUX = 'Mozilla/5.0 (X11; Linux x86_64; rv:120.0) Gecko/20100101 Firefox/120.0';
-const SAFARI_IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
-const SAFARI_IPAD = 'Mozilla/5.0 (iPad; CPU OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
-const EDGE_WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 Edg/120.0.0.0';
-const SAMSUNG_TV = 'Mozilla/5.0 (SMART-TV; Linux; Tizen 6.0) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/4.0 Chrome/76.0.3809.146 TV Safari/537.36';
+const SAFARI_IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
+const SAFARI_IPAD =
+  'Mozilla/5.0 (iPad; CPU OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
+const EDGE_WINDOWS =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 Edg/120.0.0.0';
+const SAMSUNG_TV =
+  'Mozilla/5.0 (SMART-TV; Linux; Tizen 6.0) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/4.0 Chrome/76.0.3809.146 TV Safari/537.36';
 const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
 
 interface Breakdown {
@@ -23,13 +27,18 @@ interface Breakdown {
 // TRUST_PROXY=1: the visitor's address is the last X-Forwarded-For entry, in both lanes, as behind one proxy.
 let h: Harness;
 beforeAll(async () => {
-  h = await startHarness('sh-breakdown', { TRUST_PROXY: '1', SHORTENER_VISITS_FLUSH_MS: '50', SHORTENER_VISITS_MOVE_MS: '100' });
+  h = await startHarness('sh-breakdown', {
+    TRUST_PROXY: '1',
+    SHORTENER_VISITS_FLUSH_MS: '50',
+    SHORTENER_VISITS_MOVE_MS: '100',
+  });
 });
 afterAll(async () => {
   await h.close();
 });
 
-const statsOf = async (code: string, base = h.url): Promise<Breakdown> => (await request<{ data: Breakdown }>(`${base}/${code}/stats`, { headers: { authorization: h.key } })).body.data;
+const statsOf = async (code: string, base = h.url): Promise<Breakdown> =>
+  (await request<{ data: Breakdown }>(`${base}/${code}/stats`, { headers: { authorization: h.key } })).body.data;
 
 /** Polls the stats until they count `visits` (visits travel in batches), then returns them. */
 async function settled(code: string, visits: number): Promise<Breakdown> {
@@ -53,24 +62,41 @@ const totals = (stats: Breakdown) => ({
   devices: Object.values(stats.devices).reduce((a, b) => a + b, 0),
 });
 
-const visit = (base: string, code: string, headers: Record<string, string>, method = 'GET') => request(`${base}/${code}`, { method, headers });
+const visit = (base: string, code: string, headers: Record<string, string>, method = 'GET') =>
+  request(`${base}/${code}`, { method, headers });
 
 describe('visit breakdown in GET /:code/stats', () => {
   it('counts where human visits came from, warm and cold: referrer host, country, browser, OS and device', async () => {
     const code = (await create(h, { url: uniqueUrl() })).body.data.code;
     // Answered before Express (a warm code): the fast lane picks the same X-Forwarded-For entry as req.ip.
-    const fromPhone = { referer: 'https://News.Example.COM:8443/story?id=1', 'user-agent': SAFARI_IPHONE, 'x-forwarded-for': '10.9.9.9, 8.8.8.8' };
+    const fromPhone = {
+      referer: 'https://News.Example.COM:8443/story?id=1',
+      'user-agent': SAFARI_IPHONE,
+      'x-forwarded-for': '10.9.9.9, 8.8.8.8',
+    };
     expect((await visit(h.url, code, fromPhone)).status).toBe(302);
     expect((await visit(h.url, code, fromPhone)).status).toBe(302);
     await visit(h.url, code, { referer: 'not a url', 'user-agent': EDGE_WINDOWS, 'x-forwarded-for': '81.2.69.160' });
     await visit(h.url, code, { 'user-agent': SAFARI_IPAD, 'x-forwarded-for': '2a00:1450:4001::1' });
     await visit(h.url, code, { referer: 'https://t.co/x', 'user-agent': SAMSUNG_TV, 'x-forwarded-for': '10.1.2.3' });
     // Not visits: a bot, and a HEAD request.
-    await visit(h.url, code, { referer: 'https://bots.example/', 'user-agent': GOOGLEBOT, 'x-forwarded-for': '8.8.4.4' });
+    await visit(h.url, code, {
+      referer: 'https://bots.example/',
+      'user-agent': GOOGLEBOT,
+      'x-forwarded-for': '8.8.4.4',
+    });
     await visit(h.url, code, fromPhone, 'HEAD');
     // Through Express (a cold cache); behind the proxy the visitor is the last X-Forwarded-For entry.
     h.cache.clear();
-    expect((await visit(h.url, code, { referer: 'https://www.Google.com/search?q=x', 'user-agent': FIREFOX_LINUX, 'x-forwarded-for': '8.8.8.8, 1.1.1.1' })).status).toBe(302);
+    expect(
+      (
+        await visit(h.url, code, {
+          referer: 'https://www.Google.com/search?q=x',
+          'user-agent': FIREFOX_LINUX,
+          'x-forwarded-for': '8.8.8.8, 1.1.1.1',
+        })
+      ).status,
+    ).toBe(302);
 
     const stats = await settled(code, 6);
     expect(stats).toMatchObject({
@@ -119,7 +145,10 @@ describe('visit breakdown in GET /:code/stats', () => {
     })();
     await Promise.all(
       Array.from({ length: VISITS }, (_, i) => {
-        const headers: Record<string, string> = { 'user-agent': agents[i % agents.length]!, 'x-forwarded-for': addresses[i % addresses.length]! };
+        const headers: Record<string, string> = {
+          'user-agent': agents[i % agents.length]!,
+          'x-forwarded-for': addresses[i % addresses.length]!,
+        };
         if (referers[i % referers.length] !== '') headers.referer = referers[i % referers.length]!;
         return visit(i % 2 === 0 ? h.url : second.url, code, headers);
       }),
@@ -129,15 +158,43 @@ describe('visit breakdown in GET /:code/stats', () => {
     sending = false;
     await reader;
     expect(stats.visits).toBe(VISITS);
-    expect(totals(stats)).toEqual({ period: VISITS, referrers: VISITS, countries: VISITS, browsers: VISITS, os: VISITS, devices: VISITS });
+    expect(totals(stats)).toEqual({
+      period: VISITS,
+      referrers: VISITS,
+      countries: VISITS,
+      browsers: VISITS,
+      os: VISITS,
+      devices: VISITS,
+    });
     // Read while visits were on their way (memory → Redis → MySQL): never more or less in a breakdown than in the days.
     expect(reads.length).toBeGreaterThan(0);
-    for (const read of reads) expect(read).toEqual({ period: read.period, referrers: read.period, countries: read.period, browsers: read.period, os: read.period, devices: read.period });
+    for (const read of reads)
+      expect(read).toEqual({
+        period: read.period,
+        referrers: read.period,
+        countries: read.period,
+        browsers: read.period,
+        os: read.period,
+        devices: read.period,
+      });
   });
 
   it('stops a process whose GEOIP_DB cannot be read, naming the variable', () => {
-    const config = { ...h.config, shortener: { ...h.config.shortener, visits: { ...h.config.shortener.visits, geoIpDb: '/nonexistent/countries.mmdb' } } };
-    const build = () => createShortenerContainer({ config, logger: createLogger('shortener', 'error', { silent: true }), redis: h.redis, subscriber: h.redis, dataSource: h.dataSource });
+    const config = {
+      ...h.config,
+      shortener: {
+        ...h.config.shortener,
+        visits: { ...h.config.shortener.visits, geoIpDb: '/nonexistent/countries.mmdb' },
+      },
+    };
+    const build = () =>
+      createShortenerContainer({
+        config,
+        logger: createLogger('shortener', 'error', { silent: true }),
+        redis: h.redis,
+        subscriber: h.redis,
+        dataSource: h.dataSource,
+      });
     expect(build).toThrow(ConfigError);
     expect(build).toThrow(/GEOIP_DB.*\/nonexistent\/countries\.mmdb/);
   });
@@ -147,7 +204,11 @@ describe('the visitor address', () => {
   let quiet: Harness;
   beforeAll(async () => {
     // Flushes and moves only when told, so what Redis holds can be read between the two.
-    quiet = await startHarness('sh-no-address', { TRUST_PROXY: '1', SHORTENER_VISITS_FLUSH_MS: '60000', SHORTENER_VISITS_MOVE_MS: '600000' });
+    quiet = await startHarness('sh-no-address', {
+      TRUST_PROXY: '1',
+      SHORTENER_VISITS_FLUSH_MS: '60000',
+      SHORTENER_VISITS_MOVE_MS: '600000',
+    });
   });
   afterAll(async () => {
     await quiet.close();
@@ -172,14 +233,16 @@ describe('the visitor address', () => {
   async function mysqlText(): Promise<string> {
     const tables: Array<Record<string, string>> = await quiet.dataSource.query('SHOW TABLES');
     const parts: string[] = [];
-    for (const row of tables) parts.push(JSON.stringify(await quiet.dataSource.query(`SELECT * FROM \`${Object.values(row)[0]}\``)));
+    for (const row of tables)
+      parts.push(JSON.stringify(await quiet.dataSource.query(`SELECT * FROM \`${Object.values(row)[0]}\``)));
     return parts.join('\n');
   }
 
   it('is stored nowhere: Redis holds the country, and so does MySQL after the move', async () => {
     const code = (await create(quiet, { url: uniqueUrl() })).body.data.code;
     const addresses = ['8.8.8.8', '2a00:1450:4001::1'];
-    for (const address of addresses) await visit(quiet.url, code, { 'user-agent': FIREFOX_LINUX, 'x-forwarded-for': address });
+    for (const address of addresses)
+      await visit(quiet.url, code, { 'user-agent': FIREFOX_LINUX, 'x-forwarded-for': address });
     const { visitTally, visitMover } = quiet.first.services;
     await visitTally.flush();
     const inRedis = await redisText();
@@ -190,16 +253,29 @@ describe('the visitor address', () => {
     const inMysql = await mysqlText();
     expect(inMysql).toContain('"value":"US"');
     for (const address of addresses) expect(inMysql).not.toContain(address);
-    expect(await statsOfQuiet(code)).toMatchObject({ visits: 2, countries: [{ country: 'DE', visits: 1 }, { country: 'US', visits: 1 }] });
+    expect(await statsOfQuiet(code)).toMatchObject({
+      visits: 2,
+      countries: [
+        { country: 'DE', visits: 1 },
+        { country: 'US', visits: 1 },
+      ],
+    });
   });
 
-  const statsOfQuiet = async (code: string): Promise<Breakdown> => (await request<{ data: Breakdown }>(`${quiet.url}/${code}/stats`, { headers: { authorization: quiet.key } })).body.data;
+  const statsOfQuiet = async (code: string): Promise<Breakdown> =>
+    (await request<{ data: Breakdown }>(`${quiet.url}/${code}/stats`, { headers: { authorization: quiet.key } })).body
+      .data;
 });
 
 describe('with the breakdown off (SHORTENER_VISIT_BREAKDOWN=false)', () => {
   let off: Harness;
   beforeAll(async () => {
-    off = await startHarness('sh-breakdown-off', { SHORTENER_VISIT_BREAKDOWN: 'false', GEOIP_DB: '/not/read/when/off.mmdb', SHORTENER_VISITS_FLUSH_MS: '50', SHORTENER_VISITS_MOVE_MS: '100' });
+    off = await startHarness('sh-breakdown-off', {
+      SHORTENER_VISIT_BREAKDOWN: 'false',
+      GEOIP_DB: '/not/read/when/off.mmdb',
+      SHORTENER_VISITS_FLUSH_MS: '50',
+      SHORTENER_VISITS_MOVE_MS: '100',
+    });
   });
   afterAll(async () => {
     await off.close();
@@ -209,10 +285,13 @@ describe('with the breakdown off (SHORTENER_VISIT_BREAKDOWN=false)', () => {
     const code = (await create(off, { url: uniqueUrl() })).body.data.code;
     await visit(off.url, code, { referer: 'https://a.example/', 'user-agent': SAFARI_IPHONE });
     await visit(off.url, code, { 'user-agent': FIREFOX_LINUX });
-    let stats = (await request<{ data: Breakdown }>(`${off.url}/${code}/stats`, { headers: { authorization: off.key } })).body.data;
+    let stats = (
+      await request<{ data: Breakdown }>(`${off.url}/${code}/stats`, { headers: { authorization: off.key } })
+    ).body.data;
     for (let i = 0; i < 100 && stats.visits < 2; i++) {
       await new Promise((resolve) => setTimeout(resolve, 100));
-      stats = (await request<{ data: Breakdown }>(`${off.url}/${code}/stats`, { headers: { authorization: off.key } })).body.data;
+      stats = (await request<{ data: Breakdown }>(`${off.url}/${code}/stats`, { headers: { authorization: off.key } }))
+        .body.data;
     }
     expect(stats).toMatchObject({
       visits: 2,

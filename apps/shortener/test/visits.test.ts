@@ -25,7 +25,13 @@ const fromBrowser = (n: number) => ({
   os: [{ name: 'Linux', visits: n }],
   devices: { desktop: n, mobile: 0, tablet: 0, other: 0 },
 });
-const NO_BREAKDOWN = { referrers: [], countries: [], browsers: [], os: [], devices: { desktop: 0, mobile: 0, tablet: 0, other: 0 } };
+const NO_BREAKDOWN = {
+  referrers: [],
+  countries: [],
+  browsers: [],
+  os: [],
+  devices: { desktop: 0, mobile: 0, tablet: 0, other: 0 },
+};
 
 /** Polls `read` until it answers `expected` (visits travel in batches), then returns it; the assertion is the caller's. */
 async function settle<T>(read: () => Promise<T>, expected: T, attempts = 100): Promise<T> {
@@ -37,8 +43,11 @@ async function settle<T>(read: () => Promise<T>, expected: T, attempts = 100): P
   return value;
 }
 
-const visitsOf = (base: string, code: string, key = h.key) => async (): Promise<number | undefined> =>
-  ((await request<{ data?: { visits: number } }>(`${base}/${code}.json`, { headers: { authorization: key } })).body.data?.visits);
+const visitsOf =
+  (base: string, code: string, key = h.key) =>
+  async (): Promise<number | undefined> =>
+    (await request<{ data?: { visits: number } }>(`${base}/${code}.json`, { headers: { authorization: key } })).body
+      .data?.visits;
 
 const movedToMySql = async (code: string): Promise<number> => {
   const [row]: Array<{ visits: string | null }> = await h.dataSource.query(
@@ -70,7 +79,10 @@ describe('visit counts', () => {
     await request(`${h.url}/${code}`, { headers: BROWSER });
     await request(`${second.url}/${code}`, { headers: BROWSER });
     const stats = async () => (await request(`${h.url}/${code}/stats`, { headers: { authorization: h.key } })).body;
-    const expected = { success: true, data: { code, visits: 2, days: [{ date: today(), visits: 2 }], ...fromBrowser(2) } };
+    const expected = {
+      success: true,
+      data: { code, visits: 2, days: [{ date: today(), visits: 2 }], ...fromBrowser(2) },
+    };
     expect(await settle(stats, expected)).toEqual(expected);
     await second.close();
   });
@@ -103,7 +115,10 @@ describe('visit counts', () => {
     const { body } = await create(h, { url: uniqueUrl() });
     const path = `${h.url}/${body.data.code}/stats`;
     expect((await request(path)).body).toMatchObject({ success: false, code: 1013 });
-    expect((await request(path, { headers: { authorization: 'not-a-key' } })).body).toMatchObject({ success: false, code: 1010 });
+    expect((await request(path, { headers: { authorization: 'not-a-key' } })).body).toMatchObject({
+      success: false,
+      code: 1010,
+    });
     const thumbsOnly = await createTestKey(h.apiKeys, ['thumbs']);
     const res = await request(path, { headers: { authorization: thumbsOnly } });
     expect(res.status).toBe(403);

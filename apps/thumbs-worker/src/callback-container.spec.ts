@@ -26,5 +26,8 @@ function fakeDataSource(sealed: string): DataSource {
     where: () => builder,
     getOne: () => Promise.resolve({ id: 1, webhookSecretSealed: sealed }),
   };
-  return { getRepository: () => ({ createQueryBuilder: () => builder }), isInitialized: false } as unknown as DataSource;
+  return {
+    getRepository: () => ({ createQueryBuilder: () => builder }),
+    isInitialized: false,
+  } as unknown as DataSource;
 }

@@ -1,9 +1,19 @@
-import { ApiKeyRepository, authDatabase, parseSecretsKey, WebhookSecretService, type WebhookSecretStore } from '@pawlink/auth';
+import {
+  ApiKeyRepository,
+  authDatabase,
+  parseSecretsKey,
+  WebhookSecretService,
+  type WebhookSecretStore,
+} from '@pawlink/auth';
 import { ConfigError, createDataSource } from '@pawlink/service-kit';
 import type { RedisClient } from '@pawlink/service-kit/redis';
 import type { DataSource } from 'typeorm';
 import type { ThumbsWorkerConfig } from './config.js';
-import { CallbackQueueRepository, openCallbackQueue, type CallbackQueue } from './repositories/callback-queue.repository.js';
+import {
+  CallbackQueueRepository,
+  openCallbackQueue,
+  type CallbackQueue,
+} from './repositories/callback-queue.repository.js';
 import { CallbackRegistrationRepository } from './repositories/callback-registration.repository.js';
 import { CallbackSenderRepository } from './repositories/callback-sender.repository.js';
 import { JobEndCursorRepository } from './repositories/job-end-cursor.repository.js';
@@ -41,7 +51,9 @@ const CALLBACK_USER_AGENT = 'Pawlink-Callbacks/1.0 (thumbnail completion callbac
  * never delivers never needs the database, and does not wait for it to start); a failed open is
  * tried again at the next delivery, which the queue retries.
  */
-export function lazyWebhookSecretStore(open: () => Promise<DataSource>): WebhookSecretStore & { close(): Promise<void> } {
+export function lazyWebhookSecretStore(
+  open: () => Promise<DataSource>,
+): WebhookSecretStore & { close(): Promise<void> } {
   let keys: Promise<{ repository: ApiKeyRepository; dataSource: DataSource }> | undefined;
   const repository = async (): Promise<ApiKeyRepository> => {
     keys ??= open().then((dataSource) => ({ repository: new ApiKeyRepository(dataSource), dataSource }));
@@ -66,7 +78,14 @@ export function lazyWebhookSecretStore(open: () => Promise<DataSource>): Webhook
 /** Opens the auth schema for reading webhook secrets, failing fast like the runtime's connections. */
 export function openAuthDataSource(config: ThumbsWorkerConfig): () => Promise<DataSource> {
   return async () => {
-    const dataSource = createDataSource(config.database, { ...authDatabase, poolSize: 2 }, { connectTimeoutMs: config.dependencyTimeouts.databaseConnectMs, queryTimeoutMs: config.dependencyTimeouts.databaseQueryMs });
+    const dataSource = createDataSource(
+      config.database,
+      { ...authDatabase, poolSize: 2 },
+      {
+        connectTimeoutMs: config.dependencyTimeouts.databaseConnectMs,
+        queryTimeoutMs: config.dependencyTimeouts.databaseQueryMs,
+      },
+    );
     await dataSource.initialize();
     return dataSource;
   };
@@ -77,19 +96,29 @@ export function openAuthDataSource(config: ThumbsWorkerConfig): () => Promise<Da
  * (the delivery queue), `authDataSource` opens the `<DB_PREFIX>auth` schema (webhook secrets) when
  * the first delivery needs it.
  */
-export function createCallbackContainer(config: ThumbsWorkerConfig, connections: { redis: RedisClient; queueRedis: RedisClient; authDataSource: () => Promise<DataSource> }): CallbackContainer {
+export function createCallbackContainer(
+  config: ThumbsWorkerConfig,
+  connections: { redis: RedisClient; queueRedis: RedisClient; authDataSource: () => Promise<DataSource> },
+): CallbackContainer {
   const { callbacks } = config;
   const prefix = config.redis.prefix;
   const queue = openCallbackQueue(connections.queueRedis, prefix);
   const keys = lazyWebhookSecretStore(connections.authDataSource);
   const secrets = new WebhookSecretService({ keys, secretsKey: secretsKeyOf(config) });
-  const sender = new CallbackSenderRepository({ privateHosts: callbacks.privateHosts, timeoutMs: callbacks.timeoutMs, userAgent: CALLBACK_USER_AGENT });
+  const sender = new CallbackSenderRepository({
+    privateHosts: callbacks.privateHosts,
+    timeoutMs: callbacks.timeoutMs,
+    userAgent: CALLBACK_USER_AGENT,
+  });
   return {
     queue,
     cursor: new JobEndCursorRepository(connections.redis, prefix),
     dispatch: new CallbackDispatchService({
       registrations: new CallbackRegistrationRepository(connections.redis, prefix),
-      deliveries: new CallbackQueueRepository(queue, { attempts: callbackAttempts(callbacks.retryDelaysMs), keepFailedSeconds: callbacks.keepFailedSeconds }),
+      deliveries: new CallbackQueueRepository(queue, {
+        attempts: callbackAttempts(callbacks.retryDelaysMs),
+        keepFailedSeconds: callbacks.keepFailedSeconds,
+      }),
       mediaUrl: config.urls.media,
     }),
     delivery: new CallbackDeliveryService({ secrets, sender, clock: Date.now }),

@@ -1,7 +1,17 @@
 import os from 'node:os';
 import path from 'node:path';
 import { loadBoardConfig, type BoardConfig } from '@pawlink/board/config';
-import { ConfigError, loadBaseConfig, readHostList, readInt, readKey256, readPort, readString, type BaseConfig, type Env } from '@pawlink/service-kit';
+import {
+  ConfigError,
+  loadBaseConfig,
+  readHostList,
+  readInt,
+  readKey256,
+  readPort,
+  readString,
+  type BaseConfig,
+  type Env,
+} from '@pawlink/service-kit';
 import { CALLBACK_RETRY_SCHEDULE_MS, mediaHostsOf, type MediaHost } from '@pawlink/contracts';
 
 /** Limits against hostile media and the shape of the output. */
@@ -114,7 +124,10 @@ export function loadThumbsWorkerConfig(env: Env, cwd = process.cwd()): ThumbsWor
       stalledIntervalMs: readInt(env, 'WORKER_STALLED_INTERVAL_MS', 5_000, { min: 500, max: 600_000 }),
       maxStalledCount: readInt(env, 'WORKER_MAX_STALLED_COUNT', 2, { min: 0, max: 100 }),
       jobTimeoutMs: readInt(env, 'THUMBS_JOB_TIMEOUT_MS', 120_000, { min: 1_000, max: 3_600_000 }),
-      maxDownloadBytes: readInt(env, 'THUMBS_MAX_DOWNLOAD_BYTES', 200 * 1024 * 1024, { min: 1024, max: 10 * 1024 ** 3 }),
+      maxDownloadBytes: readInt(env, 'THUMBS_MAX_DOWNLOAD_BYTES', 200 * 1024 * 1024, {
+        min: 1024,
+        max: 10 * 1024 ** 3,
+      }),
       downloadTimeoutMs: readInt(env, 'THUMBS_DOWNLOAD_TIMEOUT_MS', 60_000, { min: 100, max: 3_600_000 }),
       downloadHosts,
       downloadPrivateHosts: readPrivateHosts(env, downloadHosts, board.demo ? mediaHostsOf([board.baseUrl]) : []),
@@ -143,7 +156,11 @@ function readRoles(env: Env): WorkerRole[] {
   const value = readString(env, 'THUMBS_WORKER_ROLES', WORKER_ROLES.join(','));
   const roles = [...new Set(value.split(',').map((entry) => entry.trim()))];
   const stray = roles.find((role) => !(WORKER_ROLES as readonly string[]).includes(role));
-  if (stray !== undefined || roles.length === 0) throw new ConfigError('THUMBS_WORKER_ROLES', `must list ${WORKER_ROLES.join(' and/or ')} separated by commas, got "${value}"`);
+  if (stray !== undefined || roles.length === 0)
+    throw new ConfigError(
+      'THUMBS_WORKER_ROLES',
+      `must list ${WORKER_ROLES.join(' and/or ')} separated by commas, got "${value}"`,
+    );
   return roles as WorkerRole[];
 }
 
@@ -152,13 +169,20 @@ function readDelays(env: Env, name: string, fallback: readonly number[]): number
   const value = readString(env, name, '');
   if (value === '') return [...fallback];
   const delays = value.split(',').map((entry) => Number(entry.trim()));
-  const valid = delays.every((delay, i) => Number.isInteger(delay) && delay >= 0 && delay <= 86_400_000 && (i === 0 || delay > delays[i - 1]!));
-  if (!valid || delays.length > 20) throw new ConfigError(name, `must be up to 20 increasing whole numbers of milliseconds separated by commas, got "${value}"`);
+  const valid = delays.every(
+    (delay, i) => Number.isInteger(delay) && delay >= 0 && delay <= 86_400_000 && (i === 0 || delay > delays[i - 1]!),
+  );
+  if (!valid || delays.length > 20)
+    throw new ConfigError(
+      name,
+      `must be up to 20 increasing whole numbers of milliseconds separated by commas, got "${value}"`,
+    );
   return delays;
 }
 
 /** THUMBS_DOWNLOAD_HOSTS; unset, the hosts of the board's URLs. */
-const readDownloadHosts = (env: Env, boardUrls: string[]): MediaHost[] => readHostList(env, 'THUMBS_DOWNLOAD_HOSTS') ?? mediaHostsOf(boardUrls);
+const readDownloadHosts = (env: Env, boardUrls: string[]): MediaHost[] =>
+  readHostList(env, 'THUMBS_DOWNLOAD_HOSTS') ?? mediaHostsOf(boardUrls);
 
 /**
  * THUMBS_DOWNLOAD_PRIVATE_HOSTS: each must be one of the download hosts, or it could never apply.
@@ -166,7 +190,13 @@ const readDownloadHosts = (env: Env, boardUrls: string[]): MediaHost[] => readHo
  */
 function readPrivateHosts(env: Env, downloadHosts: MediaHost[], fallback: MediaHost[]): MediaHost[] {
   const hosts = readHostList(env, 'THUMBS_DOWNLOAD_PRIVATE_HOSTS') ?? fallback;
-  const stray = hosts.find((host) => !downloadHosts.some((known) => known.hostname === host.hostname && known.port === host.port));
-  if (stray) throw new ConfigError('THUMBS_DOWNLOAD_PRIVATE_HOSTS', `must name hosts the worker downloads from (THUMBS_DOWNLOAD_HOSTS), got "${stray.hostname}${stray.port === null ? '' : `:${stray.port}`}"`);
+  const stray = hosts.find(
+    (host) => !downloadHosts.some((known) => known.hostname === host.hostname && known.port === host.port),
+  );
+  if (stray)
+    throw new ConfigError(
+      'THUMBS_DOWNLOAD_PRIVATE_HOSTS',
+      `must name hosts the worker downloads from (THUMBS_DOWNLOAD_HOSTS), got "${stray.hostname}${stray.port === null ? '' : `:${stray.port}`}"`,
+    );
   return hosts;
 }

@@ -29,20 +29,41 @@ await runService({
         const [dependencies, media] = await Promise.all([runtime.readiness(), storage.mediaState()]);
         return { ...dependencies, media };
       };
-      const server = await startHealthServer({ host: health.host, port: health.port, readiness, startedAt: runtime.startedAt, logger });
+      const server = await startHealthServer({
+        host: health.host,
+        port: health.port,
+        readiness,
+        startedAt: runtime.startedAt,
+        logger,
+      });
       // Registered before the workers, so it is closed after them: probes keep answering while jobs drain.
       runtime.onShutdown(() => server.close());
     }
     if (config.roles.includes('callbacks')) {
-      const callbacks = createCallbackContainer(config, { redis: checks, queueRedis: runtime.redis('thumbs-callbacks', { forQueue: true }), authDataSource: openAuthDataSource(config) });
+      const callbacks = createCallbackContainer(config, {
+        redis: checks,
+        queueRedis: runtime.redis('thumbs-callbacks', { forQueue: true }),
+        authDataSource: openAuthDataSource(config),
+      });
       // A lost connection is logged by the connection itself, once per change of state.
       callbacks.queue.on('error', (error) => {
         if (!isConnectionError(error)) logger.error('callback queue error', { error });
       });
       runtime.onShutdown(() => callbacks.close());
-      const delivering = createCallbackDeliveryWorker(config, runtime.redis('thumbs-callback-worker', { forQueue: true }), callbacks.delivery, logger);
+      const delivering = createCallbackDeliveryWorker(
+        config,
+        runtime.redis('thumbs-callback-worker', { forQueue: true }),
+        callbacks.delivery,
+        logger,
+      );
       runtime.onShutdown(() => delivering.close());
-      const watcher = await startThumbnailEndWatcher({ connection: runtime.redis('thumbs-end-events', { forQueue: true }), redisPrefix: config.redis.prefix, cursor: callbacks.cursor, dispatch: callbacks.dispatch, logger });
+      const watcher = await startThumbnailEndWatcher({
+        connection: runtime.redis('thumbs-end-events', { forQueue: true }),
+        redisPrefix: config.redis.prefix,
+        cursor: callbacks.cursor,
+        dispatch: callbacks.dispatch,
+        logger,
+      });
       runtime.onShutdown(() => watcher.close());
       await delivering.waitUntilReady();
     }
@@ -51,6 +72,13 @@ await runService({
       runtime.onShutdown(() => worker.close());
       await worker.waitUntilReady();
     }
-    logger.info('thumbs worker started', { roles: config.roles, concurrency: config.worker.concurrency, thumbsDir: prepared?.thumbsDir, sweptTempFiles: prepared?.sweptTempFiles, sweptDownloadDirs: prepared?.sweptDownloadDirs, pid: process.pid });
+    logger.info('thumbs worker started', {
+      roles: config.roles,
+      concurrency: config.worker.concurrency,
+      thumbsDir: prepared?.thumbsDir,
+      sweptTempFiles: prepared?.sweptTempFiles,
+      sweptDownloadDirs: prepared?.sweptDownloadDirs,
+      pid: process.pid,
+    });
   },
 });

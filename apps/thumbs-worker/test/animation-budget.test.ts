@@ -5,7 +5,9 @@ import { startWorkerHarness, type WorkerHarness } from './support.js';
 let harness: WorkerHarness;
 
 beforeAll(async () => {
-  harness = await startWorkerHarness('thumbsbudget', { env: { THUMBS_MAX_INPUT_PIXELS: String(300 * 300), THUMBS_JOB_TIMEOUT_MS: '30000' } });
+  harness = await startWorkerHarness('thumbsbudget', {
+    env: { THUMBS_MAX_INPUT_PIXELS: String(300 * 300), THUMBS_JOB_TIMEOUT_MS: '30000' },
+  });
 });
 
 afterAll(() => harness?.close());

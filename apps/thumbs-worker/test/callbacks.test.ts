@@ -1,8 +1,24 @@
 import { randomBytes } from 'node:crypto';
 import { ApiKeyRepository, authDatabase, parseSecretsKey, WebhookSecretService } from '@pawlink/auth';
-import { THUMBNAIL_FAILURE_REASONS, THUMBNAIL_JOB, THUMBNAIL_QUEUE, thumbnailCallbacksKey, thumbnailJobId, thumbnailQueuePrefix, type ThumbnailCallbackDelivery, type ThumbnailCallbackEvent, type ThumbnailJobPayload } from '@pawlink/contracts';
+import {
+  THUMBNAIL_FAILURE_REASONS,
+  THUMBNAIL_JOB,
+  THUMBNAIL_QUEUE,
+  thumbnailCallbacksKey,
+  thumbnailJobId,
+  thumbnailQueuePrefix,
+  type ThumbnailCallbackDelivery,
+  type ThumbnailCallbackEvent,
+  type ThumbnailJobPayload,
+} from '@pawlink/contracts';
 import { createDataSource, createLogger, createRedis, migrateDatabase } from '@pawlink/service-kit';
-import { createTestContext, startCallbackReceiver, verifyCallbackSignature, type CallbackReceiver, type TestContext } from '@pawlink/test-kit';
+import {
+  createTestContext,
+  startCallbackReceiver,
+  verifyCallbackSignature,
+  type CallbackReceiver,
+  type TestContext,
+} from '@pawlink/test-kit';
 import { Queue, UnrecoverableError, Worker } from 'bullmq';
 import type { RedisClient } from '@pawlink/service-kit/redis';
 import type { DataSource } from 'typeorm';
@@ -44,14 +60,26 @@ const newMd5 = (): string => randomBytes(16).toString('hex');
 async function endJob(md5: string, urls: string[], ending: () => unknown): Promise<void> {
   // As the API registers: `<key id>:<Redis time in ms>`.
   const [seconds, micros] = await redis.time();
-  for (const url of urls) await redis.hset(thumbnailCallbacksKey(ctx.redisPrefix, thumbnailJobId(md5, 'gif')), url, `${keyId}:${Number(seconds) * 1000 + Math.floor(Number(micros) / 1000)}`);
+  for (const url of urls)
+    await redis.hset(
+      thumbnailCallbacksKey(ctx.redisPrefix, thumbnailJobId(md5, 'gif')),
+      url,
+      `${keyId}:${Number(seconds) * 1000 + Math.floor(Number(micros) / 1000)}`,
+    );
   endings.set(md5, ending);
-  await thumbnails.add(THUMBNAIL_JOB, { md5, type: 'gif', requestedAt: Date.now() }, { jobId: thumbnailJobId(md5, 'gif'), attempts: 1 });
+  await thumbnails.add(
+    THUMBNAIL_JOB,
+    { md5, type: 'gif', requestedAt: Date.now() },
+    { jobId: thumbnailJobId(md5, 'gif'), attempts: 1 },
+  );
 }
 
 const callbackQueue = (): Queue<ThumbnailCallbackDelivery> => callbacks.queue;
 
-async function deliveryOf(md5: string, timeoutMs = 20_000): Promise<{ state: string; attemptsMade: number; failedReason: string }> {
+async function deliveryOf(
+  md5: string,
+  timeoutMs = 20_000,
+): Promise<{ state: string; attemptsMade: number; failedReason: string }> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const jobs = await callbackQueue().getJobs(['completed', 'failed']);
@@ -99,12 +127,22 @@ beforeAll(async () => {
   closers.push(() => callbacks.close());
   deliveries = createCallbackDeliveryWorker(config, workerRedis, callbacks.delivery, logger);
   closers.push(() => deliveries.close());
-  watcher = await startThumbnailEndWatcher({ connection: eventsRedis, redisPrefix: ctx.redisPrefix, cursor: callbacks.cursor, dispatch: callbacks.dispatch, logger });
+  watcher = await startThumbnailEndWatcher({
+    connection: eventsRedis,
+    redisPrefix: ctx.redisPrefix,
+    cursor: callbacks.cursor,
+    dispatch: callbacks.dispatch,
+    logger,
+  });
   closers.push(() => watcher.close());
 
   thumbnails = new Queue(THUMBNAIL_QUEUE, { connection: queueRedis, prefix: thumbnailQueuePrefix(ctx.redisPrefix) });
   closers.push(() => thumbnails.close());
-  renderer = new Worker<ThumbnailJobPayload>(THUMBNAIL_QUEUE, (job) => Promise.resolve().then(() => endings.get(job.data.md5)?.()), { connection: renderRedis, prefix: thumbnailQueuePrefix(ctx.redisPrefix), concurrency: 4 });
+  renderer = new Worker<ThumbnailJobPayload>(
+    THUMBNAIL_QUEUE,
+    (job) => Promise.resolve().then(() => endings.get(job.data.md5)?.()),
+    { connection: renderRedis, prefix: thumbnailQueuePrefix(ctx.redisPrefix), concurrency: 4 },
+  );
   renderer.on('error', () => undefined);
   closers.push(() => renderer.close());
   await Promise.all([deliveries.waitUntilReady(), renderer.waitUntilReady()]);
@@ -115,7 +153,7 @@ afterAll(async () => {
 });
 
 describe('completion callbacks', () => {
-  it('tells a receiver thumbnail.done, thumbnail.failed and thumbnail.timeout, signed with the key\'s secret', async () => {
+  it("tells a receiver thumbnail.done, thumbnail.failed and thumbnail.timeout, signed with the key's secret", async () => {
     const [done, failed, timedOut] = [newMd5(), newMd5(), newMd5()];
     await endJob(done, [receiver.url('/done')], () => ({ ok: true }));
     await endJob(failed, [receiver.url('/failed')], () => {
@@ -124,15 +162,43 @@ describe('completion callbacks', () => {
     await endJob(timedOut, [receiver.url('/timeout')], () => {
       throw new UnrecoverableError('timeout: thumbnail generation took longer than 1000 ms');
     });
-    const [[doneCall], [failedCall], [timeoutCall]] = await Promise.all([receiver.waitForCalls('/done', 1), receiver.waitForCalls('/failed', 1), receiver.waitForCalls('/timeout', 1)]);
+    const [[doneCall], [failedCall], [timeoutCall]] = await Promise.all([
+      receiver.waitForCalls('/done', 1),
+      receiver.waitForCalls('/failed', 1),
+      receiver.waitForCalls('/timeout', 1),
+    ]);
     for (const call of [doneCall!, failedCall!, timeoutCall!]) {
       expect(call.contentType).toBe('application/json');
       expect(verifyCallbackSignature(call, secret), call.signature).not.toBeNull();
     }
     const bodies = [doneCall, failedCall, timeoutCall].map((call) => JSON.parse(call!.body) as ThumbnailCallbackEvent);
-    expect(bodies[0]).toEqual({ event: 'thumbnail.done', md5: done, type: 'gif', url: `http://media.test/thumbs/${done}.gif`, code: null, error: null, at: expect.any(Number) });
-    expect(bodies[1]).toEqual({ event: 'thumbnail.failed', md5: failed, type: 'gif', url: null, code: 1060, error: THUMBNAIL_FAILURE_REASONS.unreadable, at: expect.any(Number) });
-    expect(bodies[2]).toEqual({ event: 'thumbnail.timeout', md5: timedOut, type: 'gif', url: null, code: 1065, error: 'timeout: thumbnail generation took longer than 1000 ms', at: expect.any(Number) });
+    expect(bodies[0]).toEqual({
+      event: 'thumbnail.done',
+      md5: done,
+      type: 'gif',
+      url: `http://media.test/thumbs/${done}.gif`,
+      code: null,
+      error: null,
+      at: expect.any(Number),
+    });
+    expect(bodies[1]).toEqual({
+      event: 'thumbnail.failed',
+      md5: failed,
+      type: 'gif',
+      url: null,
+      code: 1060,
+      error: THUMBNAIL_FAILURE_REASONS.unreadable,
+      at: expect.any(Number),
+    });
+    expect(bodies[2]).toEqual({
+      event: 'thumbnail.timeout',
+      md5: timedOut,
+      type: 'gif',
+      url: null,
+      code: 1065,
+      error: 'timeout: thumbnail generation took longer than 1000 ms',
+      at: expect.any(Number),
+    });
     // Registrations are used up: nothing is left to fire for the next job of the same thumbnail.
     expect(await redis.exists(thumbnailCallbacksKey(ctx.redisPrefix, thumbnailJobId(done, 'gif')))).toBe(0);
   });
@@ -154,7 +220,9 @@ describe('completion callbacks', () => {
     const calls = await receiver.waitForCalls('/flaky', 3);
     expect(await deliveryOf(md5)).toMatchObject({ state: 'completed', attemptsMade: 3 });
     expect(calls).toHaveLength(3);
-    process.stderr.write(`callbacks: attempts to a receiver answering 500, 500, 200 at +${calls.map((call) => call.receivedAt - calls[0]!.receivedAt).join(', +')} ms from the first (schedule ${SCHEDULE_MS})\n`);
+    process.stderr.write(
+      `callbacks: attempts to a receiver answering 500, 500, 200 at +${calls.map((call) => call.receivedAt - calls[0]!.receivedAt).join(', +')} ms from the first (schedule ${SCHEDULE_MS})\n`,
+    );
     // Each attempt is signed afresh, and each signature is valid.
     for (const call of calls) expect(verifyCallbackSignature(call, secret)).not.toBeNull();
   });
@@ -167,7 +235,9 @@ describe('completion callbacks', () => {
     expect(delivery).toMatchObject({ state: 'failed', attemptsMade: 5 });
     const silent = receiver.calls.filter((call) => call.path === '/silent');
     expect(silent).toHaveLength(5);
-    process.stderr.write(`callbacks: attempts to a silent receiver at +${silent.map((call) => call.receivedAt - silent[0]!.receivedAt).join(', +')} ms from the first (schedule ${SCHEDULE_MS}, 400 ms timeout)\n`);
+    process.stderr.write(
+      `callbacks: attempts to a silent receiver at +${silent.map((call) => call.receivedAt - silent[0]!.receivedAt).join(', +')} ms from the first (schedule ${SCHEDULE_MS}, 400 ms timeout)\n`,
+    );
   });
 
   it('signs each attempt with the secret current at that moment: after a rotation, never the old one', async () => {

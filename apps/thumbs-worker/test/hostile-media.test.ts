@@ -2,7 +2,13 @@ import { createHash } from 'node:crypto';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { makeAnimatedGif, makeAudioOnlyMp4, makeMp4, makePng, makeWebm, type FakeBoard } from '@pawlink/board/testing';
-import { isThumbnailTimeout, THUMBNAIL_FAILURE_REASONS, thumbnailJobId, type ThumbnailFailure, type ThumbnailType } from '@pawlink/contracts';
+import {
+  isThumbnailTimeout,
+  THUMBNAIL_FAILURE_REASONS,
+  thumbnailJobId,
+  type ThumbnailFailure,
+  type ThumbnailType,
+} from '@pawlink/contracts';
 import type { TestContext } from '@pawlink/test-kit';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,7 +31,14 @@ let nextId = 1;
 
 beforeAll(async () => {
   logs = captureLogLines();
-  harness = await startWorkerHarness('thumbshostile', { env: { WORKER_CONCURRENCY: '2', THUMBS_JOB_TIMEOUT_MS: '30000', BOARD_REQUESTS_PER_SECOND: '50', LOG_LEVEL: 'warn' } });
+  harness = await startWorkerHarness('thumbshostile', {
+    env: {
+      WORKER_CONCURRENCY: '2',
+      THUMBS_JOB_TIMEOUT_MS: '30000',
+      BOARD_REQUESTS_PER_SECOND: '50',
+      LOG_LEVEL: 'warn',
+    },
+  });
   ({ ctx, board, thumbsDir } = harness);
   tmpDir = harness.config.worker.tmpDir;
 });
@@ -47,15 +60,27 @@ async function outputsOf(md5: string): Promise<string[]> {
  * Failed once and for good with the fixed reason of `failure`, nothing written, and the worker's
  * log line naming the check that refused it (`detail`).
  */
-async function expectUnrecoverable(md5: string, failure: ThumbnailFailure, detail: RegExp, type: ThumbnailType = 'gif'): Promise<void> {
+async function expectUnrecoverable(
+  md5: string,
+  failure: ThumbnailFailure,
+  detail: RegExp,
+  type: ThumbnailType = 'gif',
+): Promise<void> {
   const job = await run(md5, type);
   expect(await job.getState()).toBe('failed');
   expect(job.attemptsMade).toBe(1);
   expect(job.failedReason).toBe(THUMBNAIL_FAILURE_REASONS[failure]);
   expect(isThumbnailTimeout(job.failedReason)).toBe(false);
   expect(await outputsOf(md5)).toEqual([]);
-  const logged = await logs.waitFor((line) => line.jobId === thumbnailJobId(md5, type) && line.message === 'thumbnail job failed for good');
-  expect(logged).toMatchObject({ service: 'thumbs-worker', level: 'warn', failure, reason: THUMBNAIL_FAILURE_REASONS[failure] });
+  const logged = await logs.waitFor(
+    (line) => line.jobId === thumbnailJobId(md5, type) && line.message === 'thumbnail job failed for good',
+  );
+  expect(logged).toMatchObject({
+    service: 'thumbs-worker',
+    level: 'warn',
+    failure,
+    reason: THUMBNAIL_FAILURE_REASONS[failure],
+  });
   expect(logged.detail).toMatch(detail);
   // the detail stays in the log, but not this host's paths either
   expect(logged.detail).not.toContain(tmpDir);
@@ -92,10 +117,18 @@ describe('hostile media files', () => {
   });
 
   it('an SVG or a TIFF served as an image type of the board is not decoded', async () => {
-    const svg = board.addPost({ id: nextId++, ext: 'png' }, Buffer.from(
-      `<svg xmlns="http://www.w3.org/2000/svg" width="100" height="80"><!-- ${Math.random()} --><rect width="100" height="80" fill="red"/></svg>`,
-    ));
-    const tiff = board.addPost({ id: nextId++, ext: 'jpg' }, await sharp(await makePng(16, 16)).tiff().toBuffer());
+    const svg = board.addPost(
+      { id: nextId++, ext: 'png' },
+      Buffer.from(
+        `<svg xmlns="http://www.w3.org/2000/svg" width="100" height="80"><!-- ${Math.random()} --><rect width="100" height="80" fill="red"/></svg>`,
+      ),
+    );
+    const tiff = board.addPost(
+      { id: nextId++, ext: 'jpg' },
+      await sharp(await makePng(16, 16))
+        .tiff()
+        .toBuffer(),
+    );
     await Promise.all([
       expectUnrecoverable(svg.md5, 'unreadable', /^unsupported image format "svg"$/),
       expectUnrecoverable(tiff.md5, 'unreadable', /^unsupported image format "tiff"$/),
@@ -131,19 +164,33 @@ describe('hostile media files', () => {
     await mkdir(privateDir, { recursive: true });
     const secret = path.join(privateDir, 'secret.mp4');
     await writeFile(secret, await makeMp4(1, 64, 64));
-    const playlist = board.addPost({ id: nextId++, ext: 'webm' }, Buffer.from(
-      `#EXTM3U\n#EXT-X-MEDIA-SEQUENCE:0\n#EXT-X-TARGETDURATION:1\n#EXTINF:1.0,\n${secret}\n#EXT-X-ENDLIST\n`,
-    ));
-    const concat = board.addPost({ id: nextId++, ext: 'mp4' }, Buffer.from(`ffconcat version 1.0\nfile secret.mp4\n# ${Math.random()}\n`));
+    const playlist = board.addPost(
+      { id: nextId++, ext: 'webm' },
+      Buffer.from(
+        `#EXTM3U\n#EXT-X-MEDIA-SEQUENCE:0\n#EXT-X-TARGETDURATION:1\n#EXTINF:1.0,\n${secret}\n#EXT-X-ENDLIST\n`,
+      ),
+    );
+    const concat = board.addPost(
+      { id: nextId++, ext: 'mp4' },
+      Buffer.from(`ffconcat version 1.0\nfile secret.mp4\n# ${Math.random()}\n`),
+    );
     await Promise.all([
-      expectUnrecoverable(playlist.md5, 'unreadable', /^not a readable video: the file is hls, not a WebM or MP4 container$/),
+      expectUnrecoverable(
+        playlist.md5,
+        'unreadable',
+        /^not a readable video: the file is hls, not a WebM or MP4 container$/,
+      ),
       expectUnrecoverable(concat.md5, 'unreadable', /^not a readable video/),
     ]);
   });
 
   it('an image under a video extension is refused with a reason that names what it is', async () => {
     const post = board.addPost({ id: nextId++, ext: 'webm' }, await makeAnimatedGif(3, 16, 16));
-    await expectUnrecoverable(post.md5, 'unreadable', /^not a readable video: the file is gif, not a WebM or MP4 container$/);
+    await expectUnrecoverable(
+      post.md5,
+      'unreadable',
+      /^not a readable video: the file is gif, not a WebM or MP4 container$/,
+    );
   });
 
   it('an mp4 with audio only fails as unrecoverable', async () => {
@@ -180,7 +227,13 @@ describe('malformed post JSON from the board', () => {
   it('wrong types in fields the worker does not need still give a correct thumbnail', async () => {
     const post = board.addPost({ id: nextId++, ext: 'png' }, await makePng(64, 48));
     board.answerRaw(`/posts.json?tags=md5:${post.md5}`, {
-      posts: [{ id: post.id, duration: 'long', file: { md5: post.md5.toUpperCase(), ext: 'PNG', url: 12_345, width: 'wide', height: null, size: -1 } }],
+      posts: [
+        {
+          id: post.id,
+          duration: 'long',
+          file: { md5: post.md5.toUpperCase(), ext: 'PNG', url: 12_345, width: 'wide', height: null, size: -1 },
+        },
+      ],
     });
     const job = await run(post.md5);
     expect(job.failedReason ?? '').toBe('');
@@ -188,12 +241,22 @@ describe('malformed post JSON from the board', () => {
   });
 
   it('a file.url that is not an http(s) URL falls back to the static layout instead of being fetched', async () => {
-    const urls = ['file:///etc/passwd', 'javascript:alert(1)', 'not a url', '//evil.invalid/x.png', 'ftp://example.com/x.png'];
-    const posts = await Promise.all(urls.map(async (url) => {
-      const post = board.addPost({ id: nextId++, ext: 'png' }, await makePng(32, 32));
-      board.answerRaw(`/posts.json?tags=md5:${post.md5}`, { posts: [{ id: post.id, file: { md5: post.md5, ext: 'png', url } }] });
-      return post;
-    }));
+    const urls = [
+      'file:///etc/passwd',
+      'javascript:alert(1)',
+      'not a url',
+      '//evil.invalid/x.png',
+      'ftp://example.com/x.png',
+    ];
+    const posts = await Promise.all(
+      urls.map(async (url) => {
+        const post = board.addPost({ id: nextId++, ext: 'png' }, await makePng(32, 32));
+        board.answerRaw(`/posts.json?tags=md5:${post.md5}`, {
+          posts: [{ id: post.id, file: { md5: post.md5, ext: 'png', url } }],
+        });
+        return post;
+      }),
+    );
     const jobs = await Promise.all(posts.map((post) => run(post.md5, 'png')));
     for (const job of jobs) {
       expect(job.failedReason ?? '').toBe('');

@@ -18,20 +18,23 @@ beforeAll(async () => {
 
 afterAll(() => harness?.close());
 
-it.each(['gif', 'webp', 'png'] as const)('ends a %s job that exceeds its time budget as a timeout, without retries', async (type) => {
-  const { board } = harness;
-  const post = board.addPost({ id: nextId++, ext: 'png' }, await makePng(50, 50));
-  board.setMediaDelay(4000);
-  try {
-    const job = await harness.run(post.md5, type);
-    expect(await job.getState()).toBe('failed');
-    expect(job.failedReason).toMatch(/^timeout:/);
-    expect(isThumbnailTimeout(job.failedReason)).toBe(true);
-    expect(job.attemptsMade).toBe(1);
-  } finally {
-    board.setMediaDelay(0);
-  }
-});
+it.each(['gif', 'webp', 'png'] as const)(
+  'ends a %s job that exceeds its time budget as a timeout, without retries',
+  async (type) => {
+    const { board } = harness;
+    const post = board.addPost({ id: nextId++, ext: 'png' }, await makePng(50, 50));
+    board.setMediaDelay(4000);
+    try {
+      const job = await harness.run(post.md5, type);
+      expect(await job.getState()).toBe('failed');
+      expect(job.failedReason).toMatch(/^timeout:/);
+      expect(isThumbnailTimeout(job.failedReason)).toBe(true);
+      expect(job.attemptsMade).toBe(1);
+    } finally {
+      board.setMediaDelay(0);
+    }
+  },
+);
 
 it('refuses a download over the size cap as unrecoverable', async () => {
   const post = harness.board.addPost({ id: 2, ext: 'webm' }, await makeWebm(2, 320, 240, { bitrate: '2M' }));

@@ -35,10 +35,11 @@ function pings(port: number, timeoutMs = 500): Promise<boolean> {
   });
 }
 
-const exited = (child: ChildProcess): Promise<void> => new Promise((resolve) => {
-  if (child.exitCode !== null || child.signalCode !== null) resolve();
-  else child.once('exit', () => resolve());
-});
+const exited = (child: ChildProcess): Promise<void> =>
+  new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve();
+    else child.once('exit', () => resolve());
+  });
 
 /** A private Redis, not yet started. */
 export async function privateRedis(): Promise<PrivateRedis> {
@@ -56,7 +57,24 @@ export async function privateRedis(): Promise<PrivateRedis> {
     port,
     url: `redis://127.0.0.1:${port}`,
     async start() {
-      child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--maxmemory-policy', 'noeviction'], { stdio: 'ignore' });
+      child = spawn(
+        'redis-server',
+        [
+          '--port',
+          String(port),
+          '--bind',
+          '127.0.0.1',
+          '--dir',
+          dir,
+          '--save',
+          '',
+          '--appendonly',
+          'no',
+          '--maxmemory-policy',
+          'noeviction',
+        ],
+        { stdio: 'ignore' },
+      );
       const deadline = Date.now() + 10_000;
       while (!(await pings(port))) {
         if (!running() || Date.now() > deadline) throw new Error(`redis-server on ${port} did not start`);

@@ -14,13 +14,34 @@ const REGISTER = `import { register } from 'node:module'; register(${JSON.string
 
 it('the processor thread loads no Express, typeorm or mysql2 (only the light service-kit entries, docs/adr/0007)', async () => {
   const stderr = await new Promise<string>((resolve, reject) => {
-    execFile(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(REGISTER)}`, '--input-type=module', '-e', `await import(${JSON.stringify(PROCESSOR)});`], (error, _stdout, err) => {
-      if (error) reject(new Error(`${error.message}\n${err}`));
-      else resolve(err);
-    });
+    execFile(
+      process.execPath,
+      [
+        '--import',
+        `data:text/javascript,${encodeURIComponent(REGISTER)}`,
+        '--input-type=module',
+        '-e',
+        `await import(${JSON.stringify(PROCESSOR)});`,
+      ],
+      (error, _stdout, err) => {
+        if (error) reject(new Error(`${error.message}\n${err}`));
+        else resolve(err);
+      },
+    );
   });
-  const loaded = stderr.split('\n').filter((line) => line.startsWith('resolved ')).map((line) => line.slice('resolved '.length));
+  const loaded = stderr
+    .split('\n')
+    .filter((line) => line.startsWith('resolved '))
+    .map((line) => line.slice('resolved '.length));
   expect(loaded).toContain(new URL(`file://${PROCESSOR}`).href);
-  expect(loaded.filter((url) => /\/node_modules\/(\.pnpm\/)?(express|typeorm|mysql2|express-validator)[@/]/.test(url))).toEqual([]);
-  expect(loaded.filter((url) => url.includes('/service-kit/dist/') && !/\/service-kit\/dist\/(logger|request-id|redis|files\/[^/]+)\.js$/.test(url))).toEqual([]);
+  expect(
+    loaded.filter((url) => /\/node_modules\/(\.pnpm\/)?(express|typeorm|mysql2|express-validator)[@/]/.test(url)),
+  ).toEqual([]);
+  expect(
+    loaded.filter(
+      (url) =>
+        url.includes('/service-kit/dist/') &&
+        !/\/service-kit\/dist\/(logger|request-id|redis|files\/[^/]+)\.js$/.test(url),
+    ),
+  ).toEqual([]);
 });

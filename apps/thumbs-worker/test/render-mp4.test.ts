@@ -36,12 +36,31 @@ async function render(bytes: Buffer, ext: string, type: ThumbnailType) {
 }
 
 interface Probe {
-  streams: Array<{ codec_type: string; codec_name: string; pix_fmt?: string; width?: number; height?: number; nb_frames?: string }>;
+  streams: Array<{
+    codec_type: string;
+    codec_name: string;
+    pix_fmt?: string;
+    width?: number;
+    height?: number;
+    nb_frames?: string;
+  }>;
   format: { format_name: string; duration: string };
 }
 
 const probe = async (file: string): Promise<Probe> =>
-  JSON.parse((await run('ffprobe', ['-v', 'error', '-show_entries', 'stream=codec_type,codec_name,pix_fmt,width,height,nb_frames:format=format_name,duration', '-of', 'json', file])).stdout) as Probe;
+  JSON.parse(
+    (
+      await run('ffprobe', [
+        '-v',
+        'error',
+        '-show_entries',
+        'stream=codec_type,codec_name,pix_fmt,width,height,nb_frames:format=format_name,duration',
+        '-of',
+        'json',
+        file,
+      ])
+    ).stdout,
+  ) as Probe;
 
 /** The file's top-level ISO BMFF boxes, in order (`size` 1 is a 64-bit size, 0 runs to the end). */
 function topLevelBoxes(bytes: Buffer): string[] {
@@ -78,36 +97,82 @@ async function checkMp4(md5: string): Promise<{ bytes: Buffer; video: Probe['str
   return { bytes, video, duration: Number(format.duration) };
 }
 
-const COLOURS = [[255, 0, 0], [0, 255, 0], [0, 0, 255], [255, 255, 0]];
+const COLOURS = [
+  [255, 0, 0],
+  [0, 255, 0],
+  [0, 0, 255],
+  [255, 255, 0],
+];
 
 /** An animated GIF whose frames are each one of COLOURS (in turn), shown for `delays` ms each. */
 async function colourGif(width: number, height: number, delays: number[]): Promise<Buffer> {
-  const pixels = Buffer.concat(delays.map((_, i) => Buffer.alloc(width * height * 3).fill(Buffer.from(COLOURS[i % COLOURS.length]!))));
+  const pixels = Buffer.concat(
+    delays.map((_, i) => Buffer.alloc(width * height * 3).fill(Buffer.from(COLOURS[i % COLOURS.length]!))),
+  );
   const tag = Buffer.from(`pawlink-mp4-${nextId}-${Date.now()}`);
-  const gif = await sharp(pixels, { raw: { width, height: height * delays.length, channels: 3, pageHeight: height } }).gif({ delay: delays, loop: 0 }).toBuffer();
+  const gif = await sharp(pixels, { raw: { width, height: height * delays.length, channels: 3, pageHeight: height } })
+    .gif({ delay: delays, loop: 0 })
+    .toBuffer();
   // a comment extension before the trailer gives each call its own md5
-  return Buffer.concat([gif.subarray(0, -1), Buffer.from([0x21, 0xfe, tag.length]), tag, Buffer.from([0x00]), gif.subarray(-1)]);
+  return Buffer.concat([
+    gif.subarray(0, -1),
+    Buffer.from([0x21, 0xfe, tag.length]),
+    tag,
+    Buffer.from([0x00]),
+    gif.subarray(-1),
+  ]);
 }
 
 /** A video with a sound track (testsrc2 and a sine), so "no audio" in the MP4 means something. */
 async function videoWithAudio(seconds: number, width: number, height: number): Promise<Buffer> {
   const file = path.join(scratch, `with-audio-${nextId}.mp4`);
   await run('ffmpeg', [
-    '-hide_banner', '-loglevel', 'error', '-nostdin',
-    '-f', 'lavfi', '-i', `testsrc2=size=${width}x${height}:rate=15:duration=${seconds}`,
-    '-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`,
-    '-metadata', `comment=pawlink-mp4-${Date.now()}-${nextId}`,
-    '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', '-y', file,
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-nostdin',
+    '-f',
+    'lavfi',
+    '-i',
+    `testsrc2=size=${width}x${height}:rate=15:duration=${seconds}`,
+    '-f',
+    'lavfi',
+    '-i',
+    `sine=frequency=440:duration=${seconds}`,
+    '-metadata',
+    `comment=pawlink-mp4-${Date.now()}-${nextId}`,
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-pix_fmt',
+    'yuv420p',
+    '-c:a',
+    'aac',
+    '-shortest',
+    '-y',
+    file,
   ]);
   return readFile(file);
 }
 
 describe('mp4 thumbnails (real ffmpeg)', () => {
-  it('makes an MP4 of the GIF\'s clip from a webm: 3 s at 10 fps, at most 0.3× the GIF\'s bytes', async () => {
+  it("makes an MP4 of the GIF's clip from a webm: 3 s at 10 fps, at most 0.3× the GIF's bytes", async () => {
     const { post, job } = await render(await makeWebm(4.5, 480, 270, { fps: 15 }), 'webm', 'mp4');
-    expect(job.returnvalue).toMatchObject({ md5: post.md5, type: 'mp4', file: `${post.md5}.mp4`, width: 320, height: 180, frames: 30 });
+    expect(job.returnvalue).toMatchObject({
+      md5: post.md5,
+      type: 'mp4',
+      file: `${post.md5}.mp4`,
+      width: 320,
+      height: 180,
+      frames: 30,
+    });
     const mp4 = await checkMp4(post.md5);
-    expect({ width: mp4.video.width, height: mp4.video.height, frames: Number(mp4.video.nb_frames) }).toEqual({ width: 320, height: 180, frames: 30 });
+    expect({ width: mp4.video.width, height: mp4.video.height, frames: Number(mp4.video.nb_frames) }).toEqual({
+      width: 320,
+      height: 180,
+      frames: 30,
+    });
     expect(mp4.duration).toBeCloseTo(3, 1);
 
     const gifJob = await harness.run(post.md5, 'gif');
@@ -116,7 +181,7 @@ describe('mp4 thumbnails (real ffmpeg)', () => {
     expect(mp4.bytes.length).toBeLessThanOrEqual(0.3 * gif.length);
   });
 
-  it('leaves out the input\'s sound (an mp4 with an AAC track)', async () => {
+  it("leaves out the input's sound (an mp4 with an AAC track)", async () => {
     const { post, job } = await render(await videoWithAudio(2, 480, 270), 'mp4', 'mp4');
     expect(job.returnvalue).toMatchObject({ width: 320, height: 180, frames: 20 });
     const mp4 = await checkMp4(post.md5);
@@ -130,11 +195,15 @@ describe('mp4 thumbnails (real ffmpeg)', () => {
     const { post, job } = await render(await colourGif(65, 49, [100, 100, 100, 100]), 'gif', 'mp4');
     expect(job.returnvalue).toMatchObject({ width: 65, height: 49, frames: 4 });
     const mp4 = await checkMp4(post.md5);
-    expect({ width: mp4.video.width, height: mp4.video.height, frames: Number(mp4.video.nb_frames) }).toEqual({ width: 64, height: 48, frames: 4 });
+    expect({ width: mp4.video.width, height: mp4.video.height, frames: Number(mp4.video.nb_frames) }).toEqual({
+      width: 64,
+      height: 48,
+      frames: 4,
+    });
     expect(mp4.duration).toBeCloseTo(0.4, 1);
   });
 
-  it('keeps a portrait mp4\'s box', async () => {
+  it("keeps a portrait mp4's box", async () => {
     const { post } = await render(await makeMp4(2, 240, 400), 'mp4', 'mp4');
     const mp4 = await checkMp4(post.md5);
     expect({ width: mp4.video.width, height: mp4.video.height }).toEqual({ width: 192, height: 320 });
@@ -147,16 +216,35 @@ describe('mp4 thumbnails (real ffmpeg)', () => {
     const { post, job } = await render(await make(), ext, 'mp4');
     expect(job.returnvalue).toMatchObject({ width: 200, height: 150, frames: 30 });
     const mp4 = await checkMp4(post.md5);
-    expect({ width: mp4.video.width, height: mp4.video.height, frames: Number(mp4.video.nb_frames) }).toEqual({ width: 200, height: 150, frames: 30 });
+    expect({ width: mp4.video.width, height: mp4.video.height, frames: Number(mp4.video.nb_frames) }).toEqual({
+      width: 200,
+      height: 150,
+      frames: 30,
+    });
     expect(mp4.duration).toBeCloseTo(3, 1);
   });
 
-  it('keeps an animation\'s own frame timing (delays of 100, 300, 200, 400 ms: 1 s)', async () => {
+  it("keeps an animation's own frame timing (delays of 100, 300, 200, 400 ms: 1 s)", async () => {
     const { post } = await render(await colourGif(64, 48, [100, 300, 200, 400]), 'gif', 'mp4');
     const mp4 = await checkMp4(post.md5);
     expect(mp4.duration).toBeCloseTo(1, 1);
     // decoded back at its own rate, each colour is on screen for its delay (10 frames at 10 fps)
-    const { stdout } = await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-i', path.join(thumbsDir, `${post.md5}.mp4`), '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'], { encoding: 'buffer', maxBuffer: 1 << 26 });
+    const { stdout } = await run(
+      'ffmpeg',
+      [
+        '-hide_banner',
+        '-loglevel',
+        'error',
+        '-i',
+        path.join(thumbsDir, `${post.md5}.mp4`),
+        '-f',
+        'rawvideo',
+        '-pix_fmt',
+        'rgb24',
+        'pipe:1',
+      ],
+      { encoding: 'buffer', maxBuffer: 1 << 26 },
+    );
     const frameBytes = 64 * 48 * 3;
     const shown = Array.from({ length: stdout.length / frameBytes }, (_, i) => {
       const centre = i * frameBytes + (24 * 64 + 32) * 3;

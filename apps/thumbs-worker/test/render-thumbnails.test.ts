@@ -1,6 +1,14 @@
 import { access, readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { makeAnimatedGif, makeAnimatedWebp, makeJpeg, makeMp4, makePng, makeWebm, type FakeBoard } from '@pawlink/board/testing';
+import {
+  makeAnimatedGif,
+  makeAnimatedWebp,
+  makeJpeg,
+  makeMp4,
+  makePng,
+  makeWebm,
+  type FakeBoard,
+} from '@pawlink/board/testing';
 import { THUMBNAIL_FAILURE_REASONS, type ThumbnailType } from '@pawlink/contracts';
 import sharp, { type Metadata } from 'sharp';
 import { thumbHashToApproximateAspectRatio } from 'thumbhash';
@@ -45,31 +53,56 @@ async function outputs(md5: string, type: AnimatedType = 'gif') {
 }
 
 type AnimatedType = Extract<ThumbnailType, 'gif' | 'webp'>;
-const exists = (md5: string, type: ThumbnailType): Promise<boolean> => access(path.join(thumbsDir, `${md5}.${type}`)).then(() => true, () => false);
+const exists = (md5: string, type: ThumbnailType): Promise<boolean> =>
+  access(path.join(thumbsDir, `${md5}.${type}`)).then(
+    () => true,
+    () => false,
+  );
 
 describe('thumbnail rendering', () => {
-  it.each(['gif', 'webp'] as const)('renders a webm (file.url hidden by the board) into an animated %s and a PNG that fit 320×320', async (type) => {
-    const { post, job } = await render(await makeWebm(4.5, 480, 270, { fps: 15 }), 'webm', type, true);
-    expect(job.failedReason).toBeUndefined();
-    expect(await job.getState()).toBe('completed');
-    expect(job.returnvalue).toMatchObject({ md5: post.md5, type, file: `${post.md5}.${type}`, width: 320, height: 180 });
-    expect(job.progress).toBe(100);
-    const { gifMeta, pngMeta } = await outputs(post.md5, type);
-    expect(gifMeta.format).toBe(type);
-    expect(gifMeta.pages).toBeGreaterThan(1);
-    expect(gifMeta.pages).toBeLessThanOrEqual(30);
-    expect(gifMeta.loop).toBe(0);
-    expect(fits(gifMeta)).toBe(true);
-    expect({ format: pngMeta.format, width: pngMeta.width, height: pngMeta.height }).toEqual({ format: 'png', width: 320, height: 180 });
-  });
+  it.each(['gif', 'webp'] as const)(
+    'renders a webm (file.url hidden by the board) into an animated %s and a PNG that fit 320×320',
+    async (type) => {
+      const { post, job } = await render(await makeWebm(4.5, 480, 270, { fps: 15 }), 'webm', type, true);
+      expect(job.failedReason).toBeUndefined();
+      expect(await job.getState()).toBe('completed');
+      expect(job.returnvalue).toMatchObject({
+        md5: post.md5,
+        type,
+        file: `${post.md5}.${type}`,
+        width: 320,
+        height: 180,
+      });
+      expect(job.progress).toBe(100);
+      const { gifMeta, pngMeta } = await outputs(post.md5, type);
+      expect(gifMeta.format).toBe(type);
+      expect(gifMeta.pages).toBeGreaterThan(1);
+      expect(gifMeta.pages).toBeLessThanOrEqual(30);
+      expect(gifMeta.loop).toBe(0);
+      expect(fits(gifMeta)).toBe(true);
+      expect({ format: pngMeta.format, width: pngMeta.width, height: pngMeta.height }).toEqual({
+        format: 'png',
+        width: 320,
+        height: 180,
+      });
+    },
+  );
 
   it('a GIF job also writes the WebP from the same frames (same size, frame count and timing); a WebP job does not write the GIF', async () => {
     const { post, job } = await render(await makeWebm(3, 320, 240, { fps: 12 }), 'webm', 'gif');
     expect(job.returnvalue?.written).toEqual(['png', 'webp', 'gif']);
     const gif = await sharp(path.join(thumbsDir, `${post.md5}.gif`), { animated: true }).metadata();
     const webp = await sharp(path.join(thumbsDir, `${post.md5}.webp`), { animated: true }).metadata();
-    expect({ width: webp.width, pageHeight: webp.pageHeight, pages: webp.pages, delay: webp.delay, loop: webp.loop }).toEqual({ width: gif.width, pageHeight: gif.pageHeight, pages: gif.pages, delay: gif.delay, loop: gif.loop });
-    expect((await stat(path.join(thumbsDir, `${post.md5}.webp`))).size).toBeLessThan((await stat(path.join(thumbsDir, `${post.md5}.gif`))).size);
+    expect({
+      width: webp.width,
+      pageHeight: webp.pageHeight,
+      pages: webp.pages,
+      delay: webp.delay,
+      loop: webp.loop,
+    }).toEqual({ width: gif.width, pageHeight: gif.pageHeight, pages: gif.pages, delay: gif.delay, loop: gif.loop });
+    expect((await stat(path.join(thumbsDir, `${post.md5}.webp`))).size).toBeLessThan(
+      (await stat(path.join(thumbsDir, `${post.md5}.gif`))).size,
+    );
 
     const other = await render(await makeWebm(3, 320, 240, { fps: 12 }), 'webm', 'webp');
     expect(other.job.returnvalue?.written).toEqual(['png', 'webp']);
@@ -85,19 +118,28 @@ describe('thumbnail rendering', () => {
     expect(pngMeta.height).toBe(320);
   });
 
-  it.each(['gif', 'webp'] as const)('renders an animated GIF and an animated WebP into animated %s files', async (type) => {
-    for (const [bytes, ext] of [[await makeAnimatedGif(12, 400, 300), 'gif'], [await makeAnimatedWebp(8, 200, 100), 'webp']] as const) {
-      const { post, job } = await render(bytes, ext, type);
-      expect(job.failedReason).toBeUndefined();
-      const { gifMeta, pngMeta } = await outputs(post.md5, type);
-      expect(gifMeta.format).toBe(type);
-      expect(gifMeta.pages).toBeGreaterThan(1);
-      expect(fits(gifMeta) && fits(pngMeta)).toBe(true);
-    }
-  });
+  it.each(['gif', 'webp'] as const)(
+    'renders an animated GIF and an animated WebP into animated %s files',
+    async (type) => {
+      for (const [bytes, ext] of [
+        [await makeAnimatedGif(12, 400, 300), 'gif'],
+        [await makeAnimatedWebp(8, 200, 100), 'webp'],
+      ] as const) {
+        const { post, job } = await render(bytes, ext, type);
+        expect(job.failedReason).toBeUndefined();
+        const { gifMeta, pngMeta } = await outputs(post.md5, type);
+        expect(gifMeta.format).toBe(type);
+        expect(gifMeta.pages).toBeGreaterThan(1);
+        expect(fits(gifMeta) && fits(pngMeta)).toBe(true);
+      }
+    },
+  );
 
   it.each(['gif', 'webp'] as const)('renders stills into a one-frame %s and a PNG', async (type) => {
-    for (const [bytes, ext] of [[await makeJpeg(900, 600), 'jpg'], [await makePng(100, 80), 'png']] as const) {
+    for (const [bytes, ext] of [
+      [await makeJpeg(900, 600), 'jpg'],
+      [await makePng(100, 80), 'png'],
+    ] as const) {
       const { post, job } = await render(bytes, ext, type);
       expect(job.failedReason).toBeUndefined();
       const { gifMeta, pngMeta } = await outputs(post.md5, type);
@@ -109,22 +151,40 @@ describe('thumbnail rendering', () => {
 
   it('a PNG job writes the PNG only (and its ThumbHash)', async () => {
     const { post, job } = await render(await makeWebm(2, 160, 120), 'webm', 'png');
-    expect(job.returnvalue).toMatchObject({ type: 'png', file: `${post.md5}.png`, frames: 1, width: 160, height: 120, written: ['png'] });
+    expect(job.returnvalue).toMatchObject({
+      type: 'png',
+      file: `${post.md5}.png`,
+      frames: 1,
+      width: 160,
+      height: 120,
+      written: ['png'],
+    });
     expect((await sharp(path.join(thumbsDir, `${post.md5}.png`)).metadata()).format).toBe('png');
     await expect(access(path.join(thumbsDir, `${post.md5}.gif`))).rejects.toThrow();
     expect(await exists(post.md5, 'webp')).toBe(false);
     expect((await readFile(path.join(thumbsDir, `${post.md5}.thumbhash`))).length).toBeGreaterThan(4);
   });
 
-  it.each(['gif', 'webp', 'png', 'mp4'] as const)('fails a corrupt file as unrecoverable with a readable reason, without retries (%s)', async (type) => {
-    const { job } = await render(Buffer.from(`this is not a video at all, only text pretending to be one (${type})`), 'webm', type);
-    expect(await job.getState()).toBe('failed');
-    expect(job.attemptsMade).toBe(1);
-    expect(job.failedReason).toBe(THUMBNAIL_FAILURE_REASONS.unreadable);
-  });
+  it.each(['gif', 'webp', 'png', 'mp4'] as const)(
+    'fails a corrupt file as unrecoverable with a readable reason, without retries (%s)',
+    async (type) => {
+      const { job } = await render(
+        Buffer.from(`this is not a video at all, only text pretending to be one (${type})`),
+        'webm',
+        type,
+      );
+      expect(await job.getState()).toBe('failed');
+      expect(job.attemptsMade).toBe(1);
+      expect(job.failedReason).toBe(THUMBNAIL_FAILURE_REASONS.unreadable);
+    },
+  );
 
   it.each(['gif', 'webp', 'mp4'] as const)('fails a corrupt GIF the same way (%s)', async (type) => {
-    const { job } = await render(Buffer.concat([Buffer.from('GIF89a'), Buffer.from(type), Buffer.alloc(64, 7)]), 'gif', type);
+    const { job } = await render(
+      Buffer.concat([Buffer.from('GIF89a'), Buffer.from(type), Buffer.alloc(64, 7)]),
+      'gif',
+      type,
+    );
     expect(await job.getState()).toBe('failed');
     expect(job.attemptsMade).toBe(1);
     expect(job.failedReason).toBe(THUMBNAIL_FAILURE_REASONS.unreadable);
@@ -139,7 +199,10 @@ describe('thumbnail rendering', () => {
   });
 
   it('retries when the downloaded bytes do not match the md5, and reports it', async () => {
-    const post = board.addPost({ id: nextId++, ext: 'png', md5: 'fedcba9876543210fedcba9876543210' }, await makePng(20, 20));
+    const post = board.addPost(
+      { id: nextId++, ext: 'png', md5: 'fedcba9876543210fedcba9876543210' },
+      await makePng(20, 20),
+    );
     const job = await harness.run(post.md5, 'png');
     expect(await job.getState()).toBe('failed');
     expect(job.attemptsMade).toBe(3);

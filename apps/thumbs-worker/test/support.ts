@@ -1,10 +1,24 @@
 import { startFakeBoard, type FakeBoard } from '@pawlink/board/testing';
-import { thumbnailJobId, thumbnailQueuePrefix, thumbnailsDir, THUMBNAIL_JOB, THUMBNAIL_QUEUE, type ThumbnailJobPayload, type ThumbnailJobResult, type ThumbnailType } from '@pawlink/contracts';
+import {
+  thumbnailJobId,
+  thumbnailQueuePrefix,
+  thumbnailsDir,
+  THUMBNAIL_JOB,
+  THUMBNAIL_QUEUE,
+  type ThumbnailJobPayload,
+  type ThumbnailJobResult,
+  type ThumbnailType,
+} from '@pawlink/contracts';
 import { createLogger, createRedis } from '@pawlink/service-kit';
 import { createTestContext, serveForTest, type TestContext } from '@pawlink/test-kit';
 import { Queue, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
-import { createThumbnailWorker, loadThumbsWorkerConfig, type ThumbnailWorker, type ThumbsWorkerConfig } from '../src/index.js';
+import {
+  createThumbnailWorker,
+  loadThumbsWorkerConfig,
+  type ThumbnailWorker,
+  type ThumbsWorkerConfig,
+} from '../src/index.js';
 
 export type ThumbnailQueue = Queue<ThumbnailJobPayload, ThumbnailJobResult>;
 export type ThumbnailJob = Job<ThumbnailJobPayload, ThumbnailJobResult>;
@@ -12,7 +26,11 @@ export type ThumbnailJob = Job<ThumbnailJobPayload, ThumbnailJobResult>;
 export const redisUrl = (ctx: TestContext): string => ctx.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 /** Environment for a worker pointed at this test's prefix, media dir and fake board. */
-export function workerEnv(ctx: TestContext, board: FakeBoard, overrides: Record<string, string> = {}): Record<string, string> {
+export function workerEnv(
+  ctx: TestContext,
+  board: FakeBoard,
+  overrides: Record<string, string> = {},
+): Record<string, string> {
   return {
     ...ctx.env,
     BOARD_URL: board.url,
@@ -28,17 +46,28 @@ export function workerEnv(ctx: TestContext, board: FakeBoard, overrides: Record<
   };
 }
 
-export const workerConfig = (ctx: TestContext, board: FakeBoard, overrides: Record<string, string> = {}): ThumbsWorkerConfig => loadThumbsWorkerConfig(workerEnv(ctx, board, overrides));
+export const workerConfig = (
+  ctx: TestContext,
+  board: FakeBoard,
+  overrides: Record<string, string> = {},
+): ThumbsWorkerConfig => loadThumbsWorkerConfig(workerEnv(ctx, board, overrides));
 
 export function createQueue(ctx: TestContext): { queue: ThumbnailQueue; connection: Redis } {
   const connection = new Redis(redisUrl(ctx), { maxRetriesPerRequest: null });
-  const queue: ThumbnailQueue = new Queue(THUMBNAIL_QUEUE, { connection, prefix: thumbnailQueuePrefix(ctx.redisPrefix) });
+  const queue: ThumbnailQueue = new Queue(THUMBNAIL_QUEUE, {
+    connection,
+    prefix: thumbnailQueuePrefix(ctx.redisPrefix),
+  });
   return { queue, connection };
 }
 
 /** Enqueues the way the thumbs API does: deterministic id, a few attempts for recoverable failures. */
 export function enqueue(queue: ThumbnailQueue, md5: string, type: ThumbnailType): Promise<ThumbnailJob> {
-  return queue.add(THUMBNAIL_JOB, { md5, type, requestedAt: Date.now() }, { jobId: thumbnailJobId(md5, type), attempts: 3, backoff: { type: 'fixed', delay: 200 } });
+  return queue.add(
+    THUMBNAIL_JOB,
+    { md5, type, requestedAt: Date.now() },
+    { jobId: thumbnailJobId(md5, type), attempts: 3, backoff: { type: 'fixed', delay: 200 } },
+  );
 }
 
 /** Polls until the job completes or fails for good. */
@@ -99,7 +128,10 @@ export async function startWorkerHarness(label: string, options: HarnessOptions 
     closers.push(() => board.close());
     const config = workerConfig(ctx, board, typeof options.env === 'function' ? options.env(board) : options.env);
     const { queue, connection } = createQueue(ctx);
-    closers.push(() => connection.disconnect(), () => queue.close());
+    closers.push(
+      () => connection.disconnect(),
+      () => queue.close(),
+    );
     const logger = createLogger('thumbs-worker', 'error', { silent: true });
     const workers: ThumbnailWorker[] = [];
     for (const name of options.workers ?? [undefined]) {
@@ -110,7 +142,12 @@ export async function startWorkerHarness(label: string, options: HarnessOptions 
       workers.push(worker);
     }
     return {
-      ctx, board, config, queue, workers, close,
+      ctx,
+      board,
+      config,
+      queue,
+      workers,
+      close,
       thumbsDir: thumbnailsDir(config.mediaDir),
       async run(md5, type) {
         await enqueue(queue, md5, type);

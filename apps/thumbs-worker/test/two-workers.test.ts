@@ -6,7 +6,10 @@ import { enqueue, startWorkerHarness, waitForJob, type WorkerHarness } from './s
 let harness: WorkerHarness;
 
 beforeAll(async () => {
-  harness = await startWorkerHarness('thumbs2w', { env: { WORKER_CONCURRENCY: '1', BOARD_REQUESTS_PER_SECOND: '2' }, workers: ['worker-a', 'worker-b'] });
+  harness = await startWorkerHarness('thumbs2w', {
+    env: { WORKER_CONCURRENCY: '1', BOARD_REQUESTS_PER_SECOND: '2' },
+    workers: ['worker-a', 'worker-b'],
+  });
 });
 
 afterAll(() => harness?.close());
@@ -21,7 +24,10 @@ it('two workers share the queue, and their board requests stay at ≤ 2 per seco
   expect(jobs.map((job) => job.failedReason)).toEqual(posts.map(() => undefined));
   expect(new Set(jobs.map((job) => job.processedBy))).toEqual(new Set(['worker-a', 'worker-b']));
 
-  const apiTimes = board.requests.filter((r) => !r.path.startsWith('/data/')).map((r) => r.at).sort((a, b) => a - b);
+  const apiTimes = board.requests
+    .filter((r) => !r.path.startsWith('/data/'))
+    .map((r) => r.at)
+    .sort((a, b) => a - b);
   expect(apiTimes).toHaveLength(6);
   // six slots 500 ms apart span 2.5 s; the margin absorbs scheduling stalls of this process
   expect(apiTimes[5]! - apiTimes[0]!).toBeGreaterThanOrEqual(1500);

@@ -28,13 +28,20 @@ let worker: ChildProcess;
 let output = '';
 let healthUrl: string;
 
-const exited = (child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> => new Promise((resolve) => {
-  if (child.exitCode !== null || child.signalCode !== null) resolve({ code: child.exitCode, signal: child.signalCode });
-  else child.once('exit', (code, signal) => resolve({ code, signal }));
-});
+const exited = (child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> =>
+  new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null)
+      resolve({ code: child.exitCode, signal: child.signalCode });
+    else child.once('exit', (code, signal) => resolve({ code, signal }));
+  });
 
 /** Polls `url` until `done` holds for its answer; every answer must come within `answerWithinMs`. */
-async function pollUntil(url: string, done: (res: JsonResponse) => boolean, answerWithinMs = 3000, timeoutMs = 20_000): Promise<{ res: JsonResponse; afterMs: number; slowestMs: number }> {
+async function pollUntil(
+  url: string,
+  done: (res: JsonResponse) => boolean,
+  answerWithinMs = 3000,
+  timeoutMs = 20_000,
+): Promise<{ res: JsonResponse; afterMs: number; slowestMs: number }> {
   const started = Date.now();
   let slowestMs = 0;
   for (;;) {
@@ -57,17 +64,22 @@ async function waitUntil(condition: () => boolean, timeoutMs = 10_000): Promise<
 
 /** Every line printed so far, parsed; throws on the first one that is not JSON. */
 function printedLines(): Array<Record<string, unknown>> {
-  return output.split('\n').filter((line) => line.trim() !== '').map((line) => {
-    try {
-      return JSON.parse(line) as Record<string, unknown>;
-    } catch {
-      throw new Error(`not a JSON line: ${line}`);
-    }
-  });
+  return output
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => {
+      try {
+        return JSON.parse(line) as Record<string, unknown>;
+      } catch {
+        throw new Error(`not a JSON line: ${line}`);
+      }
+    });
 }
 
 const count = (message: string, connection?: string): number =>
-  printedLines().filter((line) => line.message === message && (connection === undefined || line.connection === connection)).length;
+  printedLines().filter(
+    (line) => line.message === message && (connection === undefined || line.connection === connection),
+  ).length;
 
 beforeAll(async () => {
   ctx = await createTestContext('thumbshealth');
@@ -76,8 +88,15 @@ beforeAll(async () => {
   await redis.start();
   const healthPort = await freePort();
   healthUrl = `http://127.0.0.1:${healthPort}`;
-  const env = workerEnv(ctx, board, { REDIS_URL: redis.url, WORKER_HEALTH_PORT: String(healthPort), LOG_LEVEL: 'info' });
-  worker = spawn(process.execPath, [MAIN], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const env = workerEnv(ctx, board, {
+    REDIS_URL: redis.url,
+    WORKER_HEALTH_PORT: String(healthPort),
+    LOG_LEVEL: 'info',
+  });
+  worker = spawn(process.execPath, [MAIN], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   worker.stdout?.on('data', (chunk: Buffer) => {
     output += chunk.toString();
   });
@@ -108,7 +127,7 @@ afterAll(async () => {
   await ctx?.cleanup();
 });
 
-describe('the worker\'s health server (WORKER_HEALTH_PORT)', () => {
+describe("the worker's health server (WORKER_HEALTH_PORT)", () => {
   it('answers /online and /ready, and only those, with GET', async () => {
     const online = await request(`${healthUrl}/online`);
     expect(online.status).toBe(200);
@@ -130,7 +149,12 @@ describe('the worker\'s health server (WORKER_HEALTH_PORT)', () => {
     try {
       const res = await request(`${healthUrl}/ready`);
       expect(res.status).toBe(503);
-      expect(res.body).toEqual({ success: false, code: 1004, error: expect.any(String), checks: { redis: 'up', media: 'down' } });
+      expect(res.body).toEqual({
+        success: false,
+        code: 1004,
+        error: expect.any(String),
+        checks: { redis: 'up', media: 'down' },
+      });
       expect(res.headers.get('retry-after')).toBe('5');
     } finally {
       await rm(dir, { force: true });
@@ -148,15 +172,21 @@ describe('the worker\'s health server (WORKER_HEALTH_PORT)', () => {
     await new Promise((resolve) => setTimeout(resolve, 5000));
     await redis.start();
     const back = await pollUntil(`${healthUrl}/ready`, (res) => res.status === 200);
-    process.stderr.write(`redis killed: /ready 503 after ${down.afterMs} ms; restarted: /ready 200 after ${back.afterMs} ms; slowest answer ${Math.max(down.slowestMs, back.slowestMs)} ms\n`);
+    process.stderr.write(
+      `redis killed: /ready 503 after ${down.afterMs} ms; restarted: /ready 200 after ${back.afterMs} ms; slowest answer ${Math.max(down.slowestMs, back.slowestMs)} ms\n`,
+    );
     expect(back.afterMs).toBeLessThan(10_000);
 
     // once when it went, once when it came back: per connection, and for the BullMQ worker
     await waitUntil(() => count('thumbnail worker reconnected to Redis') > 0);
     // each connection logs its own return, which may reach stdout after the worker's
-    for (const connection of ['thumbs-worker', 'thumbs-worker-checks']) await waitUntil(() => count('redis connection restored', connection) > 0);
+    for (const connection of ['thumbs-worker', 'thumbs-worker-checks'])
+      await waitUntil(() => count('redis connection restored', connection) > 0);
     for (const connection of ['thumbs-worker', 'thumbs-worker-checks']) {
-      expect([count('redis connection lost', connection), count('redis connection restored', connection)], connection).toEqual([1, 1]);
+      expect(
+        [count('redis connection lost', connection), count('redis connection restored', connection)],
+        connection,
+      ).toEqual([1, 1]);
     }
     expect(count('thumbnail worker lost its Redis connection')).toBe(1);
     expect(count('thumbnail worker error')).toBe(0);
@@ -183,7 +213,10 @@ describe('the worker\'s health server (WORKER_HEALTH_PORT)', () => {
     const lines = printedLines();
     expect(lines.every((line) => line.service === 'thumbs-worker')).toBe(true);
     expect(output).not.toContain('[ioredis]');
-    for (const [lost, restored] of [['redis connection lost', 'redis connection restored'], ['thumbnail worker lost its Redis connection', 'thumbnail worker reconnected to Redis']] as const) {
+    for (const [lost, restored] of [
+      ['redis connection lost', 'redis connection restored'],
+      ['thumbnail worker lost its Redis connection', 'thumbnail worker reconnected to Redis'],
+    ] as const) {
       expect(count(lost)).toBe(count(restored));
     }
   }, 90_000);

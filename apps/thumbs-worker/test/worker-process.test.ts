@@ -18,17 +18,26 @@ const children: ChildProcess[] = [];
 /** The built worker; short locks unless `env` says otherwise ('' restores a default). */
 function startWorker(env: Record<string, string> = {}): ChildProcess {
   const child = spawn(process.execPath, [MAIN], {
-    env: { PATH: process.env.PATH ?? '', ...workerEnv(harness.ctx, harness.board, { WORKER_LOCK_DURATION_MS: '2000', WORKER_STALLED_INTERVAL_MS: '1000', ...env }) },
+    env: {
+      PATH: process.env.PATH ?? '',
+      ...workerEnv(harness.ctx, harness.board, {
+        WORKER_LOCK_DURATION_MS: '2000',
+        WORKER_STALLED_INTERVAL_MS: '1000',
+        ...env,
+      }),
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   children.push(child);
   return child;
 }
 
-const exited = (child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> => new Promise((resolve) => {
-  if (child.exitCode !== null || child.signalCode !== null) resolve({ code: child.exitCode, signal: child.signalCode });
-  else child.once('exit', (code, signal) => resolve({ code, signal }));
-});
+const exited = (child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> =>
+  new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null)
+      resolve({ code: child.exitCode, signal: child.signalCode });
+    else child.once('exit', (code, signal) => resolve({ code, signal }));
+  });
 
 async function waitForProgress(jobId: string, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -50,44 +59,59 @@ afterAll(async () => {
   await harness?.close();
 });
 
-it.each([['gif', 1], ['webp', 11]] as const)('a SIGKILLed worker\'s %s job is recovered by another worker, and the final path only ever holds complete files', async (type, id) => {
-  const post = harness.board.addPost({ id, ext: 'webm' }, await makeWebm(2, 160, 120));
-  const finalPath = path.join(harness.thumbsDir, `${post.md5}.${type}`);
-  const observed: Array<{ ok: boolean; error?: string }> = [];
-  let watching = true;
-  const watcher = (async () => {
-    while (watching) {
-      const bytes = await readFile(finalPath).catch(() => undefined);
-      if (bytes) {
-        observed.push(await sharp(bytes, { animated: true }).raw().toBuffer().then(() => ({ ok: true }), (e: Error) => ({ ok: false, error: e.message })));
+it.each([
+  ['gif', 1],
+  ['webp', 11],
+] as const)(
+  "a SIGKILLed worker's %s job is recovered by another worker, and the final path only ever holds complete files",
+  async (type, id) => {
+    const post = harness.board.addPost({ id, ext: 'webm' }, await makeWebm(2, 160, 120));
+    const finalPath = path.join(harness.thumbsDir, `${post.md5}.${type}`);
+    const observed: Array<{ ok: boolean; error?: string }> = [];
+    let watching = true;
+    const watcher = (async () => {
+      while (watching) {
+        const bytes = await readFile(finalPath).catch(() => undefined);
+        if (bytes) {
+          observed.push(
+            await sharp(bytes, { animated: true })
+              .raw()
+              .toBuffer()
+              .then(
+                () => ({ ok: true }),
+                (e: Error) => ({ ok: false, error: e.message }),
+              ),
+          );
+        }
+        await new Promise((resolve) => setTimeout(resolve, 20));
       }
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  })();
+    })();
 
-  harness.board.setMediaDelay(60_000);
-  const first = startWorker();
-  await enqueue(harness.queue, post.md5, type);
-  const jobId = thumbnailJobId(post.md5, type);
-  await waitForProgress(jobId);
-  first.kill('SIGKILL');
-  expect((await exited(first)).signal).toBe('SIGKILL');
-  harness.board.setMediaDelay(0);
+    harness.board.setMediaDelay(60_000);
+    const first = startWorker();
+    await enqueue(harness.queue, post.md5, type);
+    const jobId = thumbnailJobId(post.md5, type);
+    await waitForProgress(jobId);
+    first.kill('SIGKILL');
+    expect((await exited(first)).signal).toBe('SIGKILL');
+    harness.board.setMediaDelay(0);
 
-  const second = startWorker();
-  const job = await waitForJob(harness.queue, jobId, 45_000);
-  watching = false;
-  await watcher;
-  second.kill('SIGTERM');
-  await exited(second);
+    const second = startWorker();
+    const job = await waitForJob(harness.queue, jobId, 45_000);
+    watching = false;
+    await watcher;
+    second.kill('SIGTERM');
+    await exited(second);
 
-  expect(job.failedReason).toBeUndefined();
-  expect(await job.getState()).toBe('completed');
-  expect(observed.length).toBeGreaterThan(0);
-  expect(observed.every((o) => o.ok)).toBe(true);
-}, 90_000);
+    expect(job.failedReason).toBeUndefined();
+    expect(await job.getState()).toBe('completed');
+    expect(observed.length).toBeGreaterThan(0);
+    expect(observed.every((o) => o.ok)).toBe(true);
+  },
+  90_000,
+);
 
-it('with the default lock and stalled interval, a SIGKILLed worker\'s job runs again within ~15 s and completes', async () => {
+it("with the default lock and stalled interval, a SIGKILLed worker's job runs again within ~15 s and completes", async () => {
   const post = harness.board.addPost({ id: 3, ext: 'webm' }, await makeWebm(2, 160, 120));
   const defaults = { WORKER_LOCK_DURATION_MS: '', WORKER_STALLED_INTERVAL_MS: '' };
   harness.board.setMediaDelay(60_000);
@@ -145,7 +169,7 @@ process.exit(3);`;
   const deadline = Date.now() + 30_000;
   for (;;) {
     const temps = (await readdir(dir)).filter((name) => name.startsWith('.victim.gif.'));
-    const size = temps[0] ? (await stat(path.join(dir, temps[0])).catch(() => undefined))?.size ?? 0 : 0;
+    const size = temps[0] ? ((await stat(path.join(dir, temps[0])).catch(() => undefined))?.size ?? 0) : 0;
     if (size > 0) break;
     if (child.exitCode !== null || Date.now() > deadline) throw new Error('the writer never started writing');
     await new Promise((resolve) => setTimeout(resolve, 5));

@@ -1,6 +1,12 @@
 import { registerGetStatusRoute, serviceRateLimits, type AccessGuards } from '@pawlink/auth';
 import { thumbsOpenApi } from '@pawlink/contracts/openapi';
-import { createServiceApp, type HttpMetrics, type Logger, type Readiness, type ReadOnlySwitch } from '@pawlink/service-kit';
+import {
+  createServiceApp,
+  type HttpMetrics,
+  type Logger,
+  type Readiness,
+  type ReadOnlySwitch,
+} from '@pawlink/service-kit';
 import type { Queue } from 'bullmq';
 import type { Express } from 'express';
 import type { ThumbsConfig } from './config.js';
@@ -18,7 +24,10 @@ export interface ThumbsAppDeps {
   readOnly: ReadOnlySwitch;
   /** Key and rate-limit guards from `createAccessGuards({ service: 'thumbs', … })`. */
   guards: AccessGuards;
-  services: Pick<ThumbsContainer, 'thumbnailInfo' | 'createThumbnail' | 'checkThumbnail' | 'adminLogin' | 'adminLogout' | 'adminSessions'>;
+  services: Pick<
+    ThumbsContainer,
+    'thumbnailInfo' | 'createThumbnail' | 'checkThumbnail' | 'adminLogin' | 'adminLogout' | 'adminSessions'
+  >;
   /** The thumbnail queue, for the dashboard at /admin/queues. */
   queue: Queue;
   /** The worker's callback deliveries, shown next to it. */
@@ -33,15 +42,34 @@ export interface ThumbsAppDeps {
 /** The thumbs HTTP API (docs/api.md, "Thumbnails"). Never listens; never renders anything itself. */
 export function createApp(deps: ThumbsAppDeps): Express {
   const { config, guards, readOnly, services } = deps;
-  const service = createServiceApp({ service: 'thumbs', ...deps, docs: { document: thumbsOpenApi, urls: config.urls, rateLimits: serviceRateLimits('thumbs') } });
+  const service = createServiceApp({
+    service: 'thumbs',
+    ...deps,
+    docs: { document: thumbsOpenApi, urls: config.urls, rateLimits: serviceRateLimits('thumbs') },
+  });
   const { app } = service;
   // Before `/:id`, which would take `/status` for a post id.
   registerGetStatusRoute(app, { service: 'thumbs', guards, readOnly });
   // The operator's pages, before the thumbnail routes, whose `/:id` and `/:id/:type` patterns would take their paths.
   const publicUrl = config.urls.thumbs;
-  registerAdminLoginRoute(app, { guards, adminLogin: services.adminLogin, publicUrl, secureCookie: config.thumbs.adminCookieSecure });
-  registerAdminLogoutRoute(app, { adminLogout: services.adminLogout, publicUrl, secureCookie: config.thumbs.adminCookieSecure });
-  registerQueueDashboardRoute(app, { guards, adminSessions: services.adminSessions, queues: deps.callbackQueue ? [deps.queue, deps.callbackQueue] : [deps.queue], publicUrl, dashboardWrite: config.thumbs.dashboardWrite });
+  registerAdminLoginRoute(app, {
+    guards,
+    adminLogin: services.adminLogin,
+    publicUrl,
+    secureCookie: config.thumbs.adminCookieSecure,
+  });
+  registerAdminLogoutRoute(app, {
+    adminLogout: services.adminLogout,
+    publicUrl,
+    secureCookie: config.thumbs.adminCookieSecure,
+  });
+  registerQueueDashboardRoute(app, {
+    guards,
+    adminSessions: services.adminSessions,
+    queues: deps.callbackQueue ? [deps.queue, deps.callbackQueue] : [deps.queue],
+    publicUrl,
+    dashboardWrite: config.thumbs.dashboardWrite,
+  });
   // /check/... is registered first so its three segments never reach the /:id routes.
   registerCheckThumbnailRoute(app, { guards, readOnly, checkThumbnail: services.checkThumbnail });
   registerGetThumbnailInfoRoute(app, { guards, thumbnailInfo: services.thumbnailInfo });

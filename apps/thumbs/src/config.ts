@@ -1,6 +1,14 @@
 import { loadBoardConfig, type BoardConfig } from '@pawlink/board/config';
 import type { MediaHost } from '@pawlink/contracts';
-import { loadBaseConfig, readBool, readEnum, readHostList, readInt, type BaseConfig, type Env } from '@pawlink/service-kit';
+import {
+  loadBaseConfig,
+  readBool,
+  readEnum,
+  readHostList,
+  readInt,
+  type BaseConfig,
+  type Env,
+} from '@pawlink/service-kit';
 
 export interface ThumbsSettings {
   /** How long a failed or timed-out job is reported before a PUT may start a new attempt. */

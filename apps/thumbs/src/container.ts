@@ -10,7 +10,11 @@ import { JobDurationRecorder, JobDurationRepository } from './repositories/job-d
 import { PostRepository } from './repositories/post.repository.js';
 import { ThumbnailCallbackRepository } from './repositories/thumbnail-callback.repository.js';
 import { ThumbnailFileRepository } from './repositories/thumbnail-file.repository.js';
-import { openThumbnailQueue, ThumbnailQueueRepository, type ThumbnailQueue } from './repositories/thumbnail-queue.repository.js';
+import {
+  openThumbnailQueue,
+  ThumbnailQueueRepository,
+  type ThumbnailQueue,
+} from './repositories/thumbnail-queue.repository.js';
 import { AdminLoginService } from './services/admin-login.service.js';
 import { AdminLogoutService } from './services/admin-logout.service.js';
 import { AdminSessionService, type AdminKeyLookup } from './services/admin-session.service.js';
@@ -63,17 +67,34 @@ export function createThumbsContainer(connections: ThumbsConnections): ThumbsCon
   queue.on('error', logUnlessUnavailable(logger, 'thumbnail queue error'));
   const callbackQueue = openCallbackQueue(connections.queueRedis, config.redis.prefix);
   callbackQueue.on('error', logUnlessUnavailable(logger, 'callback queue error'));
-  const board = createBoardClient({ ...config.board, redis, redisPrefix: config.redis.prefix, maxSlotWaitMs: settings.boardMaxWaitMs, logger });
+  const board = createBoardClient({
+    ...config.board,
+    redis,
+    redisPrefix: config.redis.prefix,
+    maxSlotWaitMs: settings.boardMaxWaitMs,
+    logger,
+  });
 
   // One queue repository for every operation: `load()` reuses the queue lengths `find()` read with the job.
   const queueRepository = new ThumbnailQueueRepository(queue, redis, { redisPrefix: config.redis.prefix });
-  const durations = new JobDurationRepository(redis, queue, { redisPrefix: config.redis.prefix, samples: settings.durationSamples, defaultMs: settings.defaultJobMs });
+  const durations = new JobDurationRepository(redis, queue, {
+    redisPrefix: config.redis.prefix,
+    samples: settings.durationSamples,
+    defaultMs: settings.defaultJobMs,
+  });
   const files = new ThumbnailFileRepository(config.mediaDir);
   const posts = new PostRepository(board, { perKey: settings.boardSharePerKey, perIp: settings.boardSharePerIp });
   const urls = { media: config.urls.media, thumbs: config.urls.thumbs };
-  const jobs = { attempts: settings.jobAttempts, keepCompletedSeconds: settings.completedTtlSeconds, keepFailedSeconds: settings.failedTtlSeconds };
+  const jobs = {
+    attempts: settings.jobAttempts,
+    keepCompletedSeconds: settings.completedTtlSeconds,
+    keepFailedSeconds: settings.failedTtlSeconds,
+  };
   const clock = connections.clock ?? Date.now;
-  const sessions = new AdminSessionRepository(redis, { redisPrefix: config.redis.prefix, ttlSeconds: settings.adminSessionTtlSeconds });
+  const sessions = new AdminSessionRepository(redis, {
+    redisPrefix: config.redis.prefix,
+    ttlSeconds: settings.adminSessionTtlSeconds,
+  });
   return {
     queue,
     callbackQueue,
@@ -113,7 +134,13 @@ export function createThumbsContainer(connections: ThumbsConnections): ThumbsCon
  * the thumbs settings. `connection` is made for BullMQ and also serves the plain reads; it stays
  * open when `close()` closes the queue.
  */
-export function openThumbsQueueAdmin(connection: RedisClient, redisPrefix: string): { queueAdmin: ThumbnailQueueAdminService; close(): Promise<void> } {
+export function openThumbsQueueAdmin(
+  connection: RedisClient,
+  redisPrefix: string,
+): { queueAdmin: ThumbnailQueueAdminService; close(): Promise<void> } {
   const queue = openThumbnailQueue(connection, redisPrefix);
-  return { queueAdmin: new ThumbnailQueueAdminService(new ThumbnailQueueRepository(queue, connection, { redisPrefix })), close: () => queue.close() };
+  return {
+    queueAdmin: new ThumbnailQueueAdminService(new ThumbnailQueueRepository(queue, connection, { redisPrefix })),
+    close: () => queue.close(),
+  };
 }

@@ -29,6 +29,17 @@ await runService({
 
     const readOnly = await runtime.readOnlySwitch('thumbs', redis);
     const guards = await openAccessGuards(runtime, 'thumbs', redis, apiKeys);
-    return createApp({ config, logger, services, queue: services.queue, callbackQueue: services.callbackQueue, guards, readOnly, startedAt, readiness: runtime.readiness, metrics: runtime.metrics });
+    return createApp({
+      config,
+      logger,
+      services,
+      queue: services.queue,
+      callbackQueue: services.callbackQueue,
+      guards,
+      readOnly,
+      startedAt,
+      readiness: runtime.readiness,
+      metrics: runtime.metrics,
+    });
   },
 });

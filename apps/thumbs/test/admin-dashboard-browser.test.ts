@@ -45,7 +45,8 @@ describe('queue dashboard in Chromium', () => {
     const cspViolations: string[] = [];
     const foreignRequests: string[] = [];
     page.on('console', (message) => {
-      if (/Refused to (execute|load the script|load the stylesheet|load the font)/i.test(message.text())) cspViolations.push(message.text());
+      if (/Refused to (execute|load the script|load the stylesheet|load the font)/i.test(message.text()))
+        cspViolations.push(message.text());
     });
     page.on('request', (req) => {
       if (!req.url().startsWith(h.url) && !req.url().startsWith('data:')) foreignRequests.push(req.url());
@@ -53,11 +54,19 @@ describe('queue dashboard in Chromium', () => {
     expect(await logIn(page, adminKey)).toBe(200);
     expect(new URL(page.url()).pathname).toBe('/admin/queues/');
     const cookies = await context.cookies();
-    expect(cookies.find((cookie) => cookie.name === 'pawlink_admin')).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/admin' });
+    expect(cookies.find((cookie) => cookie.name === 'pawlink_admin')).toMatchObject({
+      httpOnly: true,
+      sameSite: 'Strict',
+      path: '/admin',
+    });
 
     await page.goto(`${h.url}/admin/queues/queue/thumbs?status=failed`);
-    await expect.poll(async () => (await page.textContent('body')) ?? '', { timeout: 30_000, interval: 250 }).toContain(`${md5}.gif`);
-    await expect.poll(async () => (await page.textContent('body')) ?? '', { timeout: 30_000, interval: 250 }).toContain(REASON);
+    await expect
+      .poll(async () => (await page.textContent('body')) ?? '', { timeout: 30_000, interval: 250 })
+      .toContain(`${md5}.gif`);
+    await expect
+      .poll(async () => (await page.textContent('body')) ?? '', { timeout: 30_000, interval: 250 })
+      .toContain(REASON);
     expect(cspViolations).toEqual([]);
     // bull-board's page links Google Fonts, which the CSP blocks: the page is served without it.
     expect(foreignRequests).toEqual([]);

@@ -7,14 +7,22 @@ import { md5For, startThumbs, waitFor, type ThumbsHarness } from './helpers.js';
 const HTML = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
 const JSON_ACCEPT = { accept: 'application/json' };
 const SAME_SITE = { 'sec-fetch-site': 'same-origin' };
-const NOT_ADMIN = { success: false, code: 1022, error: 'Your API key does not have access to this service or endpoint.' };
+const NOT_ADMIN = {
+  success: false,
+  code: 1022,
+  error: 'Your API key does not have access to this service or endpoint.',
+};
 
 /** Each test speaks from its own address (TRUST_PROXY=1), so its invalid-key and rate-limit windows are its own. */
 let addresses = 0;
 const newAddress = (): string => `198.51.100.${++addresses}`;
 
-const dashboard = (h: ThumbsHarness, path: string, headers: Record<string, string>, init: { method?: string; body?: string } = {}) =>
-  request(`${h.url}/admin/queues${path}`, { redirect: 'manual', ...init, headers });
+const dashboard = (
+  h: ThumbsHarness,
+  path: string,
+  headers: Record<string, string>,
+  init: { method?: string; body?: string } = {},
+) => request(`${h.url}/admin/queues${path}`, { redirect: 'manual', ...init, headers });
 
 const cookieOf = (res: { headers: Headers }): string => (res.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
 
@@ -30,7 +38,9 @@ describe('the dashboard checks keys as the API does', () => {
   it('answers 45 guessed keys from one address 403 1022 thirty times, then 429 in bucket auth.invalid before any lookup', async () => {
     const ip = newAddress();
     // An admin key the instance already checked keeps working for its address through the guessing.
-    expect((await dashboard(h, '/api/queues', { authorization: adminKey, 'x-forwarded-for': ip, ...JSON_ACCEPT })).status).toBe(200);
+    expect(
+      (await dashboard(h, '/api/queues', { authorization: adminKey, 'x-forwarded-for': ip, ...JSON_ACCEPT })).status,
+    ).toBe(200);
     // Counts the database lookups the guesses cost (the guards use this repository object).
     const findByKey = h.apiKeys.findByKey.bind(h.apiKeys);
     let lookups = 0;
@@ -40,7 +50,14 @@ describe('the dashboard checks keys as the API does', () => {
     };
     const answers = [];
     try {
-      for (let i = 0; i < 45; i++) answers.push(await dashboard(h, '/api/queues', { authorization: `pl_guess_${i}_${md5For('guess')}`, 'x-forwarded-for': ip, ...JSON_ACCEPT }));
+      for (let i = 0; i < 45; i++)
+        answers.push(
+          await dashboard(h, '/api/queues', {
+            authorization: `pl_guess_${i}_${md5For('guess')}`,
+            'x-forwarded-for': ip,
+            ...JSON_ACCEPT,
+          }),
+        );
     } finally {
       h.apiKeys.findByKey = findByKey;
     }
@@ -52,27 +69,48 @@ describe('the dashboard checks keys as the API does', () => {
     expect(limited.body).toMatchObject({ success: false, code: 1000, info: { bucket: 'auth.invalid', limit: 30 } });
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(limited.headers.get('x-ratelimit-bucket')).toBe('auth.invalid');
-    expect((await dashboard(h, '/api/queues', { authorization: adminKey, 'x-forwarded-for': ip, ...JSON_ACCEPT })).status).toBe(200);
+    expect(
+      (await dashboard(h, '/api/queues', { authorization: adminKey, 'x-forwarded-for': ip, ...JSON_ACCEPT })).status,
+    ).toBe(200);
     // The same limiter as the API's: the address is refused there too, before the key is looked up.
-    const api = await request(`${h.url}/${md5For('api')}`, { headers: { authorization: 'pl_another_guess', 'x-forwarded-for': ip } });
+    const api = await request(`${h.url}/${md5For('api')}`, {
+      headers: { authorization: 'pl_another_guess', 'x-forwarded-for': ip },
+    });
     expect(api.status).toBe(429);
     expect(api.body).toMatchObject({ code: 1000, info: { bucket: 'auth.invalid' } });
     // Other addresses are not affected.
-    expect((await dashboard(h, '/api/queues', { authorization: 'pl_guess_elsewhere', 'x-forwarded-for': newAddress(), ...JSON_ACCEPT })).status).toBe(403);
+    expect(
+      (
+        await dashboard(h, '/api/queues', {
+          authorization: 'pl_guess_elsewhere',
+          'x-forwarded-for': newAddress(),
+          ...JSON_ACCEPT,
+        })
+      ).status,
+    ).toBe(403);
   });
 
   it('counts a valid key without the admin flag like an unknown one, so the limit does not tell them apart either', async () => {
     const ip = newAddress();
     // The API accepted this key a moment ago: the instance trusts it, but not for the dashboard.
-    expect((await request(`${h.url}/${md5For('thumbs')}`, { headers: { ...h.auth, 'x-forwarded-for': ip } })).status).toBe(200);
+    expect(
+      (await request(`${h.url}/${md5For('thumbs')}`, { headers: { ...h.auth, 'x-forwarded-for': ip } })).status,
+    ).toBe(200);
     const statuses: number[] = [];
-    for (let i = 0; i < 31; i++) statuses.push((await dashboard(h, '/api/queues', { authorization: h.key, 'x-forwarded-for': ip, ...JSON_ACCEPT })).status);
+    for (let i = 0; i < 31; i++)
+      statuses.push(
+        (await dashboard(h, '/api/queues', { authorization: h.key, 'x-forwarded-for': ip, ...JSON_ACCEPT })).status,
+      );
     expect(statuses).toEqual([...Array<number>(30).fill(403), 429]);
   });
 
   it('counts the keys of the login form against the same limit, and answers a browser with the form', async () => {
     const ip = newAddress();
-    for (let i = 0; i < 25; i++) expect((await dashboard(h, '/api/queues', { authorization: `pl_form_${i}`, 'x-forwarded-for': ip, ...JSON_ACCEPT })).status).toBe(403);
+    for (let i = 0; i < 25; i++)
+      expect(
+        (await dashboard(h, '/api/queues', { authorization: `pl_form_${i}`, 'x-forwarded-for': ip, ...JSON_ACCEPT }))
+          .status,
+      ).toBe(403);
     const form = (key: string) =>
       request(`${h.url}/admin/login`, {
         method: 'POST',
@@ -95,9 +133,17 @@ describe('the dashboard checks keys as the API does', () => {
     const limitedKey = await h.newKey(['admin'], { rateLimitRoute: 3 });
     const ip = newAddress();
     const statuses: number[] = [];
-    for (let i = 0; i < 4; i++) statuses.push((await dashboard(h, '/api/queues', { authorization: limitedKey, 'x-forwarded-for': ip, ...JSON_ACCEPT })).status);
+    for (let i = 0; i < 4; i++)
+      statuses.push(
+        (await dashboard(h, '/api/queues', { authorization: limitedKey, 'x-forwarded-for': ip, ...JSON_ACCEPT }))
+          .status,
+      );
     expect(statuses).toEqual([200, 200, 200, 429]);
-    const limited = await dashboard(h, '/api/queues', { authorization: limitedKey, 'x-forwarded-for': ip, ...JSON_ACCEPT });
+    const limited = await dashboard(h, '/api/queues', {
+      authorization: limitedKey,
+      'x-forwarded-for': ip,
+      ...JSON_ACCEPT,
+    });
     expect(limited.body).toMatchObject({ code: 1000, info: { bucket: 'thumbs.admin', limit: 3 } });
     expect(limited.headers.get('cache-control')).toBe('no-store');
   });
@@ -116,10 +162,19 @@ describe('the dashboard checks keys as the API does', () => {
       toLogin: await dashboard(h, '/', HTML),
       noKey: await dashboard(h, '/api/queues', JSON_ACCEPT),
       notAdmin: await dashboard(h, '/api/queues', { authorization: h.key, 'x-forwarded-for': ip, ...JSON_ACCEPT }),
-      crossSite: await dashboard(h, '/api/queues/thumbs/retry/failed', { ...admin, 'sec-fetch-site': 'cross-site' }, { method: 'PUT' }),
+      crossSite: await dashboard(
+        h,
+        '/api/queues/thumbs/retry/failed',
+        { ...admin, 'sec-fetch-site': 'cross-site' },
+        { method: 'PUT' },
+      ),
       adminHome: await request(`${h.url}/admin`, { redirect: 'manual' }),
     };
-    expect(Object.fromEntries(Object.entries(answers).map(([name, res]) => [name, [res.status, res.headers.get('cache-control')]]))).toEqual({
+    expect(
+      Object.fromEntries(
+        Object.entries(answers).map(([name, res]) => [name, [res.status, res.headers.get('cache-control')]]),
+      ),
+    ).toEqual({
       page: [200, 'no-store'],
       queue: [200, 'no-store'],
       api: [200, 'no-store'],
@@ -144,7 +199,12 @@ describe('the dashboard checks keys as the API does', () => {
     const res = await request(`${h.url}/admin/login`, {
       method: 'POST',
       redirect: 'manual',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': newAddress(), ...SAME_SITE, ...HTML },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'x-forwarded-for': newAddress(),
+        ...SAME_SITE,
+        ...HTML,
+      },
       body: new URLSearchParams({ key: adminKey }).toString(),
     });
     expect(res.status).toBe(303);
@@ -159,7 +219,11 @@ describe('the dashboard checks keys as the API does', () => {
     const counts = await h.queue.getJobCounts();
     const json = { ...admin, 'content-type': 'application/json' };
     const changes: Array<[string, string, string?]> = [
-      ['POST', '/api/queues/thumbs/add', JSON.stringify({ name: THUMBNAIL_JOB, data: { md5: md5For('ro'), type: 'gif', requestedAt: 0 } })],
+      [
+        'POST',
+        '/api/queues/thumbs/add',
+        JSON.stringify({ name: THUMBNAIL_JOB, data: { md5: md5For('ro'), type: 'gif', requestedAt: 0 } }),
+      ],
       ['POST', '/api/queues/thumbs/add', '{}'],
       ['PUT', '/api/queues/thumbs/retry/failed'],
       ['PUT', '/api/queues/thumbs/clean/failed'],
@@ -207,11 +271,23 @@ describe('the dashboard with THUMBS_DASHBOARD_WRITE=true and ADMIN_COOKIE_SECURE
       const res = await dashboard(h, '/api/queues/thumbs/add', admin(), { method: 'POST', body });
       expect([body, res.status, res.body.error?.key]).toEqual([body, 400, 'ERRORS.INVALID_REQUEST_BODY']);
     }
-    const notJson = await dashboard(h, '/api/queues/thumbs/add', { ...admin(), 'content-type': 'text/plain' }, { method: 'POST', body: 'name=x' });
+    const notJson = await dashboard(
+      h,
+      '/api/queues/thumbs/add',
+      { ...admin(), 'content-type': 'text/plain' },
+      { method: 'POST', body: 'name=x' },
+    );
     expect(notJson.status).toBe(400);
     expect(await h.queue.getJobCounts()).toEqual(counts);
 
-    const added = await dashboard(h, '/api/queues/thumbs/add', admin(), { method: 'POST', body: JSON.stringify({ name: THUMBNAIL_JOB, data: { md5, type: 'png', requestedAt: 1 }, options: { jobId: thumbnailJobId(md5, 'png') } }) });
+    const added = await dashboard(h, '/api/queues/thumbs/add', admin(), {
+      method: 'POST',
+      body: JSON.stringify({
+        name: THUMBNAIL_JOB,
+        data: { md5, type: 'png', requestedAt: 1 },
+        options: { jobId: thumbnailJobId(md5, 'png') },
+      }),
+    });
     expect(added.status).toBe(200);
     const job = await h.queue.getJob(thumbnailJobId(md5, 'png'));
     expect(job?.name).toBe(THUMBNAIL_JOB);
@@ -220,18 +296,30 @@ describe('the dashboard with THUMBS_DASHBOARD_WRITE=true and ADMIN_COOKIE_SECURE
     expect(queues.body.queues[0]).toMatchObject({ readOnlyMode: false, allowRetries: true });
   });
 
-  it('never writes a callback delivery: they are made by the worker from a job\'s end', async () => {
+  it("never writes a callback delivery: they are made by the worker from a job's end", async () => {
     const md5 = md5For('callback-add');
-    const body = JSON.stringify({ name: 'deliver-callback', data: { callbackURL: 'http://10.0.0.1/', apiKeyId: 1, payload: { md5 } } });
+    const body = JSON.stringify({
+      name: 'deliver-callback',
+      data: { callbackURL: 'http://10.0.0.1/', apiKeyId: 1, payload: { md5 } },
+    });
     const added = await dashboard(h, '/api/queues/thumbnail-callbacks/add', admin(), { method: 'POST', body });
     expect([added.status, added.body.error?.key]).toEqual([400, 'ERRORS.INVALID_REQUEST_BODY']);
     const thumbnailShaped = JSON.stringify({ name: THUMBNAIL_JOB, data: { md5, type: 'png', requestedAt: 1 } });
-    expect((await dashboard(h, '/api/queues/thumbnail-callbacks/add', admin(), { method: 'POST', body: thumbnailShaped })).status).toBe(400);
+    expect(
+      (await dashboard(h, '/api/queues/thumbnail-callbacks/add', admin(), { method: 'POST', body: thumbnailShaped }))
+        .status,
+    ).toBe(400);
   });
 
   it('shows a failed job with the sentence of its failure, never its stack trace', async () => {
     const md5 = md5For('failing');
-    h.startWorker(() => Promise.reject(new UnrecoverableError('the post is not on the board\n    at render (/srv/pawlink/apps/thumbs-worker/dist/render.js:12:3)')));
+    h.startWorker(() =>
+      Promise.reject(
+        new UnrecoverableError(
+          'the post is not on the board\n    at render (/srv/pawlink/apps/thumbs-worker/dist/render.js:12:3)',
+        ),
+      ),
+    );
     expect((await request(`${h.url}/${md5}/gif`, { method: 'PUT', headers: h.auth })).status).toBe(202);
     const id = thumbnailJobId(md5, 'gif');
     const stored = await waitFor(async () => {
@@ -242,7 +330,12 @@ describe('the dashboard with THUMBS_DASHBOARD_WRITE=true and ADMIN_COOKIE_SECURE
     expect((stored.stacktrace ?? []).join('\n')).toMatch(/\n\s+at /);
     const one = await dashboard(h, `/api/queues/thumbs/${id}`, admin());
     expect(one.status).toBe(200);
-    expect(one.body.job).toMatchObject({ id, failedReason: 'the post is not on the board', stacktrace: [], isFailed: true });
+    expect(one.body.job).toMatchObject({
+      id,
+      failedReason: 'the post is not on the board',
+      stacktrace: [],
+      isFailed: true,
+    });
     const listed = await dashboard(h, '/api/queues?activeQueue=thumbs&status=failed', admin());
     const job = (listed.body.queues[0].jobs as Array<{ id: string }>).find((j) => j.id === id);
     expect(job).toMatchObject({ failedReason: 'the post is not on the board', stacktrace: [] });

@@ -1,4 +1,9 @@
-import { THUMBNAIL_CALLBACK_JOB, THUMBNAIL_CALLBACK_QUEUE, thumbnailQueuePrefix, type ThumbnailCallbackDelivery } from '@pawlink/contracts';
+import {
+  THUMBNAIL_CALLBACK_JOB,
+  THUMBNAIL_CALLBACK_QUEUE,
+  thumbnailQueuePrefix,
+  type ThumbnailCallbackDelivery,
+} from '@pawlink/contracts';
 import { createRedis } from '@pawlink/service-kit';
 import { request } from '@pawlink/test-kit';
 import { Queue, UnrecoverableError, Worker } from 'bullmq';
@@ -10,8 +15,17 @@ const JSON_ACCEPT = { accept: 'application/json' };
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 
 /** A login through the form as a browser on the same site would send it; returns the response. */
-const login = (h: ThumbsHarness, key: string, headers: Record<string, string> = { 'sec-fetch-site': 'same-origin', ...HTML }) =>
-  request(`${h.url}/admin/login`, { method: 'POST', redirect: 'manual', headers: { ...FORM, ...headers }, body: new URLSearchParams({ key }).toString() });
+const login = (
+  h: ThumbsHarness,
+  key: string,
+  headers: Record<string, string> = { 'sec-fetch-site': 'same-origin', ...HTML },
+) =>
+  request(`${h.url}/admin/login`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { ...FORM, ...headers },
+    body: new URLSearchParams({ key }).toString(),
+  });
 
 const cookieOf = (res: { headers: Headers }): string => (res.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
 
@@ -24,7 +38,8 @@ describe('queue dashboard at /admin/queues', () => {
   });
   afterAll(async () => h.close());
 
-  const dashboard = (path: string, headers: Record<string, string>, method = 'GET') => request(`${h.url}/admin/queues${path}`, { method, redirect: 'manual', headers });
+  const dashboard = (path: string, headers: Record<string, string>, method = 'GET') =>
+    request(`${h.url}/admin/queues${path}`, { method, redirect: 'manual', headers });
 
   it('sends a browser without a session to the login page, and answers API clients 401 1013', async () => {
     const browser = await dashboard('/', HTML);
@@ -50,7 +65,11 @@ describe('queue dashboard at /admin/queues', () => {
     ];
     for (const res of refused) {
       expect(res.status).toBe(403);
-      expect(res.body).toEqual({ success: false, code: 1022, error: 'Your API key does not have access to this service or endpoint.' });
+      expect(res.body).toEqual({
+        success: false,
+        code: 1022,
+        error: 'Your API key does not have access to this service or endpoint.',
+      });
       expect(res.headers.get('cache-control')).toBe('no-store');
     }
   });
@@ -64,7 +83,9 @@ describe('queue dashboard at /admin/queues', () => {
     // Its own stylesheet, not bull-board's Google Fonts one (the CSP would refuse it), on every page of the UI.
     expect(page.text).toMatch(/<link href="static\/css\/main\.[^"]+\.css" rel="stylesheet">/);
     expect(page.text).not.toContain('fonts.googleapis.com');
-    expect((await dashboard('/queue/thumbs', { authorization: adminKey, ...HTML })).text).not.toContain('fonts.googleapis.com');
+    expect((await dashboard('/queue/thumbs', { authorization: adminKey, ...HTML })).text).not.toContain(
+      'fonts.googleapis.com',
+    );
     const script = /src="(static\/js\/main\.[^"]+\.js)"/.exec(page.text)?.[1];
     expect(script).toBeDefined();
     const asset = await dashboard(`/${script}`, { authorization: adminKey });
@@ -81,17 +102,44 @@ describe('queue dashboard at /admin/queues', () => {
     const prefix = thumbnailQueuePrefix(h.config.redis.prefix);
     const deliveries = new Queue<ThumbnailCallbackDelivery>(THUMBNAIL_CALLBACK_QUEUE, { connection, prefix });
     // A stand-in for the worker's delivery worker, whose receiver never answered 2xx.
-    const worker = new Worker<ThumbnailCallbackDelivery>(THUMBNAIL_CALLBACK_QUEUE, () => Promise.reject(new UnrecoverableError('the receiver answered HTTP 500')), { connection: createRedis(h.config.redis, { forQueue: true }), prefix });
+    const worker = new Worker<ThumbnailCallbackDelivery>(
+      THUMBNAIL_CALLBACK_QUEUE,
+      () => Promise.reject(new UnrecoverableError('the receiver answered HTTP 500')),
+      { connection: createRedis(h.config.redis, { forQueue: true }), prefix },
+    );
     worker.on('error', () => undefined);
     try {
-      const payload = { event: 'thumbnail.done', md5: 'd41d8cd98f00b204e9800998ecf8427e', type: 'gif', url: 'http://media.test/thumbs/d41d8cd98f00b204e9800998ecf8427e.gif', code: null, error: null, at: 1 } as const;
-      const job = await deliveries.add(THUMBNAIL_CALLBACK_JOB, { callbackURL: 'https://bot.example/hook', apiKeyId: 1, payload });
+      const payload = {
+        event: 'thumbnail.done',
+        md5: 'd41d8cd98f00b204e9800998ecf8427e',
+        type: 'gif',
+        url: 'http://media.test/thumbs/d41d8cd98f00b204e9800998ecf8427e.gif',
+        code: null,
+        error: null,
+        at: 1,
+      } as const;
+      const job = await deliveries.add(THUMBNAIL_CALLBACK_JOB, {
+        callbackURL: 'https://bot.example/hook',
+        apiKeyId: 1,
+        payload,
+      });
       await waitFor(async () => ((await deliveries.getJobState(job.id!)) === 'failed' ? true : undefined));
-      const listed = await dashboard(`/api/queues?activeQueue=${THUMBNAIL_CALLBACK_QUEUE}&status=failed`, { authorization: adminKey, ...JSON_ACCEPT });
+      const listed = await dashboard(`/api/queues?activeQueue=${THUMBNAIL_CALLBACK_QUEUE}&status=failed`, {
+        authorization: adminKey,
+        ...JSON_ACCEPT,
+      });
       expect(listed.status).toBe(200);
-      const queue = (listed.body.queues as Array<{ name: string; readOnlyMode: boolean; jobs: Array<{ id: string; failedReason: string }> }>).find((q) => q.name === THUMBNAIL_CALLBACK_QUEUE);
+      const queue = (
+        listed.body.queues as Array<{
+          name: string;
+          readOnlyMode: boolean;
+          jobs: Array<{ id: string; failedReason: string }>;
+        }>
+      ).find((q) => q.name === THUMBNAIL_CALLBACK_QUEUE);
       expect(queue?.readOnlyMode).toBe(true);
-      expect(queue?.jobs.find((listedJob) => listedJob.id === job.id)).toMatchObject({ failedReason: 'the receiver answered HTTP 500' });
+      expect(queue?.jobs.find((listedJob) => listedJob.id === job.id)).toMatchObject({
+        failedReason: 'the receiver answered HTTP 500',
+      });
     } finally {
       await worker.close();
       await deliveries.close();
@@ -144,9 +192,17 @@ describe('queue dashboard at /admin/queues', () => {
     // An unknown key gets what a valid key without the flag gets.
     const api = await login(h, 'pl_made_up_key', JSON_ACCEPT);
     expect(api.status).toBe(403);
-    expect(api.body).toEqual({ success: false, code: 1022, error: 'Your API key does not have access to this service or endpoint.' });
+    expect(api.body).toEqual({
+      success: false,
+      code: 1022,
+      error: 'Your API key does not have access to this service or endpoint.',
+    });
     expect(await login(h, h.key, JSON_ACCEPT).then((res) => res.body)).toEqual(api.body);
-    const empty = await request(`${h.url}/admin/login`, { method: 'POST', headers: { ...FORM, ...JSON_ACCEPT }, body: '' });
+    const empty = await request(`${h.url}/admin/login`, {
+      method: 'POST',
+      headers: { ...FORM, ...JSON_ACCEPT },
+      body: '',
+    });
     expect(empty.status).toBe(401);
     expect(empty.body.code).toBe(1013);
   });
@@ -159,10 +215,18 @@ describe('queue dashboard at /admin/queues', () => {
     expect(byOrigin.status).toBe(403);
     expect(byOrigin.body.code).toBe(1023);
     const cookie = cookieOf(await login(h, adminKey));
-    const retry = await dashboard('/api/queues/thumbs/retry/failed', { cookie, 'sec-fetch-site': 'same-site', ...JSON_ACCEPT }, 'PUT');
+    const retry = await dashboard(
+      '/api/queues/thumbs/retry/failed',
+      { cookie, 'sec-fetch-site': 'same-site', ...JSON_ACCEPT },
+      'PUT',
+    );
     expect(retry.status).toBe(403);
     expect(retry.body.code).toBe(1023);
-    const logout = await request(`${h.url}/admin/logout`, { method: 'POST', redirect: 'manual', headers: { cookie, origin: 'null' } });
+    const logout = await request(`${h.url}/admin/logout`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie, origin: 'null' },
+    });
     expect(logout.status).toBe(403);
     expect(logout.body.code).toBe(1023);
     // The same origin is accepted (the public URL's, or the address the request was sent to).
@@ -183,7 +247,11 @@ describe('queue dashboard at /admin/queues', () => {
 
   it('logs out: the session is gone and the cookie cleared', async () => {
     const cookie = cookieOf(await login(h, adminKey));
-    const res = await request(`${h.url}/admin/logout`, { method: 'POST', redirect: 'manual', headers: { cookie, 'sec-fetch-site': 'same-origin' } });
+    const res = await request(`${h.url}/admin/logout`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie, 'sec-fetch-site': 'same-origin' },
+    });
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe('/admin/login');
     expect(res.headers.get('set-cookie')).toContain('Max-Age=0');

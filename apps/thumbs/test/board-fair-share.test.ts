@@ -35,17 +35,24 @@ const queue = (id: number, key: string, ip: string): Promise<JsonResponse> =>
   request(`${h.url}/${id}/gif`, { method: 'PUT', headers: { authorization: key, 'x-forwarded-for': ip } });
 
 /** Fires `count` lookups (GET and PUT) of post ids the board does not have; resolves when `settled` of them have answered. */
-function burst(count: number, key: () => string, ip: string, settled: number): { all: Promise<JsonResponse[]>; enough: Promise<void> } {
+function burst(
+  count: number,
+  key: () => string,
+  ip: string,
+  settled: number,
+): { all: Promise<JsonResponse[]>; enough: Promise<void> } {
   let answered = 0;
   let markEnough: () => void = () => undefined;
   const enough = new Promise<void>((resolve) => {
     markEnough = resolve;
   });
-  const all = Promise.all(Array.from({ length: count }, async (_, i) => {
-    const res = await (i % 2 === 0 ? lookup : queue)(nextRandomId++, key(), ip);
-    if (++answered >= settled) markEnough();
-    return res;
-  }));
+  const all = Promise.all(
+    Array.from({ length: count }, async (_, i) => {
+      const res = await (i % 2 === 0 ? lookup : queue)(nextRandomId++, key(), ip);
+      if (++answered >= settled) markEnough();
+      return res;
+    }),
+  );
   return { all, enough };
 }
 
@@ -54,18 +61,26 @@ function expectContractAnswers(answers: JsonResponse[]): void {
     expect([404, 429, 503], JSON.stringify(res.body)).toContain(res.status);
     if (res.status === 404) expect(res.body).toMatchObject({ success: false, code: 1062 });
     else if (res.status === 429) {
-      expect(res.body).toEqual({ success: false, code: 1069, error: 'You are using your share of the image board budget; try again after Retry-After seconds.' });
+      expect(res.body).toEqual({
+        success: false,
+        code: 1069,
+        error: 'You are using your share of the image board budget; try again after Retry-After seconds.',
+      });
       // Seconds until the earliest slot the requester holds has passed: within the 3 s a request waits at most.
       expect(res.headers.get('retry-after')).toMatch(/^[1-4]$/);
     } else {
-      expect(res.body).toEqual({ success: false, code: 1067, error: 'The image board cannot be reached right now; try again later.' });
+      expect(res.body).toEqual({
+        success: false,
+        code: 1067,
+        error: 'The image board cannot be reached right now; try again later.',
+      });
       expect(res.headers.get('retry-after')).toBe('5');
     }
   }
 }
 
 describe('board budget fair share', () => {
-  it('30 random post ids from key A cannot make key B\'s lookup of an existing post fail', async () => {
+  it("30 random post ids from key A cannot make key B's lookup of an existing post fail", async () => {
     const [keyA, keyB] = await Promise.all([h.newKey(['thumbs']), h.newKey(['thumbs'])]);
     const post = h.board.addPost({ id: 77_001, ext: 'png' }, Buffer.from('fair share post'));
     // A's refusals answer at once; once most have, A holds all it may of the budget (without a
@@ -74,7 +89,14 @@ describe('board budget fair share', () => {
     await fromA.enough;
     const fromB = await lookup(post.id, keyB, '203.0.113.10');
     expect(fromB.status, JSON.stringify(fromB.body)).toBe(200);
-    expect(fromB.body).toEqual({ success: true, gifURL: null, pngURL: null, webpURL: null, mp4URL: null, thumbhash: null });
+    expect(fromB.body).toEqual({
+      success: true,
+      gifURL: null,
+      pngURL: null,
+      webpURL: null,
+      mp4URL: null,
+      thumbhash: null,
+    });
 
     const answers = await fromA.all;
     expectContractAnswers(answers);
@@ -82,7 +104,7 @@ describe('board budget fair share', () => {
     expect(answers.filter((res) => res.status === 429).length).toBeGreaterThanOrEqual(20);
   }, 30_000);
 
-  it('many keys behind one IP share that IP\'s part of the budget, and a client at another IP still gets a slot', async () => {
+  it("many keys behind one IP share that IP's part of the budget, and a client at another IP still gets a slot", async () => {
     const keys = await Promise.all(Array.from({ length: 10 }, () => h.newKey(['thumbs'])));
     const other = await h.newKey(['thumbs']);
     const post = h.board.addPost({ id: 77_002, ext: 'png' }, Buffer.from('fair share post, other IP'));

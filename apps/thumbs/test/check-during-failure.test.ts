@@ -18,7 +18,7 @@ afterAll(async () => {
   await h?.close();
 });
 
-it('a job that fails between the API\'s reads of its state and its data is never reported as missing (1066)', async () => {
+it("a job that fails between the API's reads of its state and its data is never reported as missing (1066)", async () => {
   const md5 = md5For('fails-mid-read');
   const jobId = thumbnailJobId(md5, 'gif');
   expect((await request(`${h.url}/${md5}/gif`, { method: 'PUT', headers: h.auth })).status).toBe(202);
@@ -36,7 +36,8 @@ it('a job that fails between the API\'s reads of its state and its data is never
   };
   const url = await h.startAnotherInstance(undefined, (redis) => {
     const evaluate = redis.eval.bind(redis) as (...args: unknown[]) => Promise<unknown>;
-    (redis as unknown as { eval: (...args: unknown[]) => Promise<unknown> }).eval = async (...args) => failAfterFirstRead(await evaluate(...args));
+    (redis as unknown as { eval: (...args: unknown[]) => Promise<unknown> }).eval = async (...args) =>
+      failAfterFirstRead(await evaluate(...args));
   });
 
   const during = await request(`${url}/check/${md5}/gif`, { headers: h.auth });

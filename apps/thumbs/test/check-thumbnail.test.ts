@@ -13,7 +13,8 @@ afterAll(async () => {
   await h?.close();
 });
 
-const check = (a: string, b: string, headers: Record<string, string> = h.auth) => request(`${h.url}/check/${a}/${b}`, { headers });
+const check = (a: string, b: string, headers: Record<string, string> = h.auth) =>
+  request(`${h.url}/check/${a}/${b}`, { headers });
 const put = (id: string, type: string) => request(`${h.url}/${id}/${type}`, { method: 'PUT', headers: h.auth });
 
 describe('GET /check/:md5/:type', () => {
@@ -53,7 +54,10 @@ describe('GET /check/:md5/:type', () => {
   it.each(THUMBNAIL_TYPES)('answers 201 done when the %s file exists, in either segment order', async (type) => {
     const md5 = md5For('done');
     await h.writeThumbnail(md5, type);
-    for (const [a, b] of [[md5, type], [type, md5.toUpperCase()]] as const) {
+    for (const [a, b] of [
+      [md5, type],
+      [type, md5.toUpperCase()],
+    ] as const) {
       const res = await check(a, b);
       expect(res.status).toBe(201);
       expect(res.body).toEqual({ success: true, status: 'done', url: `${MEDIA_URL}/${md5}.${type}` });
@@ -79,7 +83,13 @@ describe('GET /check/:md5/:type', () => {
 
     const queued = await check(type, md5);
     expect(queued.status).toBe(200);
-    expect(queued.body).toMatchObject({ success: true, status: 'processing', md5, checkURL: `${THUMBS_URL}/check/${md5}/${type}`, progress: 0 });
+    expect(queued.body).toMatchObject({
+      success: true,
+      status: 'processing',
+      md5,
+      checkURL: `${THUMBS_URL}/check/${md5}/${type}`,
+      progress: 0,
+    });
     const queuedAt = (await h.queue.getJob(thumbnailJobId(md5, type)))?.timestamp;
     expect(queued.body.startedAt).toBe(queuedAt);
     expect(queued.body.checkAt).toBeGreaterThan(Date.now() - 1000);

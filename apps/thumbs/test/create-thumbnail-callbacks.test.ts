@@ -14,17 +14,26 @@ afterAll(async () => {
   await h?.close();
 });
 
-const put = (id: string, type: string, callbackURL: string) => request(`${h.url}/${id}/${type}?callbackURL=${encodeURIComponent(callbackURL)}`, { method: 'PUT', headers: h.auth });
-const registered = (md5: string, type: 'gif' | 'png') => h.redis.hgetall(thumbnailCallbacksKey(h.ctx.redisPrefix, thumbnailJobId(md5, type)));
+const put = (id: string, type: string, callbackURL: string) =>
+  request(`${h.url}/${id}/${type}?callbackURL=${encodeURIComponent(callbackURL)}`, { method: 'PUT', headers: h.auth });
+const registered = (md5: string, type: 'gif' | 'png') =>
+  h.redis.hgetall(thumbnailCallbacksKey(h.ctx.redisPrefix, thumbnailJobId(md5, type)));
 
 describe('PUT /:id/:type?callbackURL=', () => {
   it('registers each callback URL of a job once, with the key that asked', async () => {
     const md5 = md5For('callbacks-registered');
-    const [first, second, again] = [await put(md5, 'gif', `http://${RECEIVER}/a`), await put(md5, 'gif', `http://${RECEIVER}/b`), await put(md5, 'gif', `http://${RECEIVER}/a`)];
+    const [first, second, again] = [
+      await put(md5, 'gif', `http://${RECEIVER}/a`),
+      await put(md5, 'gif', `http://${RECEIVER}/b`),
+      await put(md5, 'gif', `http://${RECEIVER}/a`),
+    ];
     expect([first.status, second.status, again.status]).toEqual([202, 202, 202]);
     const keyId = (await h.apiKeys.findByKey(h.key))!.id;
     // `<key id>:<Redis time in ms>`, the clock the queue's job ends are stamped with.
-    expect(await registered(md5, 'gif')).toEqual({ [`http://${RECEIVER}/a`]: expect.stringMatching(new RegExp(`^${keyId}:\\d{13}$`)), [`http://${RECEIVER}/b`]: expect.stringMatching(new RegExp(`^${keyId}:\\d{13}$`)) });
+    expect(await registered(md5, 'gif')).toEqual({
+      [`http://${RECEIVER}/a`]: expect.stringMatching(new RegExp(`^${keyId}:\\d{13}$`)),
+      [`http://${RECEIVER}/b`]: expect.stringMatching(new RegExp(`^${keyId}:\\d{13}$`)),
+    });
     expect(await h.queue.getJob(thumbnailJobId(md5, 'gif'))).toBeDefined();
   });
 

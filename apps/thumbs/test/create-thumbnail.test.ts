@@ -11,7 +11,8 @@ afterAll(async () => {
   await h?.close();
 });
 
-const put = (id: string, type: string, headers: Record<string, string> = h.auth) => request(`${h.url}/${id}/${type}`, { method: 'PUT', headers });
+const put = (id: string, type: string, headers: Record<string, string> = h.auth) =>
+  request(`${h.url}/${id}/${type}`, { method: 'PUT', headers });
 
 describe('PUT /:id/:type', () => {
   it('requires a key with the thumbs flag', async () => {
@@ -80,39 +81,45 @@ describe('PUT /:id/:type', () => {
     for (const type of ['png', 'webp', 'gif'] as const) await h.writeThumbnail(md5, type);
     for (const type of ['png', 'webp'] as const) {
       const res = await put(md5, type);
-      expect([res.status, res.body], type).toEqual([200, { success: true, status: 'done', url: `${MEDIA_URL}/${md5}.${type}` }]);
+      expect([res.status, res.body], type).toEqual([
+        200,
+        { success: true, status: 'done', url: `${MEDIA_URL}/${md5}.${type}` },
+      ]);
       expect(await h.queue.getJob(thumbnailJobId(md5, type)), type).toBeUndefined();
     }
   });
 
-  it.each(THUMBNAIL_TYPES)('queues a %s job and answers 202 with the check URL, estimate and polling headers', async (type) => {
-    const md5 = md5For('queue');
-    const before = Date.now();
-    const res = await put(md5, type);
-    expect(res.status).toBe(202);
-    const checkURL = `${THUMBS_URL}/check/${md5}/${type}`;
-    expect(res.body).toMatchObject({ success: true, status: 'processing', md5, checkURL, progress: 0 });
-    expect(Number.isInteger(res.body.startedAt)).toBe(true);
-    expect(res.body.startedAt).toBeGreaterThanOrEqual(before);
-    expect(res.body.time).toBeGreaterThan(0);
-    expect(res.body.checkAt).toBeGreaterThanOrEqual(before + res.body.time);
-    expect(res.body.checkAt).toBeGreaterThan(res.body.startedAt);
-    expect(res.headers.get('location')).toBe(checkURL);
-    expect(res.headers.get('retry-after')).toBe(String(Math.ceil(res.body.time / 1000)));
+  it.each(THUMBNAIL_TYPES)(
+    'queues a %s job and answers 202 with the check URL, estimate and polling headers',
+    async (type) => {
+      const md5 = md5For('queue');
+      const before = Date.now();
+      const res = await put(md5, type);
+      expect(res.status).toBe(202);
+      const checkURL = `${THUMBS_URL}/check/${md5}/${type}`;
+      expect(res.body).toMatchObject({ success: true, status: 'processing', md5, checkURL, progress: 0 });
+      expect(Number.isInteger(res.body.startedAt)).toBe(true);
+      expect(res.body.startedAt).toBeGreaterThanOrEqual(before);
+      expect(res.body.time).toBeGreaterThan(0);
+      expect(res.body.checkAt).toBeGreaterThanOrEqual(before + res.body.time);
+      expect(res.body.checkAt).toBeGreaterThan(res.body.startedAt);
+      expect(res.headers.get('location')).toBe(checkURL);
+      expect(res.headers.get('retry-after')).toBe(String(Math.ceil(res.body.time / 1000)));
 
-    const job = await h.queue.getJob(thumbnailJobId(md5, type));
-    // startedAt is when the job was queued.
-    expect(res.body.startedAt).toBe(job?.timestamp);
-    expect(job?.name).toBe('generate-thumbnail');
-    expect(job?.data).toMatchObject({ md5, type });
-    expect(job?.data.postId).toBeUndefined();
-    expect(job?.opts.removeOnFail).toEqual({ age: 3600 });
+      const job = await h.queue.getJob(thumbnailJobId(md5, type));
+      // startedAt is when the job was queued.
+      expect(res.body.startedAt).toBe(job?.timestamp);
+      expect(job?.name).toBe('generate-thumbnail');
+      expect(job?.data).toMatchObject({ md5, type });
+      expect(job?.data.postId).toBeUndefined();
+      expect(job?.opts.removeOnFail).toEqual({ age: 3600 });
 
-    const again = await put(md5, type);
-    expect(again.status).toBe(202);
-    expect(again.body.md5).toBe(md5);
-    expect(again.body.startedAt).toBe(res.body.startedAt);
-  });
+      const again = await put(md5, type);
+      expect(again.status).toBe(202);
+      expect(again.body.md5).toBe(md5);
+      expect(again.body.startedAt).toBe(res.body.startedAt);
+    },
+  );
 
   it('tells every client the same integer startedAt while the job waits for a worker (15 concurrent PUTs, no worker running)', async () => {
     const md5 = md5For('same-start');
@@ -132,16 +139,22 @@ describe('PUT /:id/:type', () => {
     const md5 = md5For('concurrent');
     const answers = await Promise.all(Array.from({ length: 30 }, () => put(md5, type)));
     expect(answers.map((a) => a.status)).toEqual(Array(30).fill(202));
-    const jobs = (await h.queue.getJobs(['waiting', 'active', 'delayed', 'prioritized', 'completed', 'failed'])).filter((j) => j.data.md5 === md5);
+    const jobs = (await h.queue.getJobs(['waiting', 'active', 'delayed', 'prioritized', 'completed', 'failed'])).filter(
+      (j) => j.data.md5 === md5,
+    );
     expect(jobs).toHaveLength(1);
     expect(jobs[0]?.id).toBe(thumbnailJobId(md5, type));
   });
 
   it('makes one job per type for concurrent PUTs of the three types of one md5', async () => {
     const md5 = md5For('per-type');
-    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => put(md5, THUMBNAIL_TYPES[i % THUMBNAIL_TYPES.length]!)));
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => put(md5, THUMBNAIL_TYPES[i % THUMBNAIL_TYPES.length]!)),
+    );
     expect(answers.map((a) => a.status)).toEqual(Array(30).fill(202));
-    const jobs = (await h.queue.getJobs(['waiting', 'active', 'delayed', 'prioritized', 'completed', 'failed'])).filter((j) => j.data.md5 === md5);
+    const jobs = (await h.queue.getJobs(['waiting', 'active', 'delayed', 'prioritized', 'completed', 'failed'])).filter(
+      (j) => j.data.md5 === md5,
+    );
     expect(jobs.map((j) => j.id).sort()).toEqual(THUMBNAIL_TYPES.map((type) => thumbnailJobId(md5, type)).sort());
   });
 
@@ -149,10 +162,14 @@ describe('PUT /:id/:type', () => {
     const instances = [h.url, await h.startAnotherInstance(), await h.startAnotherInstance()];
     const md5 = md5For('instances');
     const answers = await Promise.all(
-      Array.from({ length: 30 }, (_, i) => request(`${instances[i % instances.length]}/${md5}/gif`, { method: 'PUT', headers: h.auth })),
+      Array.from({ length: 30 }, (_, i) =>
+        request(`${instances[i % instances.length]}/${md5}/gif`, { method: 'PUT', headers: h.auth }),
+      ),
     );
     expect(answers.map((a) => a.status)).toEqual(Array(30).fill(202));
-    const jobs = (await h.queue.getJobs(['waiting', 'active', 'delayed', 'prioritized', 'completed', 'failed'])).filter((j) => j.data.md5 === md5);
+    const jobs = (await h.queue.getJobs(['waiting', 'active', 'delayed', 'prioritized', 'completed', 'failed'])).filter(
+      (j) => j.data.md5 === md5,
+    );
     expect(jobs).toHaveLength(1);
   });
 
@@ -178,7 +195,11 @@ describe('PUT /:id/:type', () => {
     const before = await h.queue.count();
     const res = await put('8080', 'png');
     expect(res.status).toBe(503);
-    expect(res.body).toEqual({ success: false, code: 1067, error: 'The image board cannot be reached right now; try again later.' });
+    expect(res.body).toEqual({
+      success: false,
+      code: 1067,
+      error: 'The image board cannot be reached right now; try again later.',
+    });
     expect(res.headers.get('retry-after')).toBe('5');
     expect(await h.queue.count()).toBe(before);
   });

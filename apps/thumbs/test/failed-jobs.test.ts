@@ -17,16 +17,21 @@ const md5sFor = (type: ThumbnailType) => ({
   notOnBoard: md5For(`not-on-board-${type}`),
 });
 /** The md5s of each type's jobs: every case runs for gif, png, webp and mp4. */
-const md5 = Object.fromEntries(THUMBNAIL_TYPES.map((type) => [type, md5sFor(type)])) as Record<ThumbnailType, ReturnType<typeof md5sFor>>;
-const REASONS: Record<string, string> = Object.fromEntries(THUMBNAIL_TYPES.flatMap((type) => [
-  [md5[type].corrupt, 'corrupt: the file could not be decoded'],
-  [md5[type].timeout, 'timeout: the job took longer than 120 s'],
-  [md5[type].expired, 'unsupported: application/zip is not an image or video'],
-  [md5[type].expiredRace, 'corrupt: truncated file'],
-  [md5[type].multiline, 'corrupt: bad header\n    at decode (/srv/app/dist/decode.js:1:1)'],
-  // What the real worker fails a job with when no post on the board has the md5.
-  [md5[type].notOnBoard, THUMBNAIL_FAILURE_REASONS.notOnBoard],
-]));
+const md5 = Object.fromEntries(THUMBNAIL_TYPES.map((type) => [type, md5sFor(type)])) as Record<
+  ThumbnailType,
+  ReturnType<typeof md5sFor>
+>;
+const REASONS: Record<string, string> = Object.fromEntries(
+  THUMBNAIL_TYPES.flatMap((type) => [
+    [md5[type].corrupt, 'corrupt: the file could not be decoded'],
+    [md5[type].timeout, 'timeout: the job took longer than 120 s'],
+    [md5[type].expired, 'unsupported: application/zip is not an image or video'],
+    [md5[type].expiredRace, 'corrupt: truncated file'],
+    [md5[type].multiline, 'corrupt: bad header\n    at decode (/srv/app/dist/decode.js:1:1)'],
+    // What the real worker fails a job with when no post on the board has the md5.
+    [md5[type].notOnBoard, THUMBNAIL_FAILURE_REASONS.notOnBoard],
+  ]),
+);
 
 const put = (id: string, type: string) => request(`${h.url}/${id}/${type}`, { method: 'PUT', headers: h.auth });
 const check = (id: string, type: string) => request(`${h.url}/check/${id}/${type}`, { headers: h.auth });
@@ -59,7 +64,12 @@ describe('failed and timed-out jobs (gif, png, webp and mp4)', () => {
     for (const type of THUMBNAIL_TYPES) {
       for (const res of [await put(md5[type].corrupt, type), await check(md5[type].corrupt, type)]) {
         expect(res.status, type).toBe(500);
-        expect(res.body, type).toEqual({ success: false, status: 'error', code: 1060, error: REASONS[md5[type].corrupt] });
+        expect(res.body, type).toEqual({
+          success: false,
+          status: 'error',
+          code: 1060,
+          error: REASONS[md5[type].corrupt],
+        });
       }
     }
   });
@@ -77,7 +87,12 @@ describe('failed and timed-out jobs (gif, png, webp and mp4)', () => {
   it('PUT and check (either order) answer 404 1068 for a post the board does not have while the failed job is kept', async () => {
     for (const type of THUMBNAIL_TYPES) {
       const id = md5[type].notOnBoard;
-      for (const res of [await put(id, type), await put(id.toUpperCase(), type), await check(id, type), await check(type, id)]) {
+      for (const res of [
+        await put(id, type),
+        await put(id.toUpperCase(), type),
+        await check(id, type),
+        await check(type, id),
+      ]) {
         expect(res.status, type).toBe(404);
         expect(res.body, type).toEqual({ success: false, code: 1068, error: 'The post was not found on the board.' });
         expect(res.headers.get('cache-control'), type).toBe('no-store');
@@ -131,7 +146,9 @@ describe('failed and timed-out jobs (gif, png, webp and mp4)', () => {
       // The same for a post the board did not have: after the TTL a PUT asks the board again.
       expect((await check(md5[type].notOnBoard, type)).body.code, type).toBe(1066);
       expect((await put(md5[type].notOnBoard, type)).status, type).toBe(202);
-      expect(await (await h.queue.getJob(thumbnailJobId(md5[type].notOnBoard, type)))?.getState(), type).toBe('waiting');
+      expect(await (await h.queue.getJob(thumbnailJobId(md5[type].notOnBoard, type)))?.getState(), type).toBe(
+        'waiting',
+      );
     }
   });
 
@@ -142,8 +159,13 @@ describe('failed and timed-out jobs (gif, png, webp and mp4)', () => {
       expect(await (await h.queue.getJob(thumbnailJobId(id, type)))?.getState(), type).toBe('failed');
       expect((await check(id, type)).status, type).toBe(404);
       const answers = await Promise.all(Array.from({ length: 10 }, () => put(id, type)));
-      expect(answers.map((a) => a.status), type).toEqual(Array(10).fill(202));
-      const jobs = (await h.queue.getJobs(['waiting', 'active', 'delayed', 'completed', 'failed'])).filter((j) => j.data.md5 === id);
+      expect(
+        answers.map((a) => a.status),
+        type,
+      ).toEqual(Array(10).fill(202));
+      const jobs = (await h.queue.getJobs(['waiting', 'active', 'delayed', 'completed', 'failed'])).filter(
+        (j) => j.data.md5 === id,
+      );
       expect(jobs, type).toHaveLength(1);
       expect(await jobs[0]?.getState(), type).toBe('waiting');
     }

@@ -32,7 +32,14 @@ describe('GET /:id', () => {
   it('answers null URLs when no thumbnail exists', async () => {
     const res = await get(md5For('none'));
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ success: true, gifURL: null, pngURL: null, webpURL: null, mp4URL: null, thumbhash: null });
+    expect(res.body).toEqual({
+      success: true,
+      gifURL: null,
+      pngURL: null,
+      webpURL: null,
+      mp4URL: null,
+      thumbhash: null,
+    });
     expect(res.headers.get('x-request-id')).toBeTruthy();
   });
 
@@ -41,17 +48,43 @@ describe('GET /:id', () => {
     await h.writeThumbnail(md5, 'gif');
     const onlyGif = await get(md5.toUpperCase());
     expect(onlyGif.status).toBe(200);
-    expect(onlyGif.body).toEqual({ success: true, gifURL: `${MEDIA_URL}/${md5}.gif`, pngURL: null, webpURL: null, mp4URL: null, thumbhash: null });
+    expect(onlyGif.body).toEqual({
+      success: true,
+      gifURL: `${MEDIA_URL}/${md5}.gif`,
+      pngURL: null,
+      webpURL: null,
+      mp4URL: null,
+      thumbhash: null,
+    });
     await h.writeThumbnail(md5, 'png');
     const both = await get(md5);
-    expect(both.body).toEqual({ success: true, gifURL: `${MEDIA_URL}/${md5}.gif`, pngURL: `${MEDIA_URL}/${md5}.png`, webpURL: null, mp4URL: null, thumbhash: null });
+    expect(both.body).toEqual({
+      success: true,
+      gifURL: `${MEDIA_URL}/${md5}.gif`,
+      pngURL: `${MEDIA_URL}/${md5}.png`,
+      webpURL: null,
+      mp4URL: null,
+      thumbhash: null,
+    });
     await h.writeThumbnail(md5, 'webp');
     const all = await get(md5);
-    expect(all.body).toEqual({ success: true, gifURL: `${MEDIA_URL}/${md5}.gif`, pngURL: `${MEDIA_URL}/${md5}.png`, webpURL: `${MEDIA_URL}/${md5}.webp`, mp4URL: null, thumbhash: null });
+    expect(all.body).toEqual({
+      success: true,
+      gifURL: `${MEDIA_URL}/${md5}.gif`,
+      pngURL: `${MEDIA_URL}/${md5}.png`,
+      webpURL: `${MEDIA_URL}/${md5}.webp`,
+      mp4URL: null,
+      thumbhash: null,
+    });
     await h.writeThumbnail(md5, 'mp4');
     const withMp4 = await get(md5);
     expect(withMp4.body).toEqual({
-      success: true, gifURL: `${MEDIA_URL}/${md5}.gif`, pngURL: `${MEDIA_URL}/${md5}.png`, webpURL: `${MEDIA_URL}/${md5}.webp`, mp4URL: `${MEDIA_URL}/${md5}.mp4`, thumbhash: null,
+      success: true,
+      gifURL: `${MEDIA_URL}/${md5}.gif`,
+      pngURL: `${MEDIA_URL}/${md5}.png`,
+      webpURL: `${MEDIA_URL}/${md5}.webp`,
+      mp4URL: `${MEDIA_URL}/${md5}.mp4`,
+      thumbhash: null,
     });
   });
 
@@ -60,16 +93,32 @@ describe('GET /:id', () => {
     await h.writeThumbnail(md5, 'mp4');
     const res = await get(md5);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ success: true, gifURL: null, pngURL: null, webpURL: null, mp4URL: `${MEDIA_URL}/${md5}.mp4`, thumbhash: null });
+    expect(res.body).toEqual({
+      success: true,
+      gifURL: null,
+      pngURL: null,
+      webpURL: null,
+      mp4URL: `${MEDIA_URL}/${md5}.mp4`,
+      thumbhash: null,
+    });
   });
 
   it('answers the ThumbHash the worker stored with the still, in base64', async () => {
     const md5 = md5For('thumbhash');
     await h.writeThumbnail(md5, 'webp');
-    const hash = Buffer.from([0x93, 0x18, 0x0a, 0x35, 0x86, 0x37, 0x89, 0x87, 0x70, 0x77, 0x88, 0x87, 0x78, 0x07, 0x08, 0x88, 0x87, 0x80, 0x08]);
+    const hash = Buffer.from([
+      0x93, 0x18, 0x0a, 0x35, 0x86, 0x37, 0x89, 0x87, 0x70, 0x77, 0x88, 0x87, 0x78, 0x07, 0x08, 0x88, 0x87, 0x80, 0x08,
+    ]);
     await writeFile(path.join(thumbnailsDir(h.ctx.mediaDir), thumbhashFileName(md5)), hash);
     const res = await get(md5);
-    expect(res.body).toEqual({ success: true, gifURL: null, pngURL: null, webpURL: `${MEDIA_URL}/${md5}.webp`, mp4URL: null, thumbhash: hash.toString('base64') });
+    expect(res.body).toEqual({
+      success: true,
+      gifURL: null,
+      pngURL: null,
+      webpURL: `${MEDIA_URL}/${md5}.webp`,
+      mp4URL: null,
+      thumbhash: hash.toString('base64'),
+    });
   });
 
   it('resolves a decimal post id through the board', async () => {
@@ -77,7 +126,14 @@ describe('GET /:id', () => {
     await h.writeThumbnail(post.md5, 'png');
     const res = await get('4242');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ success: true, gifURL: null, pngURL: `${MEDIA_URL}/${post.md5}.png`, webpURL: null, mp4URL: null, thumbhash: null });
+    expect(res.body).toEqual({
+      success: true,
+      gifURL: null,
+      pngURL: `${MEDIA_URL}/${post.md5}.png`,
+      webpURL: null,
+      mp4URL: null,
+      thumbhash: null,
+    });
     expect(h.board.requests.some((r) => r.path.startsWith('/posts/4242.json'))).toBe(true);
   });
 
@@ -90,7 +146,14 @@ describe('GET /:id', () => {
   });
 
   it('answers 404 1063 for anything that is neither a post id nor an MD5', async () => {
-    for (const id of ['abc', 'd41d8cd98f00b204e9800998ecf8427', 'd41d8cd98f00b204e9800998ecf8427e0', 'g41d8cd98f00b204e9800998ecf8427e', '-5', '12ab']) {
+    for (const id of [
+      'abc',
+      'd41d8cd98f00b204e9800998ecf8427',
+      'd41d8cd98f00b204e9800998ecf8427e0',
+      'g41d8cd98f00b204e9800998ecf8427e',
+      '-5',
+      '12ab',
+    ]) {
       const res = await get(encodeURIComponent(id));
       expect(res.status, id).toBe(404);
       expect(res.body, id).toMatchObject({ success: false, code: 1063 });
@@ -120,7 +183,13 @@ describe('GET /:id', () => {
   });
 
   it('answers 1063 for NUL bytes, unicode and very long ids', async () => {
-    for (const id of ['%00', 'd41d8cd98f00b204e9800998ecf8427%00', '%C3%A9t%C3%A9', 'a'.repeat(4000), '%20d41d8cd98f00b204e9800998ecf8427e']) {
+    for (const id of [
+      '%00',
+      'd41d8cd98f00b204e9800998ecf8427%00',
+      '%C3%A9t%C3%A9',
+      'a'.repeat(4000),
+      '%20d41d8cd98f00b204e9800998ecf8427e',
+    ]) {
       const res = await get(id);
       expect(res.status, id.slice(0, 40)).toBe(404);
       expect(res.body, id.slice(0, 40)).toMatchObject({ success: false, code: 1063 });
@@ -130,17 +199,24 @@ describe('GET /:id', () => {
   it.each([
     ['answering 5xx', () => h.board.failNext(503, 1)],
     ['timing out', () => h.board.setApiDelay(4000)],
-  ])('answers 503 1067 with Retry-After when the board cannot resolve a post id (%s); nothing internal in the message', async (_case, breakBoard) => {
-    breakBoard();
-    try {
-      const res = await get('5151');
-      expect(res.status).toBe(503);
-      expect(res.body).toEqual({ success: false, code: 1067, error: 'The image board cannot be reached right now; try again later.' });
-      expect(res.headers.get('retry-after')).toBe('5');
-    } finally {
-      h.board.setApiDelay(0);
-    }
-  });
+  ])(
+    'answers 503 1067 with Retry-After when the board cannot resolve a post id (%s); nothing internal in the message',
+    async (_case, breakBoard) => {
+      breakBoard();
+      try {
+        const res = await get('5151');
+        expect(res.status).toBe(503);
+        expect(res.body).toEqual({
+          success: false,
+          code: 1067,
+          error: 'The image board cannot be reached right now; try again later.',
+        });
+        expect(res.headers.get('retry-after')).toBe('5');
+      } finally {
+        h.board.setApiDelay(0);
+      }
+    },
+  );
 
   it('answers 503 1067 when the board is unreachable (connection refused)', async () => {
     const unreachable = await startThumbs({ BOARD_URL: 'http://127.0.0.1:9', BOARD_STATIC_URL: 'http://127.0.0.1:9' });

@@ -5,8 +5,25 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiKeyRepository, authDatabase, createAccessGuards } from '@pawlink/auth';
 import { createTestKey } from '@pawlink/auth/testing';
 import { startFakeBoard, type FakeBoard } from '@pawlink/board/testing';
-import { THUMBNAIL_QUEUE, thumbnailFileName, thumbnailQueuePrefix, thumbnailsDir, type ApiKeyFlag, type ThumbnailJobPayload, type ThumbnailType } from '@pawlink/contracts';
-import { createDataSource, createLogger, createRedis, failFastRedis, migrateDatabase, ReadOnlySwitch, setReadOnly, type Logger } from '@pawlink/service-kit';
+import {
+  THUMBNAIL_QUEUE,
+  thumbnailFileName,
+  thumbnailQueuePrefix,
+  thumbnailsDir,
+  type ApiKeyFlag,
+  type ThumbnailJobPayload,
+  type ThumbnailType,
+} from '@pawlink/contracts';
+import {
+  createDataSource,
+  createLogger,
+  createRedis,
+  failFastRedis,
+  migrateDatabase,
+  ReadOnlySwitch,
+  setReadOnly,
+  type Logger,
+} from '@pawlink/service-kit';
 import { createTestContext, serveForTest, type TestContext } from '@pawlink/test-kit';
 import { Worker, type Job, type Queue } from 'bullmq';
 import type { RedisClient } from '@pawlink/service-kit/redis';
@@ -37,7 +54,10 @@ export interface ThumbsHarness {
   writeThumbnail(md5: string, type: ThumbnailType): Promise<void>;
   setReadOnly(on: boolean): Promise<void>;
   /** A BullMQ worker on this harness's queue, as the real worker would run (not the real worker). */
-  startWorker(processor: (job: Job<ThumbnailJobPayload>) => Promise<unknown>, options?: { name?: string; concurrency?: number }): Worker<ThumbnailJobPayload>;
+  startWorker(
+    processor: (job: Job<ThumbnailJobPayload>) => Promise<unknown>,
+    options?: { name?: string; concurrency?: number },
+  ): Worker<ThumbnailJobPayload>;
   /** `makeQueue` lets a test wrap the instance's BullMQ queue (e.g. to widen a race window). */
   /** `adaptRedis` may wrap commands of the instance's plain connection (the one its repositories read jobs with). */
   startAnotherInstance(makeQueue?: MakeQueue, adaptRedis?: (redis: RedisClient) => void): Promise<string>;
@@ -67,7 +87,8 @@ export async function startThumbs(env: Record<string, string> = {}): Promise<Thu
   const authDataSource = createDataSource(config.database, { ...authDatabase, poolSize: 2 });
   await authDataSource.initialize();
   const apiKeys = new ApiKeyRepository(authDataSource);
-  const newKey = (flags: ApiKeyFlag[], limits: { rateLimitRoute?: number; rateLimitGlobal?: number } = {}) => createTestKey(apiKeys, flags, limits);
+  const newKey = (flags: ApiKeyFlag[], limits: { rateLimitRoute?: number; rateLimitGlobal?: number } = {}) =>
+    createTestKey(apiKeys, flags, limits);
   const key = await newKey(['thumbs']);
   const keyWithoutFlag = await newKey(['shortener']);
 
@@ -86,11 +107,21 @@ export async function startThumbs(env: Record<string, string> = {}): Promise<Thu
   const extraInstances: Array<() => Promise<void>> = [];
 
   /** Another API instance: its own Redis connections, queue object and HTTP server, same Redis. */
-  async function startAnotherInstance(makeQueue?: MakeQueue, adaptRedis?: (redis: RedisClient) => void): Promise<string> {
+  async function startAnotherInstance(
+    makeQueue?: MakeQueue,
+    adaptRedis?: (redis: RedisClient) => void,
+  ): Promise<string> {
     const otherRedis = createRedis(config.redis, { failFast });
     adaptRedis?.(otherRedis);
     const otherConnection = createRedis(config.redis, { failFast });
-    const instance = await buildInstance({ config, logger, apiKeys, redis: otherRedis, queueConnection: otherConnection, ...(makeQueue ? { queue: makeQueue(otherConnection, prefix) } : {}) });
+    const instance = await buildInstance({
+      config,
+      logger,
+      apiKeys,
+      redis: otherRedis,
+      queueConnection: otherConnection,
+      ...(makeQueue ? { queue: makeQueue(otherConnection, prefix) } : {}),
+    });
     const other = await serveForTest(instance.app, { contract: thumbsOpenApi });
     extraInstances.push(async () => {
       await other.close();
@@ -116,7 +147,10 @@ export async function startThumbs(env: Record<string, string> = {}): Promise<Thu
     apiKeys,
     async writeThumbnail(md5, type) {
       await mkdir(thumbnailsDir(ctx.mediaDir), { recursive: true });
-      await writeFile(path.join(thumbnailsDir(ctx.mediaDir), thumbnailFileName(md5, type)), Buffer.from({ gif: 'GIF89a', png: '\x89PNG', webp: 'RIFF\0\0\0\0WEBP', mp4: '\0\0\0\x18ftypisom' }[type]));
+      await writeFile(
+        path.join(thumbnailsDir(ctx.mediaDir), thumbnailFileName(md5, type)),
+        Buffer.from({ gif: 'GIF89a', png: '\x89PNG', webp: 'RIFF\0\0\0\0WEBP', mp4: '\0\0\0\x18ftypisom' }[type]),
+      );
     },
     async setReadOnly(on) {
       await setReadOnly(redis, config.redis.prefix, ['thumbs'], on);
@@ -180,8 +214,26 @@ async function buildInstance(options: {
   });
   const readOnly = new ReadOnlySwitch(redis, config.redis.prefix, 'thumbs', false);
   await readOnly.refresh();
-  const guards = createAccessGuards({ service: 'thumbs', apiKeys: options.apiKeys, redis, redisPrefix: config.redis.prefix, logger });
-  return { app: createApp({ config, logger, services, queue: services.queue, callbackQueue: services.callbackQueue, guards, readOnly }), readOnly, services };
+  const guards = createAccessGuards({
+    service: 'thumbs',
+    apiKeys: options.apiKeys,
+    redis,
+    redisPrefix: config.redis.prefix,
+    logger,
+  });
+  return {
+    app: createApp({
+      config,
+      logger,
+      services,
+      queue: services.queue,
+      callbackQueue: services.callbackQueue,
+      guards,
+      readOnly,
+    }),
+    readOnly,
+    services,
+  };
 }
 
 /** Polls until `check` returns a value other than undefined (or fails after `timeoutMs`). */

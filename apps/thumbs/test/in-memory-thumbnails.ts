@@ -1,7 +1,12 @@
 import { thumbnailJobId, type ThumbnailJobPayload, type ThumbnailType } from '@pawlink/contracts';
 import { isApiError } from '@pawlink/service-kit';
 import type { PostRequester } from '../src/repositories/post.repository.js';
-import type { JobPolicy, JobSnapshot, QueueLoad, ThumbnailQueueRepository } from '../src/repositories/thumbnail-queue.repository.js';
+import type {
+  JobPolicy,
+  JobSnapshot,
+  QueueLoad,
+  ThumbnailQueueRepository,
+} from '../src/repositories/thumbnail-queue.repository.js';
 import { CheckThumbnailService } from '../src/services/check-thumbnail.service.js';
 import { CreateThumbnailService } from '../src/services/create-thumbnail.service.js';
 import { GetThumbnailInfoService } from '../src/services/get-thumbnail-info.service.js';
@@ -53,7 +58,16 @@ export class InMemoryQueue implements Pick<ThumbnailQueueRepository, 'find' | 'e
     const existing = this.jobs.get(id);
     if (existing) return Promise.resolve(existing);
     this.added.push({ payload, policy });
-    const job: JobSnapshot = { id, phase: 'waiting', progress: null, queuedAt: this.clock(), processedOn: null, finishedOn: null, failedReason: null, delayMs: null };
+    const job: JobSnapshot = {
+      id,
+      phase: 'waiting',
+      progress: null,
+      queuedAt: this.clock(),
+      processedOn: null,
+      finishedOn: null,
+      failedReason: null,
+      delayMs: null,
+    };
     this.jobs.set(id, job);
     this.afterAdd(job);
     return Promise.resolve(job);
@@ -72,7 +86,16 @@ export class InMemoryQueue implements Pick<ThumbnailQueueRepository, 'find' | 'e
 
   /** A job in the given state, queued at `queuedAt`. */
   put(md5: string, type: ThumbnailType, job: Partial<JobSnapshot> & { queuedAt: number }): JobSnapshot {
-    const snapshot: JobSnapshot = { id: thumbnailJobId(md5, type), phase: 'waiting', progress: null, processedOn: null, finishedOn: null, failedReason: null, delayMs: null, ...job };
+    const snapshot: JobSnapshot = {
+      id: thumbnailJobId(md5, type),
+      phase: 'waiting',
+      progress: null,
+      processedOn: null,
+      finishedOn: null,
+      failedReason: null,
+      delayMs: null,
+      ...job,
+    };
     this.jobs.set(snapshot.id, snapshot);
     return snapshot;
   }
@@ -131,7 +154,17 @@ export function thumbnailWorld(clock: () => number): ThumbnailWorld {
   const urls = { media: MEDIA, thumbs: THUMBS };
   const info = new GetThumbnailInfoService({ files, posts: boardPosts, urls });
   const callbacks = new InMemoryCallbacks();
-  const create = new CreateThumbnailService({ files, queue, durations, posts: boardPosts, callbacks, callbackAddresses: callbacks, urls, jobs: POLICY, clock });
+  const create = new CreateThumbnailService({
+    files,
+    queue,
+    durations,
+    posts: boardPosts,
+    callbacks,
+    callbackAddresses: callbacks,
+    urls,
+    jobs: POLICY,
+    clock,
+  });
   const check = new CheckThumbnailService({ files, queue, durations, urls, jobs: POLICY, clock });
   return {
     files,
@@ -139,7 +172,11 @@ export function thumbnailWorld(clock: () => number): ThumbnailWorld {
     posts,
     askedFor,
     callbacks,
-    service: { info: (...args) => info.info(...args), request: (...args) => create.request(...args), check: (...args) => check.check(...args) },
+    service: {
+      info: (...args) => info.info(...args),
+      request: (...args) => create.request(...args),
+      check: (...args) => check.check(...args),
+    },
   };
 }
 

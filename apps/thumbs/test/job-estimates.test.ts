@@ -11,7 +11,12 @@ let durations: JobDurationRepository;
 let events: QueueEvents | undefined;
 beforeAll(async () => {
   h = await startThumbs();
-  durations = new JobDurationRepository(h.redis, h.queue, { redisPrefix: h.config.redis.prefix, samples: 20, defaultMs: 5000, cacheMs: 0 });
+  durations = new JobDurationRepository(h.redis, h.queue, {
+    redisPrefix: h.config.redis.prefix,
+    samples: 20,
+    defaultMs: 5000,
+    cacheMs: 0,
+  });
 });
 afterAll(async () => {
   await events?.close();
@@ -45,7 +50,12 @@ describe('checkAt / time estimates', () => {
   it('count the jobs each worker runs side by side, as its name announces', async () => {
     const wide = await startThumbs();
     try {
-      const wideDurations = new JobDurationRepository(wide.redis, wide.queue, { redisPrefix: wide.config.redis.prefix, samples: 20, defaultMs: 5000, cacheMs: 0 });
+      const wideDurations = new JobDurationRepository(wide.redis, wide.queue, {
+        redisPrefix: wide.config.redis.prefix,
+        samples: 20,
+        defaultMs: 5000,
+        cacheMs: 0,
+      });
       for (const ms of [20_000, 20_000]) await wideDurations.record(md5For('w'), Date.now(), ms);
       await wide.queue.pause();
       // One process running three jobs at once: three slots, where counting processes saw one.
@@ -77,6 +87,8 @@ describe('checkAt / time estimates', () => {
     await waitFor(async () => ((await h.redis.llen(durations.key)) >= before + 3 ? true : undefined));
     const completed = await h.queue.getCompleted(0, 10);
     const recorded = (await h.redis.lrange(durations.key, 0, 2)).map(Number).sort((a, b) => a - b);
-    expect(recorded).toEqual(completed.map((job) => (job.finishedOn ?? 0) - (job.processedOn ?? 0)).sort((a, b) => a - b));
+    expect(recorded).toEqual(
+      completed.map((job) => (job.finishedOn ?? 0) - (job.processedOn ?? 0)).sort((a, b) => a - b),
+    );
   });
 });

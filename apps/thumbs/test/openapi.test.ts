@@ -21,8 +21,11 @@ describe('the thumbs OpenAPI document and the routes', () => {
       queue: Object.assign(Object.create(Queue.prototype) as Queue, { name: 'thumbs' }),
     });
     expect(routeDrift(thumbsOpenApi, expressRoutes(app))).toEqual({ undocumented: [], unserved: [], guards: [] });
-    const buckets = Object.values(thumbsOpenApi.paths).flatMap((item) => Object.values(item).map((operation) => (operation as Record<string, unknown>)['x-pawlink-rate-limit-bucket']));
-    for (const bucket of buckets.filter((b): b is string => typeof b === 'string')) expect(Object.keys(RATE_LIMIT_BUCKETS)).toContain(bucket);
+    const buckets = Object.values(thumbsOpenApi.paths).flatMap((item) =>
+      Object.values(item).map((operation) => (operation as Record<string, unknown>)['x-pawlink-rate-limit-bucket']),
+    );
+    for (const bucket of buckets.filter((b): b is string => typeof b === 'string'))
+      expect(Object.keys(RATE_LIMIT_BUCKETS)).toContain(bucket);
   });
 });
 
@@ -39,7 +42,9 @@ describe('the thumbs service serves its document and documentation without a key
     expect(res.body).toEqual(JSON.parse(JSON.stringify(servedDocument(thumbsOpenApi, THUMBS_URL))));
     // The dashboard's own routes are documented for the tests, not served as public API.
     expect(Object.keys(res.body.paths as object).filter((path) => path.startsWith('/admin/queues'))).toEqual([]);
-    expect(Object.keys(res.body.paths as object)).toEqual(expect.arrayContaining(['/admin/login', '/check/{md5}/{type}']));
+    expect(Object.keys(res.body.paths as object)).toEqual(
+      expect.arrayContaining(['/admin/login', '/check/{md5}/{type}']),
+    );
   });
 
   it('GET / is the documentation page', async () => {

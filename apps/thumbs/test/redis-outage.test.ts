@@ -28,24 +28,37 @@ describe('while Redis is down', () => {
     proxy.cut();
     try {
       const check = await request(`${h.url}/check/${done}/gif`, { headers: h.auth });
-      expect([check.status, check.body]).toEqual([201, { success: true, status: 'done', url: `${MEDIA_URL}/${done}.gif` }]);
+      expect([check.status, check.body]).toEqual([
+        201,
+        { success: true, status: 'done', url: `${MEDIA_URL}/${done}.gif` },
+      ]);
       const put = await request(`${h.url}/${done}/gif`, { method: 'PUT', headers: h.auth });
       expect(put.status).toBe(200);
       const info = await request(`${h.url}/${done}`, { headers: h.auth });
       expect(info.body).toMatchObject({ success: true, gifURL: `${MEDIA_URL}/${done}.gif` });
       const needsQueue = await request(`${h.url}/${queued}/png`, { method: 'PUT', headers: h.auth });
-      expect([needsQueue.status, needsQueue.body.code, needsQueue.headers.get('retry-after')]).toEqual([503, 1004, '2']);
+      expect([needsQueue.status, needsQueue.body.code, needsQueue.headers.get('retry-after')]).toEqual([
+        503,
+        1004,
+        '2',
+      ]);
     } finally {
       proxy.restore();
     }
-    await expect.poll(async () => (await request(`${h.url}/${queued}/png`, { method: 'PUT', headers: h.auth })).status, { timeout: 5000, interval: 100 }).toBe(202);
+    await expect
+      .poll(async () => (await request(`${h.url}/${queued}/png`, { method: 'PUT', headers: h.auth })).status, {
+        timeout: 5000,
+        interval: 100,
+      })
+      .toBe(202);
   });
 });
 
 describe('the queue dashboard while Redis is down', () => {
   it("answers its API 503 1004 with Retry-After, as every route does, not bull-board's 500, and recovers", async () => {
     const adminKey = await h.newKey(['admin']);
-    const queues = () => request(`${h.url}/admin/queues/api/queues`, { headers: { authorization: adminKey, accept: 'application/json' } });
+    const queues = () =>
+      request(`${h.url}/admin/queues/api/queues`, { headers: { authorization: adminKey, accept: 'application/json' } });
     expect((await queues()).status).toBe(200);
     proxy.cut();
     try {

@@ -5,7 +5,12 @@ import type { ApiKey } from './db/entities/api-key.entity.js';
 import type { Request, RequestHandler, Response } from 'express';
 import type { RedisClient } from '@pawlink/service-kit/redis';
 import { createApiKeyGuards } from './guards/api-key.guard.js';
-import { createInvalidKeyLimit, createRateLimit, createRateLimitStatus, createWeightedRateLimit } from './guards/rate-limit.guard.js';
+import {
+  createInvalidKeyLimit,
+  createRateLimit,
+  createRateLimitStatus,
+  createWeightedRateLimit,
+} from './guards/rate-limit.guard.js';
 import { ApiKeyRepository } from './repositories/api-key.repository.js';
 import { LocalRateLimitWindows, RedisRateLimitWindows } from './repositories/rate-limit.repository.js';
 import { ResilientRateLimitWindows } from './repositories/resilient-rate-limit-windows.repository.js';
@@ -67,22 +72,50 @@ export async function openApiKeys(runtime: Pick<ServiceRuntime<BaseConfig>, 'dat
  * The guards of a service process: keys from `<DB_PREFIX>auth` (opened through the runtime unless
  * given), limits in `redis`, per-key usage counted and flushed until shutdown (which flushes it).
  */
-export async function openAccessGuards(runtime: Pick<ServiceRuntime<BaseConfig>, 'config' | 'logger' | 'dataSource' | 'onShutdown'>, service: ServiceName, redis: RedisClient, keys?: ApiKeyRepository): Promise<AccessGuards> {
+export async function openAccessGuards(
+  runtime: Pick<ServiceRuntime<BaseConfig>, 'config' | 'logger' | 'dataSource' | 'onShutdown'>,
+  service: ServiceName,
+  redis: RedisClient,
+  keys?: ApiKeyRepository,
+): Promise<AccessGuards> {
   const apiKeys = keys ?? (await openApiKeys(runtime));
-  const usage = createKeyUsage({ service, redis, redisPrefix: runtime.config.redis.prefix, dataSource: apiKeys.dataSource, logger: runtime.logger });
+  const usage = createKeyUsage({
+    service,
+    redis,
+    redisPrefix: runtime.config.redis.prefix,
+    dataSource: apiKeys.dataSource,
+    logger: runtime.logger,
+  });
   usage.start();
   runtime.onShutdown(() => usage.stop());
-  return createAccessGuards({ service, apiKeys, redis, redisPrefix: runtime.config.redis.prefix, logger: runtime.logger, usage });
+  return createAccessGuards({
+    service,
+    apiKeys,
+    redis,
+    redisPrefix: runtime.config.redis.prefix,
+    logger: runtime.logger,
+    usage,
+  });
 }
 
 /** The one wiring of API keys and rate limits every service uses. */
-export function createAccessGuards<B extends string = RateLimitBucket>(options: AccessGuardsOptions<B>): AccessGuards<B> {
+export function createAccessGuards<B extends string = RateLimitBucket>(
+  options: AccessGuardsOptions<B>,
+): AccessGuards<B> {
   const { service, redis, redisPrefix, logger } = options;
-  const windows = new ResilientRateLimitWindows(new RedisRateLimitWindows(redis, `${redisPrefix}ratelimit:`), new LocalRateLimitWindows(), logger);
+  const windows = new ResilientRateLimitWindows(
+    new RedisRateLimitWindows(redis, `${redisPrefix}ratelimit:`),
+    new LocalRateLimitWindows(),
+    logger,
+  );
   const keyCheck = new ApiKeyService<Response>(options.apiKeys, {
     logger,
     ...(options.keyCacheTtlMs !== undefined ? { cacheTtlMs: options.keyCacheTtlMs } : {}),
-    invalidKeys: createInvalidKeyLimit({ windows, service, ...(options.limits?.invalidKeys ? { rule: options.limits.invalidKeys } : {}) }),
+    invalidKeys: createInvalidKeyLimit({
+      windows,
+      service,
+      ...(options.limits?.invalidKeys ? { rule: options.limits.invalidKeys } : {}),
+    }),
   });
   const usage = options.usage;
   const keys = createApiKeyGuards(keyCheck, usage ? (key, req) => usage.count(key.id, req) : undefined);

@@ -59,7 +59,13 @@ export function createKeyUsage(options: KeyUsageOptions) {
   const pending = new PendingUsageRepository(options.redis, options.redisPrefix);
   const usage = new UsageRepository(options.dataSource);
   const flusher = new UsageTallyRepository({ pending, flushMs: options.flushMs ?? 1_000, logger: options.logger, now });
-  const mover = new UsageMoverService({ pending, usage, moveMs: options.moveMs ?? 60_000, logger: options.logger, now });
+  const mover = new UsageMoverService({
+    pending,
+    usage,
+    moveMs: options.moveMs ?? 60_000,
+    logger: options.logger,
+    now,
+  });
   const fieldOf = fieldCache(options.service);
   const reader = new KeyUsageService({ usage, pending, unflushedOf: (keyId) => flusher.unflushedOf(keyId), now });
   return {

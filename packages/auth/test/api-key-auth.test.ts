@@ -16,7 +16,8 @@ afterAll(async () => {
   await ctx.cleanup();
 });
 
-const get = (path: string, authorization?: string) => request(`${probe.url}${path}`, { headers: authorization ? { authorization } : {} });
+const get = (path: string, authorization?: string) =>
+  request(`${probe.url}${path}`, { headers: authorization ? { authorization } : {} });
 
 describe('API key middleware', () => {
   it('1013 without a key', async () => {
@@ -34,7 +35,12 @@ describe('API key middleware', () => {
   });
 
   it('accepts the key raw and as a Bearer token', async () => {
-    const { key, record } = await probe.keys.create({ name: 'ok', contact: 'ok@example.com', flags: ['thumbs'], ...unlimited });
+    const { key, record } = await probe.keys.create({
+      name: 'ok',
+      contact: 'ok@example.com',
+      flags: ['thumbs'],
+      ...unlimited,
+    });
     for (const header of [key, `Bearer ${key}`, `bearer ${key}`]) {
       const res = await get('/probe', header);
       expect(res.status).toBe(200);
@@ -65,7 +71,12 @@ describe('API key middleware', () => {
   });
 
   it('1012 with the reason for a disabled key, and works again once enabled', async () => {
-    const { key, record } = await probe.keys.create({ name: 'disabled', contact: 'd', flags: ['thumbs'], ...unlimited });
+    const { key, record } = await probe.keys.create({
+      name: 'disabled',
+      contact: 'd',
+      flags: ['thumbs'],
+      ...unlimited,
+    });
     await probe.keys.update(record.id, { disabled: true, disabledReason: 'abuse' });
     const res = await get('/probe', key);
     expect(res.status).toBe(403);

@@ -1,5 +1,23 @@
-import { createLogger, createRedis, createServiceApp, createServiceRuntime, loadBaseConfig, migrateDatabase, type Closer, type ReadOnlySwitch } from '@pawlink/service-kit';
-import { createTestContext, request, serveForTest, startDependencyProxies, type DependencyProxies, type TcpProxy, type TestContext, type TestServer } from '@pawlink/test-kit';
+import {
+  createLogger,
+  createRedis,
+  createServiceApp,
+  createServiceRuntime,
+  loadBaseConfig,
+  migrateDatabase,
+  type Closer,
+  type ReadOnlySwitch,
+} from '@pawlink/service-kit';
+import {
+  createTestContext,
+  request,
+  serveForTest,
+  startDependencyProxies,
+  type DependencyProxies,
+  type TcpProxy,
+  type TestContext,
+  type TestServer,
+} from '@pawlink/test-kit';
 import type { Request, Response } from 'express';
 import type { RedisClient } from '@pawlink/service-kit/redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -43,7 +61,12 @@ beforeAll(async () => {
     keyCacheTtlMs: 100,
     limits: { buckets: { probe: { limit: 2, windowMs: 60_000 } } },
   });
-  const { app, finalize } = createServiceApp({ service: 'thumbs', config, logger, readOnly: { enabled: false } as ReadOnlySwitch });
+  const { app, finalize } = createServiceApp({
+    service: 'thumbs',
+    config,
+    logger,
+    readOnly: { enabled: false } as ReadOnlySwitch,
+  });
   app.get('/probe', guards.requireKey('thumbs'), guards.rateLimit('probe'), (_req: Request, res: Response) => {
     res.json({ success: true, keyId: apiKeyOf(res)?.id });
   });
@@ -60,13 +83,26 @@ afterAll(async () => {
   await ctx?.cleanup();
 });
 
-const call = (key: string) => request(`${server.url}/probe`, { headers: { authorization: key }, signal: AbortSignal.timeout(5000) });
+const call = (key: string) =>
+  request(`${server.url}/probe`, { headers: { authorization: key }, signal: AbortSignal.timeout(5000) });
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('a database outage', () => {
   it('keeps a key that was valid a moment ago working; a key never seen gets 503 1004; revocation applies once it is back', async () => {
-    const { key, record } = await keys.create({ name: 'known', contact: 'c', flags: ['thumbs'], rateLimitRoute: 0, rateLimitGlobal: 0 });
-    const { key: unseen } = await keys.create({ name: 'unseen', contact: 'c', flags: ['thumbs'], rateLimitRoute: 0, rateLimitGlobal: 0 });
+    const { key, record } = await keys.create({
+      name: 'known',
+      contact: 'c',
+      flags: ['thumbs'],
+      rateLimitRoute: 0,
+      rateLimitGlobal: 0,
+    });
+    const { key: unseen } = await keys.create({
+      name: 'unseen',
+      contact: 'c',
+      flags: ['thumbs'],
+      rateLimitRoute: 0,
+      rateLimitGlobal: 0,
+    });
     expect((await call(key)).status).toBe(200);
     await keys.update(record.id, { active: false });
     db.cut();
@@ -97,8 +133,18 @@ describe('a Redis outage', () => {
     } finally {
       cache.restore();
     }
-    const { key: fresh, record } = await keys.create({ name: 'after', contact: 'c', flags: ['thumbs'], rateLimitGlobal: 0 });
+    const { key: fresh, record } = await keys.create({
+      name: 'after',
+      contact: 'c',
+      flags: ['thumbs'],
+      rateLimitGlobal: 0,
+    });
     const window = `${ctx.redisPrefix}ratelimit:thumbs:probe:{key:${record.id}}`;
-    await expect.poll(async () => (await call(fresh)).status === 200 && (await direct.exists(window)) === 1, { timeout: 5000, interval: 100 }).toBe(true);
+    await expect
+      .poll(async () => (await call(fresh)).status === 200 && (await direct.exists(window)) === 1, {
+        timeout: 5000,
+        interval: 100,
+      })
+      .toBe(true);
   });
 });

@@ -1,4 +1,12 @@
-import { createDataSource, createLogger, createRedis, createServiceApp, loadBaseConfig, migrateDatabase, ReadOnlySwitch } from '@pawlink/service-kit';
+import {
+  createDataSource,
+  createLogger,
+  createRedis,
+  createServiceApp,
+  loadBaseConfig,
+  migrateDatabase,
+  ReadOnlySwitch,
+} from '@pawlink/service-kit';
 import { serveForTest, type TestContext } from '@pawlink/test-kit';
 import { apiKeyOf, ApiKeyRepository, authDatabase, createAccessGuards, type RateLimitRule } from '../src/index.js';
 
@@ -11,7 +19,10 @@ export async function migrateAuth(ctx: TestContext) {
 }
 
 /** A key-protected probe service: the kit and the access guards wired as services do, with a test-only `probe` bucket. */
-export async function startProbeApp(ctx: TestContext, limits: { probe?: RateLimitRule; global?: RateLimitRule; invalidKeys?: RateLimitRule; keyCacheMs?: number } = {}) {
+export async function startProbeApp(
+  ctx: TestContext,
+  limits: { probe?: RateLimitRule; global?: RateLimitRule; invalidKeys?: RateLimitRule; keyCacheMs?: number } = {},
+) {
   const { config, dataSource, keys } = await migrateAuth(ctx);
   const logger = createLogger('thumbs', 'error', { silent: true });
   const redis = createRedis(config.redis);

@@ -12,10 +12,10 @@ beforeAll(async () => {
   redis = new Redis(ctx.env.REDIS_URL!, { enableAutoPipelining: true });
   // Counts the script calls the windows make (the hit script is the only one these tests run).
   const send = redis.sendCommand.bind(redis);
-  redis.sendCommand = ((command: { name: string }, ...rest: unknown[]) => {
+  redis.sendCommand = (command: { name: string }, ...rest: unknown[]) => {
     if (command.name === 'evalsha' || command.name === 'eval') scriptCalls++;
     return (send as (...args: unknown[]) => unknown)(command, ...rest);
-  });
+  };
 });
 
 afterAll(async () => {
@@ -39,7 +39,11 @@ describe('Redis rate-limit windows', () => {
       windows.hit([{ key: 'probe:only:{key:c}', windowMs: 5_000 }]),
     ]);
     expect(scriptCalls).toBe(1);
-    const countsOf = (from: number, to: number, window: number) => hits.slice(from, to).map((states) => states[window]!.count).sort((x, y) => x - y);
+    const countsOf = (from: number, to: number, window: number) =>
+      hits
+        .slice(from, to)
+        .map((states) => states[window]!.count)
+        .sort((x, y) => x - y);
     expect(countsOf(0, 40, 0)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
     expect(countsOf(0, 40, 1)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
     expect(countsOf(40, 50, 0)).toEqual(Array.from({ length: 10 }, (_, i) => i + 1));
@@ -57,7 +61,9 @@ describe('Redis rate-limit windows', () => {
     scriptCalls = 0;
     const hits = await Promise.all(Array.from({ length: 600 }, () => windows.hit(windowsOf('many'))));
     expect(scriptCalls).toBe(3); // 512 keys a call: 256 hits of two windows
-    expect(hits.map((states) => states[0]!.count).sort((x, y) => x - y)).toEqual(Array.from({ length: 600 }, (_, i) => i + 1));
+    expect(hits.map((states) => states[0]!.count).sort((x, y) => x - y)).toEqual(
+      Array.from({ length: 600 }, (_, i) => i + 1),
+    );
     expect(Number(await redis.get(`${ctx.redisPrefix}rl2:probe:global:{key:many}`))).toBe(600);
   });
 

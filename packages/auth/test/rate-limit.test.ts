@@ -37,7 +37,11 @@ describe('rate limits', () => {
     expect(remaining).toEqual(['2', '1', '0']);
     const limited = await call(first.url, key);
     expect(limited.status).toBe(429);
-    expect(limited.body).toMatchObject({ success: false, code: 1000, info: { limit: 3, remaining: 0, bucket: 'probe', global: false } });
+    expect(limited.body).toMatchObject({
+      success: false,
+      code: 1000,
+      info: { limit: 3, remaining: 0, bucket: 'probe', global: false },
+    });
     expect(['1', '2']).toContain(limited.headers.get('retry-after'));
     expect(limited.headers.get('x-ratelimit-remaining')).toBe('0');
     await expect.poll(async () => (await call(first.url, key)).status, { timeout: 5_000, interval: 200 }).toBe(200);
@@ -88,7 +92,13 @@ describe('invalid API keys per client IP (bucket auth.invalid)', () => {
   });
 
   it('answers 1010 up to the limit, then 429 1000 without looking keys up, on every instance; trusted keys still pass', async () => {
-    const { key } = await guarded.keys.create({ name: 'good', contact: 'c', flags: ['thumbs'], rateLimitRoute: 0, rateLimitGlobal: 0 });
+    const { key } = await guarded.keys.create({
+      name: 'good',
+      contact: 'c',
+      flags: ['thumbs'],
+      rateLimitRoute: 0,
+      rateLimitGlobal: 0,
+    });
     // Trusted before the flood: a key found valid is answered from the instance's cache.
     expect((await call(guarded.url, key)).status).toBe(200);
     for (const bad of ['pl_guess1', 'pl_guess2', 'x'.repeat(300)]) {
@@ -100,7 +110,11 @@ describe('invalid API keys per client IP (bucket auth.invalid)', () => {
     for (const base of [guarded.url, guardedToo.url]) {
       const res = await call(base, 'pl_guess4');
       expect(res.status).toBe(429);
-      expect(res.body).toMatchObject({ success: false, code: 1000, info: { bucket: 'auth.invalid', limit: 3, remaining: 0 } });
+      expect(res.body).toMatchObject({
+        success: false,
+        code: 1000,
+        info: { bucket: 'auth.invalid', limit: 3, remaining: 0 },
+      });
       expect(res.headers.get('x-ratelimit-bucket')).toBe('auth.invalid');
       expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
     }
@@ -131,7 +145,13 @@ describe('invalid API keys, counted atomically', () => {
   });
 
   it('300 concurrent made-up keys cost exactly the limit of lookups; the rest are 429 before any lookup', async () => {
-    const { key } = await app.keys.create({ name: 'trusted', contact: 'c', flags: ['thumbs'], rateLimitRoute: 0, rateLimitGlobal: 0 });
+    const { key } = await app.keys.create({
+      name: 'trusted',
+      contact: 'c',
+      flags: ['thumbs'],
+      rateLimitRoute: 0,
+      rateLimitGlobal: 0,
+    });
     expect((await call(app.url, key)).status).toBe(200);
     lookups = 0;
     const answers = await Promise.all(Array.from({ length: 300 }, (_, i) => call(app.url, `pl_made-up-${i}`)));
@@ -143,4 +163,3 @@ describe('invalid API keys, counted atomically', () => {
     expect((await call(app.url, key)).status).toBe(200);
   });
 });
-

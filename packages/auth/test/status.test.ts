@@ -2,7 +2,13 @@ import { createLogger, createRedis, createServiceApp, ReadOnlySwitch, setReadOnl
 import { createTestContext, request, serveForTest, type TestContext } from '@pawlink/test-kit';
 import type { RedisClient } from '@pawlink/service-kit/redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccessGuards, hashApiKey, RATE_LIMIT_BUCKETS, registerGetStatusRoute, type ApiKeyRepository } from '../src/index.js';
+import {
+  createAccessGuards,
+  hashApiKey,
+  RATE_LIMIT_BUCKETS,
+  registerGetStatusRoute,
+  type ApiKeyRepository,
+} from '../src/index.js';
 import { migrateAuth } from './probe-app.js';
 
 let ctx: TestContext;
@@ -23,9 +29,21 @@ beforeAll(async () => {
   redis = createRedis(auth.config.redis);
   readOnly = new ReadOnlySwitch(redis, prefix, 'thumbs', false);
   await readOnly.refresh();
-  const guards = createAccessGuards({ service: 'thumbs', apiKeys: keys, redis, redisPrefix: prefix, logger, keyCacheTtlMs: 0 });
+  const guards = createAccessGuards({
+    service: 'thumbs',
+    apiKeys: keys,
+    redis,
+    redisPrefix: prefix,
+    logger,
+    keyCacheTtlMs: 0,
+  });
   const { app, finalize } = createServiceApp({ service: 'thumbs', config: auth.config, logger, readOnly });
-  registerGetStatusRoute(app, { service: 'thumbs', guards, readOnly, sections: [{ name: 'extra', build: ({ key }) => (key ? { keyName: key.name } : undefined) }] });
+  registerGetStatusRoute(app, {
+    service: 'thumbs',
+    guards,
+    readOnly,
+    sections: [{ name: 'extra', build: ({ key }) => (key ? { keyName: key.name } : undefined) }],
+  });
   app.get('/info', guards.optionalKey(), guards.rateLimit('thumbs.info'), (_req, res) => {
     res.json({ success: true });
   });
@@ -44,7 +62,8 @@ afterAll(async () => {
   await ctx.cleanup();
 });
 
-const get = (path: string, authorization?: string, method = 'GET') => request(`${url}${path}`, { method, headers: authorization ? { authorization } : {} });
+const get = (path: string, authorization?: string, method = 'GET') =>
+  request(`${url}${path}`, { method, headers: authorization ? { authorization } : {} });
 
 describe('GET /status', () => {
   it('answers anonymous requests with the read-only state and the IP limits of this service only', async () => {
@@ -52,17 +71,45 @@ describe('GET /status', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-store');
     expect(res.body).toMatchObject({ success: true, data: { service: 'thumbs', readOnly: false, key: null } });
-    expect(Object.keys(res.body.data.limits).sort()).toEqual(['global', 'status', 'thumbs.admin', 'thumbs.admin-login', 'thumbs.check', 'thumbs.create', 'thumbs.info']);
-    expect(res.body.data.limits['thumbs.info']).toEqual({ limit: RATE_LIMIT_BUCKETS['thumbs.info'].limit, remaining: RATE_LIMIT_BUCKETS['thumbs.info'].limit, reset: null, resetAfter: null, windowSeconds: 60 });
+    expect(Object.keys(res.body.data.limits).sort()).toEqual([
+      'global',
+      'status',
+      'thumbs.admin',
+      'thumbs.admin-login',
+      'thumbs.check',
+      'thumbs.create',
+      'thumbs.info',
+    ]);
+    expect(res.body.data.limits['thumbs.info']).toEqual({
+      limit: RATE_LIMIT_BUCKETS['thumbs.info'].limit,
+      remaining: RATE_LIMIT_BUCKETS['thumbs.info'].limit,
+      reset: null,
+      resetAfter: null,
+      windowSeconds: 60,
+    });
     expect(res.body.data).not.toHaveProperty('extra');
   });
 
   it('describes the key and its limits, never the key or its hash, and reading them counts nothing', async () => {
-    const { key, record } = await keys.create({ name: 'bot', contact: 'bot@example.com', flags: ['thumbs'], bulkLimit: 42, rateLimitRoute: 10 });
+    const { key, record } = await keys.create({
+      name: 'bot',
+      contact: 'bot@example.com',
+      flags: ['thumbs'],
+      bulkLimit: 42,
+      rateLimitRoute: 10,
+    });
     for (let i = 0; i < 3; i++) expect((await get('/info', key)).status).toBe(200);
     const first = await get('/status', `Bearer ${key}`);
     expect(first.status).toBe(200);
-    expect(first.body.data.key).toEqual({ id: record.id, name: 'bot', flags: ['thumbs'], active: true, disabled: false, disabledReason: null, bulkLimit: 42 });
+    expect(first.body.data.key).toEqual({
+      id: record.id,
+      name: 'bot',
+      flags: ['thumbs'],
+      active: true,
+      disabled: false,
+      disabledReason: null,
+      bulkLimit: 42,
+    });
     expect(first.body.data.extra).toEqual({ keyName: 'bot' });
     const info = first.body.data.limits['thumbs.info'];
     expect(info).toMatchObject({ limit: 10, remaining: 7, windowSeconds: 60 });
@@ -84,7 +131,13 @@ describe('GET /status', () => {
   it('shows unlimited buckets as null limits', async () => {
     const { key } = await keys.create({ name: 'free', contact: 'f', flags: [], rateLimitRoute: 0, rateLimitGlobal: 0 });
     const res = await get('/status', key);
-    expect(res.body.data.limits.global).toEqual({ limit: null, remaining: null, reset: null, resetAfter: null, windowSeconds: 60 });
+    expect(res.body.data.limits.global).toEqual({
+      limit: null,
+      remaining: null,
+      reset: null,
+      resetAfter: null,
+      windowSeconds: 60,
+    });
     expect(res.body.data.limits['thumbs.check']).toMatchObject({ limit: null, remaining: null });
   });
 

@@ -5,7 +5,15 @@ import { Redis } from 'ioredis';
 import type { RedisClient } from '@pawlink/service-kit/redis';
 import type { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createAccessGuards, createKeyUsage, PendingUsageRepository, registerGetStatusRoute, UsageRepository, type ApiKeyRepository, type KeyUsageCounter } from '../src/index.js';
+import {
+  createAccessGuards,
+  createKeyUsage,
+  PendingUsageRepository,
+  registerGetStatusRoute,
+  UsageRepository,
+  type ApiKeyRepository,
+  type KeyUsageCounter,
+} from '../src/index.js';
 import { migrateAuth } from './probe-app.js';
 
 let ctx: TestContext;
@@ -20,11 +28,27 @@ const logger = createLogger('thumbs', 'error', { silent: true });
 
 /** One service instance: guards counting usage, GET /status and three routes (one on a mounted router, one spanning segments). */
 async function startInstance(service: 'thumbs' | 'images'): Promise<{ url: string; usage: KeyUsageCounter }> {
-  const usage = createKeyUsage({ service, redis, redisPrefix: prefix, dataSource, logger, flushMs: 100, moveMs: 3_600_000 });
+  const usage = createKeyUsage({
+    service,
+    redis,
+    redisPrefix: prefix,
+    dataSource,
+    logger,
+    flushMs: 100,
+    moveMs: 3_600_000,
+  });
   usage.start();
   const readOnly = new ReadOnlySwitch(redis, prefix, service, false);
   await readOnly.refresh();
-  const guards = createAccessGuards({ service, apiKeys: keys, redis, redisPrefix: prefix, logger, keyCacheTtlMs: 0, usage });
+  const guards = createAccessGuards({
+    service,
+    apiKeys: keys,
+    redis,
+    redisPrefix: prefix,
+    logger,
+    keyCacheTtlMs: 0,
+    usage,
+  });
   const { app, finalize } = createServiceApp({ service, config, logger, readOnly });
   registerGetStatusRoute(app, { service, guards, readOnly });
   app.get('/things/:name', guards.optionalKey(), guards.rateLimit('thumbs.info'), (_req, res) => {
@@ -71,16 +95,22 @@ afterAll(async () => {
   await ctx.cleanup();
 });
 
-const newKey = async () => (await keys.create({ name: 'Usage', contact: 'usage@example.com', flags: ['thumbs'] })).record.id;
+const newKey = async () =>
+  (await keys.create({ name: 'Usage', contact: 'usage@example.com', flags: ['thumbs'] })).record.id;
 const keyOf = async () => {
   const { key, record } = await keys.create({ name: 'Usage', contact: 'usage@example.com', flags: ['thumbs'] });
   return { key, id: record.id };
 };
-const call = (url: string, path: string, key?: string, method = 'GET') => request(`${url}${path}`, { method, headers: key ? { authorization: key } : {} });
+const call = (url: string, path: string, key?: string, method = 'GET') =>
+  request(`${url}${path}`, { method, headers: key ? { authorization: key } : {} });
 const usageAt = async (url: string, key: string) => {
   const res = await call(url, '/status', key);
   expect(res.status).toBe(200);
-  return res.body.data.usage as { service: string; today: { date: string; total: number; routes: Record<string, number> }; days: Array<{ date: string; total: number; routes: Record<string, number> }> };
+  return res.body.data.usage as {
+    service: string;
+    today: { date: string; total: number; routes: Record<string, number> };
+    days: Array<{ date: string; total: number; routes: Record<string, number> }>;
+  };
 };
 const today = () => new Date().toISOString().slice(0, 10);
 
@@ -117,11 +147,14 @@ describe('per-key usage through HTTP', () => {
     expect(theirUsage.today.routes['POST /v2/items/:id']).toBeUndefined();
   });
 
-  it('names a route whose parameter spans segments like any other (`GET /tree/:path`), never by Express\'s `/*path`', async () => {
+  it("names a route whose parameter spans segments like any other (`GET /tree/:path`), never by Express's `/*path`", async () => {
     const mine = await keyOf();
     expect((await call(a.url, '/tree/a/b/c', mine.key)).status).toBe(200);
     expect((await call(a.url, '/tree/d', mine.key)).status).toBe(200);
-    await vi.waitFor(async () => expect((await usageAt(b.url, mine.key)).today.routes).toMatchObject({ 'GET /tree/:path': 2 }), { timeout: 5_000, interval: 100 });
+    await vi.waitFor(
+      async () => expect((await usageAt(b.url, mine.key)).today.routes).toMatchObject({ 'GET /tree/:path': 2 }),
+      { timeout: 5_000, interval: 100 },
+    );
     expect(JSON.stringify(await usageAt(b.url, mine.key))).not.toContain('*');
   });
 
@@ -143,13 +176,22 @@ describe('per-key usage through HTTP', () => {
     await other.usage.flusher.flush();
     const all = await a.usage.reader.ofKey(mine.id, { service: null, dayCount: 30 });
     expect(all.service).toBeNull();
-    expect(all.today.routes).toMatchObject({ 'thumbs GET /things/:name': 1, 'images GET /things/:name': 1, 'images GET /status': 1 });
+    expect(all.today.routes).toMatchObject({
+      'thumbs GET /things/:name': 1,
+      'images GET /things/:name': 1,
+      'images GET /status': 1,
+    });
   });
 });
 
 describe('moving usage to MySQL', () => {
   const rowsOf = async (keyId: number) =>
-    (await dataSource.query("SELECT DATE_FORMAT(day, '%Y-%m-%d') AS day, service, route, count FROM api_key_usage WHERE key_id = ? ORDER BY route", [keyId])).map((r: { count: string | number }) => ({ ...r, count: Number(r.count) }));
+    (
+      await dataSource.query(
+        "SELECT DATE_FORMAT(day, '%Y-%m-%d') AS day, service, route, count FROM api_key_usage WHERE key_id = ? ORDER BY route",
+        [keyId],
+      )
+    ).map((r: { count: string | number }) => ({ ...r, count: Number(r.count) }));
 
   it('moves each count once, and the counts survive a Redis flush of the moved data', async () => {
     const mine = await keyOf();
@@ -160,14 +202,18 @@ describe('moving usage to MySQL', () => {
     await a.usage.mover.move();
     expect(await rowsOf(mine.id)).toEqual([{ day: today(), service: 'thumbs', route: 'GET /things/:name', count: 4 }]);
     // Right after the move the applied batch is still in Redis: read once, not twice.
-    expect((await b.usage.reader.ofKey(mine.id, { service: 'thumbs', dayCount: 30 })).today.routes).toEqual({ 'GET /things/:name': 4 });
+    expect((await b.usage.reader.ofKey(mine.id, { service: 'thumbs', dayCount: 30 })).today.routes).toEqual({
+      'GET /things/:name': 4,
+    });
 
     await deleteRedisKeys(prefix);
-    expect((await b.usage.reader.ofKey(mine.id, { service: 'thumbs', dayCount: 30 })).today.routes).toEqual({ 'GET /things/:name': 4 });
+    expect((await b.usage.reader.ofKey(mine.id, { service: 'thumbs', dayCount: 30 })).today.routes).toEqual({
+      'GET /things/:name': 4,
+    });
     expect((await usageAt(b.url, mine.key)).today.routes['GET /things/:name']).toBe(4);
   });
 
-  it("applies a batch left behind by a stopped mover once, whether or not it reached MySQL", async () => {
+  it('applies a batch left behind by a stopped mover once, whether or not it reached MySQL', async () => {
     const pending = new PendingUsageRepository(redis, prefix);
     const usage = new UsageRepository(dataSource);
     const keyId = await newKey();
@@ -175,7 +221,9 @@ describe('moving usage to MySQL', () => {
     await pending.add(`left-1-${keyId}`, [{ keyId, day: today(), field: 'thumbs GET /left', count: 5 }]);
     expect(await pending.take(`${old}-applied${keyId}`, 1_000)).toBe(true);
     // This one reached MySQL before its mover stopped…
-    expect(await usage.applyBatch(`${old}-applied${keyId}`, await pending.batch(`${old}-applied${keyId}`), new Date())).toBe(true);
+    expect(
+      await usage.applyBatch(`${old}-applied${keyId}`, await pending.batch(`${old}-applied${keyId}`), new Date()),
+    ).toBe(true);
     await pending.add(`left-2-${keyId}`, [{ keyId, day: today(), field: 'thumbs GET /left', count: 2 }]);
     // …this one did not.
     expect(await pending.take(`${old}-taken${keyId}`, 1_000)).toBe(true);
@@ -195,14 +243,21 @@ describe('moving usage to MySQL', () => {
   });
 
   it('still answers from MySQL and the tally when Redis cannot be read', async () => {
-    const broken = new Redis('redis://127.0.0.1:1', { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    const broken = new Redis('redis://127.0.0.1:1', {
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
     broken.on('error', () => undefined);
     const mine = await keyOf();
     expect((await call(a.url, '/things/q', mine.key)).status).toBe(200);
     await a.usage.flusher.flush();
     await a.usage.mover.move();
     const offline = createKeyUsage({ service: 'thumbs', redis: broken, redisPrefix: prefix, dataSource, logger });
-    expect((await offline.reader.ofKey(mine.id, { service: 'thumbs', dayCount: 30 })).today.routes).toEqual({ 'GET /things/:name': 1 });
+    expect((await offline.reader.ofKey(mine.id, { service: 'thumbs', dayCount: 30 })).today.routes).toEqual({
+      'GET /things/:name': 1,
+    });
     broken.disconnect();
   });
 });

@@ -2,7 +2,12 @@ import { createLogger, createRedis, loadBaseConfig } from '@pawlink/service-kit'
 import type { RedisClient } from '@pawlink/service-kit/redis';
 import { createTestContext, type TestContext } from '@pawlink/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LocalRateLimitWindows, RedisRateLimitWindows, type RateLimitWindows, type WeightedRateLimitWindows } from '../src/repositories/rate-limit.repository.js';
+import {
+  LocalRateLimitWindows,
+  RedisRateLimitWindows,
+  type RateLimitWindows,
+  type WeightedRateLimitWindows,
+} from '../src/repositories/rate-limit.repository.js';
 import { ResilientRateLimitWindows } from '../src/repositories/resilient-rate-limit-windows.repository.js';
 
 /*
@@ -72,14 +77,26 @@ for (const [kind, make] of kinds) {
       expect((await windows.takeIfFits(unlimited)).states.map((s) => s.count)).toEqual([1000, 1]);
       const tooLarge = windowsOf({ units: 9, limit: 8 }, { units: 1, limit: 0 });
       const refused = await windows.takeIfFits(tooLarge);
-      expect(refused).toEqual({ taken: false, states: [{ count: 0, resetInMs: 0 }, { count: 0, resetInMs: 0 }] });
+      expect(refused).toEqual({
+        taken: false,
+        states: [
+          { count: 0, resetInMs: 0 },
+          { count: 0, resetInMs: 0 },
+        ],
+      });
     });
 
     it('adds to what plain hits counted in the same window', async () => {
       const windows = make();
       const spec = windowsOf({ units: 3, limit: 5 }, { units: 1, limit: 0 });
-      await windows.hit([{ key: spec[0]!.key, windowMs: 60_000 }, { key: spec[1]!.key, windowMs: 60_000 }]);
-      await windows.hit([{ key: spec[0]!.key, windowMs: 60_000 }, { key: spec[1]!.key, windowMs: 60_000 }]);
+      await windows.hit([
+        { key: spec[0]!.key, windowMs: 60_000 },
+        { key: spec[1]!.key, windowMs: 60_000 },
+      ]);
+      await windows.hit([
+        { key: spec[0]!.key, windowMs: 60_000 },
+        { key: spec[1]!.key, windowMs: 60_000 },
+      ]);
       expect((await windows.takeIfFits(spec)).states.map((s) => s.count)).toEqual([5, 3]);
       expect((await windows.takeIfFits([{ ...spec[0]!, units: 1 }, spec[1]!])).taken).toBe(false);
     });
@@ -88,7 +105,11 @@ for (const [kind, make] of kinds) {
 
 describe('takeIfFits through the resilient windows', () => {
   it('counts in process while Redis is unavailable', async () => {
-    const down = { ...new LocalRateLimitWindows(), takeIfFits: () => Promise.reject(Object.assign(new Error('Connection is closed.'), { name: 'MaxRetriesPerRequestError' })) } as unknown as RateLimitWindows;
+    const down = {
+      ...new LocalRateLimitWindows(),
+      takeIfFits: () =>
+        Promise.reject(Object.assign(new Error('Connection is closed.'), { name: 'MaxRetriesPerRequestError' })),
+    } as unknown as RateLimitWindows;
     const local = new LocalRateLimitWindows();
     const windows = new ResilientRateLimitWindows(down, local, createLogger('thumbs', 'error', { silent: true }));
     const spec = windowsOf({ units: 4, limit: 5 }, { units: 1, limit: 0 });
@@ -99,7 +120,13 @@ describe('takeIfFits through the resilient windows', () => {
 
   it('passes other failures on', async () => {
     const broken = { takeIfFits: () => Promise.reject(new Error('a bug')) } as unknown as RateLimitWindows;
-    const windows = new ResilientRateLimitWindows(broken, new LocalRateLimitWindows(), createLogger('thumbs', 'error', { silent: true }));
-    await expect(windows.takeIfFits(windowsOf({ units: 1, limit: 1 }, { units: 1, limit: 1 }))).rejects.toThrow('a bug');
+    const windows = new ResilientRateLimitWindows(
+      broken,
+      new LocalRateLimitWindows(),
+      createLogger('thumbs', 'error', { silent: true }),
+    );
+    await expect(windows.takeIfFits(windowsOf({ units: 1, limit: 1 }, { units: 1, limit: 1 }))).rejects.toThrow(
+      'a bug',
+    );
   });
 });

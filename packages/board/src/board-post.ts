@@ -60,5 +60,14 @@ export function normalizePost(raw: RawBoardPost | null | undefined, staticUrl: s
   if (typeof id !== 'number' || !Number.isSafeInteger(id) || !MD5.test(md5) || !EXT.test(ext)) return null;
   const url = isHttpUrl(file.url) ? file.url : staticFileUrl(staticUrl, md5, ext);
   const duration = typeof raw.duration === 'number' && Number.isFinite(raw.duration) ? raw.duration : null;
-  return { id, md5, ext, url, width: finite(file.width), height: finite(file.height), size: finite(file.size), duration };
+  return {
+    id,
+    md5,
+    ext,
+    url,
+    width: finite(file.width),
+    height: finite(file.height),
+    size: finite(file.size),
+    duration,
+  };
 }

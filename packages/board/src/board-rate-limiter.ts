@@ -58,9 +58,13 @@ export interface BoardRequester {
  * Why nothing was reserved: the budget is booked too far ahead, or a requester holds its share
  * (and may book again in `retryAfterMs`, once the earliest slot it holds has passed).
  */
-export type SlotRefusal = { reason: 'budget'; nextSlotAt: number } | { reason: 'share'; requester: BoardRequester; retryAfterMs: number };
+export type SlotRefusal =
+  { reason: 'budget'; nextSlotAt: number } | { reason: 'share'; requester: BoardRequester; retryAfterMs: number };
 
-type ReserveCommand = (numberOfKeys: number, ...keysAndArgs: Array<string | number>) => Promise<[number, number, number?]>;
+type ReserveCommand = (
+  numberOfKeys: number,
+  ...keysAndArgs: Array<string | number>
+) => Promise<[number, number, number?]>;
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -73,13 +77,20 @@ export class BoardRateLimiter {
   private readonly intervalMs: number;
   private readonly command: ReserveCommand;
 
-  constructor(redis: RedisClient, private readonly key: string, requestsPerSecond: number) {
+  constructor(
+    redis: RedisClient,
+    private readonly key: string,
+    requestsPerSecond: number,
+  ) {
     if (!(requestsPerSecond > 0)) throw new RangeError('requestsPerSecond must be positive');
     this.intervalMs = Math.ceil(1000 / requestsPerSecond);
     const commands = redis as unknown as { pawlinkBoardReserveShare?: ReserveCommand };
     // No numberOfKeys: each call says how many requester keys it passes.
-    if (typeof commands.pawlinkBoardReserveShare !== 'function') redis.defineCommand('pawlinkBoardReserveShare', { lua: RESERVE_SLOT });
-    this.command = (redis as unknown as { pawlinkBoardReserveShare: ReserveCommand }).pawlinkBoardReserveShare.bind(redis);
+    if (typeof commands.pawlinkBoardReserveShare !== 'function')
+      redis.defineCommand('pawlinkBoardReserveShare', { lua: RESERVE_SLOT });
+    this.command = (redis as unknown as { pawlinkBoardReserveShare: ReserveCommand }).pawlinkBoardReserveShare.bind(
+      redis,
+    );
   }
 
   /**
@@ -97,7 +108,8 @@ export class BoardRateLimiter {
    */
   async reserveFor(requesters: readonly BoardRequester[], maxWaitMs = Infinity): Promise<BoardSlot | SlotRefusal> {
     for (const requester of requesters) {
-      if (!(Number.isSafeInteger(requester.maxHeldSlots) && requester.maxHeldSlots >= 1)) throw new RangeError(`share of ${requester.id} must be a positive integer`);
+      if (!(Number.isSafeInteger(requester.maxHeldSlots) && requester.maxHeldSlots >= 1))
+        throw new RangeError(`share of ${requester.id} must be a positive integer`);
     }
     const wait = Number.isFinite(maxWaitMs) ? Math.max(0, Math.floor(maxWaitMs)) : -1;
     const [first, second, third] = await this.command(
@@ -109,7 +121,8 @@ export class BoardRateLimiter {
       ...requesters.map((requester) => requester.maxHeldSlots),
     );
     const code = Number(first);
-    if (code === -2) return { reason: 'share', requester: requesters[Number(second) - 1]!, retryAfterMs: Number(third) };
+    if (code === -2)
+      return { reason: 'share', requester: requesters[Number(second) - 1]!, retryAfterMs: Number(third) };
     if (code < 0) return { reason: 'budget', nextSlotAt: Number(second) };
     return { waitMs: code, slotAt: Number(second) };
   }

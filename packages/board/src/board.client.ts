@@ -83,7 +83,8 @@ export function parseRetryAfter(value: string | null, now = Date.now()): number 
  * since the header may be missing or lie): a broken or hostile board must not fill our memory.
  */
 async function readCapped(response: Response, maxBytes: number, url: string): Promise<string> {
-  const tooBig = (): BoardUnavailableError => new BoardUnavailableError(`board answer for ${url} is over ${maxBytes} bytes`, response.status);
+  const tooBig = (): BoardUnavailableError =>
+    new BoardUnavailableError(`board answer for ${url} is over ${maxBytes} bytes`, response.status);
   const declared = Number(response.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > maxBytes) {
     await response.body?.cancel();
@@ -98,7 +99,9 @@ async function readCapped(response: Response, maxBytes: number, url: string): Pr
     try {
       chunk = await reader.read();
     } catch (error) {
-      throw new Retryable(`board answer broke off: ${(error as Error).message}`, response.status, null, { cause: error });
+      throw new Retryable(`board answer broke off: ${(error as Error).message}`, response.status, null, {
+        cause: error,
+      });
     }
     if (chunk.done) break;
     total += chunk.value.byteLength;
@@ -114,12 +117,21 @@ async function readCapped(response: Response, maxBytes: number, url: string): Pr
 /** A refused reservation as the error callers see; the message is for logs only. */
 function refused(refusal: SlotRefusal): BoardShareUsedError | BoardUnavailableError {
   return refusal.reason === 'share'
-    ? new BoardShareUsedError(`requester ${refusal.requester.id} already holds its share of ${refusal.requester.maxHeldSlots} board request slot(s)`, refusal.requester.id, refusal.retryAfterMs)
+    ? new BoardShareUsedError(
+        `requester ${refusal.requester.id} already holds its share of ${refusal.requester.maxHeldSlots} board request slot(s)`,
+        refusal.requester.id,
+        refusal.retryAfterMs,
+      )
     : new BoardUnavailableError('board request budget is booked further ahead than this caller waits');
 }
 
 class Retryable extends Error {
-  constructor(message: string, readonly status: number | null, readonly retryAfterMs: number | null, options?: { cause?: unknown }) {
+  constructor(
+    message: string,
+    readonly status: number | null,
+    readonly retryAfterMs: number | null,
+    options?: { cause?: unknown },
+  ) {
     super(message, options);
   }
 }
@@ -136,7 +148,11 @@ export function createBoardClient(options: BoardClientOptions): BoardClient {
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
   const doFetch = options.fetch ?? fetch;
   const { redis, redisPrefix, logger } = options;
-  const limiter = new BoardRateLimiter(redis, `${redisPrefix}board:ratelimit`, options.requestsPerSecond ?? BOARD_DEFAULTS.requestsPerSecond);
+  const limiter = new BoardRateLimiter(
+    redis,
+    `${redisPrefix}board:ratelimit`,
+    options.requestsPerSecond ?? BOARD_DEFAULTS.requestsPerSecond,
+  );
   const idKey = (id: number): string => `${redisPrefix}board:id:${id}`;
 
   const maxSlotWaitMs = options.maxSlotWaitMs ?? Infinity;
@@ -160,7 +176,11 @@ export function createBoardClient(options: BoardClientOptions): BoardClient {
     }
     if (response.status === 429 || response.status >= 500) {
       await response.body?.cancel();
-      throw new Retryable(`board answered ${response.status}`, response.status, parseRetryAfter(response.headers.get('retry-after')));
+      throw new Retryable(
+        `board answered ${response.status}`,
+        response.status,
+        parseRetryAfter(response.headers.get('retry-after')),
+      );
     }
     if (!response.ok) {
       await response.body?.cancel();
@@ -170,7 +190,9 @@ export function createBoardClient(options: BoardClientOptions): BoardClient {
     try {
       return JSON.parse(text) as unknown;
     } catch (error) {
-      throw new Retryable(`board sent an unreadable body: ${(error as Error).message}`, response.status, null, { cause: error });
+      throw new Retryable(`board sent an unreadable body: ${(error as Error).message}`, response.status, null, {
+        cause: error,
+      });
     }
   }
 
@@ -194,11 +216,28 @@ export function createBoardClient(options: BoardClientOptions): BoardClient {
         const backoff = retryBaseMs * 2 ** tryNumber * (0.5 + Math.random());
         const waitMs = Math.max(backoff, error.retryAfterMs ?? 0);
         if (tryNumber >= retries || (error.retryAfterMs ?? 0) > maxRetryAfterMs) {
-          if (!unavailable) logger?.warn('board unavailable', { url, attempts: tryNumber + 1, status: error.status, error: error.message });
+          if (!unavailable)
+            logger?.warn('board unavailable', {
+              url,
+              attempts: tryNumber + 1,
+              status: error.status,
+              error: error.message,
+            });
           unavailable = true;
-          throw new BoardUnavailableError(`board unavailable after ${tryNumber + 1} attempt(s): ${error.message}`, error.status, { cause: error });
+          throw new BoardUnavailableError(
+            `board unavailable after ${tryNumber + 1} attempt(s): ${error.message}`,
+            error.status,
+            { cause: error },
+          );
         }
-        if (!unavailable) logger?.warn('board request will be retried', { url, attempt: tryNumber + 1, status: error.status, waitMs: Math.round(waitMs), error: error.message });
+        if (!unavailable)
+          logger?.warn('board request will be retried', {
+            url,
+            attempt: tryNumber + 1,
+            status: error.status,
+            waitMs: Math.round(waitMs),
+            error: error.message,
+          });
         await sleep(waitMs);
       }
     }
@@ -215,7 +254,9 @@ export function createBoardClient(options: BoardClientOptions): BoardClient {
   async function getPostByMd5(md5: string, lookup: BoardLookupOptions = {}): Promise<BoardPost | null> {
     const wanted = md5.toLowerCase();
     if (!MD5.test(wanted)) return null;
-    const body = (await getJson(`/posts.json?tags=md5:${wanted}`, lookup.requesters)) as { posts?: RawBoardPost[] } | null;
+    const body = (await getJson(`/posts.json?tags=md5:${wanted}`, lookup.requesters)) as {
+      posts?: RawBoardPost[];
+    } | null;
     const posts = Array.isArray(body?.posts) ? body.posts : [];
     for (const raw of posts) {
       const post = normalizePost(raw, staticUrl);

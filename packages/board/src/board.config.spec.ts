@@ -17,8 +17,14 @@ describe('loadBoardConfig', () => {
   });
 
   it('takes BOARD_URL=demo for the local demo board on 127.0.0.1:DEMO_BOARD_PORT (default 3009)', () => {
-    expect(loadBoardConfig({ BOARD_URL: 'demo' })).toMatchObject({ baseUrl: 'http://127.0.0.1:3009', staticUrl: 'http://127.0.0.1:3009', demo: true });
-    expect(loadBoardConfig({ BOARD_URL: 'demo', DEMO_BOARD_PORT: '4100', BOARD_STATIC_URL: 'https://elsewhere.example' })).toMatchObject({ baseUrl: 'http://127.0.0.1:4100', staticUrl: 'http://127.0.0.1:4100' });
+    expect(loadBoardConfig({ BOARD_URL: 'demo' })).toMatchObject({
+      baseUrl: 'http://127.0.0.1:3009',
+      staticUrl: 'http://127.0.0.1:3009',
+      demo: true,
+    });
+    expect(
+      loadBoardConfig({ BOARD_URL: 'demo', DEMO_BOARD_PORT: '4100', BOARD_STATIC_URL: 'https://elsewhere.example' }),
+    ).toMatchObject({ baseUrl: 'http://127.0.0.1:4100', staticUrl: 'http://127.0.0.1:4100' });
     expect(() => loadBoardConfig({ BOARD_URL: 'demo', DEMO_BOARD_PORT: 'x' })).toThrow('DEMO_BOARD_PORT');
   });
 

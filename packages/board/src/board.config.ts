@@ -18,7 +18,6 @@ export interface BoardConfig {
 
 const VERSION = '1.0.0';
 
-
 /** BOARD_* variables; shared by the thumbs API and the worker so they can never disagree. */
 export function loadBoardConfig(env: Env): BoardConfig {
   const demo = readString(env, 'BOARD_URL', '').toLowerCase() === 'demo';
@@ -27,7 +26,10 @@ export function loadBoardConfig(env: Env): BoardConfig {
     baseUrl: demo ? demoUrl : readUrl(env, 'BOARD_URL', 'https://e621.net'),
     staticUrl: demo ? demoUrl : readUrl(env, 'BOARD_STATIC_URL', 'https://static1.e621.net'),
     userAgent: readString(env, 'BOARD_USER_AGENT', `Pawlink/${VERSION} (thumbnails)`),
-    requestsPerSecond: readInt(env, 'BOARD_REQUESTS_PER_SECOND', BOARD_DEFAULTS.requestsPerSecond, { min: 1, max: 100 }),
+    requestsPerSecond: readInt(env, 'BOARD_REQUESTS_PER_SECOND', BOARD_DEFAULTS.requestsPerSecond, {
+      min: 1,
+      max: 100,
+    }),
     timeoutMs: readInt(env, 'BOARD_TIMEOUT_MS', BOARD_DEFAULTS.timeoutMs, { min: 100, max: 120_000 }),
     retries: readInt(env, 'BOARD_RETRIES', BOARD_DEFAULTS.retries, { min: 0, max: 10 }),
     demo,

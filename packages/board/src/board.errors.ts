@@ -1,6 +1,10 @@
 /** The board could not answer: network failure, timeout, 5xx/429 after every retry, or an unexpected answer. */
 export class BoardUnavailableError extends Error {
-  constructor(message: string, readonly status: number | null = null, options?: { cause?: unknown }) {
+  constructor(
+    message: string,
+    readonly status: number | null = null,
+    options?: { cause?: unknown },
+  ) {
     super(message, options);
     this.name = 'BoardUnavailableError';
   }
@@ -11,7 +15,11 @@ export class BoardUnavailableError extends Error {
  * share of the request budget: nothing was asked. It may ask again in `retryAfterMs`.
  */
 export class BoardShareUsedError extends Error {
-  constructor(message: string, readonly requesterId: string, readonly retryAfterMs: number) {
+  constructor(
+    message: string,
+    readonly requesterId: string,
+    readonly retryAfterMs: number,
+  ) {
     super(message);
     this.name = 'BoardShareUsedError';
   }

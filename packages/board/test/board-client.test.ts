@@ -15,16 +15,17 @@ let board: FakeBoard;
 let png: Buffer;
 let nextId = 1000;
 
-const client = (overrides: Partial<BoardClientOptions> = {}) => createBoardClient({
-  baseUrl: board.url,
-  staticUrl: board.staticUrl,
-  userAgent: USER_AGENT,
-  redis,
-  redisPrefix: ctx.redisPrefix,
-  requestsPerSecond: 200,
-  retryBaseMs: 5,
-  ...overrides,
-});
+const client = (overrides: Partial<BoardClientOptions> = {}) =>
+  createBoardClient({
+    baseUrl: board.url,
+    staticUrl: board.staticUrl,
+    userAgent: USER_AGENT,
+    redis,
+    redisPrefix: ctx.redisPrefix,
+    requestsPerSecond: 200,
+    retryBaseMs: 5,
+    ...overrides,
+  });
 
 const requestsSince = (start: number) => board.requests.slice(start);
 
@@ -47,7 +48,13 @@ describe('board client', () => {
     const start = board.requests.length;
     const byId = await client().getPostById(added.id);
     expect(byId).toEqual({
-      id: added.id, md5: added.md5, ext: 'png', width: 40, height: 30, size: png.length, duration: null,
+      id: added.id,
+      md5: added.md5,
+      ext: 'png',
+      width: 40,
+      height: 30,
+      size: png.length,
+      duration: null,
       url: `${board.staticUrl}/data/${added.md5.slice(0, 2)}/${added.md5.slice(2, 4)}/${added.md5}.png`,
     });
     const byMd5 = await client().getPostByMd5(added.md5.toUpperCase());
@@ -91,7 +98,9 @@ describe('board client', () => {
   it('gives up with BoardUnavailableError after the configured retries', async () => {
     board.failNext(500, 3);
     const start = board.requests.length;
-    const error = await client({ retries: 2 }).getPostById(1).catch((e: unknown) => e);
+    const error = await client({ retries: 2 })
+      .getPostById(1)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(BoardUnavailableError);
     expect((error as BoardUnavailableError).status).toBe(500);
     expect(requestsSince(start)).toHaveLength(3);
@@ -100,7 +109,9 @@ describe('board client', () => {
   it('never retries another 4xx', async () => {
     board.failNext(403, 1);
     const start = board.requests.length;
-    const error = await client().getPostById(1).catch((e: unknown) => e);
+    const error = await client()
+      .getPostById(1)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(BoardUnavailableError);
     expect((error as BoardUnavailableError).status).toBe(403);
     expect(requestsSince(start)).toHaveLength(1);
@@ -111,12 +122,16 @@ describe('board client', () => {
     await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
     const hangingUrl = `http://127.0.0.1:${(hanging.address() as AddressInfo).port}`;
     try {
-      await expect(client({ baseUrl: hangingUrl, timeoutMs: 150, retries: 1 }).getPostById(1)).rejects.toBeInstanceOf(BoardUnavailableError);
+      await expect(client({ baseUrl: hangingUrl, timeoutMs: 150, retries: 1 }).getPostById(1)).rejects.toBeInstanceOf(
+        BoardUnavailableError,
+      );
     } finally {
       hanging.closeAllConnections();
       await new Promise<void>((resolve) => hanging.close(() => resolve()));
     }
-    await expect(client({ baseUrl: hangingUrl, retries: 1 }).getPostById(1)).rejects.toBeInstanceOf(BoardUnavailableError);
+    await expect(client({ baseUrl: hangingUrl, retries: 1 }).getPostById(1)).rejects.toBeInstanceOf(
+      BoardUnavailableError,
+    );
   });
 
   it('caches id → md5 in Redis so a second resolve does not reach the board', async () => {
@@ -143,7 +158,9 @@ describe('board client', () => {
     const expected = `${board.staticUrl}/data/${added.md5.slice(0, 2)}/${added.md5.slice(2, 4)}/${added.md5}.png`;
     expect(post?.url).toBe(expected);
     expect(c.fileUrl({ md5: added.md5, ext: 'png', url: null })).toBe(expected);
-    expect(c.fileUrl({ md5: added.md5, ext: 'png', url: 'https://elsewhere.example/x.png' })).toBe('https://elsewhere.example/x.png');
+    expect(c.fileUrl({ md5: added.md5, ext: 'png', url: 'https://elsewhere.example/x.png' })).toBe(
+      'https://elsewhere.example/x.png',
+    );
     const bytes = Buffer.from(await (await fetch(expected)).arrayBuffer());
     expect(createHash('md5').update(bytes).digest('hex')).toBe(added.md5);
   });
@@ -182,7 +199,13 @@ describe('board client', () => {
       board.answerRaw(`/posts/${added.id}.json`, { post: { id: added.id, file: { md5: added.md5, ext: 'png', url } } });
       expect((await c.getPostById(added.id))?.url, String(url)).toBe(expected);
     }
-    for (const body of [{ post: null }, { post: { id: added.id, file: { md5: 5, ext: 'png' } } }, { post: { id: '1', file: { md5: added.md5, ext: 'png' } } }, 'null', [1]]) {
+    for (const body of [
+      { post: null },
+      { post: { id: added.id, file: { md5: 5, ext: 'png' } } },
+      { post: { id: '1', file: { md5: added.md5, ext: 'png' } } },
+      'null',
+      [1],
+    ]) {
       board.answerRaw(`/posts/${added.id}.json`, typeof body === 'string' ? JSON.stringify(null) : body);
       expect(await c.getPostById(added.id), JSON.stringify(body)).toBeNull();
     }

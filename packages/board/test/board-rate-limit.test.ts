@@ -1,7 +1,13 @@
 import { createTestContext, type TestContext } from '@pawlink/test-kit';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { BoardRateLimiter, BoardShareUsedError, BoardUnavailableError, createBoardClient, isRefusal } from '../src/index.js';
+import {
+  BoardRateLimiter,
+  BoardShareUsedError,
+  BoardUnavailableError,
+  createBoardClient,
+  isRefusal,
+} from '../src/index.js';
 import { startFakeBoard, type FakeBoard } from '../src/testing/index.js';
 
 let ctx: TestContext;
@@ -23,7 +29,14 @@ it('keeps two clients on separate Redis connections at ≤ 2 requests per second
   const makeClient = () => {
     const redis = new Redis(ctx.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
     connections.push(redis);
-    return createBoardClient({ baseUrl: board.url, staticUrl: board.staticUrl, userAgent: 'PawlinkTest/1.0', redis, redisPrefix: ctx.redisPrefix, requestsPerSecond: 2 });
+    return createBoardClient({
+      baseUrl: board.url,
+      staticUrl: board.staticUrl,
+      userAgent: 'PawlinkTest/1.0',
+      redis,
+      redisPrefix: ctx.redisPrefix,
+      requestsPerSecond: 2,
+    });
   };
   const a = makeClient();
   const b = makeClient();
@@ -70,7 +83,14 @@ it('a client with maxSlotWaitMs fails fast with BoardUnavailableError instead of
   const prefix = `${ctx.redisPrefix}capped-client:`;
   const limiter = new BoardRateLimiter(redis, `${prefix}board:ratelimit`, 2);
   for (let i = 0; i < 10; i++) await limiter.reserveSlot();
-  const client = createBoardClient({ baseUrl: board.url, staticUrl: board.staticUrl, userAgent: 'PawlinkTest/1.0', redis, redisPrefix: prefix, maxSlotWaitMs: 1000 });
+  const client = createBoardClient({
+    baseUrl: board.url,
+    staticUrl: board.staticUrl,
+    userAgent: 'PawlinkTest/1.0',
+    redis,
+    redisPrefix: prefix,
+    maxSlotWaitMs: 1000,
+  });
   const before = board.requests.length;
   await expect(client.getPostById(4242)).rejects.toBeInstanceOf(BoardUnavailableError);
   expect(board.requests.length).toBe(before);
@@ -114,7 +134,17 @@ it('is refused when any one of its requesters (key or IP) holds its share, and t
   // No later than the wait the first slot had when it was booked (time has only gone on since).
   expect(retryAfterMs).toBeLessThanOrEqual(first.waitMs);
   // the same key from another IP is fine
-  expect(isRefusal(await limiter.reserveFor([{ id: 'key:12', maxHeldSlots: 2 }, { id: 'ip:198.51.100.7', maxHeldSlots: 2 }], 60_000))).toBe(false);
+  expect(
+    isRefusal(
+      await limiter.reserveFor(
+        [
+          { id: 'key:12', maxHeldSlots: 2 },
+          { id: 'ip:198.51.100.7', maxHeldSlots: 2 },
+        ],
+        60_000,
+      ),
+    ),
+  ).toBe(false);
 });
 
 it('a requester books again once its slots have come', async () => {
@@ -127,7 +157,7 @@ it('a requester books again once its slots have come', async () => {
   expect(await limiter.acquireFor([requester])).toBeNull();
 });
 
-it('a client lookup refused for its requester\'s share fails with BoardShareUsedError (when to ask again) without asking the board', async () => {
+it("a client lookup refused for its requester's share fails with BoardShareUsedError (when to ask again) without asking the board", async () => {
   const redis = new Redis(ctx.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
   connections.push(redis);
   const prefix = `${ctx.redisPrefix}share-client:`;
@@ -136,7 +166,14 @@ it('a client lookup refused for its requester\'s share fails with BoardShareUsed
   // the budget is busy for 2 s, and the requester holds a slot at its end
   for (let i = 0; i < 4; i++) await limiter.reserveSlot();
   expect(isRefusal(await limiter.reserveFor([requester]))).toBe(false);
-  const client = createBoardClient({ baseUrl: board.url, staticUrl: board.staticUrl, userAgent: 'PawlinkTest/1.0', redis, redisPrefix: prefix, maxSlotWaitMs: 10_000 });
+  const client = createBoardClient({
+    baseUrl: board.url,
+    staticUrl: board.staticUrl,
+    userAgent: 'PawlinkTest/1.0',
+    redis,
+    redisPrefix: prefix,
+    maxSlotWaitMs: 10_000,
+  });
   const before = board.requests.length;
   const refused = await client.resolveMd5(4343, { requesters: [requester] }).catch((error: unknown) => error);
   expect(refused).toBeInstanceOf(BoardShareUsedError);

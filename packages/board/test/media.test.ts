@@ -11,7 +11,11 @@ const probe = async (bytes: Buffer, ext: string): Promise<{ codec: string; width
   try {
     const file = path.join(dir, `in.${ext}`);
     await writeFile(file, bytes);
-    const out = spawnSync('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=codec_name,width,height', '-of', 'json', file], { encoding: 'utf8' });
+    const out = spawnSync(
+      'ffprobe',
+      ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=codec_name,width,height', '-of', 'json', file],
+      { encoding: 'utf8' },
+    );
     const stream = JSON.parse(out.stdout).streams[0];
     return { codec: stream.codec_name, width: stream.width, height: stream.height };
   } finally {

@@ -8,7 +8,11 @@ describe('error registry', () => {
   });
 
   it('covers every number docs/api.md names', () => {
-    const named = [0, 1000, 1001, 1003, 1004, 1010, 1011, 1012, 1013, 1014, 1015, 1016, 1017, 1022, 1023, 1024, 1025, 1026, 1027, 1030, 1040, 1041, 1051, 1052, 1054, 1055, 1056, 1057, 1058, 1060, 1062, 1063, 1064, 1065, 1066, 1067, 1068, 1069, 1070, 1071, 1072, 1073, 1074, 1075, 1076, 1077, 1078, 1079, 1080, 1081, 1082, 1083, 1084, 1085];
+    const named = [
+      0, 1000, 1001, 1003, 1004, 1010, 1011, 1012, 1013, 1014, 1015, 1016, 1017, 1022, 1023, 1024, 1025, 1026, 1027,
+      1030, 1040, 1041, 1051, 1052, 1054, 1055, 1056, 1057, 1058, 1060, 1062, 1063, 1064, 1065, 1066, 1067, 1068, 1069,
+      1070, 1071, 1072, 1073, 1074, 1075, 1076, 1077, 1078, 1079, 1080, 1081, 1082, 1083, 1084, 1085,
+    ];
     for (const code of named) expect(errorByCode(code)?.code).toBe(code);
     expect(Object.keys(Errors)).toHaveLength(named.length);
   });
@@ -41,7 +45,8 @@ describe('error registry', () => {
   it('gives every 503 a Retry-After (docs/api.md §1)', () => {
     const unavailable = (Object.values(Errors) as ErrorDefinition[]).filter((e) => e.status === 503);
     expect(unavailable.map((e) => e.code)).toEqual(expect.arrayContaining([1003, 1004, 1067]));
-    for (const definition of unavailable) expect(definition.retryAfterSeconds, String(definition.code)).toBeGreaterThanOrEqual(1);
+    for (const definition of unavailable)
+      expect(definition.retryAfterSeconds, String(definition.code)).toBeGreaterThanOrEqual(1);
   });
 });
 

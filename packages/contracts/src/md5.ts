@@ -2,4 +2,5 @@
 export const MD5_PATTERN = /^[0-9a-fA-F]{32}$/;
 
 /** The lower-case form of an MD5, or null for anything that is not one. */
-export const normaliseMd5 = (value: unknown): string | null => (typeof value === 'string' && MD5_PATTERN.test(value) ? value.toLowerCase() : null);
+export const normaliseMd5 = (value: unknown): string | null =>
+  typeof value === 'string' && MD5_PATTERN.test(value) ? value.toLowerCase() : null;

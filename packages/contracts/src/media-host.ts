@@ -43,14 +43,17 @@ export function mediaHostsOf(baseUrls: readonly string[]): MediaHost[] {
 }
 
 /** The port a URL connects to. */
-export const effectivePort = (url: URL): number => (url.port !== '' ? Number(url.port) : url.protocol === 'https:' ? 443 : 80);
+export const effectivePort = (url: URL): number =>
+  url.port !== '' ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
 
 /** Whether the worker may fetch `url`: http(s), no credentials, on one of `hosts`. */
 export function isAllowedMediaUrl(url: URL, hosts: readonly MediaHost[]): boolean {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return false;
   if (url.username !== '' || url.password !== '') return false;
   const port = effectivePort(url);
-  return hosts.some((host) => host.hostname === url.hostname && (host.port === null ? port === 80 || port === 443 : host.port === port));
+  return hosts.some(
+    (host) => host.hostname === url.hostname && (host.port === null ? port === 80 || port === 443 : host.port === port),
+  );
 }
 
 /** HTTP statuses whose Location the worker follows, hop by hop, checking each. */
@@ -62,7 +65,11 @@ export const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 30
  * cannot slip a private address through, unless the URL's `host:port` is one of `privateHosts`
  * (a board or a callback receiver on the local network, tests).
  */
-export function firstRefusedAddress(url: URL, addresses: ReadonlyArray<{ address: string }>, privateHosts: readonly MediaHost[]): string | undefined {
+export function firstRefusedAddress(
+  url: URL,
+  addresses: ReadonlyArray<{ address: string }>,
+  privateHosts: readonly MediaHost[],
+): string | undefined {
   if (isAllowedMediaUrl(url, privateHosts)) return undefined;
   return addresses.find((entry) => !isPublicIpAddress(entry.address))?.address;
 }

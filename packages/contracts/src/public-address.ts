@@ -12,7 +12,9 @@ function isPublicParsed(address: ipaddr.IPv4 | ipaddr.IPv6): boolean {
     // IPv4-compatible (::a.b.c.d, deprecated) is "unicast" to ipaddr.js; judge the IPv4 inside.
     const parts = (address as ipaddr.IPv6).parts;
     if (parts.slice(0, 6).every((part) => part === 0)) {
-      return isPublicParsed(ipaddr.IPv4.parse(`${parts[6]! >> 8}.${parts[6]! & 0xff}.${parts[7]! >> 8}.${parts[7]! & 0xff}`));
+      return isPublicParsed(
+        ipaddr.IPv4.parse(`${parts[6]! >> 8}.${parts[6]! & 0xff}.${parts[7]! >> 8}.${parts[7]! & 0xff}`),
+      );
     }
   }
   return PUBLIC_IP_RANGES.has(address.range());
@@ -25,7 +27,8 @@ function isPublicParsed(address: ipaddr.IPv4 | ipaddr.IPv6): boolean {
  */
 const FOUR_PART_DECIMAL = /^(?:0|[1-9]\d*)(?:\.(?:0|[1-9]\d*)){3}$/;
 
-const isFourPartDecimal = (text: string): boolean => FOUR_PART_DECIMAL.test(text) && ipaddr.IPv4.isValidFourPartDecimal(text);
+const isFourPartDecimal = (text: string): boolean =>
+  FOUR_PART_DECIMAL.test(text) && ipaddr.IPv4.isValidFourPartDecimal(text);
 const isIpv6 = (text: string): boolean => text.includes(':') && ipaddr.IPv6.isValid(text);
 
 /**

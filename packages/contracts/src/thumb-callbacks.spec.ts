@@ -3,7 +3,9 @@ import { CALLBACK_URL_MAX_LENGTH, parseCallbackUrl, thumbnailOfJobId } from './t
 
 describe('parseCallbackUrl', () => {
   it('takes absolute http and https URLs up to the length limit', () => {
-    expect(parseCallbackUrl('https://bot.example.com/hooks/thumbs?x=1')?.href).toBe('https://bot.example.com/hooks/thumbs?x=1');
+    expect(parseCallbackUrl('https://bot.example.com/hooks/thumbs?x=1')?.href).toBe(
+      'https://bot.example.com/hooks/thumbs?x=1',
+    );
     expect(parseCallbackUrl('http://8.8.4.4:8080/')?.port).toBe('8080');
     const longest = `https://example.com/${'a'.repeat(CALLBACK_URL_MAX_LENGTH - 'https://example.com/'.length)}`;
     expect(parseCallbackUrl(longest)).not.toBeNull();
@@ -28,7 +30,10 @@ describe('parseCallbackUrl', () => {
 
 describe('thumbnailOfJobId', () => {
   it('reads md5 and type back from a thumbnail job id', () => {
-    expect(thumbnailOfJobId('d41d8cd98f00b204e9800998ecf8427e.gif')).toEqual({ md5: 'd41d8cd98f00b204e9800998ecf8427e', type: 'gif' });
+    expect(thumbnailOfJobId('d41d8cd98f00b204e9800998ecf8427e.gif')).toEqual({
+      md5: 'd41d8cd98f00b204e9800998ecf8427e',
+      type: 'gif',
+    });
     expect(thumbnailOfJobId('repeat:1')).toBeUndefined();
   });
 });

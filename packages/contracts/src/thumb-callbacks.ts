@@ -46,7 +46,8 @@ export interface ThumbnailCallbackDelivery {
  * The Redis hash of callback URLs registered for the one job of (md5, type): field the URL, value
  * `<API key id>:<Redis time of the registration, ms>`. The same URL twice is one field, so one call.
  */
-export const thumbnailCallbacksKey = (redisPrefix: string, jobId: string): string => `${redisPrefix}thumbs:callbacks:${jobId}`;
+export const thumbnailCallbacksKey = (redisPrefix: string, jobId: string): string =>
+  `${redisPrefix}thumbs:callbacks:${jobId}`;
 
 /** The md5 and type of a thumbnail job id (`thumbnailJobId`), or undefined for another id. */
 export function thumbnailOfJobId(jobId: string): { md5: string; type: string } | undefined {

@@ -18,7 +18,8 @@ export const thumbnailJobId = (md5: string, type: ThumbnailType): string => `${m
  * and it is part of the worker's Redis client name, from which the API counts the job slots on the
  * queue (not just the worker processes) for its wait estimates.
  */
-export const thumbnailWorkerName = (host: string, pid: number, concurrency: number): string => `${host}:${pid}:c${concurrency}`;
+export const thumbnailWorkerName = (host: string, pid: number, concurrency: number): string =>
+  `${host}:${pid}:c${concurrency}`;
 
 /** Jobs a worker runs side by side, read from its client name; 1 when the name does not say. */
 export function thumbnailWorkerSlots(clientName: string): number {
@@ -92,7 +93,8 @@ export const POST_ID_PATTERN = /^[0-9]{1,18}$/;
 export const THUMBNAIL_TIMEOUT_MARKER = 'timeout:';
 
 /** True when a failed job's reason says it timed out rather than failed. */
-export const isThumbnailTimeout = (failedReason: string | undefined | null): boolean => (failedReason ?? '').startsWith(THUMBNAIL_TIMEOUT_MARKER);
+export const isThumbnailTimeout = (failedReason: string | undefined | null): boolean =>
+  (failedReason ?? '').startsWith(THUMBNAIL_TIMEOUT_MARKER);
 
 /** `job.progress` values the worker reports at each stage (0–100). */
 export const THUMBNAIL_PROGRESS = { resolved: 5, downloaded: 30, decoded: 60, encoded: 90, done: 100 } as const;

@@ -22,7 +22,10 @@ export class ApiError extends Error {
   readonly statusText: string | undefined;
   readonly headers: Record<string, string>;
 
-  constructor(readonly errorName: ErrorName, options: ApiErrorOptions = {}) {
+  constructor(
+    readonly errorName: ErrorName,
+    options: ApiErrorOptions = {},
+  ) {
     const definition: ErrorDefinition = Errors[errorName];
     super(options.message ?? definition.message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'ApiError';
@@ -31,7 +34,8 @@ export class ApiError extends Error {
     this.extra = options.extra;
     this.info = options.info;
     this.statusText = options.status;
-    const retryAfter: Record<string, string> = definition.retryAfterSeconds === undefined ? {} : { 'Retry-After': String(definition.retryAfterSeconds) };
+    const retryAfter: Record<string, string> =
+      definition.retryAfterSeconds === undefined ? {} : { 'Retry-After': String(definition.retryAfterSeconds) };
     this.headers = { ...retryAfter, ...options.headers };
   }
 
@@ -46,4 +50,5 @@ export class ApiError extends Error {
 
 /** Duck-typed so an error thrown by another copy of this package still renders. */
 export const isApiError = (value: unknown): value is ApiError =>
-  value instanceof ApiError || (value instanceof Error && value.name === 'ApiError' && typeof (value as ApiError).toBody === 'function');
+  value instanceof ApiError ||
+  (value instanceof Error && value.name === 'ApiError' && typeof (value as ApiError).toBody === 'function');

@@ -1,6 +1,20 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
-import { ConfigError, readBool, readEnum, readHostPorts, readIdentifier, readInt, readPort, readPortOrOff, readSecret, readString, readUrl, type Env, type HostPort } from './config.js';
+import {
+  ConfigError,
+  readBool,
+  readEnum,
+  readHostPorts,
+  readIdentifier,
+  readInt,
+  readPort,
+  readPortOrOff,
+  readSecret,
+  readString,
+  readUrl,
+  type Env,
+  type HostPort,
+} from './config.js';
 
 export const LOG_LEVELS = ['error', 'warn', 'info', 'http', 'verbose', 'debug', 'silly'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -97,13 +111,17 @@ function redisConfig(env: Env): RedisConfig {
   return config;
 }
 
-const HOST_NAME = /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+const HOST_NAME =
+  /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
 
 /** An address to listen on: an IPv4 or IPv6 address (without brackets) or a host name. */
 function readListenHost(env: Env, name: string, fallback: string): string {
   const value = readString(env, name, fallback);
   if (isIP(value) === 0 && !HOST_NAME.test(value)) {
-    throw new ConfigError(name, `must be an IP address (IPv6 without brackets, such as ::) or a host name, got "${value.slice(0, 100)}"`);
+    throw new ConfigError(
+      name,
+      `must be an IP address (IPv6 without brackets, such as ::) or a host name, got "${value.slice(0, 100)}"`,
+    );
   }
   return value;
 }

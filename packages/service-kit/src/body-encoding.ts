@@ -24,7 +24,8 @@ function mediaTypeOf(contentType: string | undefined): string {
   return (contentType ?? '').split(';')[0]!.trim().toLowerCase();
 }
 
-const isJsonType = (type: string): boolean => type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
+const isJsonType = (type: string): boolean =>
+  type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
 
 /**
  * 415 code 1014 for a body this service cannot decode, naming what was sent: a Content-Encoding
@@ -42,7 +43,11 @@ export function undecodableBody(req: IncomingMessage): ApiError | undefined {
   const charset = charsetOf(contentType);
   if (charset === undefined) return undefined;
   const type = mediaTypeOf(contentType);
-  const read = isJsonType(type) ? JSON_CHARSETS : type === 'application/x-www-form-urlencoded' ? FORM_CHARSETS : undefined;
+  const read = isJsonType(type)
+    ? JSON_CHARSETS
+    : type === 'application/x-www-form-urlencoded'
+      ? FORM_CHARSETS
+      : undefined;
   if (read === undefined || read.has(charset)) return undefined;
   return new ApiError('UNSUPPORTED_BODY_ENCODING', {
     message: `Unsupported charset ${quoted(charset)}: send ${read === JSON_CHARSETS ? 'JSON in UTF-8' : 'the form in UTF-8 or ISO-8859-1'}.`,
@@ -50,12 +55,22 @@ export function undecodableBody(req: IncomingMessage): ApiError | undefined {
 }
 
 /** What the body parsers say when they cannot decode a body (an encoding or charset they refused), as 1014. */
-export function undecodableBodyError(error: { type?: string; encoding?: unknown; charset?: unknown }): ApiError | undefined {
+export function undecodableBodyError(error: {
+  type?: string;
+  encoding?: unknown;
+  charset?: unknown;
+}): ApiError | undefined {
   if (error.type === 'encoding.unsupported') {
-    return new ApiError('UNSUPPORTED_BODY_ENCODING', { message: `Unsupported Content-Encoding ${quoted(String(error.encoding))}: send the body uncompressed, or compressed with gzip, deflate or br.`, cause: error });
+    return new ApiError('UNSUPPORTED_BODY_ENCODING', {
+      message: `Unsupported Content-Encoding ${quoted(String(error.encoding))}: send the body uncompressed, or compressed with gzip, deflate or br.`,
+      cause: error,
+    });
   }
   if (error.type === 'charset.unsupported') {
-    return new ApiError('UNSUPPORTED_BODY_ENCODING', { message: `Unsupported charset ${quoted(String(error.charset))}: send the body in UTF-8.`, cause: error });
+    return new ApiError('UNSUPPORTED_BODY_ENCODING', {
+      message: `Unsupported charset ${quoted(String(error.charset))}: send the body in UTF-8.`,
+      cause: error,
+    });
   }
   return undefined;
 }

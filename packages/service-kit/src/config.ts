@@ -7,7 +7,10 @@ import { parseMediaHost, type MediaHost } from '@pawlink/contracts';
 export type Env = Readonly<Record<string, string | undefined>>;
 
 export class ConfigError extends Error {
-  constructor(readonly variable: string, reason: string) {
+  constructor(
+    readonly variable: string,
+    reason: string,
+  ) {
     super(`Invalid configuration: ${variable} ${reason}`);
     this.name = 'ConfigError';
   }
@@ -34,7 +37,8 @@ export function redactCredentials(value: string): string {
   } else if (scheme !== '') {
     const authority = /^[^/?#]*/.exec(rest)?.[0] ?? '';
     const colon = authority.lastIndexOf(':');
-    if (colon >= 0 && !/^\d*$/.test(authority.slice(colon + 1))) rest = `${authority.slice(0, colon)}:***${rest.slice(authority.length)}`;
+    if (colon >= 0 && !/^\d*$/.test(authority.slice(colon + 1)))
+      rest = `${authority.slice(0, colon)}:***${rest.slice(authority.length)}`;
   }
   return `${scheme}${rest}`.replace(SECRET_PARAMETER, '$1***');
 }
@@ -64,8 +68,10 @@ export function readInt(env: Env, name: string, fallback: number, range: { min?:
   const got = shown(name, value);
   if (!/^-?\d+$/.test(value)) throw new ConfigError(name, `must be an integer, got ${got}`);
   const parsed = Number(value);
-  if (range.min !== undefined && parsed < range.min) throw new ConfigError(name, `must be at least ${range.min}, got ${got}`);
-  if (range.max !== undefined && parsed > range.max) throw new ConfigError(name, `must be at most ${range.max}, got ${got}`);
+  if (range.min !== undefined && parsed < range.min)
+    throw new ConfigError(name, `must be at least ${range.min}, got ${got}`);
+  if (range.max !== undefined && parsed > range.max)
+    throw new ConfigError(name, `must be at most ${range.max}, got ${got}`);
   return parsed;
 }
 
@@ -136,7 +142,8 @@ export function readHostPorts(env: Env, name: string): HostPort[] | undefined {
   return entries.map((entry) => {
     const match = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/.exec(entry);
     const port = Number(match?.[2]);
-    if (!match || !(port >= 1 && port <= 65535)) throw new ConfigError(name, `must be a comma-separated list of host:port, got ${shown(name, entry)}`);
+    if (!match || !(port >= 1 && port <= 65535))
+      throw new ConfigError(name, `must be a comma-separated list of host:port, got ${shown(name, entry)}`);
     return { host: match[1]!.replace(/^\[(.*)\]$/, '$1'), port };
   });
 }
@@ -147,7 +154,8 @@ export function readHostList(env: Env, name: string): MediaHost[] | null {
   if (value === '') return null;
   return value.split(',').map((entry) => {
     const host = parseMediaHost(entry);
-    if (!host) throw new ConfigError(name, `must list host or host:port entries separated by commas, got "${entry.trim()}"`);
+    if (!host)
+      throw new ConfigError(name, `must list host or host:port entries separated by commas, got "${entry.trim()}"`);
     return host;
   });
 }

@@ -1,5 +1,12 @@
 import type { ServiceName } from '@pawlink/contracts';
-import express, { type ErrorRequestHandler, type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import express, {
+  type ErrorRequestHandler,
+  type Express,
+  type NextFunction,
+  type Request,
+  type RequestHandler,
+  type Response,
+} from 'express';
 import { ApiError } from './api-error.js';
 import { undecodableBody } from './body-encoding.js';
 import { bodyParserError, errorRenderer, unknownRouteHandler } from './error-renderer.js';
@@ -67,8 +74,18 @@ const deferBodyParserErrors: ErrorRequestHandler = (error: unknown, req, res, ne
 
 /** A body we cannot parse as JSON or a form is malformed (1026), not silently ignored. */
 const deferUnparsableBody: RequestHandler = (req, res, next) => {
-  if (BODY_METHODS.has(req.method) && hasBody(req) && !req.is(['application/json', 'application/*+json', 'application/x-www-form-urlencoded'])) {
-    deferBodyError(req, res, new ApiError('MALFORMED_BODY', { message: 'Malformed request body: send JSON (Content-Type: application/json).' }));
+  if (
+    BODY_METHODS.has(req.method) &&
+    hasBody(req) &&
+    !req.is(['application/json', 'application/*+json', 'application/x-www-form-urlencoded'])
+  ) {
+    deferBodyError(
+      req,
+      res,
+      new ApiError('MALFORMED_BODY', {
+        message: 'Malformed request body: send JSON (Content-Type: application/json).',
+      }),
+    );
   }
   next();
 };
@@ -115,7 +132,13 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
       metrics.observe(req.method, routeLabel(req), res.statusCode, seconds);
       // winston formats a line before its transports drop it for its level: ask first
       if (options.logger.isLevelEnabled('http')) {
-        options.logger.http('request', { requestId, method: req.method, path: req.path, status: res.statusCode, ms: Math.round(seconds * 1e4) / 10 });
+        options.logger.http('request', {
+          requestId,
+          method: req.method,
+          path: req.path,
+          status: res.statusCode,
+          ms: Math.round(seconds * 1e4) / 10,
+        });
       }
     });
     runWithRequestId(requestId, next);
@@ -123,7 +146,9 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   applyExpressSettings(app);
   // A GET (most of the traffic) has no body to parse: it skips the parsers and their content-type checks.
   const bodyParsers = express.Router();
-  bodyParsers.use(express.json({ limit: options.config.bodyLimitBytes, type: ['application/json', 'application/*+json'] }));
+  bodyParsers.use(
+    express.json({ limit: options.config.bodyLimitBytes, type: ['application/json', 'application/*+json'] }),
+  );
   bodyParsers.use(express.urlencoded({ limit: options.config.bodyLimitBytes, extended: false, parameterLimit: 100 }));
   bodyParsers.use(deferBodyParserErrors);
   bodyParsers.use(deferUnparsableBody);
@@ -141,7 +166,11 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   });
 
   app.get('/online', (_req, res) => {
-    res.json({ success: true, uptime: Math.floor((Date.now() - startedAt) / 1000), readOnly: options.readOnly.enabled });
+    res.json({
+      success: true,
+      uptime: Math.floor((Date.now() - startedAt) / 1000),
+      readOnly: options.readOnly.enabled,
+    });
   });
   // Readiness, not liveness: a load balancer takes the instance out while a dependency is down.
   app.get('/ready', async (_req, res) => {

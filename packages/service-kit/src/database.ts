@@ -14,9 +14,16 @@ export function databaseName(config: DatabaseConfig, name: string): string {
 /** Creates the database when missing (utf8mb4); migrations then create the tables. */
 export async function ensureDatabase(config: DatabaseConfig, name: string): Promise<string> {
   const full = databaseName(config, name);
-  const connection = await mysql.createConnection({ host: config.host, port: config.port, user: config.user, password: config.password });
+  const connection = await mysql.createConnection({
+    host: config.host,
+    port: config.port,
+    user: config.user,
+    password: config.password,
+  });
   try {
-    await connection.query(`CREATE DATABASE IF NOT EXISTS \`${full}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+    await connection.query(
+      `CREATE DATABASE IF NOT EXISTS \`${full}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`,
+    );
   } finally {
     await connection.end();
   }
@@ -25,7 +32,12 @@ export async function ensureDatabase(config: DatabaseConfig, name: string): Prom
 
 export async function dropDatabase(config: DatabaseConfig, name: string): Promise<void> {
   const full = databaseName(config, name);
-  const connection = await mysql.createConnection({ host: config.host, port: config.port, user: config.user, password: config.password });
+  const connection = await mysql.createConnection({
+    host: config.host,
+    port: config.port,
+    user: config.user,
+    password: config.password,
+  });
   try {
     await connection.query(`DROP DATABASE IF EXISTS \`${full}\``);
   } finally {
@@ -53,7 +65,14 @@ export interface FailFastOptions {
 /** typeorm's logger interface, used only to hear about failed queries. */
 function queryErrorListener(onQueryError: (error: unknown) => void): Logger {
   const quiet = (): void => undefined;
-  return { logQuery: quiet, logQuerySlow: quiet, logSchemaBuild: quiet, logMigration: quiet, log: quiet, logQueryError: (error) => onQueryError(error) };
+  return {
+    logQuery: quiet,
+    logQuerySlow: quiet,
+    logSchemaBuild: quiet,
+    logMigration: quiet,
+    log: quiet,
+    logQueryError: (error) => onQueryError(error),
+  };
 }
 
 /** A typeorm DataSource for one service schema; never `synchronize`, always migrations. */

@@ -75,7 +75,14 @@ export function errorRenderer(logger: Logger): ErrorRequestHandler {
       res.status(known.httpStatus).json(known.toBody());
       return;
     }
-    logger.error('unhandled error', { error, method: req.method, path: req.path, requestId: res.getHeader('X-Request-Id') });
-    res.status(Errors.INTERNAL_ERROR.status).json({ success: false, error: Errors.INTERNAL_ERROR.message, code: Errors.INTERNAL_ERROR.code });
+    logger.error('unhandled error', {
+      error,
+      method: req.method,
+      path: req.path,
+      requestId: res.getHeader('X-Request-Id'),
+    });
+    res
+      .status(Errors.INTERNAL_ERROR.status)
+      .json({ success: false, error: Errors.INTERNAL_ERROR.message, code: Errors.INTERNAL_ERROR.code });
   };
 }

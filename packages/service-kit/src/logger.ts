@@ -21,7 +21,12 @@ export interface LogSink {
 const serialiseErrors = winston.format((info) => {
   for (const [key, value] of Object.entries(info)) {
     if (value instanceof Error) {
-      info[key] = { name: value.name, message: value.message, stack: value.stack, ...(value.cause instanceof Error ? { cause: value.cause.message } : {}) };
+      info[key] = {
+        name: value.name,
+        message: value.message,
+        stack: value.stack,
+        ...(value.cause instanceof Error ? { cause: value.cause.message } : {}),
+      };
     }
   }
   return info;
@@ -40,12 +45,24 @@ const tagRequestId = winston.format((info) => {
  * JSON lines on stdout, one logger per process, tagged with the service name and, inside a
  * request, its request id. `stream` replaces stdout (tests read the lines).
  */
-export function createLogger(service: string, level: LogLevel = 'info', options: { silent?: boolean; stream?: Writable } = {}): Logger {
+export function createLogger(
+  service: string,
+  level: LogLevel = 'info',
+  options: { silent?: boolean; stream?: Writable } = {},
+): Logger {
   return winston.createLogger({
     level,
     silent: options.silent ?? false,
     defaultMeta: { service },
-    format: winston.format.combine(winston.format.timestamp(), winston.format.errors({ stack: true }), serialiseErrors(), tagRequestId(), winston.format.json()),
-    transports: [options.stream ? new winston.transports.Stream({ stream: options.stream }) : new winston.transports.Console()],
+    format: winston.format.combine(
+      winston.format.timestamp(),
+      winston.format.errors({ stack: true }),
+      serialiseErrors(),
+      tagRequestId(),
+      winston.format.json(),
+    ),
+    transports: [
+      options.stream ? new winston.transports.Stream({ stream: options.stream }) : new winston.transports.Console(),
+    ],
   });
 }

@@ -12,8 +12,16 @@ export class HttpMetrics {
     this.registry.setDefaultLabels({ service });
     collectDefaultMetrics({ register: this.registry });
     const all = (): Iterable<RequestSeries> => this.series.values();
-    this.registry.registerMetric(requestCountMetric('http_requests_total', 'HTTP requests by method, route pattern and status.', all));
-    this.registry.registerMetric(requestLatencyMetric('http_request_duration_seconds', 'HTTP request latency by method, route pattern and status.', all));
+    this.registry.registerMetric(
+      requestCountMetric('http_requests_total', 'HTTP requests by method, route pattern and status.', all),
+    );
+    this.registry.registerMetric(
+      requestLatencyMetric(
+        'http_request_duration_seconds',
+        'HTTP request latency by method, route pattern and status.',
+        all,
+      ),
+    );
   }
 
   observe(method: string, route: string, status: number, seconds: number): void {
@@ -40,7 +48,13 @@ export class HttpMetrics {
  * `GET /metrics` in Prometheus's text format; anything else 404 1024 or 405 1025.
  */
 export function metricsRequestListener(metrics: HttpMetrics): RequestListener {
-  const fail = (res: Parameters<RequestListener>[1], status: number, code: number, error: string, headers: Record<string, string> = {}): void => {
+  const fail = (
+    res: Parameters<RequestListener>[1],
+    status: number,
+    code: number,
+    error: string,
+    headers: Record<string, string> = {},
+  ): void => {
     res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', ...headers });
     res.end(JSON.stringify({ success: false, error, code }));
   };

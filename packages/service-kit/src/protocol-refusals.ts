@@ -17,10 +17,15 @@ export const MAX_HEADER_SIZE = REQUEST_TARGET_LIMIT_BYTES + HEADER_FIELDS_LIMIT_
 const LINGER_MS = 1000;
 
 const targetTooLong = (): ApiError =>
-  new ApiError('REQUEST_HEAD_TOO_LARGE', { httpStatus: 414, message: `The request target (path and query) is too long: at most ${REQUEST_TARGET_LIMIT_BYTES} bytes.` });
+  new ApiError('REQUEST_HEAD_TOO_LARGE', {
+    httpStatus: 414,
+    message: `The request target (path and query) is too long: at most ${REQUEST_TARGET_LIMIT_BYTES} bytes.`,
+  });
 
 const fieldsTooLarge = (): ApiError =>
-  new ApiError('REQUEST_HEAD_TOO_LARGE', { message: `The request's header fields are too large: at most ${HEADER_FIELDS_LIMIT_BYTES} bytes of names and values in all.` });
+  new ApiError('REQUEST_HEAD_TOO_LARGE', {
+    message: `The request's header fields are too large: at most ${HEADER_FIELDS_LIMIT_BYTES} bytes of names and values in all.`,
+  });
 
 function headerFieldBytes(rawHeaders: string[]): number {
   let bytes = 0;
@@ -51,8 +56,12 @@ function refusalFor(error: Error & { code?: unknown; rawPacket?: unknown; reason
   const code = typeof error.code === 'string' ? error.code : '';
   if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return new ApiError('REQUEST_TIMEOUT');
   if (code === 'HPE_HEADER_OVERFLOW') return targetOverLimit(error.rawPacket) ? targetTooLong() : fieldsTooLarge();
-  if (code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW') return new ApiError('BODY_TOO_LARGE', { message: 'Request body too large: its chunk extensions are over the limit.' });
-  if (code.startsWith('HPE_')) return new ApiError('MALFORMED_BODY', { message: `Malformed request: ${parserReason(error)}.` });
+  if (code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW')
+    return new ApiError('BODY_TOO_LARGE', {
+      message: 'Request body too large: its chunk extensions are over the limit.',
+    });
+  if (code.startsWith('HPE_'))
+    return new ApiError('MALFORMED_BODY', { message: `Malformed request: ${parserReason(error)}.` });
   return undefined;
 }
 
@@ -76,7 +85,10 @@ function answer(res: ServerResponse, refusal: ApiError): void {
 function answerRaw(socket: Duplex, refusal: ApiError): void {
   const body = JSON.stringify(refusal.toBody());
   const headers = { ...jsonHeaders(refusal, body), 'X-Request-Id': randomUUID(), Date: new Date().toUTCString() };
-  const head = [`HTTP/1.1 ${refusal.httpStatus} ${http.STATUS_CODES[refusal.httpStatus] ?? 'Error'}`, ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`)];
+  const head = [
+    `HTTP/1.1 ${refusal.httpStatus} ${http.STATUS_CODES[refusal.httpStatus] ?? 'Error'}`,
+    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+  ];
   // A close right after the write would reset a connection whose client is still sending, and
   // could take the answer with it: end our side, and close a client that does not close its own.
   socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
@@ -117,7 +129,10 @@ export function refuseMalformedHead(req: IncomingMessage, res: ServerResponse): 
   let refusal: ApiError | undefined;
   if ((req.url ?? '').length > REQUEST_TARGET_LIMIT_BYTES) refusal = targetTooLong();
   else if (headerFieldBytes(req.rawHeaders) > HEADER_FIELDS_LIMIT_BYTES) refusal = fieldsTooLarge();
-  else if (req.httpVersion === '1.1' && req.headers.host === undefined) refusal = new ApiError('MALFORMED_BODY', { message: 'Malformed request: an HTTP/1.1 request must carry a Host header.' });
+  else if (req.httpVersion === '1.1' && req.headers.host === undefined)
+    refusal = new ApiError('MALFORMED_BODY', {
+      message: 'Malformed request: an HTTP/1.1 request must carry a Host header.',
+    });
   if (!refusal) return false;
   assignRequestId(req, res);
   answer(res, refusal);
@@ -127,5 +142,8 @@ export function refuseMalformedHead(req: IncomingMessage, res: ServerResponse): 
 /** A CONNECT request: this is no proxy. Node would close the connection without a word. */
 export function refuseConnect(_req: IncomingMessage, socket: Duplex): void {
   answered.add(socket);
-  answerRaw(socket, new ApiError('MALFORMED_BODY', { message: 'Malformed request: CONNECT is not served here (this is not a proxy).' }));
+  answerRaw(
+    socket,
+    new ApiError('MALFORMED_BODY', { message: 'Malformed request: CONNECT is not served here (this is not a proxy).' }),
+  );
 }

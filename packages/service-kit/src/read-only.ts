@@ -11,12 +11,20 @@ export const readOnlyKey = (redisPrefix: string, service: ServiceName): string =
  */
 
 /** Writes the switch for one or every service; read by every running instance within a second. */
-export async function setReadOnly(redis: RedisClient, redisPrefix: string, services: readonly ServiceName[], on: boolean): Promise<void> {
+export async function setReadOnly(
+  redis: RedisClient,
+  redisPrefix: string,
+  services: readonly ServiceName[],
+  on: boolean,
+): Promise<void> {
   await Promise.all(services.map((service) => redis.set(readOnlyKey(redisPrefix, service), on ? '1' : '0')));
 }
 
 /** The stored switch per service; null where nothing was stored (the env default applies). */
-export async function getReadOnly(redis: RedisClient, redisPrefix: string): Promise<Record<ServiceName, boolean | null>> {
+export async function getReadOnly(
+  redis: RedisClient,
+  redisPrefix: string,
+): Promise<Record<ServiceName, boolean | null>> {
   const values = await Promise.all(SERVICES.map((s) => redis.get(readOnlyKey(redisPrefix, s))));
   const result = {} as Record<ServiceName, boolean | null>;
   SERVICES.forEach((service, i) => {
@@ -73,7 +81,11 @@ export class ReadOnlySwitch {
       await this.refresh();
       this.failing = false;
     } catch (error) {
-      if (!this.failing) this.logger?.warn('read-only switch unreadable; keeping the last known value', { readOnly: this.current, error: (error as Error).message });
+      if (!this.failing)
+        this.logger?.warn('read-only switch unreadable; keeping the last known value', {
+          readOnly: this.current,
+          error: (error as Error).message,
+        });
       this.failing = true;
     }
   }

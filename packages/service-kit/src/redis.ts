@@ -41,7 +41,12 @@ export type RedisClient = Redis | Cluster;
  * connection behind the master circuit leaves its masters to the circuit, which logs each outage
  * once for the process.
  */
-export function watchRedisConnection(redis: RedisClient, logger: LogSink | undefined, name: string, nodes = true): void {
+export function watchRedisConnection(
+  redis: RedisClient,
+  logger: LogSink | undefined,
+  name: string,
+  nodes = true,
+): void {
   let down = false;
   const lost = (reason: string): void => {
     if (down) return;
@@ -70,7 +75,10 @@ export function watchRedisConnection(redis: RedisClient, logger: LogSink | undef
 }
 
 /** The fail-fast settings of a service's plain connections, from DB_/REDIS_*_TIMEOUT_MS. */
-export const failFastRedis = (timeouts: { redisConnectMs: number; redisCommandMs: number }): NonNullable<CreateRedisOptions['failFast']> => ({
+export const failFastRedis = (timeouts: {
+  redisConnectMs: number;
+  redisCommandMs: number;
+}): NonNullable<CreateRedisOptions['failFast']> => ({
   connectTimeoutMs: timeouts.redisConnectMs,
   commandTimeoutMs: timeouts.redisCommandMs,
 });
@@ -88,8 +96,13 @@ function clusterNodeOptions(url: string): RedisOptions {
   };
 }
 
-function openClient(config: RedisConfig, nodeOptions: RedisOptions, failFast: CreateRedisOptions['failFast']): RedisClient {
-  if (!config.clusterNodes) return new Redis(config.url, { ...nodeOptions, lazyConnect: false, retryStrategy: reconnectDelay });
+function openClient(
+  config: RedisConfig,
+  nodeOptions: RedisOptions,
+  failFast: CreateRedisOptions['failFast'],
+): RedisClient {
+  if (!config.clusterNodes)
+    return new Redis(config.url, { ...nodeOptions, lazyConnect: false, retryStrategy: reconnectDelay });
   const { enableAutoPipelining, ...perNode } = nodeOptions;
   const options: ClusterOptions = {
     lazyConnect: false,
@@ -98,7 +111,9 @@ function openClient(config: RedisConfig, nodeOptions: RedisOptions, failFast: Cr
     redisOptions: { ...clusterNodeOptions(config.url), ...perNode },
     // README, "Scaling": during a failover a command fails at once (the master circuit keeps the
     // others from trying) instead of being retried toward a master that is gone.
-    ...(failFast ? { retryDelayOnFailover: 0, retryDelayOnClusterDown: 0, slotsRefreshTimeout: failFast.commandTimeoutMs } : {}),
+    ...(failFast
+      ? { retryDelayOnFailover: 0, retryDelayOnClusterDown: 0, slotsRefreshTimeout: failFast.commandTimeoutMs }
+      : {}),
   };
   return new Cluster(config.clusterNodes, options);
 }

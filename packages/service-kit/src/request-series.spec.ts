@@ -21,6 +21,10 @@ describe('request series read at scrape time', () => {
     expect(text).toContain(`http_request_duration_seconds_bucket{${labels},le="10",service="shortener"} 3`);
     expect(text).toContain(`http_request_duration_seconds_bucket{${labels},le="+Inf",service="shortener"} 4`);
     expect(text).toContain(`http_request_duration_seconds_count{${labels},service="shortener"} 4`);
-    expect(text).toMatch(new RegExp(`http_request_duration_seconds_sum\\{${labels.replace(/[/:]/g, '\\$&')},service="shortener"\\} 30\\.02`));
+    expect(text).toMatch(
+      new RegExp(
+        `http_request_duration_seconds_sum\\{${labels.replace(/[/:]/g, '\\$&')},service="shortener"\\} 30\\.02`,
+      ),
+    );
   });
 });

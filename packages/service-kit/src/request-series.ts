@@ -3,7 +3,9 @@ import type { Metric, MetricObjectWithValues, MetricValue, MetricValueWithName }
 export type RequestLabels = Record<'method' | 'route' | 'status', string>;
 
 /** Upper bounds (seconds) of the latency histogram's buckets. */
-export const LATENCY_BUCKETS: readonly number[] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+export const LATENCY_BUCKETS: readonly number[] = [
+  0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10,
+];
 
 /**
  * One method/route/status: its requests and their latencies as plain numbers. The request path
@@ -32,20 +34,30 @@ export class RequestSeries {
  * renders it beside its own metrics (default labels included). prom-client's own Counter and
  * Histogram validate and hash the label set on every `inc`/`observe`, even through a child.
  */
-function scrapedMetric(name: string, help: string, type: 'counter' | 'histogram', values: () => Array<MetricValue<string> | MetricValueWithName<string>>): Metric {
+function scrapedMetric(
+  name: string,
+  help: string,
+  type: 'counter' | 'histogram',
+  values: () => Array<MetricValue<string> | MetricValueWithName<string>>,
+): Metric {
   const metric = {
     name,
     help,
     type,
     aggregator: 'sum',
-    get: (): Promise<MetricObjectWithValues<MetricValue<string>>> => Promise.resolve({ name, help, type, aggregator: 'sum', values: values() } as unknown as MetricObjectWithValues<MetricValue<string>>),
+    get: (): Promise<MetricObjectWithValues<MetricValue<string>>> =>
+      Promise.resolve({ name, help, type, aggregator: 'sum', values: values() } as unknown as MetricObjectWithValues<
+        MetricValue<string>
+      >),
   };
   // prom-client's Registry renders any object of this shape; its type only names its own classes.
   return metric as unknown as Metric;
 }
 
 export function requestCountMetric(name: string, help: string, series: () => Iterable<RequestSeries>): Metric {
-  return scrapedMetric(name, help, 'counter', () => Array.from(series(), (s) => ({ labels: { ...s.labels }, value: s.count })));
+  return scrapedMetric(name, help, 'counter', () =>
+    Array.from(series(), (s) => ({ labels: { ...s.labels }, value: s.count })),
+  );
 }
 
 export function requestLatencyMetric(name: string, help: string, series: () => Iterable<RequestSeries>): Metric {

@@ -62,7 +62,10 @@ async function warnUnlessNoEviction(redis: RedisClient, logger: Logger): Promise
   try {
     const [, policy] = (await redis.config('GET', 'maxmemory-policy')) as [string, string];
     if (policy !== undefined && policy !== 'noeviction') {
-      logger.warn('Redis maxmemory-policy is not noeviction: under memory pressure Redis may drop queued jobs and limits', { maxmemoryPolicy: policy });
+      logger.warn(
+        'Redis maxmemory-policy is not noeviction: under memory pressure Redis may drop queued jobs and limits',
+        { maxmemoryPolicy: policy },
+      );
     }
   } catch {
     // CONFIG refused or Redis not there yet: the connection's own monitoring reports the latter.
@@ -79,7 +82,11 @@ export interface OpenedRuntime<C extends BaseConfig> {
  * The runtime `runService` gives a process: connections that fail fast and are watched, databases
  * behind circuits, readiness. Exported so tests can build a process's wiring in-process.
  */
-export function createServiceRuntime<C extends BaseConfig>(config: C, logger: Logger, metricsLabel = 'service'): OpenedRuntime<C> {
+export function createServiceRuntime<C extends BaseConfig>(
+  config: C,
+  logger: Logger,
+  metricsLabel = 'service',
+): OpenedRuntime<C> {
   const timeouts = config.dependencyTimeouts;
   const closers: Closer[] = [];
   const checks: Record<string, ReadinessCheck> = {};
@@ -165,9 +172,18 @@ export async function runService<C extends BaseConfig>(definition: ServiceDefini
       const metricsPort = definition.metricsPort?.(config) ?? null;
       if (metricsPort !== null) {
         // Its own listener, so /metrics is never on the public surface; drained with the main server.
-        const metrics = await listen(metricsRequestListener(runtime.metrics), metricsPort, config.metrics.host, config.http);
+        const metrics = await listen(
+          metricsRequestListener(runtime.metrics),
+          metricsPort,
+          config.metrics.host,
+          config.http,
+        );
         servers.push(metrics.server);
-        logger.info(`${definition.name} metrics listening`, { host: config.metrics.host, port: metrics.port, path: '/metrics' });
+        logger.info(`${definition.name} metrics listening`, {
+          host: config.metrics.host,
+          port: metrics.port,
+          path: '/metrics',
+        });
       }
     }
   } catch (error) {

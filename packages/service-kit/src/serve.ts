@@ -4,7 +4,12 @@ import type { HttpLimits } from './base-config.js';
 import type { Logger } from './logger.js';
 import { answerClientError, MAX_HEADER_SIZE, refuseConnect, refuseMalformedHead } from './protocol-refusals.js';
 
-export const DEFAULT_HTTP_LIMITS: HttpLimits = { requestTimeoutMs: 30_000, headersTimeoutMs: 10_000, keepAliveTimeoutMs: 5_000, maxConnections: 10_000 };
+export const DEFAULT_HTTP_LIMITS: HttpLimits = {
+  requestTimeoutMs: 30_000,
+  headersTimeoutMs: 10_000,
+  keepAliveTimeoutMs: 5_000,
+  maxConnections: 10_000,
+};
 
 /** How often Node looks for requests past their timeouts (its default, 30 s, let slow clients stay ~37 s). */
 const CONNECTIONS_CHECKING_INTERVAL_MS = 1000;
@@ -64,10 +69,17 @@ const nodeWriteHead = http.ServerResponse.prototype.writeHead;
  * flight when the drain begins still closes its connection, and no request pays for being tracked.
  * Express swaps a response's prototype for its app's, so createServiceApp puts it there too.
  */
-export function drainAwareWriteHead(this: http.ServerResponse, statusCode: number, ...rest: unknown[]): http.ServerResponse {
+export function drainAwareWriteHead(
+  this: http.ServerResponse,
+  statusCode: number,
+  ...rest: unknown[]
+): http.ServerResponse {
   const socket = this.req.socket as (net.Socket & { server?: http.Server }) | null;
   if (socket?.server !== undefined && closesConnection(socket.server, socket)) this.shouldKeepAlive = false;
-  return (nodeWriteHead as (this: http.ServerResponse, ...args: unknown[]) => http.ServerResponse).apply(this, [statusCode, ...rest]);
+  return (nodeWriteHead as (this: http.ServerResponse, ...args: unknown[]) => http.ServerResponse).apply(this, [
+    statusCode,
+    ...rest,
+  ]);
 }
 
 /** The responses `listen` makes: answered before any framework sees them (the shortener's fast path). */
@@ -85,7 +97,12 @@ class DrainAwareResponse extends http.ServerResponse {
  * `Drain`), so a client with a pooled keep-alive socket opens a new connection elsewhere instead
  * of having this one reset under it.
  */
-export async function listen(handler: RequestListener, port: number, host = '127.0.0.1', limits: HttpLimits = DEFAULT_HTTP_LIMITS): Promise<ListeningServer> {
+export async function listen(
+  handler: RequestListener,
+  port: number,
+  host = '127.0.0.1',
+  limits: HttpLimits = DEFAULT_HTTP_LIMITS,
+): Promise<ListeningServer> {
   const checked: RequestListener = (req, res) => {
     if (!refuseMalformedHead(req, res)) handler(req, res);
   };
@@ -177,7 +194,8 @@ export function installGracefulShutdown(options: ShutdownOptions): () => Promise
     shuttingDown = (async () => {
       const started = Date.now();
       for (const server of options.servers) startDraining(server);
-      if (options.servers.length > 0 && (options.lastCallMs ?? 0) > 0) await new Promise((resolve) => setTimeout(resolve, options.lastCallMs));
+      if (options.servers.length > 0 && (options.lastCallMs ?? 0) > 0)
+        await new Promise((resolve) => setTimeout(resolve, options.lastCallMs));
       await Promise.all(options.servers.map(stopAccepting));
       clearTimeout(deadline);
       const closers = typeof options.closers === 'function' ? options.closers() : options.closers;
@@ -186,7 +204,10 @@ export function installGracefulShutdown(options: ShutdownOptions): () => Promise
         const closing = Promise.resolve().then(close);
         closing.catch((error: unknown) => options.logger.warn('error while closing', { error }));
         if (!(await within(closing, closeBudgetMs / closers.length))) {
-          options.logger.warn('a connection did not close in time; abandoned', { closing: close.label ?? `closer ${index}`, waitedMs: Math.round(closeBudgetMs / closers.length) });
+          options.logger.warn('a connection did not close in time; abandoned', {
+            closing: close.label ?? `closer ${index}`,
+            waitedMs: Math.round(closeBudgetMs / closers.length),
+          });
         }
       }
       options.logger.info('shut down cleanly');

@@ -7,7 +7,15 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort, redisAnswers } from '@pawlink/test-kit';
 import { Redis, type Cluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ClusterMasterCircuit, createRedis, DependencyUnavailableError, loadBaseConfig, redisReadiness, unavailableDependencyOf, type LogSink } from '../src/index.js';
+import {
+  ClusterMasterCircuit,
+  createRedis,
+  DependencyUnavailableError,
+  loadBaseConfig,
+  redisReadiness,
+  unavailableDependencyOf,
+  type LogSink,
+} from '../src/index.js';
 
 /*
  * The master circuit in front of a cluster connection, on a private one-node Redis Cluster that
@@ -28,12 +36,33 @@ const logger: LogSink = {
   info: (message, meta) => lines.push({ level: 'info', message, meta }),
   warn: (message, meta) => lines.push({ level: 'warn', message, meta }),
 };
-const said = (start: string) => lines.filter((line) => line.message.startsWith(start) && line.meta?.node === `127.0.0.1:${port}`);
+const said = (start: string) =>
+  lines.filter((line) => line.message.startsWith(start) && line.meta?.node === `127.0.0.1:${port}`);
 
 async function startNode(): Promise<void> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--cluster-enabled', 'yes', '--cluster-config-file', path.join(dir, 'nodes.conf'),
-    // A node alone has never been told its address; without this it reports its slots on "".
-    '--cluster-announce-ip', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const child = spawn(
+    'redis-server',
+    [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--dir',
+      dir,
+      '--cluster-enabled',
+      'yes',
+      '--cluster-config-file',
+      path.join(dir, 'nodes.conf'),
+      // A node alone has never been told its address; without this it reports its slots on "".
+      '--cluster-announce-ip',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+    ],
+    { stdio: 'ignore' },
+  );
   server = child;
   while (!(await redisAnswers(port))) {
     if (child.exitCode !== null) throw new Error(`redis-server on ${port} exited ${child.exitCode}`);
@@ -46,7 +75,8 @@ async function clusterOk(): Promise<void> {
   try {
     await admin.connect();
     // A restarted node has its slots from nodes.conf already.
-    if (/cluster_slots_assigned:0\b/.test(await admin.cluster('INFO'))) await admin.call('CLUSTER', 'ADDSLOTSRANGE', '0', '16383');
+    if (/cluster_slots_assigned:0\b/.test(await admin.cluster('INFO')))
+      await admin.call('CLUSTER', 'ADDSLOTSRANGE', '0', '16383');
     while (!/cluster_state:ok/.test(await admin.cluster('INFO'))) await sleep(50);
   } finally {
     admin.disconnect();
@@ -78,7 +108,12 @@ beforeAll(async () => {
   await clusterOk();
   circuit = new ClusterMasterCircuit({ logger });
   const config = loadBaseConfig({ REDIS_CLUSTER_NODES: `127.0.0.1:${port}` });
-  redis = createRedis(config.redis, { name: 'circuit', logger, failFast: { connectTimeoutMs: 1000, commandTimeoutMs: 5000 }, masters: circuit }) as Cluster;
+  redis = createRedis(config.redis, {
+    name: 'circuit',
+    logger,
+    failFast: { connectTimeoutMs: 1000, commandTimeoutMs: 5000 },
+    masters: circuit,
+  }) as Cluster;
   await redis.set('circuit:probe', 'here');
 });
 
@@ -103,7 +138,9 @@ describe('a master that hangs (SIGSTOP)', () => {
     } finally {
       server!.kill('SIGCONT');
     }
-    await expect.poll(() => redis.get('circuit:probe').catch(() => 'failed'), { timeout: 5000, interval: 50 }).toBe('here');
+    await expect
+      .poll(() => redis.get('circuit:probe').catch(() => 'failed'), { timeout: 5000, interval: 50 })
+      .toBe('here');
     expect(await redisReadiness(redis, circuit)()).toBe(true);
     expect(said('redis cluster master unavailable')).toHaveLength(1);
     expect(said('redis cluster master answering again')).toHaveLength(1);
@@ -124,7 +161,9 @@ describe('a master that is killed', () => {
     await startNode();
     await clusterOk();
     // The node came back empty.
-    await expect.poll(() => redis.set('circuit:probe', 'again').catch(() => 'failed'), { timeout: 10_000, interval: 100 }).toBe('OK');
+    await expect
+      .poll(() => redis.set('circuit:probe', 'again').catch(() => 'failed'), { timeout: 10_000, interval: 100 })
+      .toBe('OK');
     expect(await redisReadiness(redis, circuit)()).toBe(true);
   });
 });

@@ -14,15 +14,30 @@ describe('loadBaseConfig', () => {
       imagesMedia: 'http://127.0.0.1:3004/images',
     });
     expect(config.mediaDir).toBe('/srv/pawlink/data/media');
-    expect(config.database).toEqual({ type: 'mariadb', host: '127.0.0.1', port: 3306, user: 'root', password: '', prefix: 'pawlink_' });
+    expect(config.database).toEqual({
+      type: 'mariadb',
+      host: '127.0.0.1',
+      port: 3306,
+      user: 'root',
+      password: '',
+      prefix: 'pawlink_',
+    });
     expect(config.redis).toEqual({ url: 'redis://127.0.0.1:6379', prefix: 'pawlink:' });
     expect(config.readOnlyDefault).toBe(false);
     expect(config.logLevel).toBe('info');
   });
 
   it('serves metrics on 127.0.0.1:9101–9103 by default; off turns one off, 0 picks a free port', () => {
-    expect(loadBaseConfig({}).metrics).toEqual({ host: '127.0.0.1', ports: { shortener: 9101, images: 9102, thumbs: 9103 } });
-    const config = loadBaseConfig({ METRICS_HOST: '0.0.0.0', SHORTENER_METRICS_PORT: 'off', IMAGES_METRICS_PORT: '0', THUMBS_METRICS_PORT: '9200' });
+    expect(loadBaseConfig({}).metrics).toEqual({
+      host: '127.0.0.1',
+      ports: { shortener: 9101, images: 9102, thumbs: 9103 },
+    });
+    const config = loadBaseConfig({
+      METRICS_HOST: '0.0.0.0',
+      SHORTENER_METRICS_PORT: 'off',
+      IMAGES_METRICS_PORT: '0',
+      THUMBS_METRICS_PORT: '9200',
+    });
     expect(config.metrics).toEqual({ host: '0.0.0.0', ports: { shortener: null, images: 0, thumbs: 9200 } });
   });
 
@@ -41,7 +56,10 @@ describe('loadBaseConfig', () => {
   );
 
   it('reads REDIS_CLUSTER_NODES as the seed nodes of a Redis Cluster, IPv6 literals too', () => {
-    const config = loadBaseConfig({ REDIS_CLUSTER_NODES: ' redis-1:7000, 10.0.0.2:7001,[fd00::3]:7002 ', REDIS_URL: 'rediss://:secret@ignored:6379' });
+    const config = loadBaseConfig({
+      REDIS_CLUSTER_NODES: ' redis-1:7000, 10.0.0.2:7001,[fd00::3]:7002 ',
+      REDIS_URL: 'rediss://:secret@ignored:6379',
+    });
     expect(config.redis).toEqual({
       url: 'rediss://:secret@ignored:6379',
       prefix: 'pawlink:',
@@ -57,7 +75,9 @@ describe('loadBaseConfig', () => {
   itRefusesBadValues(
     loadBaseConfig,
     ConfigError,
-    ['redis-1', 'redis-1:7000,', 'redis-1:0', 'redis-1:70000', 'redis://redis-1:7000', 'a b:7000'].map((value) => ['REDIS_CLUSTER_NODES', value] as const),
+    ['redis-1', 'redis-1:7000,', 'redis-1:0', 'redis-1:70000', 'redis://redis-1:7000', 'a b:7000'].map(
+      (value) => ['REDIS_CLUSTER_NODES', value] as const,
+    ),
     'rejects %s=%s naming the variable',
   );
 
@@ -89,7 +109,11 @@ describeConfigSecrets(loadBaseConfig, ConfigError);
 
 describe('the readers of a secret variable', () => {
   it('never quote its value, whichever reader refuses it', () => {
-    for (const read of [() => readInt({ DB_PASSWORD: 'hunter2' }, 'DB_PASSWORD', 0), () => readEnum({ DB_PASSWORD: 'hunter2' }, 'DB_PASSWORD', ['a'], 'a'), () => readUrl({ BOARD_API_TOKEN: 'hunter2' }, 'BOARD_API_TOKEN', 'http://x')]) {
+    for (const read of [
+      () => readInt({ DB_PASSWORD: 'hunter2' }, 'DB_PASSWORD', 0),
+      () => readEnum({ DB_PASSWORD: 'hunter2' }, 'DB_PASSWORD', ['a'], 'a'),
+      () => readUrl({ BOARD_API_TOKEN: 'hunter2' }, 'BOARD_API_TOKEN', 'http://x'),
+    ]) {
       expect(read).toThrow(ConfigError);
       expect(read).toThrow('(hidden)');
       expect(read).not.toThrow(/hunter2/);

@@ -1,9 +1,26 @@
-import { createTestContext, request, serveForTest, startDependencyProxies, type DependencyProxies, type TcpProxy, type TestContext, type TestServer } from '@pawlink/test-kit';
+import {
+  createTestContext,
+  request,
+  serveForTest,
+  startDependencyProxies,
+  type DependencyProxies,
+  type TcpProxy,
+  type TestContext,
+  type TestServer,
+} from '@pawlink/test-kit';
 import type { Request, Response } from 'express';
 import type { RedisClient } from '../src/index.js';
 import type { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger, createServiceApp, createServiceRuntime, ensureDatabase, loadBaseConfig, type Closer, type ReadOnlySwitch } from '../src/index.js';
+import {
+  createLogger,
+  createServiceApp,
+  createServiceRuntime,
+  ensureDatabase,
+  loadBaseConfig,
+  type Closer,
+  type ReadOnlySwitch,
+} from '../src/index.js';
 
 /*
  * A kit service whose MariaDB and Redis connections go through TCP proxies the test stalls (a
@@ -34,12 +51,20 @@ beforeAll(async () => {
   });
   await ensureDatabase(real.database, 'kit');
   const { Writable } = await import('node:stream');
-  const logger = createLogger('images', 'info', { stream: new Writable({ write: (chunk: Buffer, _e, done) => (logLines.push(chunk.toString()), done()) }) });
+  const logger = createLogger('images', 'info', {
+    stream: new Writable({ write: (chunk: Buffer, _e, done) => (logLines.push(chunk.toString()), done()) }),
+  });
   const opened = createServiceRuntime(config, logger);
   closers = opened.closers;
   const redis: RedisClient = opened.runtime.redis('kit');
   const dataSource: DataSource = await opened.runtime.dataSource({ name: 'kit', entities: [], migrations: [] });
-  const { app, finalize } = createServiceApp({ service: 'images', config, logger, readOnly: { enabled: false } as ReadOnlySwitch, readiness: opened.runtime.readiness });
+  const { app, finalize } = createServiceApp({
+    service: 'images',
+    config,
+    logger,
+    readOnly: { enabled: false } as ReadOnlySwitch,
+    readiness: opened.runtime.readiness,
+  });
   app.get('/db', async (_req: Request, res: Response) => {
     res.json({ success: true, rows: await dataSource.query('SELECT 1 AS one') });
   });
@@ -68,7 +93,11 @@ async function timed(path: string) {
 async function expectUnavailable(path: string): Promise<void> {
   const { res, ms } = await timed(path);
   expect(res.status, path).toBe(503);
-  expect(res.body).toEqual({ success: false, code: 1004, error: 'A service this request needs is unavailable right now; try again shortly.' });
+  expect(res.body).toEqual({
+    success: false,
+    code: 1004,
+    error: 'A service this request needs is unavailable right now; try again shortly.',
+  });
   expect(res.headers.get('retry-after')).toBe('2');
   expect(ms, `${path} answered in ${ms} ms`).toBeLessThan(3000);
 }
@@ -93,7 +122,11 @@ describe('a stalled database (SIGSTOP)', () => {
       db.restore();
     }
     await expectRecovered('/db');
-    expect((await timed('/ready')).res.body).toEqual({ success: true, ready: true, checks: { database: 'up', redis: 'up' } });
+    expect((await timed('/ready')).res.body).toEqual({
+      success: true,
+      ready: true,
+      checks: { database: 'up', redis: 'up' },
+    });
   });
 });
 

@@ -15,7 +15,11 @@ function start(env: Record<string, string> = {}): { child: ChildProcessWithoutNu
 }
 
 /** GET over a keep-alive agent, as pooling clients do; resolves with the status and the Connection header. */
-function keepAliveGet(port: number, path: string, agent: http.Agent): Promise<{ status: number; connection: string | undefined }> {
+function keepAliveGet(
+  port: number,
+  path: string,
+  agent: http.Agent,
+): Promise<{ status: number; connection: string | undefined }> {
   return new Promise((resolve, reject) => {
     http
       .get({ host: '127.0.0.1', port, path, agent }, (res) => {
@@ -106,7 +110,10 @@ describe('graceful shutdown', () => {
       expect(await keepAliveGet(Number(port), '/online', agent)).toEqual({ status: 200, connection: 'keep-alive' });
       const fresh = new http.Agent({ keepAlive: false });
       try {
-        while ((await keepAliveGet(Number(port), '/online', fresh).catch((error: NodeJS.ErrnoException) => error.code)) !== 'ECONNREFUSED') {
+        while (
+          (await keepAliveGet(Number(port), '/online', fresh).catch((error: NodeJS.ErrnoException) => error.code)) !==
+          'ECONNREFUSED'
+        ) {
           await new Promise((resolve) => setTimeout(resolve, 50));
         }
       } finally {
@@ -160,8 +167,18 @@ describe('graceful shutdown', () => {
     child.kill('SIGTERM');
     const [code] = (await once(child, 'exit')) as [number | null];
     expect(code).toBe(0);
-    const lines = output.join('').split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(lines).toContainEqual(expect.objectContaining({ level: 'warn', message: 'a connection did not close in time; abandoned', closing: 'database stalled' }));
+    const lines = output
+      .join('')
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines).toContainEqual(
+      expect.objectContaining({
+        level: 'warn',
+        message: 'a connection did not close in time; abandoned',
+        closing: 'database stalled',
+      }),
+    );
     expect(output.join('')).toContain('closers-ran');
   });
 

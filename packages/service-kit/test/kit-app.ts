@@ -1,5 +1,19 @@
 import type { RequestListener } from 'node:http';
-import { createLogger, createRedis, createServiceApp, DEFAULT_HTTP_LIMITS, HttpMetrics, listen, loadBaseConfig, metricsRequestListener, ReadOnlySwitch, requireParsedBody, requireWritable, ApiError, type HttpLimits } from '../src/index.js';
+import {
+  createLogger,
+  createRedis,
+  createServiceApp,
+  DEFAULT_HTTP_LIMITS,
+  HttpMetrics,
+  listen,
+  loadBaseConfig,
+  metricsRequestListener,
+  ReadOnlySwitch,
+  requireParsedBody,
+  requireWritable,
+  ApiError,
+  type HttpLimits,
+} from '../src/index.js';
 import { serveForTest, type TestServer, type TestContext } from '@pawlink/test-kit';
 
 export interface KitAppOptions {
@@ -8,7 +22,10 @@ export interface KitAppOptions {
 }
 
 /** The app served as runService serves it: `listen()` with its limits and protocol refusals. */
-async function serveWithKit(handler: RequestListener, options: NonNullable<KitAppOptions['listen']>): Promise<TestServer> {
+async function serveWithKit(
+  handler: RequestListener,
+  options: NonNullable<KitAppOptions['listen']>,
+): Promise<TestServer> {
   const host = options.host ?? '127.0.0.1';
   const { server, port } = await listen(handler, 0, host, { ...DEFAULT_HTTP_LIMITS, ...options.limits });
   return {
@@ -31,7 +48,13 @@ export async function startKitApp(ctx: TestContext, options: KitAppOptions = {})
   const readOnly = new ReadOnlySwitch(redis, config.redis.prefix, 'shortener', false);
   await readOnly.start();
   const metrics = new HttpMetrics('shortener');
-  const { app, finalize } = createServiceApp({ service: 'shortener', config: { bodyLimitBytes: 1024, trustProxy: 0 }, logger, readOnly, metrics });
+  const { app, finalize } = createServiceApp({
+    service: 'shortener',
+    config: { bodyLimitBytes: 1024, trustProxy: 0 },
+    logger,
+    readOnly,
+    metrics,
+  });
   app.post('/echo', requireParsedBody, (req, res) => {
     res.json({ success: true, body: req.body as unknown });
   });

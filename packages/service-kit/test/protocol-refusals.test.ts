@@ -33,7 +33,11 @@ interface RawAnswer {
 }
 
 /** Writes `chunks` on a fresh connection (with `pauseMs` between them) and reads until the server closes or `waitMs` passes. */
-function exchange(port: number, chunks: string[], { pauseMs = 0, waitMs = 5000, host = '127.0.0.1' } = {}): Promise<RawAnswer> {
+function exchange(
+  port: number,
+  chunks: string[],
+  { pauseMs = 0, waitMs = 5000, host = '127.0.0.1' } = {},
+): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, host);
     const received: Buffer[] = [];
@@ -48,7 +52,12 @@ function exchange(port: number, chunks: string[], { pauseMs = 0, waitMs = 5000, 
         const colon = line.indexOf(':');
         if (colon > 0) headers[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim();
       }
-      resolve({ status: Number(statusLine.split(' ')[1]), headers, body: split === -1 ? '' : text.slice(split + 4), closed });
+      resolve({
+        status: Number(statusLine.split(' ')[1]),
+        headers,
+        body: split === -1 ? '' : text.slice(split + 4),
+        closed,
+      });
     };
     const timer = setTimeout(() => {
       socket.destroy();
@@ -106,7 +115,8 @@ describe('request target and header fields over the limits', () => {
     // Names and values count, as node:http counts them: Host, Connection and the pad below.
     const host = new URL(kit.url).host;
     const others = 'Host'.length + host.length + 'Connection'.length + 'close'.length + 'X-Pad'.length;
-    const head = (pad: number) => `GET /online HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\nX-Pad: ${repeat(pad)}\r\n\r\n`;
+    const head = (pad: number) =>
+      `GET /online HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\nX-Pad: ${repeat(pad)}\r\n\r\n`;
     const fits = await exchange(kit.port, [head(16 * 1024 - others)]);
     expect(fits.status).toBe(200);
     const over = await exchange(kit.port, [head(16 * 1024 - others + 1)]);
@@ -137,8 +147,9 @@ describe('requests not received in time', () => {
     expect(answer.closed).toBe(true);
   });
 
-  it('408 code 1016 for a body that does not arrive in time, answered with the request\'s own id', async () => {
-    const head = 'POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 20\r\nX-Request-Id: slow-body-1\r\n\r\n';
+  it("408 code 1016 for a body that does not arrive in time, answered with the request's own id", async () => {
+    const head =
+      'POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 20\r\nX-Request-Id: slow-body-1\r\n\r\n';
     const answer = await exchange(kit.port, [head, '{"a":'], { waitMs: 8000 });
     expectJsonRefusal(answer, 408, 1016);
     expect(answer.headers['x-request-id']).toBe('slow-body-1');
@@ -153,8 +164,14 @@ describe('requests that cannot be parsed', () => {
     ['a space in the target', 'GET /on line HTTP/1.1\r\nHost: x\r\n\r\n'],
     ['an unknown HTTP version', 'GET /online HTTP/9.9\r\nHost: x\r\n\r\n'],
     ['a header name with a space', 'GET /online HTTP/1.1\r\nHost: x\r\nBad Header: y\r\n\r\n'],
-    ['Content-Length and Transfer-Encoding together', 'POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n'],
-    ['a broken chunk', 'POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nZZ\r\n'],
+    [
+      'Content-Length and Transfer-Encoding together',
+      'POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n',
+    ],
+    [
+      'a broken chunk',
+      'POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nZZ\r\n',
+    ],
   ])('400 code 1026 for %s', async (_name, data) => {
     const answer = await exchange(kit.port, [data]);
     const body = expectJsonRefusal(answer, 400, 1026);
@@ -178,24 +195,32 @@ describe('requests that cannot be parsed', () => {
   });
 
   it('answers a request with an expectation it does not meet as if it had none, not with an empty 417', async () => {
-    const known = await exchange(kit.port, ['GET /online HTTP/1.1\r\nHost: x\r\nExpect: something-else\r\nConnection: close\r\n\r\n']);
+    const known = await exchange(kit.port, [
+      'GET /online HTTP/1.1\r\nHost: x\r\nExpect: something-else\r\nConnection: close\r\n\r\n',
+    ]);
     expect(known.status).toBe(200);
     expect(JSON.parse(known.body)).toMatchObject({ success: true });
-    const unknown = await exchange(kit.port, ['GET /nope HTTP/1.1\r\nHost: x\r\nExpect: something-else\r\nConnection: close\r\n\r\n']);
+    const unknown = await exchange(kit.port, [
+      'GET /nope HTTP/1.1\r\nHost: x\r\nExpect: something-else\r\nConnection: close\r\n\r\n',
+    ]);
     expect(unknown.status).toBe(404);
     expect(JSON.parse(unknown.body)).toEqual(failure(1024));
   });
 });
 
 describe('bodies the service does not decode', () => {
-  const post = (headers: Record<string, string>, body: string | Buffer) => request(`${kit.url}/echo`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+  const post = (headers: Record<string, string>, body: string | Buffer) =>
+    request(`${kit.url}/echo`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
 
-  it.each(['zstd', 'compress', 'x-gzip', 'gzip, br', 'identity, gzip'])('415 code 1014 for Content-Encoding %s, naming it', async (encoding) => {
-    const res = await post({ 'content-encoding': encoding }, '{"a":1}');
-    expect(res.status).toBe(415);
-    expect(res.body).toEqual(failure(1014));
-    expect(res.body.error).toContain(JSON.stringify(encoding));
-  });
+  it.each(['zstd', 'compress', 'x-gzip', 'gzip, br', 'identity, gzip'])(
+    '415 code 1014 for Content-Encoding %s, naming it',
+    async (encoding) => {
+      const res = await post({ 'content-encoding': encoding }, '{"a":1}');
+      expect(res.status).toBe(415);
+      expect(res.body).toEqual(failure(1014));
+      expect(res.body.error).toContain(JSON.stringify(encoding));
+    },
+  );
 
   it.each([
     ['application/json; charset=latin1', 'latin1'],
@@ -211,12 +236,23 @@ describe('bodies the service does not decode', () => {
 
   it('decodes gzip, deflate and br, and reads UTF-8 JSON and UTF-8 or ISO-8859-1 forms', async () => {
     const json = '{"fox":"🦊"}';
-    for (const [encoding, bytes] of [['gzip', gzipSync(json)], ['deflate', deflateSync(json)], ['br', brotliCompressSync(json)], ['identity', Buffer.from(json)]] as const) {
+    for (const [encoding, bytes] of [
+      ['gzip', gzipSync(json)],
+      ['deflate', deflateSync(json)],
+      ['br', brotliCompressSync(json)],
+      ['identity', Buffer.from(json)],
+    ] as const) {
       const res = await post({ 'content-encoding': encoding }, bytes);
       expect(res.body, encoding).toEqual({ success: true, body: { fox: '🦊' } });
     }
-    expect((await post({ 'content-type': 'application/json; charset=UTF-8' }, json)).body).toEqual({ success: true, body: { fox: '🦊' } });
-    const latin1Form = await post({ 'content-type': 'application/x-www-form-urlencoded; charset=iso-8859-1' }, 'name=caf%E9');
+    expect((await post({ 'content-type': 'application/json; charset=UTF-8' }, json)).body).toEqual({
+      success: true,
+      body: { fox: '🦊' },
+    });
+    const latin1Form = await post(
+      { 'content-type': 'application/x-www-form-urlencoded; charset=iso-8859-1' },
+      'name=caf%E9',
+    );
     expect(latin1Form.body).toEqual({ success: true, body: { name: 'café' } });
   });
 
@@ -224,15 +260,27 @@ describe('bodies the service does not decode', () => {
     await setReadOnly(kit.redis, kit.config.redis.prefix, ['shortener'], true);
     await kit.readOnly.refresh();
     try {
-      const res = await request(`${kit.url}/write`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': 'zstd' }, body: 'x' });
+      const res = await request(`${kit.url}/write`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-encoding': 'zstd' },
+        body: 'x',
+      });
       expect([res.status, res.body.code]).toEqual([503, 1003]);
     } finally {
       await setReadOnly(kit.redis, kit.config.redis.prefix, ['shortener'], false);
       await kit.readOnly.refresh();
     }
-    const writable = await request(`${kit.url}/write`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': 'zstd' }, body: 'x' });
+    const writable = await request(`${kit.url}/write`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-encoding': 'zstd' },
+      body: 'x',
+    });
     expect([writable.status, writable.body.code]).toEqual([415, 1014]);
-    const unknown = await request(`${kit.url}/no/such/route`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': 'zstd' }, body: 'x' });
+    const unknown = await request(`${kit.url}/no/such/route`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-encoding': 'zstd' },
+      body: 'x',
+    });
     expect([unknown.status, unknown.body.code]).toEqual([404, 1024]);
   });
 

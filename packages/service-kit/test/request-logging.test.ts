@@ -1,7 +1,14 @@
 import { PassThrough } from 'node:stream';
 import { createTestContext, jsonInit, request, serveForTest, type TestContext } from '@pawlink/test-kit';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createLogger, createRedis, createServiceApp, loadBaseConfig, ReadOnlySwitch, requireParsedBody } from '../src/index.js';
+import {
+  createLogger,
+  createRedis,
+  createServiceApp,
+  loadBaseConfig,
+  ReadOnlySwitch,
+  requireParsedBody,
+} from '../src/index.js';
 
 let ctx: TestContext;
 let close: () => Promise<void>;
@@ -13,12 +20,18 @@ beforeAll(async () => {
   const config = loadBaseConfig(ctx.env);
   const stream = new PassThrough();
   stream.on('data', (chunk: Buffer) => {
-    for (const line of chunk.toString('utf8').split('\n')) if (line.trim()) lines.push(JSON.parse(line) as Record<string, unknown>);
+    for (const line of chunk.toString('utf8').split('\n'))
+      if (line.trim()) lines.push(JSON.parse(line) as Record<string, unknown>);
   });
   const logger = createLogger('shortener', 'http', { stream });
   const redis = createRedis(config.redis);
   const readOnly = new ReadOnlySwitch(redis, config.redis.prefix, 'shortener', false);
-  const { app, finalize } = createServiceApp({ service: 'shortener', config: { bodyLimitBytes: 1024, trustProxy: 0 }, logger, readOnly });
+  const { app, finalize } = createServiceApp({
+    service: 'shortener',
+    config: { bodyLimitBytes: 1024, trustProxy: 0 },
+    logger,
+    readOnly,
+  });
   app.get('/work', async (_req, res) => {
     await new Promise((resolve) => setTimeout(resolve, 5));
     logger.info('working', { step: 'get' });
@@ -49,7 +62,10 @@ it('tags every line logged while handling a request with its request id, after a
   expect(get.headers.get('x-request-id')).toBe('req-get-1');
   expect(post.headers.get('x-request-id')).toBe('req-post-1');
   await new Promise((resolve) => setTimeout(resolve, 50));
-  expect(lines.find((l) => l.message === 'working' && l.step === 'get')).toMatchObject({ requestId: 'req-get-1', service: 'shortener' });
+  expect(lines.find((l) => l.message === 'working' && l.step === 'get')).toMatchObject({
+    requestId: 'req-get-1',
+    service: 'shortener',
+  });
   expect(lines.find((l) => l.message === 'working' && l.step === 'post')).toMatchObject({ requestId: 'req-post-1' });
   expect(lines.filter((l) => l.message === 'request').map((l) => l.requestId)).toEqual(['req-get-1', 'req-post-1']);
 });

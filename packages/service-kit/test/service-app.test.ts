@@ -82,13 +82,21 @@ describe('common errors', () => {
   });
 
   it('1026 for malformed JSON', async () => {
-    const res = await request(`${kit.url}/echo`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":' });
+    const res = await request(`${kit.url}/echo`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"a":',
+    });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe(1026);
   });
 
   it('1026 for a body of another content type', async () => {
-    const res = await request(`${kit.url}/echo`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'hello' });
+    const res = await request(`${kit.url}/echo`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: 'hello',
+    });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe(1026);
   });
@@ -96,35 +104,55 @@ describe('common errors', () => {
   it('accepts JSON and form bodies', async () => {
     const json = await request(`${kit.url}/echo`, jsonInit('POST', { a: 1 }));
     expect(json.body).toEqual({ success: true, body: { a: 1 } });
-    const form = await request(`${kit.url}/echo`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'a=1' });
+    const form = await request(`${kit.url}/echo`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'a=1',
+    });
     expect(form.body).toEqual({ success: true, body: { a: '1' } });
   });
 
   it('1026 for a corrupt compressed body', async () => {
     for (const encoding of ['gzip', 'deflate', 'br']) {
-      const res = await request(`${kit.url}/echo`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': encoding }, body: 'garbage' });
+      const res = await request(`${kit.url}/echo`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-encoding': encoding },
+        body: 'garbage',
+      });
       expect(res.status, encoding).toBe(400);
       expect(res.body.code, encoding).toBe(1026);
     }
   });
 
-  it('lets the route\'s guards answer before an unreadable body: read-only 503, unknown route 1024', async () => {
+  it("lets the route's guards answer before an unreadable body: read-only 503, unknown route 1024", async () => {
     await setReadOnly(kit.redis, kit.config.redis.prefix, ['shortener'], true);
     await kit.readOnly.refresh();
     try {
-      const res = await request(`${kit.url}/write`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":' });
+      const res = await request(`${kit.url}/write`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"a":',
+      });
       expect(res.status).toBe(503);
       expect(res.body.code).toBe(1003);
     } finally {
       await setReadOnly(kit.redis, kit.config.redis.prefix, ['shortener'], false);
       await kit.readOnly.refresh();
     }
-    const malformed = await request(`${kit.url}/write`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":' });
+    const malformed = await request(`${kit.url}/write`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"a":',
+    });
     expect(malformed.body.code).toBe(1026);
     const large = await request(`${kit.url}/write`, jsonInit('POST', { big: 'x'.repeat(5000) }));
     expect(large.status).toBe(413);
     expect(large.body.code).toBe(1027);
-    const unknown = await request(`${kit.url}/no/such/route`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x' });
+    const unknown = await request(`${kit.url}/no/such/route`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: 'x',
+    });
     expect(unknown.status).toBe(404);
     expect(unknown.body.code).toBe(1024);
   });
@@ -139,7 +167,11 @@ describe('common errors', () => {
     for (const path of ['/boom', '/async-boom']) {
       const res = await request(`${kit.url}${path}`);
       expect(res.status).toBe(500);
-      expect(res.body).toEqual({ success: false, error: 'There was an internal error while attempting to perform that action.', code: 0 });
+      expect(res.body).toEqual({
+        success: false,
+        error: 'There was an internal error while attempting to perform that action.',
+        code: 0,
+      });
       expect(res.text).not.toMatch(/SELECT|secret|\/srv|\n\s+at /);
     }
   });
@@ -147,7 +179,12 @@ describe('common errors', () => {
   it('renders registry errors with their status and extra', async () => {
     const res = await request(`${kit.url}/teapot`);
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ success: false, error: 'No changes were provided.', code: 1080, extra: { why: 'test' } });
+    expect(res.body).toEqual({
+      success: false,
+      error: 'No changes were provided.',
+      code: 1080,
+      extra: { why: 'test' },
+    });
   });
 
   it('1024 for an undecodable path', async () => {

@@ -40,7 +40,13 @@ export async function startCallbackReceiver(): Promise<CallbackReceiver> {
     req.on('end', () => {
       const path = req.url ?? '/';
       const signature = req.headers['x-pawlink-signature'];
-      calls.push({ path, body: Buffer.concat(chunks).toString('utf8'), contentType: req.headers['content-type'], signature: Array.isArray(signature) ? signature.join(',') : signature, receivedAt: Date.now() });
+      calls.push({
+        path,
+        body: Buffer.concat(chunks).toString('utf8'),
+        contentType: req.headers['content-type'],
+        signature: Array.isArray(signature) ? signature.join(',') : signature,
+        receivedAt: Date.now(),
+      });
       void Promise.resolve(answer(path, calls.filter((call) => call.path === path).length)).then((reply) => {
         if (reply === 'hang') held.push(res);
         else res.writeHead(reply, { 'content-type': 'text/plain' }).end('ok');
@@ -59,7 +65,8 @@ export async function startCallbackReceiver(): Promise<CallbackReceiver> {
       for (;;) {
         const seen = calls.filter((call) => call.path === path);
         if (seen.length >= count) return seen;
-        if (Date.now() > deadline) throw new Error(`${seen.length} of ${count} callbacks to ${path} after ${timeoutMs} ms`);
+        if (Date.now() > deadline)
+          throw new Error(`${seen.length} of ${count} callbacks to ${path} after ${timeoutMs} ms`);
         await sleep(25);
       }
     },

@@ -1,6 +1,15 @@
 import { chromium, type Browser } from 'playwright-core';
 
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /** Debian's Chromium, driven by playwright-core, with a fresh temporary profile. */
 export function launchChromium(): Promise<Browser> {
@@ -28,14 +37,20 @@ export interface DocsPageView {
  * violation (`securitypolicyviolation` events, listened for before any script of the page runs).
  * `afterRender` is a script run once the reference is there (a test proving violations are seen).
  */
-export async function inspectDocsPage(browser: Browser, url: string, expectedOperations: number, options: { afterRender?: string; screenshot?: string } = {}): Promise<DocsPageView> {
+export async function inspectDocsPage(
+  browser: Browser,
+  url: string,
+  expectedOperations: number,
+  options: { afterRender?: string; screenshot?: string } = {},
+): Promise<DocsPageView> {
   const context = await browser.newContext();
   const page = await context.newPage();
   const problems: string[] = [];
   const foreignRequests: string[] = [];
   const origin = new URL(url).origin;
   page.on('console', (message) => {
-    if (message.type() === 'error' || message.type() === 'warning') problems.push(`console ${message.type()}: ${message.text()}`);
+    if (message.type() === 'error' || message.type() === 'warning')
+      problems.push(`console ${message.type()}: ${message.text()}`);
   });
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   page.on('requestfailed', (req) => problems.push(`request failed: ${req.url()} ${req.failure()?.errorText ?? ''}`));
@@ -48,11 +63,16 @@ export async function inspectDocsPage(browser: Browser, url: string, expectedOpe
   await page.exposeFunction('__reportCspViolation', (text: string) => problems.push(text));
   // A string, not a function: this package is compiled without the DOM's types.
   await page.addInitScript({
-    content: "document.addEventListener('securitypolicyviolation', function (e) { window.__reportCspViolation('CSP violation: ' + e.violatedDirective + ' ' + e.blockedURI + ' ' + e.sample); });",
+    content:
+      "document.addEventListener('securitypolicyviolation', function (e) { window.__reportCspViolation('CSP violation: ' + e.violatedDirective + ' ' + e.blockedURI + ' ' + e.sample); });",
   });
   try {
     const response = await page.goto(url);
-    await page.waitForFunction(`document.querySelectorAll('.opblock-summary-path[data-path]').length >= ${Number(expectedOperations)}`, undefined, { timeout: 30_000 });
+    await page.waitForFunction(
+      `document.querySelectorAll('.opblock-summary-path[data-path]').length >= ${Number(expectedOperations)}`,
+      undefined,
+      { timeout: 30_000 },
+    );
     // A moment for anything the renderer loads after its first paint.
     await page.waitForLoadState('networkidle');
     if (options.afterRender) {
@@ -60,7 +80,9 @@ export async function inspectDocsPage(browser: Browser, url: string, expectedOpe
       await page.waitForTimeout(200);
     }
     if (options.screenshot) await page.screenshot({ path: options.screenshot, fullPage: true });
-    const paths = await page.evaluate<string[]>("[...document.querySelectorAll('.opblock-summary-path[data-path]')].map((e) => e.getAttribute('data-path') || '')");
+    const paths = await page.evaluate<string[]>(
+      "[...document.querySelectorAll('.opblock-summary-path[data-path]')].map((e) => e.getAttribute('data-path') || '')",
+    );
     const header = (await page.locator('header.pawlink-docs').innerText()).replace(/\s+/g, ' ');
     const text = (await page.locator('body').innerText()).replace(/\s+/g, ' ');
     return { status: response?.status(), paths: [...new Set(paths)], header, text, problems, foreignRequests };

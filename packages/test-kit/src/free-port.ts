@@ -57,7 +57,10 @@ export async function freePort(): Promise<number> {
 }
 
 /** freePort() over `portRange`, skipping and then adding to `skip`; the kernel's choice when there is no range or it is full. */
-export async function freePortIn(portRange: { low: number; high: number } | undefined, skip: Set<number>): Promise<number> {
+export async function freePortIn(
+  portRange: { low: number; high: number } | undefined,
+  skip: Set<number>,
+): Promise<number> {
   if (portRange) {
     const size = portRange.high - portRange.low + 1;
     for (let attempt = 0; attempt < Math.min(200, size * 4); attempt++) {

@@ -53,7 +53,13 @@ export interface JsonResponse<T = unknown> {
 export async function request<T = any>(url: string, init: RequestInit = {}): Promise<JsonResponse<T>> {
   const response = await fetch(url, { redirect: 'manual', ...init });
   const bytes = Buffer.from(await response.arrayBuffer());
-  assertMatchesContract({ method: init.method ?? 'GET', url, status: response.status, headers: response.headers, body: bytes });
+  assertMatchesContract({
+    method: init.method ?? 'GET',
+    url,
+    status: response.status,
+    headers: response.headers,
+    body: bytes,
+  });
   const text = new TextDecoder().decode(bytes);
   let body: unknown = undefined;
   if ((response.headers.get('content-type') ?? '').includes('json') && text !== '') body = JSON.parse(text);

@@ -64,7 +64,11 @@ const hasExited = (child: ChildProcess): boolean => child.exitCode !== null || c
 
 /** Runs `node <script>` from the repository root, collecting its output line by line. */
 export function spawnNode(name: string, script: string, env: Record<string, string>): NodeProcess {
-  const child = spawn(process.execPath, [script], { cwd: REPO_ROOT, env: processEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [script], {
+    cwd: REPO_ROOT,
+    env: processEnv(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const lines: string[] = [];
   const out = lineCollector(lines);
   const err = lineCollector(lines);
@@ -99,7 +103,11 @@ export type ServiceName = keyof typeof SERVICE_PORT_VARIABLE;
  * when given (a restart keeps its address), else on a free one. Its answers to `request()` are
  * checked against the service's OpenAPI document.
  */
-export async function startService(name: ServiceName, env: Record<string, string>, options: { port?: number; label?: string } = {}): Promise<ServiceProcess> {
+export async function startService(
+  name: ServiceName,
+  env: Record<string, string>,
+  options: { port?: number; label?: string } = {},
+): Promise<ServiceProcess> {
   const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
   const metricsPort = await freePort();
@@ -133,7 +141,10 @@ export function startWorker(name: string, env: Record<string, string>): NodeProc
 }
 
 /** Runs the real `bin/admin` with the given environment (nothing else inherited). */
-export function admin(env: Record<string, string>, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+export function admin(
+  env: Record<string, string>,
+  args: string[],
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(`${REPO_ROOT}bin/admin`, args, { env: processEnv(env) }, (error, stdout, stderr) => {
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
@@ -142,8 +153,23 @@ export function admin(env: Record<string, string>, args: string[]): Promise<{ co
 }
 
 /** Creates an API key named `name` through the CLI and returns it (the last stdout line). */
-export async function createKey(env: Record<string, string>, flags: string, extra: string[] = [], name = 'e2e'): Promise<string> {
-  const result = await admin(env, ['apikey', 'create', '--name', name, '--contact', `${name}@example.com`, '--flags', flags, ...extra]);
+export async function createKey(
+  env: Record<string, string>,
+  flags: string,
+  extra: string[] = [],
+  name = 'e2e',
+): Promise<string> {
+  const result = await admin(env, [
+    'apikey',
+    'create',
+    '--name',
+    name,
+    '--contact',
+    `${name}@example.com`,
+    '--flags',
+    flags,
+    ...extra,
+  ]);
   if (result.code !== 0) throw new Error(`apikey create failed: ${result.stderr}`);
   return result.stdout.trim().split('\n').pop() ?? '';
 }

@@ -30,7 +30,13 @@ export async function createTestContext(label = 'test'): Promise<TestContext> {
   const dbPrefix = `t_${id}_`;
   const redisPrefix = `t:${label}:${id}:`;
   const mediaDir = await mkdtemp(path.join(os.tmpdir(), `pawlink-${label}-`));
-  const env: Record<string, string> = { ...baseEnv(), DB_PREFIX: dbPrefix, REDIS_PREFIX: redisPrefix, MEDIA_DIR: mediaDir, LOG_LEVEL: 'error' };
+  const env: Record<string, string> = {
+    ...baseEnv(),
+    DB_PREFIX: dbPrefix,
+    REDIS_PREFIX: redisPrefix,
+    MEDIA_DIR: mediaDir,
+    LOG_LEVEL: 'error',
+  };
   return {
     env,
     dbPrefix,

@@ -1,5 +1,20 @@
-import { ApiKeyAdminService, ApiKeyRepository, authDatabase, KeyUsageService, PendingUsageRepository, UsageRepository, WebhookSecretService, parseSecretsKey } from '@pawlink/auth';
-import { createDataSource, createRedis, loadBaseConfig, type BaseConfig, type DataSourceSpec } from '@pawlink/service-kit';
+import {
+  ApiKeyAdminService,
+  ApiKeyRepository,
+  authDatabase,
+  KeyUsageService,
+  PendingUsageRepository,
+  UsageRepository,
+  WebhookSecretService,
+  parseSecretsKey,
+} from '@pawlink/auth';
+import {
+  createDataSource,
+  createRedis,
+  loadBaseConfig,
+  type BaseConfig,
+  type DataSourceSpec,
+} from '@pawlink/service-kit';
 import { CommandFailure, type CliContext } from '@pawlink/service-kit/cli';
 import type { RedisClient } from '@pawlink/service-kit/redis';
 import type { DataSource } from 'typeorm';
@@ -53,14 +68,19 @@ export class AdminContext implements CliContext {
   async webhookSecrets(): Promise<WebhookSecretService> {
     const text = this.env.PAWLINK_SECRETS_KEY ?? '';
     const secretsKey = text === '' ? null : parseSecretsKey(text);
-    if (text !== '' && !secretsKey) throw new CommandFailure('PAWLINK_SECRETS_KEY must be 64 hex digits (or base64 of 32 bytes).');
+    if (text !== '' && !secretsKey)
+      throw new CommandFailure('PAWLINK_SECRETS_KEY must be 64 hex digits (or base64 of 32 bytes).');
     return new WebhookSecretService({ keys: await this.keyRepository(), secretsKey });
   }
 
   /** Key usage as MySQL and Redis hold it (the services' unflushed last second is not seen). */
   async keyUsage(): Promise<{ keys: ApiKeyRepository; usage: KeyUsageService }> {
     const dataSource = await this.dataSource(authDatabase);
-    const usage = new KeyUsageService({ usage: new UsageRepository(dataSource), pending: new PendingUsageRepository(this.redis, this.config.redis.prefix), now: Date.now });
+    const usage = new KeyUsageService({
+      usage: new UsageRepository(dataSource),
+      pending: new PendingUsageRepository(this.redis, this.config.redis.prefix),
+      now: Date.now,
+    });
     return { keys: new ApiKeyRepository(dataSource), usage };
   }
 

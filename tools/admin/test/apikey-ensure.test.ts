@@ -30,10 +30,21 @@ afterAll(async () => {
 });
 
 const ensure = (file: string, prefix: string, ...extra: string[]) =>
-  runAdmin(ctx.env, ['apikey', 'ensure', '--key-file', file, '--name-prefix', prefix, '--contact', `${prefix}@localhost`, ...extra]);
+  runAdmin(ctx.env, [
+    'apikey',
+    'ensure',
+    '--key-file',
+    file,
+    '--name-prefix',
+    prefix,
+    '--contact',
+    `${prefix}@localhost`,
+    ...extra,
+  ]);
 
 /** Usable keys whose name starts with `prefix`. */
-const usable = async (prefix: string) => (await keys.list()).filter((key) => key.active && !key.disabled && key.name.startsWith(prefix));
+const usable = async (prefix: string) =>
+  (await keys.list()).filter((key) => key.active && !key.disabled && key.name.startsWith(prefix));
 
 // Each case runs the real CLI two to four times (a Node start and a MySQL connection each): on a
 // busy machine that alone can take most of the default 30 s.
@@ -42,7 +53,9 @@ describe('bin/admin apikey ensure', { timeout: 90_000 }, () => {
     const file = path.join(dir, 'keys', 'first.key');
     const first = await ensure(file, 'first', '--flags', 'shortener,thumbs');
     expect(first.code, first.stderr).toBe(0);
-    expect(first.stdout).toMatch(/^Created API key id=\d+ name="first-\d{14}" contact="first@localhost" flags=shortener,thumbs /);
+    expect(first.stdout).toMatch(
+      /^Created API key id=\d+ name="first-\d{14}" contact="first@localhost" flags=shortener,thumbs /,
+    );
     const record = await keys.findByKey(first.lastLine);
     expect(record).toMatchObject({ active: true, disabled: false, flags: ['shortener', 'thumbs'] });
     expect(await readFile(file, 'utf8')).toBe(`${record!.id} ${first.lastLine}\n`);
@@ -59,9 +72,24 @@ describe('bin/admin apikey ensure', { timeout: 90_000 }, () => {
 
   it('gives a new key with the options for new keys (limits) and reads the older `<id> <key>` and bare-key files', async () => {
     const file = path.join(dir, 'limits.key');
-    const created = await ensure(file, 'limits', '--flags', 'shortener', '--rate-limit-route', '0', '--rate-limit-global', '0', '--bulk-limit', '7');
+    const created = await ensure(
+      file,
+      'limits',
+      '--flags',
+      'shortener',
+      '--rate-limit-route',
+      '0',
+      '--rate-limit-global',
+      '0',
+      '--bulk-limit',
+      '7',
+    );
     expect(created.code, created.stderr).toBe(0);
-    expect(await keys.findByKey(created.lastLine)).toMatchObject({ rateLimitRoute: 0, rateLimitGlobal: 0, bulkLimit: 7 });
+    expect(await keys.findByKey(created.lastLine)).toMatchObject({
+      rateLimitRoute: 0,
+      rateLimitGlobal: 0,
+      bulkLimit: 7,
+    });
     await writeFile(file, `${created.lastLine}\n`);
     expect((await ensure(file, 'limits', '--flags', 'shortener')).lastLine).toBe(created.lastLine);
   });
@@ -122,7 +150,9 @@ describe('bin/admin apikey ensure', { timeout: 90_000 }, () => {
   it('refuses a missing --key-file or --name-prefix as a usage error (exit 2) and creates nothing', async () => {
     const before = (await keys.list()).length;
     expect((await runAdmin(ctx.env, ['apikey', 'ensure', '--name-prefix', 'x', '--contact', 'y'])).code).toBe(2);
-    expect((await runAdmin(ctx.env, ['apikey', 'ensure', '--key-file', path.join(dir, 'x.key'), '--contact', 'y'])).code).toBe(2);
+    expect(
+      (await runAdmin(ctx.env, ['apikey', 'ensure', '--key-file', path.join(dir, 'x.key'), '--contact', 'y'])).code,
+    ).toBe(2);
     expect((await keys.list()).length).toBe(before);
   });
 });
@@ -130,9 +160,14 @@ describe('bin/admin apikey ensure', { timeout: 90_000 }, () => {
 /** Runs `script` in bash with pipefail; resolves its stdout, stderr and exit code. */
 const bash = (script: string) =>
   new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile('bash', ['-c', `set -o pipefail\n${script}`], { env: { ...process.env, ...ctx.env, ADMIN } }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
-    });
+    execFile(
+      'bash',
+      ['-c', `set -o pipefail\n${script}`],
+      { env: { ...process.env, ...ctx.env, ADMIN } },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
+      },
+    );
   });
 
 describe('bin/admin writing into a pipe whose reader stopped early', { timeout: 90_000 }, () => {
@@ -143,7 +178,8 @@ describe('bin/admin writing into a pipe whose reader stopped early', { timeout: 
   });
 
   it('does the same when the reader stops after the first line of a long listing (grep -q, head)', async () => {
-    for (let i = 0; i < 300; i++) await keys.create({ name: `bulk-${i}-${'x'.repeat(60)}`, contact: 'pipe@example.com', flags: [] });
+    for (let i = 0; i < 300; i++)
+      await keys.create({ name: `bulk-${i}-${'x'.repeat(60)}`, contact: 'pipe@example.com', flags: [] });
     const grep = await bash('"$ADMIN" apikey list | grep -q "name=\\"bulk-0-"; echo "pipeline=$?"');
     expect(grep.stdout).toBe('pipeline=0\n');
     expect(grep.stderr).toBe('');

@@ -30,18 +30,23 @@ afterAll(async () => {
   await ctx.cleanup();
 });
 
-const newKey = async () => (await keys.create({ name: 'Usage', contact: 'usage@example.com', flags: ['images_bulk'] })).record.id;
+const newKey = async () =>
+  (await keys.create({ name: 'Usage', contact: 'usage@example.com', flags: ['images_bulk'] })).record.id;
 
 describe('bin/admin apikey usage', () => {
-  it('prints a key\'s requests per day and route from MySQL and Redis, all services, and no other key\'s', async () => {
+  it("prints a key's requests per day and route from MySQL and Redis, all services, and no other key's", async () => {
     const id = await newKey();
     const other = await newKey();
     // Five days ago and yesterday: already in MySQL; today: still waiting in Redis.
-    await new UsageRepository(dataSource).applyBatch(`batch-${id}`, [
-      { keyId: id, day: day(5), field: 'images GET /:category', count: 4 },
-      { keyId: id, day: day(1), field: 'shortener GET /:code.json', count: 2 },
-      { keyId: other, day: day(1), field: 'images GET /:category', count: 99 },
-    ], new Date());
+    await new UsageRepository(dataSource).applyBatch(
+      `batch-${id}`,
+      [
+        { keyId: id, day: day(5), field: 'images GET /:category', count: 4 },
+        { keyId: id, day: day(1), field: 'shortener GET /:code.json', count: 2 },
+        { keyId: other, day: day(1), field: 'images GET /:category', count: 99 },
+      ],
+      new Date(),
+    );
     const pending = new PendingUsageRepository(redis, ctx.redisPrefix);
     await pending.add(`flush-${id}`, [
       { keyId: id, day: day(0), field: 'images GET /:category', count: 3 },
@@ -70,14 +75,22 @@ describe('bin/admin apikey usage', () => {
 
   it('prints routes as docs/api.md names them, counts recorded under their old internal names included', async () => {
     const id = await newKey();
-    await new UsageRepository(dataSource).applyBatch(`batch-renamed-${id}`, [
-      { keyId: id, day: day(1), field: 'images GET /*splat', count: 2 },
-      { keyId: id, day: day(1), field: 'images GET /:category', count: 1 },
-      { keyId: id, day: day(1), field: 'thumbs GET /check/:first/:second', count: 3 },
-    ], new Date());
+    await new UsageRepository(dataSource).applyBatch(
+      `batch-renamed-${id}`,
+      [
+        { keyId: id, day: day(1), field: 'images GET /*splat', count: 2 },
+        { keyId: id, day: day(1), field: 'images GET /:category', count: 1 },
+        { keyId: id, day: day(1), field: 'thumbs GET /check/:first/:second', count: 3 },
+      ],
+      new Date(),
+    );
     const result = await runAdmin(ctx.env, ['apikey', 'usage', String(id)]);
     expect(result.code).toBe(0);
-    expect(result.stdout.trim().split('\n').slice(1)).toEqual([`${day(1)}  6`, '  images GET /:category  3', '  thumbs GET /check/:md5/:type  3']);
+    expect(result.stdout.trim().split('\n').slice(1)).toEqual([
+      `${day(1)}  6`,
+      '  images GET /:category  3',
+      '  thumbs GET /check/:md5/:type  3',
+    ]);
     expect(result.stdout).not.toMatch(/splat|:first|\*/);
   });
 
@@ -85,7 +98,9 @@ describe('bin/admin apikey usage', () => {
     const id = await newKey();
     const result = await runAdmin(ctx.env, ['apikey', 'usage', String(id)]);
     expect(result.code).toBe(0);
-    expect(result.stdout.trim()).toBe(`API key ${id}: 0 requests in the last 30 UTC days up to ${day(0)} (all services).`);
+    expect(result.stdout.trim()).toBe(
+      `API key ${id}: 0 requests in the last 30 UTC days up to ${day(0)} (all services).`,
+    );
   });
 
   it('fails with exit 1 for a key that does not exist or too many days', async () => {
@@ -97,7 +112,12 @@ describe('bin/admin apikey usage', () => {
     expect(tooMany.stderr).toContain('--days must be at most 400');
   });
 
-  it.each([[['apikey', 'usage']], [['apikey', 'usage', 'abc']], [['apikey', 'usage', '1', '--days', '0']], [['apikey', 'usage', '1', '--days', 'many']]])('rejects bad usage %j with exit 2', async (args) => {
+  it.each([
+    [['apikey', 'usage']],
+    [['apikey', 'usage', 'abc']],
+    [['apikey', 'usage', '1', '--days', '0']],
+    [['apikey', 'usage', '1', '--days', 'many']],
+  ])('rejects bad usage %j with exit 2', async (args) => {
     const result = await runAdmin(ctx.env, args);
     expect(result.code).toBe(2);
     expect(result.stderr.length).toBeGreaterThan(0);

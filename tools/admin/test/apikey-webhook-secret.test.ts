@@ -67,10 +67,18 @@ describe('bin/admin apikey webhook-secret', () => {
 
   it('refuses to make a secret without PAWLINK_SECRETS_KEY, or with a malformed one', async () => {
     const before = await secrets.current(keyId);
-    const missing = await runAdmin({ ...ctx.env, PAWLINK_SECRETS_KEY: '' }, ['apikey', 'webhook-secret', String(keyId)]);
+    const missing = await runAdmin({ ...ctx.env, PAWLINK_SECRETS_KEY: '' }, [
+      'apikey',
+      'webhook-secret',
+      String(keyId),
+    ]);
     expect(missing.code).not.toBe(0);
     expect(missing.stderr).toContain('PAWLINK_SECRETS_KEY');
-    const malformed = await runAdmin({ ...ctx.env, PAWLINK_SECRETS_KEY: 'not-a-key' }, ['apikey', 'webhook-secret', String(keyId)]);
+    const malformed = await runAdmin({ ...ctx.env, PAWLINK_SECRETS_KEY: 'not-a-key' }, [
+      'apikey',
+      'webhook-secret',
+      String(keyId),
+    ]);
     expect(malformed.code).not.toBe(0);
     expect(malformed.stderr).toContain('PAWLINK_SECRETS_KEY');
     expect(await secrets.current(keyId)).toBe(before);

@@ -24,7 +24,17 @@ afterAll(async () => {
 });
 
 async function createKey(...extra: string[]) {
-  const result = await runAdmin(ctx.env, ['apikey', 'create', '--name', 'Tester', '--contact', 'tester@example.com', '--flags', 'shortener,thumbs', ...extra]);
+  const result = await runAdmin(ctx.env, [
+    'apikey',
+    'create',
+    '--name',
+    'Tester',
+    '--contact',
+    'tester@example.com',
+    '--flags',
+    'shortener,thumbs',
+    ...extra,
+  ]);
   expect(result.code).toBe(0);
   const record = await keys.findByKey(result.lastLine);
   if (!record) throw new Error(`created key not found: ${result.stdout}`);
@@ -43,7 +53,16 @@ describe('bin/admin apikey', () => {
   it('create prints the key alone on the last line and stores it hashed', async () => {
     const { key, record, result } = await createKey('--bulk-limit', '250', '--rate-limit-route', '0');
     expect(key).toMatch(/^pl_[A-Za-z0-9_-]{43}$/);
-    expect(record).toMatchObject({ name: 'Tester', contact: 'tester@example.com', flags: ['shortener', 'thumbs'], bulkLimit: 250, rateLimitRoute: 0, rateLimitGlobal: null, active: true, disabled: false });
+    expect(record).toMatchObject({
+      name: 'Tester',
+      contact: 'tester@example.com',
+      flags: ['shortener', 'thumbs'],
+      bulkLimit: 250,
+      rateLimitRoute: 0,
+      rateLimitGlobal: null,
+      active: true,
+      disabled: false,
+    });
     expect(record.keyHash).not.toBe(key);
     expect(result.stdout.split('\n').filter((line) => line.includes(key))).toHaveLength(1);
   });
@@ -53,23 +72,52 @@ describe('bin/admin apikey', () => {
     expect(record.bulkLimit).toBe(100);
   });
 
-  it.each([[['--flags', '']], [[]]])('creates a key without flags (%j): it only identifies its holder', async (flagArgs) => {
-    const result = await runAdmin(ctx.env, ['apikey', 'create', '--name', 'Bot', '--contact', 'bot@example.com', ...flagArgs]);
-    expect(result.code).toBe(0);
-    const record = await keys.findByKey(result.lastLine);
-    expect(record).toMatchObject({ name: 'Bot', flags: [], active: true });
-    const list = await runAdmin(ctx.env, ['apikey', 'list']);
-    expect(list.stdout).toContain(`id=${record!.id} name="Bot" contact="bot@example.com" flags=- `);
-  });
+  it.each([[['--flags', '']], [[]]])(
+    'creates a key without flags (%j): it only identifies its holder',
+    async (flagArgs) => {
+      const result = await runAdmin(ctx.env, [
+        'apikey',
+        'create',
+        '--name',
+        'Bot',
+        '--contact',
+        'bot@example.com',
+        ...flagArgs,
+      ]);
+      expect(result.code).toBe(0);
+      const record = await keys.findByKey(result.lastLine);
+      expect(record).toMatchObject({ name: 'Bot', flags: [], active: true });
+      const list = await runAdmin(ctx.env, ['apikey', 'list']);
+      expect(list.stdout).toContain(`id=${record!.id} name="Bot" contact="bot@example.com" flags=- `);
+    },
+  );
 
   it('creates a key with the admin flag (the queue dashboard)', async () => {
-    const result = await runAdmin(ctx.env, ['apikey', 'create', '--name', 'Ops', '--contact', 'ops@example.com', '--flags', 'admin']);
+    const result = await runAdmin(ctx.env, [
+      'apikey',
+      'create',
+      '--name',
+      'Ops',
+      '--contact',
+      'ops@example.com',
+      '--flags',
+      'admin',
+    ]);
     expect(result.code).toBe(0);
     expect(await keys.findByKey(result.lastLine)).toMatchObject({ name: 'Ops', flags: ['admin'] });
   });
 
   it('creates a key limited to SFW image categories (sfw_only)', async () => {
-    const result = await runAdmin(ctx.env, ['apikey', 'create', '--name', 'Bot', '--contact', 'bot@example.com', '--flags', 'sfw_only,images_bulk']);
+    const result = await runAdmin(ctx.env, [
+      'apikey',
+      'create',
+      '--name',
+      'Bot',
+      '--contact',
+      'bot@example.com',
+      '--flags',
+      'sfw_only,images_bulk',
+    ]);
     expect(result.code).toBe(0);
     expect(await keys.findByKey(result.lastLine)).toMatchObject({ name: 'Bot', flags: ['sfw_only', 'images_bulk'] });
   });
@@ -84,7 +132,9 @@ describe('bin/admin apikey', () => {
 
   it('disable, enable and revoke change the stored key', async () => {
     const { record } = await createKey();
-    expect((await runAdmin(ctx.env, ['apikey', 'disable', String(record.id), '--reason', 'too many requests'])).code).toBe(0);
+    expect(
+      (await runAdmin(ctx.env, ['apikey', 'disable', String(record.id), '--reason', 'too many requests'])).code,
+    ).toBe(0);
     expect(await keys.findById(record.id)).toMatchObject({ disabled: true, disabledReason: 'too many requests' });
     expect((await runAdmin(ctx.env, ['apikey', 'enable', String(record.id)])).code).toBe(0);
     expect(await keys.findById(record.id)).toMatchObject({ disabled: false, disabledReason: null });

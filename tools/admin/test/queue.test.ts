@@ -25,8 +25,16 @@ afterAll(async () => {
 
 describe('bin/admin queue', () => {
   it('status counts jobs per state and connected workers', async () => {
-    await queue.add(THUMBNAIL_JOB, { md5: 'a'.repeat(32), type: 'gif', requestedAt: Date.now() }, { jobId: `${'a'.repeat(32)}.gif` });
-    await queue.add(THUMBNAIL_JOB, { md5: 'b'.repeat(32), type: 'png', requestedAt: Date.now() }, { jobId: `${'b'.repeat(32)}.png` });
+    await queue.add(
+      THUMBNAIL_JOB,
+      { md5: 'a'.repeat(32), type: 'gif', requestedAt: Date.now() },
+      { jobId: `${'a'.repeat(32)}.gif` },
+    );
+    await queue.add(
+      THUMBNAIL_JOB,
+      { md5: 'b'.repeat(32), type: 'png', requestedAt: Date.now() },
+      { jobId: `${'b'.repeat(32)}.png` },
+    );
     const result = await runAdmin(ctx.env, ['queue', 'status']);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('waiting: 2\n');
@@ -37,7 +45,10 @@ describe('bin/admin queue', () => {
   it('clean-failed forgets failed jobs so they can be retried', async () => {
     const config = loadBaseConfig(ctx.env);
     const workerConnection = createRedis(config.redis, { forQueue: true });
-    const worker = new Worker(THUMBNAIL_QUEUE, () => Promise.reject(new UnrecoverableError('corrupt input')), { connection: workerConnection, prefix: thumbnailQueuePrefix(config.redis.prefix) });
+    const worker = new Worker(THUMBNAIL_QUEUE, () => Promise.reject(new UnrecoverableError('corrupt input')), {
+      connection: workerConnection,
+      prefix: thumbnailQueuePrefix(config.redis.prefix),
+    });
     try {
       await expect.poll(() => queue.getFailedCount(), { timeout: 10_000 }).toBe(2);
     } finally {
@@ -52,7 +63,12 @@ describe('bin/admin queue', () => {
     expect(await queue.getJob(`${'a'.repeat(32)}.gif`)).toBeUndefined();
   });
 
-  it.each([[['queue', 'clean-failed', '--older-than', '-5']], [['queue', 'clean-failed', '--older-than', 'soon']], [['queue', 'drain']], [['queue', 'status', 'extra']]])('rejects %j with exit 2', async (args) => {
+  it.each([
+    [['queue', 'clean-failed', '--older-than', '-5']],
+    [['queue', 'clean-failed', '--older-than', 'soon']],
+    [['queue', 'drain']],
+    [['queue', 'status', 'extra']],
+  ])('rejects %j with exit 2', async (args) => {
     expect((await runAdmin(ctx.env, args)).code).toBe(2);
   });
 });

@@ -16,7 +16,12 @@ interface ScriptHost {
   defineCommand(name: string, definition: { numberOfKeys: number; lua: string }): void;
 }
 
-type HitCommand = (routeKey: string, globalKey: string, routeWindowMs: number, globalWindowMs: number) => Promise<[number, number, number, number]>;
+type HitCommand = (
+  routeKey: string,
+  globalKey: string,
+  routeWindowMs: number,
+  globalWindowMs: number,
+) => Promise<[number, number, number, number]>;
 
 /**
  * The least I/O a rate-limited endpoint of the contract must do besides its own: count the request
@@ -32,7 +37,12 @@ export function ceilingRateLimit(redis: ScriptHost, config: CeilingRateLimitConf
   return async function countRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const who = req.headers.authorization ?? req.headers['x-forwarded-for'] ?? req.socket.remoteAddress;
     const identity = `{${String(who)}}`;
-    const [count, resetInMs] = await hit(`${prefix}${bucket}:${identity}`, `${prefix}global:${identity}`, routeWindowMs, globalWindowMs);
+    const [count, resetInMs] = await hit(
+      `${prefix}${bucket}:${identity}`,
+      `${prefix}global:${identity}`,
+      routeWindowMs,
+      globalWindowMs,
+    );
     const resetAfter = resetInMs / 1000;
     res.setHeader('X-RateLimit-Limit', String(limit));
     res.setHeader('X-RateLimit-Remaining', String(Math.max(0, limit - count)));

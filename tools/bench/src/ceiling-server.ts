@@ -40,11 +40,18 @@ export interface CeilingOptions {
  * only then). Listens on 127.0.0.1:$BENCH_PORT; on SIGTERM closes the server, then `close` (its
  * Redis or MySQL), then exits.
  */
-export function serveCeiling(handler: RequestListener, close: () => Promise<unknown> = () => Promise.resolve(), options: CeilingOptions = {}): void {
+export function serveCeiling(
+  handler: RequestListener,
+  close: () => Promise<unknown> = () => Promise.resolve(),
+  options: CeilingOptions = {},
+): void {
   if (process.env[CEILING_FRAMEWORK_ENV] === 'express') {
-    if (options.expressRoute === undefined) throw new Error('this ceiling has no expressRoute: it cannot be served as a framework ceiling');
+    if (options.expressRoute === undefined)
+      throw new Error('this ceiling has no expressRoute: it cannot be served as a framework ceiling');
     const route = options.expressRoute;
-    void import('./framework-ceiling.js').then(({ expressHandler }) => listenCeiling(expressHandler(route, handler, options.expressMethod), close));
+    void import('./framework-ceiling.js').then(({ expressHandler }) =>
+      listenCeiling(expressHandler(route, handler, options.expressMethod), close),
+    );
     return;
   }
   listenCeiling(handler, close);
@@ -72,7 +79,12 @@ export function nextRequestId(): string {
 }
 
 /** Writes a JSON answer with the headers every JSON endpoint of ours sends. */
-export function sendJson(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: http.ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(body);
   res.writeHead(status, {
     'Content-Type': 'application/json; charset=utf-8',

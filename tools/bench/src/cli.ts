@@ -14,7 +14,8 @@ import { createWorkspace } from './workspace.js';
 const log = (line = ''): void => void process.stdout.write(`${line}\n`);
 
 async function generator(): Promise<void> {
-  if (!process.env[GENERATOR_FILE_ENV]) throw new Error(`${GENERATOR_FILE_ENV} must name the file to keep the result in`);
+  if (!process.env[GENERATOR_FILE_ENV])
+    throw new Error(`${GENERATOR_FILE_ENV} must name the file to keep the result in`);
   const settings = loadSettings();
   const workspace = await createWorkspace('generator');
   try {
@@ -36,7 +37,8 @@ async function summary(): Promise<void> {
   log('== Pawlink against its ceilings');
   log(describeMachine());
   const generatorFile = process.env[GENERATOR_FILE_ENV];
-  if (generatorFile && existsSync(generatorFile)) log(describeGenerator(JSON.parse(await readFile(generatorFile, 'utf8')) as GeneratorLimit));
+  if (generatorFile && existsSync(generatorFile))
+    log(describeGenerator(JSON.parse(await readFile(generatorFile, 'utf8')) as GeneratorLimit));
   for (const line of formatResults(results)) log(line);
 }
 

@@ -20,6 +20,10 @@ export async function startContractReferences(
   defer(express.stop);
   return [
     { name: 'contract I/O', url: plain.url, label: `node:http + the contract's I/O: ${io}` },
-    { name: 'Express + contract I/O', url: express.url, label: `bare Express 5 with our settings + the contract's I/O, as above: what any implementation on our stack could reach` },
+    {
+      name: 'Express + contract I/O',
+      url: express.url,
+      label: `bare Express 5 with our settings + the contract's I/O, as above: what any implementation on our stack could reach`,
+    },
   ];
 }

@@ -8,7 +8,11 @@ import express from 'express';
 import type { RequestListener } from 'node:http';
 import { applyExpressSettings } from '@pawlink/service-kit/express-settings';
 
-export function expressHandler(route: string, handler: RequestListener, method: 'get' | 'post' = 'get'): RequestListener {
+export function expressHandler(
+  route: string,
+  handler: RequestListener,
+  method: 'get' | 'post' = 'get',
+): RequestListener {
   const app = express();
   applyExpressSettings(app);
   app[method](route, (req, res) => handler(req, res));

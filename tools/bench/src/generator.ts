@@ -35,7 +35,9 @@ async function startStaticNginx(workspace: Workspace): Promise<ServerProcess> {
   const dir = await workspace.dir('nginx');
   const port = await freePort();
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-  const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((name) => `  ${name}_temp_path ${dir}/${name};`).join('\n');
+  const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']
+    .map((name) => `  ${name}_temp_path ${dir}/${name};`)
+    .join('\n');
   const conf = `${isRoot ? 'user root;\n' : ''}worker_processes 1;
 daemon off;
 pid ${dir}/nginx.pid;
@@ -53,34 +55,57 @@ ${temp}
 `;
   const file = path.join(dir, 'nginx.conf');
   await writeFile(file, conf);
-  return startServer({ name: 'nginx', command: { file: nginxBinary(), args: ['-c', file, '-p', dir, '-e', path.join(dir, 'error.log')] }, env: process.env, url: `http://127.0.0.1:${port}`, readyPath: '/' });
+  return startServer({
+    name: 'nginx',
+    command: { file: nginxBinary(), args: ['-c', file, '-p', dir, '-e', path.join(dir, 'error.log')] },
+    env: process.env,
+    url: `http://127.0.0.1:${port}`,
+    readyPath: '/',
+  });
 }
 
 /** Measures the generator: wrk against nginx `return 200` (when installed) and a static node:http reply, interleaved. */
 export async function measureGenerator(settings: LoadSettings, workspace: Workspace): Promise<GeneratorLimit> {
-  const script = await writeWrkScript(workspace.file('reference.lua'), Array.from({ length: REFERENCE_PATHS }, (_, i) => ({ path: `/reference/${i}` })));
+  const script = await writeWrkScript(
+    workspace.file('reference.lua'),
+    Array.from({ length: REFERENCE_PATHS }, (_, i) => ({ path: `/reference/${i}` })),
+  );
   const staticEntry = fileURLToPath(new URL('./static-server.js', import.meta.url));
   const node = await startCeiling('node:http static reply', staticEntry);
   const nginx = await startStaticNginx(workspace).catch((error: Error) => {
-    process.stdout.write(`nginx could not start (${error.message.split('\n')[0]}); the generator check uses node:http alone\n`);
+    process.stdout.write(
+      `nginx could not start (${error.message.split('\n')[0]}); the generator check uses node:http alone\n`,
+    );
     return null;
   });
   try {
     const sides = [{ name: 'node:http static reply', url: node.url, script }];
     if (nginx) sides.unshift({ name: 'nginx return 200', url: nginx.url, script });
-    const summaries = await interleave(sides, { ...settings, durationSeconds: Math.min(settings.durationSeconds, 3), warmupSeconds: 1 });
+    const summaries = await interleave(sides, {
+      ...settings,
+      durationSeconds: Math.min(settings.durationSeconds, 3),
+      warmupSeconds: 1,
+    });
     const nodeStatic = summaries[summaries.length - 1]!;
     const fastest = summaries.reduce((best, s) => (s.requestsPerSecond > best.requestsPerSecond ? s : best));
-    return { maxRequestsPerSecond: fastest.requestsPerSecond, reference: fastest.name, nodeStaticRequestsPerSecond: nodeStatic.requestsPerSecond };
+    return {
+      maxRequestsPerSecond: fastest.requestsPerSecond,
+      reference: fastest.name,
+      nodeStaticRequestsPerSecond: nodeStatic.requestsPerSecond,
+    };
   } finally {
     await Promise.all([node.stop(), nginx?.stop()]);
   }
 }
 
 /** The generator's limit: read from $BENCH_GENERATOR_FILE when an earlier benchmark of this run measured it, else measured (and stored there). */
-export async function generatorLimit(settings: LoadSettings, workspace: Workspace): Promise<{ limit: GeneratorLimit; measuredNow: boolean }> {
+export async function generatorLimit(
+  settings: LoadSettings,
+  workspace: Workspace,
+): Promise<{ limit: GeneratorLimit; measuredNow: boolean }> {
   const file = process.env[GENERATOR_FILE_ENV];
-  if (file && existsSync(file)) return { limit: JSON.parse(await readFile(file, 'utf8')) as GeneratorLimit, measuredNow: false };
+  if (file && existsSync(file))
+    return { limit: JSON.parse(await readFile(file, 'utf8')) as GeneratorLimit, measuredNow: false };
   const limit = await measureGenerator(settings, workspace);
   if (file) await writeFile(file, JSON.stringify(limit));
   return { limit, measuredNow: true };

@@ -56,11 +56,20 @@ export function summarize(name: string, runs: readonly LoadRun[]): SideSummary {
  * machine falls on every side alike, and summarizes each side by its medians. `onRound` sees
  * each round's results in side order.
  */
-export async function interleave(sides: readonly LoadSide[], settings: LoadSettings, onRound?: (round: number, results: LoadRun[]) => void): Promise<SideSummary[]> {
+export async function interleave(
+  sides: readonly LoadSide[],
+  settings: LoadSettings,
+  onRound?: (round: number, results: LoadRun[]) => void,
+): Promise<SideSummary[]> {
   const run = async (side: LoadSide, durationSeconds: number): Promise<LoadRun> => {
     const pid = serverPid(side.url);
     const cpuBefore = pid === undefined ? undefined : await processCpuMs(pid);
-    const result = await runWrk({ url: side.url, script: side.script, durationSeconds, connections: settings.connections });
+    const result = await runWrk({
+      url: side.url,
+      script: side.script,
+      durationSeconds,
+      connections: settings.connections,
+    });
     const cpuAfter = pid === undefined ? undefined : await processCpuMs(pid);
     if (cpuBefore === undefined || cpuAfter === undefined || result.requests === 0) return result;
     return { ...result, cpuMicrosPerRequest: ((cpuAfter - cpuBefore) * 1000) / result.requests };

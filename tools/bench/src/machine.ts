@@ -7,7 +7,10 @@ import { WRK_THREADS } from './wrk.js';
 /** CPUs and load, so a reader can judge how noisy the numbers are. */
 export function describeMachine(): string {
   const cpus = os.cpus();
-  const load = os.loadavg().map((n) => n.toFixed(2)).join(' ');
+  const load = os
+    .loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ');
   return `machine: ${cpus.length} CPUs (${cpus[0]?.model.trim() ?? 'unknown'}), load average ${load} (1/5/15 min), node ${process.version}`;
 }
 

@@ -1,4 +1,10 @@
-import { authDatabase, ApiKeyRepository, GLOBAL_RATE_LIMIT, RATE_LIMIT_BUCKETS, type RateLimitBucket } from '@pawlink/auth';
+import {
+  authDatabase,
+  ApiKeyRepository,
+  GLOBAL_RATE_LIMIT,
+  RATE_LIMIT_BUCKETS,
+  type RateLimitBucket,
+} from '@pawlink/auth';
 import { createTestKey } from '@pawlink/auth/testing';
 import type { ApiKeyFlag, ServiceName } from '@pawlink/contracts';
 import { createDataSource, migrateDatabase, type DatabaseConfig } from '@pawlink/service-kit';
@@ -19,7 +25,13 @@ export const BENCH_RATE_LIMIT = 1_000_000_000;
  */
 export function ceilingWindows(bucket: RateLimitBucket, redisPrefix: string): CeilingRateLimitConfig {
   const rule = RATE_LIMIT_BUCKETS[bucket];
-  return { prefix: `${redisPrefix}bench-ceiling:`, bucket, routeWindowMs: rule.windowMs, globalWindowMs: GLOBAL_RATE_LIMIT.windowMs, limit: rule.limit };
+  return {
+    prefix: `${redisPrefix}bench-ceiling:`,
+    bucket,
+    routeWindowMs: rule.windowMs,
+    globalWindowMs: GLOBAL_RATE_LIMIT.windowMs,
+    limit: rule.limit,
+  };
 }
 
 /** Private databases, Redis prefix and media directory for one benchmark (`createTestContext`); `cleanup` removes them. */
@@ -31,7 +43,12 @@ export async function createBenchKey(database: DatabaseConfig, flags: ApiKeyFlag
   const dataSource = createDataSource(database, { ...authDatabase, poolSize: 1 });
   await dataSource.initialize();
   try {
-    return await createTestKey(new ApiKeyRepository(dataSource), flags, { name: 'bench', contact: 'bench@localhost', rateLimitRoute: BENCH_RATE_LIMIT, rateLimitGlobal: BENCH_RATE_LIMIT });
+    return await createTestKey(new ApiKeyRepository(dataSource), flags, {
+      name: 'bench',
+      contact: 'bench@localhost',
+      rateLimitRoute: BENCH_RATE_LIMIT,
+      rateLimitGlobal: BENCH_RATE_LIMIT,
+    });
   } finally {
     await dataSource.destroy();
   }
@@ -56,11 +73,20 @@ export async function startService(service: ServiceName, main: string, env: Node
   const url = `http://127.0.0.1:${port}`;
   const name = service.toUpperCase();
   // Metrics off: the fixed default port could clash with a running instance.
-  return startServer({ name: service, command: nodeScript(main, serviceNodeArgs(env)), env: { ...env, [`${name}_PORT`]: String(port), [`${name}_URL`]: url, [`${name}_METRICS_PORT`]: 'off' }, url });
+  return startServer({
+    name: service,
+    command: nodeScript(main, serviceNodeArgs(env)),
+    env: { ...env, [`${name}_PORT`]: String(port), [`${name}_URL`]: url, [`${name}_METRICS_PORT`]: 'off' },
+    url,
+  });
 }
 
 /** Calls `task(i)` for i = 0…count-1 with at most `concurrency` running at once (setting data up through the API). */
-export async function forEachConcurrently(count: number, concurrency: number, task: (i: number) => Promise<void>): Promise<void> {
+export async function forEachConcurrently(
+  count: number,
+  concurrency: number,
+  task: (i: number) => Promise<void>,
+): Promise<void> {
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < count) await task(next++);

@@ -21,7 +21,10 @@ export interface Command {
 }
 
 /** `node <entry>` with the Node running the benchmark. */
-export const nodeScript = (entry: string, nodeArgs: string[] = []): Command => ({ file: process.execPath, args: [...nodeArgs, entry] });
+export const nodeScript = (entry: string, nodeArgs: string[] = []): Command => ({
+  file: process.execPath,
+  args: [...nodeArgs, entry],
+});
 
 export interface StartServerOptions {
   name: string;
@@ -69,7 +72,10 @@ export async function stopProcess(child: ChildProcess, graceMs = 10_000): Promis
  * back and shown only when it dies while starting; stderr passes through.
  */
 export async function startServer(options: StartServerOptions): Promise<ServerProcess> {
-  const child = spawn(options.command.file, options.command.args, { env: options.env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(options.command.file, options.command.args, {
+    env: options.env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   killOnExit(child);
   let spawnError: Error | undefined;
   child.once('error', (error) => (spawnError = error));
@@ -78,13 +84,21 @@ export async function startServer(options: StartServerOptions): Promise<ServerPr
     tail = (tail + chunk).slice(-4000);
   });
   const deadline = Date.now() + (options.timeoutMs ?? 60_000);
-  const server: ServerProcess = { name: options.name, url: options.url, pid: child.pid ?? -1, stop: () => stopProcess(child) };
+  const server: ServerProcess = {
+    name: options.name,
+    url: options.url,
+    pid: child.pid ?? -1,
+    stop: () => stopProcess(child),
+  };
   serverPids.set(options.url, server.pid);
   for (;;) {
     if (spawnError) throw new Error(`could not start ${options.name}: ${spawnError.message}`);
-    if (hasExited(child)) throw new Error(`${options.name} exited while starting (${child.exitCode ?? child.signalCode}):\n${tail}`);
+    if (hasExited(child))
+      throw new Error(`${options.name} exited while starting (${child.exitCode ?? child.signalCode}):\n${tail}`);
     try {
-      const response = await fetch(`${options.url}${options.readyPath ?? '/online'}`, { signal: AbortSignal.timeout(1000) });
+      const response = await fetch(`${options.url}${options.readyPath ?? '/online'}`, {
+        signal: AbortSignal.timeout(1000),
+      });
       await response.arrayBuffer();
       return server;
     } catch {
@@ -102,7 +116,12 @@ export async function startServer(options: StartServerOptions): Promise<ServerPr
  * Starts a ceiling script (see `serveCeiling`) on a free port; it reads `config` with
  * `ceilingConfig()`. `framework: 'express'` serves the same handler through a bare Express app.
  */
-export async function startCeiling(name: string, entry: string, config: object = {}, options: { framework?: 'express' } = {}): Promise<ServerProcess> {
+export async function startCeiling(
+  name: string,
+  entry: string,
+  config: object = {},
+  options: { framework?: 'express' } = {},
+): Promise<ServerProcess> {
   const port = await freePort();
   const env = {
     ...process.env,
@@ -111,5 +130,11 @@ export async function startCeiling(name: string, entry: string, config: object =
     ...(options.framework ? { [CEILING_FRAMEWORK_ENV]: options.framework } : {}),
   };
   // The services' own Node flags: a ceiling differs from the service in what it does, not in its runtime.
-  return startServer({ name, command: nodeScript(entry, [...HTTP_SERVICE_NODE_FLAGS]), env, url: `http://127.0.0.1:${port}`, readyPath: '/' });
+  return startServer({
+    name,
+    command: nodeScript(entry, [...HTTP_SERVICE_NODE_FLAGS]),
+    env,
+    url: `http://127.0.0.1:${port}`,
+    readyPath: '/',
+  });
 }

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { judge, type EndpointResult } from './report.js';
 import { median, ratio } from './stats.js';
 
-const side = (requestsPerSecond: number, p99Ms: number, errors = 0) => ({ requestsPerSecond, p50Ms: p99Ms / 2, p99Ms, errors });
+const side = (requestsPerSecond: number, p99Ms: number, errors = 0) => ({
+  requestsPerSecond,
+  p50Ms: p99Ms / 2,
+  p99Ms,
+  errors,
+});
 
 const row = (overrides: Partial<EndpointResult> = {}): EndpointResult => ({
   endpoint: 'GET /:code',
@@ -38,11 +43,19 @@ describe('judge', () => {
   });
 
   it('reports a reference row (no target) with its ratios and no verdict on them', () => {
-    expect(judge(row({ target: null, pawlink: side(6_000, 9) }))).toEqual({ ratio: 0.2, p99Ratio: 4.5, verdict: 'reference' });
+    expect(judge(row({ target: null, pawlink: side(6_000, 9) }))).toEqual({
+      ratio: 0.2,
+      p99Ratio: 4.5,
+      verdict: 'reference',
+    });
   });
 
   it('refuses a ratio when the ceiling reaches 90% of the generator maximum', () => {
-    expect(judge(row({ ceilingSide: side(58_500, 2) }))).toEqual({ ratio: null, p99Ratio: null, verdict: 'generator-bound' });
+    expect(judge(row({ ceilingSide: side(58_500, 2) }))).toEqual({
+      ratio: null,
+      p99Ratio: null,
+      verdict: 'generator-bound',
+    });
     expect(judge(row({ ceilingSide: side(58_000, 2) })).verdict).toBe('not met (ratio)');
   });
 

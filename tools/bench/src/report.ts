@@ -49,9 +49,15 @@ export interface Judgement {
 export function judge(result: EndpointResult): Judgement {
   if (result.invalid) return { ratio: null, p99Ratio: null, verdict: `invalid: ${result.invalid}` };
   const errors = result.pawlink.errors + result.ceilingSide.errors;
-  if (errors > 0) return { ratio: null, p99Ratio: null, verdict: `invalid: ${errors} failed requests (Pawlink ${result.pawlink.errors}, ceiling ${result.ceilingSide.errors})` };
+  if (errors > 0)
+    return {
+      ratio: null,
+      p99Ratio: null,
+      verdict: `invalid: ${errors} failed requests (Pawlink ${result.pawlink.errors}, ceiling ${result.ceilingSide.errors})`,
+    };
   const fastest = Math.max(result.pawlink.requestsPerSecond, result.ceilingSide.requestsPerSecond);
-  if (fastest >= GENERATOR_BOUND_SHARE * result.generatorMaxRequestsPerSecond) return { ratio: null, p99Ratio: null, verdict: 'generator-bound' };
+  if (fastest >= GENERATOR_BOUND_SHARE * result.generatorMaxRequestsPerSecond)
+    return { ratio: null, p99Ratio: null, verdict: 'generator-bound' };
   const throughput = ratio(result.pawlink.requestsPerSecond, result.ceilingSide.requestsPerSecond);
   const p99 = ratio(result.pawlink.p99Ms, result.ceilingSide.p99Ms);
   if (result.target === null) return { ratio: throughput, p99Ratio: p99, verdict: 'reference' };
@@ -88,7 +94,22 @@ export function formatResults(results: readonly EndpointResult[]): string[] {
     ];
   });
   return [
-    ...formatTable(['endpoint', 'Pawlink req/s', 'ceiling req/s', 'ratio', 'p99 Pawlink', 'p99 ceiling', 'p99 ratio', 'CPU µs/req Pawlink', 'CPU µs/req ceiling', 'target', 'verdict'], rows),
+    ...formatTable(
+      [
+        'endpoint',
+        'Pawlink req/s',
+        'ceiling req/s',
+        'ratio',
+        'p99 Pawlink',
+        'p99 ceiling',
+        'p99 ratio',
+        'CPU µs/req Pawlink',
+        'CPU µs/req ceiling',
+        'target',
+        'verdict',
+      ],
+      rows,
+    ),
     '',
     'ceilings:',
     ...results.map((r) => `  ${r.endpoint}: ${r.ceiling}`),

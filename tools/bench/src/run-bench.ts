@@ -1,7 +1,15 @@
 import { generatorLimit, type GeneratorLimit } from './generator.js';
 import { interleave, type LoadSettings } from './interleave.js';
 import { describeGenerator, describeMachine, describeSettings } from './machine.js';
-import { appendResult, formatResults, judge, RESULTS_FILE_ENV, type EndpointResult, type MeasuredSide, type Target } from './report.js';
+import {
+  appendResult,
+  formatResults,
+  judge,
+  RESULTS_FILE_ENV,
+  type EndpointResult,
+  type MeasuredSide,
+  type Target,
+} from './report.js';
 import { loadSettings } from './settings.js';
 import { fetchShape, headerDifferences, shapeMismatch } from './shape.js';
 import { formatMs, formatRate } from './table.js';
@@ -57,18 +65,29 @@ export interface BenchContext {
 
 const log = (line = ''): void => void process.stdout.write(`${line}\n`);
 
-const sideOf = (summary: { requestsPerSecond: number; p50Ms: number; p99Ms: number; errors: number }): MeasuredSide => ({
+const sideOf = (summary: {
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  errors: number;
+}): MeasuredSide => ({
   requestsPerSecond: summary.requestsPerSecond,
   p50Ms: summary.p50Ms,
   p99Ms: summary.p99Ms,
   errors: summary.errors,
 });
 
-const describeCpu = (micros: number | undefined): string => (micros === undefined ? '' : ` CPU ${Math.round(micros)} µs/req`);
+const describeCpu = (micros: number | undefined): string =>
+  micros === undefined ? '' : ` CPU ${Math.round(micros)} µs/req`;
 
-const describeRun = (r: LoadRun): string => `${formatRate(r.requestsPerSecond)} req/s p50 ${formatMs(r.p50Ms)} p99 ${formatMs(r.p99Ms)}${describeCpu(r.cpuMicrosPerRequest)}${r.badResponses + r.socketErrors > 0 ? ` (${r.badResponses} bad answers, ${r.socketErrors} socket errors)` : ''}`;
+const describeRun = (r: LoadRun): string =>
+  `${formatRate(r.requestsPerSecond)} req/s p50 ${formatMs(r.p50Ms)} p99 ${formatMs(r.p99Ms)}${describeCpu(r.cpuMicrosPerRequest)}${r.badResponses + r.socketErrors > 0 ? ` (${r.badResponses} bad answers, ${r.socketErrors} socket errors)` : ''}`;
 
-async function measureEndpoint(bench: EndpointBench, context: Omit<BenchContext, 'measure' | 'defer'>, results: EndpointResult[]): Promise<EndpointResult> {
+async function measureEndpoint(
+  bench: EndpointBench,
+  context: Omit<BenchContext, 'measure' | 'defer'>,
+  results: EndpointResult[],
+): Promise<EndpointResult> {
   const { settings, workspace, generator } = context;
   log(`${bench.endpoint} vs ${bench.ceiling}${bench.framework ? ', and vs the framework ceiling' : ''}`);
   const script = await writeWrkScript(workspace.file(`endpoint-${results.length + 1}.lua`), bench.requests);
@@ -76,8 +95,22 @@ async function measureEndpoint(bench: EndpointBench, context: Omit<BenchContext,
   const pawlinkShape = await fetchShape(bench.pawlinkUrl, first);
   const ceilings = [
     { name: 'ceiling', url: bench.ceilingUrl, label: bench.ceiling, target: bench.target, endpoint: bench.endpoint },
-    ...(bench.framework ? [{ name: 'framework', url: bench.framework.url, label: `bare Express 5 with our settings, ${bench.ceiling.replace(/^node:http \+ /, '')}`, target: bench.framework.target, endpoint: frameworkRowLabel(bench.endpoint) }] : []),
-    ...(bench.references ?? []).map((reference) => ({ ...reference, target: null, endpoint: `${bench.endpoint} vs ${reference.name}` })),
+    ...(bench.framework
+      ? [
+          {
+            name: 'framework',
+            url: bench.framework.url,
+            label: `bare Express 5 with our settings, ${bench.ceiling.replace(/^node:http \+ /, '')}`,
+            target: bench.framework.target,
+            endpoint: frameworkRowLabel(bench.endpoint),
+          },
+        ]
+      : []),
+    ...(bench.references ?? []).map((reference) => ({
+      ...reference,
+      target: null,
+      endpoint: `${bench.endpoint} vs ${reference.name}`,
+    })),
   ];
   const invalid: Array<string | null> = [];
   for (const ceiling of ceilings) {
@@ -87,13 +120,21 @@ async function measureEndpoint(bench: EndpointBench, context: Omit<BenchContext,
     if (mismatch) log(`  answers differ (${ceiling.name}): ${mismatch}`);
     const headers = headerDifferences(pawlinkShape, ceilingShape);
     if (headers.onlyPawlink.length > 0 || headers.onlyCeiling.length > 0) {
-      log(`  headers only Pawlink sends: ${headers.onlyPawlink.join(', ') || 'none'}; only the ${ceiling.name}: ${headers.onlyCeiling.join(', ') || 'none'}`);
+      log(
+        `  headers only Pawlink sends: ${headers.onlyPawlink.join(', ') || 'none'}; only the ${ceiling.name}: ${headers.onlyCeiling.join(', ') || 'none'}`,
+      );
     }
   }
   const sides = await interleave(
-    [{ name: 'Pawlink', url: bench.pawlinkUrl, script }, ...ceilings.map((ceiling) => ({ name: ceiling.name, url: ceiling.url, script }))],
+    [
+      { name: 'Pawlink', url: bench.pawlinkUrl, script },
+      ...ceilings.map((ceiling) => ({ name: ceiling.name, url: ceiling.url, script })),
+    ],
     settings,
-    (round, runs) => log(`  round ${round}: ${runs.map((run, i) => `${i === 0 ? 'Pawlink' : ceilings[i - 1]!.name} ${describeRun(run)}`).join(' | ')}`),
+    (round, runs) =>
+      log(
+        `  round ${round}: ${runs.map((run, i) => `${i === 0 ? 'Pawlink' : ceilings[i - 1]!.name} ${describeRun(run)}`).join(' | ')}`,
+      ),
   );
   const pawlink = sides[0]!;
   let firstResult: EndpointResult | undefined;
@@ -113,8 +154,13 @@ async function measureEndpoint(bench: EndpointBench, context: Omit<BenchContext,
     };
     const judgement = judge(result);
     // A reference bounds what an implementation could reach: say how far, as a share of the ceiling.
-    const ofCeiling = i > 0 && ceiling.target === null ? `; the ${ceiling.name} alone reaches ${(side.requestsPerSecond / sides[1]!.requestsPerSecond).toFixed(2)} of the ceiling` : '';
-    log(`  medians vs ${ceiling.name}: Pawlink ${formatRate(result.pawlink.requestsPerSecond)} req/s${describeCpu(pawlink.cpuMicrosPerRequest)}, ${ceiling.name} ${formatRate(result.ceilingSide.requestsPerSecond)} req/s${describeCpu(side.cpuMicrosPerRequest)} → ${judgement.ratio === null ? judgement.verdict : `${judgement.ratio.toFixed(2)}, p99 ${judgement.p99Ratio?.toFixed(2)}×: ${judgement.verdict}`}${ofCeiling}`);
+    const ofCeiling =
+      i > 0 && ceiling.target === null
+        ? `; the ${ceiling.name} alone reaches ${(side.requestsPerSecond / sides[1]!.requestsPerSecond).toFixed(2)} of the ceiling`
+        : '';
+    log(
+      `  medians vs ${ceiling.name}: Pawlink ${formatRate(result.pawlink.requestsPerSecond)} req/s${describeCpu(pawlink.cpuMicrosPerRequest)}, ${ceiling.name} ${formatRate(result.ceilingSide.requestsPerSecond)} req/s${describeCpu(side.cpuMicrosPerRequest)} → ${judgement.ratio === null ? judgement.verdict : `${judgement.ratio.toFixed(2)}, p99 ${judgement.p99Ratio?.toFixed(2)}×: ${judgement.verdict}`}${ofCeiling}`,
+    );
     results.push(result);
     const file = process.env[RESULTS_FILE_ENV];
     if (file) await appendResult(file, result);
@@ -154,7 +200,11 @@ export async function runHttpBench(name: string, body: (context: BenchContext) =
     const { limit: generator, measuredNow } = await generatorLimit(settings, workspace);
     if (measuredNow) log(describeGenerator(generator));
     const context = { settings, workspace, generator, log };
-    await body({ ...context, defer: (cleanup) => void cleanups.push(cleanup), measure: (bench) => measureEndpoint(bench, context, results) });
+    await body({
+      ...context,
+      defer: (cleanup) => void cleanups.push(cleanup),
+      measure: (bench) => measureEndpoint(bench, context, results),
+    });
     if (!process.env[RESULTS_FILE_ENV] && results.length > 0) {
       log();
       for (const line of formatResults(results)) log(line);

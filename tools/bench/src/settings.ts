@@ -4,7 +4,8 @@ function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number, max
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1 || value > max) throw new Error(`${name} must be a whole number from 1 to ${max}, got "${raw}"`);
+  if (!Number.isInteger(value) || value < 1 || value > max)
+    throw new Error(`${name} must be a whole number from 1 to ${max}, got "${raw}"`);
   return value;
 }
 

@@ -1,7 +1,15 @@
 import type { WrkRequest } from './wrk-script.js';
 
 /** Headers every node:http answer has, or that only say how the body was produced. */
-const TRANSPORT_HEADERS = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'etag', 'x-powered-by', 'content-length']);
+const TRANSPORT_HEADERS = new Set([
+  'date',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'etag',
+  'x-powered-by',
+  'content-length',
+]);
 
 /** An answer reduced to what a fair ceiling must reproduce: status, body keys, header names. */
 export interface ResponseShape {
@@ -16,10 +24,12 @@ export function jsonKeys(value: unknown): string {
   if (Array.isArray(value)) return value.length === 0 ? '[]' : `[${jsonKeys(value[0])}]`;
   if (value !== null && typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b));
-    return `{${entries.map(([key, inner]) => {
-      const nested = jsonKeys(inner);
-      return nested === '' ? key : `${key}:${nested}`;
-    }).join(',')}}`;
+    return `{${entries
+      .map(([key, inner]) => {
+        const nested = jsonKeys(inner);
+        return nested === '' ? key : `${key}:${nested}`;
+      })
+      .join(',')}}`;
   }
   return '';
 }
@@ -47,7 +57,10 @@ export function shapeMismatch(pawlink: ResponseShape, ceiling: ResponseShape): s
 }
 
 /** Header names one side sends and the other does not (informative: costs differ a little). */
-export function headerDifferences(pawlink: ResponseShape, ceiling: ResponseShape): { onlyPawlink: string[]; onlyCeiling: string[] } {
+export function headerDifferences(
+  pawlink: ResponseShape,
+  ceiling: ResponseShape,
+): { onlyPawlink: string[]; onlyCeiling: string[] } {
   return {
     onlyPawlink: pawlink.headers.filter((h) => !ceiling.headers.includes(h)),
     onlyCeiling: ceiling.headers.filter((h) => !pawlink.headers.includes(h)),

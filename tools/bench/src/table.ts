@@ -1,7 +1,8 @@
 /** A Markdown table with padded columns, readable in a terminal and pasteable into the README. */
 export function formatTable(headers: readonly string[], rows: readonly (readonly string[])[]): string[] {
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: readonly string[]): string => `| ${widths.map((w, i) => (cells[i] ?? '').padEnd(w)).join(' | ')} |`;
+  const line = (cells: readonly string[]): string =>
+    `| ${widths.map((w, i) => (cells[i] ?? '').padEnd(w)).join(' | ')} |`;
   return [line(headers), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map(line)];
 }
 
@@ -14,4 +15,5 @@ export function formatMs(ms: number): string {
   return `${ms < 1 ? ms.toFixed(2) : ms < 10 ? ms.toFixed(1) : Math.round(ms).toString()} ms`;
 }
 
-export const formatRatio = (n: number | null, suffix = ''): string => (n === null || !Number.isFinite(n) ? '—' : `${n.toFixed(2)}${suffix}`);
+export const formatRatio = (n: number | null, suffix = ''): string =>
+  n === null || !Number.isFinite(n) ? '—' : `${n.toFixed(2)}${suffix}`;

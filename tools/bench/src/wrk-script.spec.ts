@@ -9,7 +9,10 @@ describe('wrk scripts', () => {
   });
 
   it('formats every request once and cycles through them', () => {
-    const script = wrkScript([{ path: '/a' }, { method: 'POST', path: '/create', headers: { Authorization: 'k' }, body: '{"url":"x"}' }]);
+    const script = wrkScript([
+      { path: '/a' },
+      { method: 'POST', path: '/create', headers: { Authorization: 'k' }, body: '{"url":"x"}' },
+    ]);
     expect(script).toContain('{"GET","/a",nil,nil}');
     expect(script).toContain('{"POST","/create",{["Authorization"]="k"},"{\\"url\\":\\"x\\"}"}');
     expect(script).toContain('i = i % n + 1');

@@ -20,7 +20,14 @@ Transfer/sec:      4.00MB
 
 describe('parseWrkOutput', () => {
   it('reads throughput, the p50/p99 latencies in ms, the request count and the failures', () => {
-    expect(parseWrkOutput(OUTPUT)).toEqual({ requestsPerSecond: 40012.34, requests: 200123, p50Ms: 0.843, p99Ms: 3.2, badResponses: 5, socketErrors: 10 });
+    expect(parseWrkOutput(OUTPUT)).toEqual({
+      requestsPerSecond: 40012.34,
+      requests: 200123,
+      p50Ms: 0.843,
+      p99Ms: 3.2,
+      badResponses: 5,
+      socketErrors: 10,
+    });
   });
 
   it('counts no failures when wrk prints none, and reads latencies in seconds', () => {

@@ -55,14 +55,24 @@ export function parseWrkOutput(output: string): WrkResult {
 
 /** Runs `wrk -t1 -c<connections> -d<duration>s --latency -s <script> <url>` as its own process. */
 export async function runWrk(run: WrkRun): Promise<WrkResult> {
-  const args = [`-t${WRK_THREADS}`, `-c${run.connections}`, `-d${run.durationSeconds}s`, '--latency', '-s', run.script, run.url];
+  const args = [
+    `-t${WRK_THREADS}`,
+    `-c${run.connections}`,
+    `-d${run.durationSeconds}s`,
+    '--latency',
+    '-s',
+    run.script,
+    run.url,
+  ];
   const child = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const code = await new Promise<number | null>((resolve, reject) => {
-    child.once('error', (error) => reject(new Error(`could not run wrk (Debian package wrk; scripts/bootstrap.sh installs it): ${error.message}`)));
+    child.once('error', (error) =>
+      reject(new Error(`could not run wrk (Debian package wrk; scripts/bootstrap.sh installs it): ${error.message}`)),
+    );
     child.once('close', resolve);
   });
   if (code !== 0) throw new Error(`wrk ${args.join(' ')} exited with ${code}: ${stderr.trim() || stdout.trim()}`);

@@ -32,11 +32,19 @@ function tablesByPackage(): Map<string, EndpointRow[]> {
     // the header row and the separator
     j += 2;
     for (; j < lines.length && lines[j]!.startsWith('|'); j++) {
-      const cells = lines[j]!.split('|').slice(1, -1).map((cell) => cell.trim());
+      const cells = lines[j]!.split('|')
+        .slice(1, -1)
+        .map((cell) => cell.trim());
       const fileList = (cell: string): string[] => [...cell.matchAll(/`([^`]+\.ts)`/g)].map((m) => m[1]!);
       rows.push({
         endpoint: cells[0] ?? '',
-        files: { routes: fileList(cells[1] ?? ''), validation: fileList(cells[2] ?? ''), handlers: fileList(cells[3] ?? ''), services: fileList(cells[4] ?? ''), repositories: fileList(cells[5] ?? '') },
+        files: {
+          routes: fileList(cells[1] ?? ''),
+          validation: fileList(cells[2] ?? ''),
+          handlers: fileList(cells[3] ?? ''),
+          services: fileList(cells[4] ?? ''),
+          repositories: fileList(cells[5] ?? ''),
+        },
       });
     }
     tables.set(heading[1]!, rows);
@@ -59,7 +67,13 @@ describe('docs/architecture.md: the endpoint tables match the code', () => {
   for (const [pkg, rows] of tables) {
     describe(pkg, () => {
       it('names files that exist', () => {
-        const missing = rows.flatMap((row) => LAYERS.flatMap((layer) => row.files[layer].filter((file) => !existsSync(join(repoRoot, pkg, 'src', layer, file))).map((file) => `${row.endpoint}: ${layer}/${file}`)));
+        const missing = rows.flatMap((row) =>
+          LAYERS.flatMap((layer) =>
+            row.files[layer]
+              .filter((file) => !existsSync(join(repoRoot, pkg, 'src', layer, file)))
+              .map((file) => `${row.endpoint}: ${layer}/${file}`),
+          ),
+        );
         expect(missing).toEqual([]);
       });
 
@@ -72,8 +86,14 @@ describe('docs/architecture.md: the endpoint tables match the code', () => {
             continue;
           }
           const stem = route.replace(/\.routes\.ts$/, '');
-          const own = [...row.files.routes, ...row.files.validation, ...row.files.handlers, ...row.files.services.filter((file) => file.endsWith('.service.ts'))];
-          for (const file of own) if (!file.startsWith(stem)) strays.push(`${row.endpoint}: ${file} does not start with ${stem}`);
+          const own = [
+            ...row.files.routes,
+            ...row.files.validation,
+            ...row.files.handlers,
+            ...row.files.services.filter((file) => file.endsWith('.service.ts')),
+          ];
+          for (const file of own)
+            if (!file.startsWith(stem)) strays.push(`${row.endpoint}: ${file} does not start with ${stem}`);
           if (row.files.handlers.length === 0) strays.push(`${row.endpoint}: no handler`);
         }
         expect(strays).toEqual([]);
@@ -81,7 +101,11 @@ describe('docs/architecture.md: the endpoint tables match the code', () => {
 
       it('leaves no route or handler file out', () => {
         const listed = (layer: Layer): Set<string> => new Set(rows.flatMap((row) => row.files[layer]));
-        const unlisted = (['routes', 'handlers'] as const).flatMap((layer) => filesIn(pkg, layer).filter((file) => !listed(layer).has(file)).map((file) => `${layer}/${file}`));
+        const unlisted = (['routes', 'handlers'] as const).flatMap((layer) =>
+          filesIn(pkg, layer)
+            .filter((file) => !listed(layer).has(file))
+            .map((file) => `${layer}/${file}`),
+        );
         expect(unlisted).toEqual([]);
       });
     });

@@ -31,7 +31,8 @@ describe('every file in a layer folder has that layer’s role suffix', () => {
         const layer = folders.find((folder) => folder in ROLE_SUFFIXES);
         if (layer === undefined) continue;
         const allowed = ROLE_SUFFIXES[layer]!;
-        if (!allowed.some((suffix) => roleName(file).endsWith(suffix))) wrong.push(`${file} (in ${layer}/: ${allowed.join(' or ')})`);
+        if (!allowed.some((suffix) => roleName(file).endsWith(suffix)))
+          wrong.push(`${file} (in ${layer}/: ${allowed.join(' or ')})`);
       }
       expect(wrong).toEqual([]);
     });

@@ -13,10 +13,37 @@ export interface RecordCeilingConfig {
 }
 
 /** The record cache's positional JSON (see RecordCacheRepository, which keeps its decoder private). */
-type Stored = [category: string, ext: string, mimeType: string, size: number, width: number, height: number, artists: string[], sources: string[], reportUrl: string | null, shortUrl: string | null, createdAtMs: number];
+type Stored = [
+  category: string,
+  ext: string,
+  mimeType: string,
+  size: number,
+  width: number,
+  height: number,
+  artists: string[],
+  sources: string[],
+  reportUrl: string | null,
+  shortUrl: string | null,
+  createdAtMs: number,
+];
 
 /** A record cache entry back into a row. */
 export function decodeCachedRecord(id: string, value: string): ImageRow {
-  const [category, ext, mimeType, size, width, height, artists, sources, reportUrl, shortUrl, createdAtMs] = JSON.parse(value) as Stored;
-  return { id, category, ext, mimeType, size, width, height, artists, sources, reportUrl, shortUrl, createdAt: new Date(createdAtMs) };
+  const [category, ext, mimeType, size, width, height, artists, sources, reportUrl, shortUrl, createdAtMs] = JSON.parse(
+    value,
+  ) as Stored;
+  return {
+    id,
+    category,
+    ext,
+    mimeType,
+    size,
+    width,
+    height,
+    artists,
+    sources,
+    reportUrl,
+    shortUrl,
+    createdAt: new Date(createdAtMs),
+  };
 }

@@ -14,12 +14,22 @@ const config = ceilingConfig<RecordCeilingConfig>();
 const redis = new Redis(config.redisUrl, { enableAutoPipelining: true });
 const countRequest = config.rateLimit ? ceilingRateLimit(redis, config.rateLimit) : undefined;
 
-serveCeiling(async (req, res) => {
-  const id = PATH.exec(req.url ?? '')?.[1];
-  const [value] = await Promise.all([id === undefined ? null : redis.hget(config.recordsKey, id), countRequest?.(req, res)]);
-  if (id === undefined || value === null) {
-    sendJson(res, 404, { success: false, error: 'Image not found.', code: 1040 });
-    return;
-  }
-  sendJson(res, 200, { success: true, data: toImageWithCategory(decodeCachedRecord(id, value), config.imagesMediaUrl) });
-}, () => redis.quit(), { expressRoute: '/images/:id.json' });
+serveCeiling(
+  async (req, res) => {
+    const id = PATH.exec(req.url ?? '')?.[1];
+    const [value] = await Promise.all([
+      id === undefined ? null : redis.hget(config.recordsKey, id),
+      countRequest?.(req, res),
+    ]);
+    if (id === undefined || value === null) {
+      sendJson(res, 404, { success: false, error: 'Image not found.', code: 1040 });
+      return;
+    }
+    sendJson(res, 200, {
+      success: true,
+      data: toImageWithCategory(decodeCachedRecord(id, value), config.imagesMediaUrl),
+    });
+  },
+  () => redis.quit(),
+  { expressRoute: '/images/:id.json' },
+);

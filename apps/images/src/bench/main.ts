@@ -9,7 +9,16 @@
  * ANONYMOUS_CLIENTS addresses in X-Forwarded-For: every request is counted, none is refused.
  */
 import { fileURLToPath } from 'node:url';
-import { ceilingWindows, createBenchSandbox, createBenchKey, runHttpBench, startCeiling, startContractReferences, startService, type WrkRequest } from '@pawlink/bench';
+import {
+  ceilingWindows,
+  createBenchSandbox,
+  createBenchKey,
+  runHttpBench,
+  startCeiling,
+  startContractReferences,
+  startService,
+  type WrkRequest,
+} from '@pawlink/bench';
 import { createRedis, databaseName, migrateDatabase } from '@pawlink/service-kit';
 import mysql from 'mysql2/promise';
 import { loadImagesConfig } from '../config.js';
@@ -38,8 +47,13 @@ type Section = (typeof SECTIONS)[number];
 
 /** BENCH_IMAGES_SECTIONS picks what runs (comma-separated; default: all of SECTIONS), e.g. to profile one endpoint. */
 function selectedSections(raw = process.env.BENCH_IMAGES_SECTIONS ?? SECTIONS.join(',')): Set<Section> {
-  const names = raw.split(',').map((name) => name.trim()).filter((name) => name !== '');
-  for (const name of names) if (!(SECTIONS as readonly string[]).includes(name)) throw new Error(`BENCH_IMAGES_SECTIONS: unknown section "${name}" (known: ${SECTIONS.join(', ')})`);
+  const names = raw
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+  for (const name of names)
+    if (!(SECTIONS as readonly string[]).includes(name))
+      throw new Error(`BENCH_IMAGES_SECTIONS: unknown section "${name}" (known: ${SECTIONS.join(', ')})`);
   return new Set(names as Section[]);
 }
 
@@ -49,7 +63,8 @@ const clientAddress = (i: number): string => `10.${(i >> 16) & 255}.${(i >> 8) &
 
 await runHttpBench('images', async (context) => {
   const { defer, measure, log } = context;
-  if (!Number.isInteger(LARGE) || LARGE < SMALL) throw new Error(`BENCH_ROWS must be a whole number of at least ${SMALL}`);
+  if (!Number.isInteger(LARGE) || LARGE < SMALL)
+    throw new Error(`BENCH_ROWS must be a whole number of at least ${SMALL}`);
   const sandbox = await createBenchSandbox();
   defer(() => sandbox.cleanup());
   const env = { ...process.env, ...sandbox.env, TRUST_PROXY: '1' };
@@ -57,19 +72,35 @@ await runHttpBench('images', async (context) => {
   await migrateDatabase(config.database, imagesDatabase);
   const key = await createBenchKey(config.database, ['images_bulk']);
 
-  log(`filling ${SMALL_CATEGORIES.length} categories of ${SMALL.toLocaleString('en-US')} images and one of ${LARGE.toLocaleString('en-US')}…`);
+  log(
+    `filling ${SMALL_CATEGORIES.length} categories of ${SMALL.toLocaleString('en-US')} images and one of ${LARGE.toLocaleString('en-US')}…`,
+  );
   const redis = createRedis(config.redis, { name: 'images-bench' });
   defer(() => redis.quit());
-  const repositories = { sizeIndex: new SizeIndexRepository(redis, config.redis.prefix), records: new RecordCacheRepository(redis, config.redis.prefix) };
+  const repositories = {
+    sizeIndex: new SizeIndexRepository(redis, config.redis.prefix),
+    records: new RecordCacheRepository(redis, config.redis.prefix),
+  };
   const { host, port, user, password } = config.database;
-  const connection = await mysql.createConnection({ host, port, user, password, database: databaseName(config.database, imagesDatabase.name) });
+  const connection = await mysql.createConnection({
+    host,
+    port,
+    user,
+    password,
+    database: databaseName(config.database, imagesDatabase.name),
+  });
   // Rows arrive in key order and the table has no foreign keys: skip the checks for the bulk load.
   await connection.query('SET SESSION unique_checks = 0, foreign_key_checks = 0');
   const seeded: SeededCategory[] = [];
   try {
-    for (const [db, count] of [...SMALL_CATEGORIES.map((db) => [db, SMALL] as const), [LARGE_CATEGORY, LARGE] as const]) {
+    for (const [db, count] of [
+      ...SMALL_CATEGORIES.map((db) => [db, SMALL] as const),
+      [LARGE_CATEGORY, LARGE] as const,
+    ]) {
       const category = await seedCategory(connection, repositories, db, count);
-      log(`  ${db}: ${count.toLocaleString('en-US')} rows, MySQL ${category.mysqlSeconds.toFixed(1)} s, Redis ${category.redisSeconds.toFixed(1)} s`);
+      log(
+        `  ${db}: ${count.toLocaleString('en-US')} rows, MySQL ${category.mysqlSeconds.toFixed(1)} s, Redis ${category.redisSeconds.toFixed(1)} s`,
+      );
       seeded.push(category);
     }
   } finally {
@@ -80,12 +111,21 @@ await runHttpBench('images', async (context) => {
   defer(images.stop);
   // the record cache's key, as RecordCacheRepository names it
   const recordsKey = `${config.redis.prefix}{images}:records`;
-  const recordCeiling: RecordCeilingConfig = { redisUrl: config.redis.url, recordsKey, imagesMediaUrl: config.urls.imagesMedia };
+  const recordCeiling: RecordCeilingConfig = {
+    redisUrl: config.redis.url,
+    recordsKey,
+    imagesMediaUrl: config.urls.imagesMedia,
+  };
   const categories = seeded.map((c) => c.db);
-  const randomConfig: RandomCeilingConfig = { ...recordCeiling, indexKeys: Object.fromEntries(categories.map((db) => [db, repositories.sizeIndex.key(db)])) };
+  const randomConfig: RandomCeilingConfig = {
+    ...recordCeiling,
+    indexKeys: Object.fromEntries(categories.map((db) => [db, repositories.sizeIndex.key(db)])),
+  };
   const randomCeiling = await startCeiling('random ceiling', here('./random-ceiling.js'), randomConfig);
   defer(randomCeiling.stop);
-  const randomFramework = await startCeiling('random framework ceiling', here('./random-ceiling.js'), randomConfig, { framework: 'express' });
+  const randomFramework = await startCeiling('random framework ceiling', here('./random-ceiling.js'), randomConfig, {
+    framework: 'express',
+  });
   defer(randomFramework.stop);
   const randomReferences = await startContractReferences(
     'random',
@@ -96,7 +136,12 @@ await runHttpBench('images', async (context) => {
   );
   const infoCeiling = await startCeiling('image info ceiling', here('./image-info-ceiling.js'), recordCeiling);
   defer(infoCeiling.stop);
-  const infoFramework = await startCeiling('image info framework ceiling', here('./image-info-ceiling.js'), recordCeiling, { framework: 'express' });
+  const infoFramework = await startCeiling(
+    'image info framework ceiling',
+    here('./image-info-ceiling.js'),
+    recordCeiling,
+    { framework: 'express' },
+  );
   defer(infoFramework.stop);
   const infoReferences = await startContractReferences(
     'image info',
@@ -108,7 +153,8 @@ await runHttpBench('images', async (context) => {
 
   const randomTarget = { minRatio: 0.5, maxP99Ratio: 2 };
   const frameworkTarget = { minRatio: 0.8 };
-  const randomCeilingLabel = 'node:http + one Redis round trip (Lua: ZRANDMEMBER on the size index + HGET of the record)';
+  const randomCeilingLabel =
+    'node:http + one Redis round trip (Lua: ZRANDMEMBER on the size index + HGET of the record)';
   if (sections.has('random-key')) {
     await measure({
       endpoint: 'GET /<category> JSON, key',
@@ -121,7 +167,10 @@ await runHttpBench('images', async (context) => {
       requests: categories.map((db) => ({ path: `/${db}`, headers: { Authorization: key } })),
     });
   }
-  const anonymous: WrkRequest[] = Array.from({ length: ANONYMOUS_CLIENTS }, (_, i) => ({ path: `/${categories[i % categories.length]}`, headers: { 'X-Forwarded-For': clientAddress(i) } }));
+  const anonymous: WrkRequest[] = Array.from({ length: ANONYMOUS_CLIENTS }, (_, i) => ({
+    path: `/${categories[i % categories.length]}`,
+    headers: { 'X-Forwarded-For': clientAddress(i) },
+  }));
   if (sections.has('random-anonymous')) {
     await measure({
       endpoint: 'GET /<category> JSON, anonymous',

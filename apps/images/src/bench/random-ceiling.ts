@@ -25,17 +25,25 @@ return {id, redis.call('HGET', KEYS[2], id)}
 const config = ceilingConfig<RandomCeilingConfig>();
 const redis = new Redis(config.redisUrl, { enableAutoPipelining: true });
 redis.defineCommand('pick', { numberOfKeys: 2, lua: PICK });
-const pick = (indexKey: string): Promise<[string, string | null] | null> => (redis as unknown as { pick(a: string, b: string): Promise<[string, string | null] | null> }).pick(indexKey, config.recordsKey);
+const pick = (indexKey: string): Promise<[string, string | null] | null> =>
+  (redis as unknown as { pick(a: string, b: string): Promise<[string, string | null] | null> }).pick(
+    indexKey,
+    config.recordsKey,
+  );
 const headers = { 'Cache-Control': 'no-store', Vary: 'Accept' };
 const countRequest = config.rateLimit ? ceilingRateLimit(redis, config.rateLimit) : undefined;
 
-serveCeiling(async (req, res) => {
-  const indexKey = config.indexKeys[(req.url ?? '').slice(1)];
-  const [picked] = await Promise.all([indexKey === undefined ? null : pick(indexKey), countRequest?.(req, res)]);
-  if (!picked || picked[1] === null) {
-    sendJson(res, 404, { success: false, error: 'Category not found.', code: 1030 });
-    return;
-  }
-  const image = toImageRecord(decodeCachedRecord(picked[0], picked[1]), config.imagesMediaUrl);
-  sendJson(res, 200, { success: true, images: [image], notes: NOTES }, headers);
-}, () => redis.quit(), { expressRoute: '/:category' });
+serveCeiling(
+  async (req, res) => {
+    const indexKey = config.indexKeys[(req.url ?? '').slice(1)];
+    const [picked] = await Promise.all([indexKey === undefined ? null : pick(indexKey), countRequest?.(req, res)]);
+    if (!picked || picked[1] === null) {
+      sendJson(res, 404, { success: false, error: 'Category not found.', code: 1030 });
+      return;
+    }
+    const image = toImageRecord(decodeCachedRecord(picked[0], picked[1]), config.imagesMediaUrl);
+    sendJson(res, 200, { success: true, images: [image], notes: NOTES }, headers);
+  },
+  () => redis.quit(),
+  { expressRoute: '/:category' },
+);

@@ -14,7 +14,8 @@ export function registerCategoryCommands(program: Command, context: () => CliCon
     .requiredOption('--name <name>', 'display name, groups joined by " > ", e.g. "Furry > Hug"', categoryName)
     .option('--sfw', 'safe for work: keys with the sfw_only flag may use it (not SFW unless given)', false)
     .action(async (db: string, options: { name: string; sfw: boolean }) => {
-      if (!(await (await openCategoryAdmin(context())).add(db, options.name, options.sfw))) throw new CommandFailure(`Category ${db} already exists.`);
+      if (!(await (await openCategoryAdmin(context())).add(db, options.name, options.sfw)))
+        throw new CommandFailure(`Category ${db} already exists.`);
       process.stdout.write(`Added category ${db} (${options.name})${options.sfw ? ', SFW' : ''}.\n`);
     });
 
@@ -26,7 +27,8 @@ export function registerCategoryCommands(program: Command, context: () => CliCon
     .option('--no-sfw', 'not safe for work: keys with the sfw_only flag get 403 (1058)')
     .action(async (db: string, options: { sfw?: boolean }) => {
       if (options.sfw === undefined) throw new CommandFailure('Nothing to change: give --sfw or --no-sfw.');
-      if (!(await (await openCategoryAdmin(context())).setSfw(db, options.sfw))) throw new CommandFailure(`No category ${db}.`);
+      if (!(await (await openCategoryAdmin(context())).setSfw(db, options.sfw)))
+        throw new CommandFailure(`No category ${db}.`);
       process.stdout.write(`Category ${db} is ${options.sfw ? 'SFW' : 'not SFW'}.\n`);
     });
 
@@ -36,7 +38,8 @@ export function registerCategoryCommands(program: Command, context: () => CliCon
     .argument('<db>', 'category key', categoryKey)
     .requiredOption('--comment <comment>', 'why; shown as _comment', text(500))
     .action(async (db: string, options: { comment: string }) => {
-      if (!(await (await openCategoryAdmin(context())).disable(db, options.comment))) throw new CommandFailure(`No category ${db}.`);
+      if (!(await (await openCategoryAdmin(context())).disable(db, options.comment)))
+        throw new CommandFailure(`No category ${db}.`);
       process.stdout.write(`Disabled category ${db}.\n`);
     });
 
@@ -59,8 +62,14 @@ export function registerCategoryCommands(program: Command, context: () => CliCon
         return;
       }
       for (const row of rows) {
-        const state = row.disabled ? `disabled comment=${JSON.stringify(row.disabledComment ?? '')}` : row.hasContent ? 'enabled' : 'disabled (no content)';
-        process.stdout.write(`${row.db} name=${JSON.stringify(row.name)} images=${row.images} ${state} sfw=${row.sfw ? 'yes' : 'no'}\n`);
+        const state = row.disabled
+          ? `disabled comment=${JSON.stringify(row.disabledComment ?? '')}`
+          : row.hasContent
+            ? 'enabled'
+            : 'disabled (no content)';
+        process.stdout.write(
+          `${row.db} name=${JSON.stringify(row.name)} images=${row.images} ${state} sfw=${row.sfw ? 'yes' : 'no'}\n`,
+        );
       }
     });
 }

@@ -6,7 +6,8 @@ import type { ImportCandidate } from '../services/image-import.service.js';
 const errorCode = (error: unknown): string => (error as NodeJS.ErrnoException).code ?? (error as Error).message;
 
 /** Whether `target` is `root` or lies below it (both real paths). */
-const isWithin = (target: string, root: string): boolean => target === root || target.startsWith(root.endsWith(path.sep) ? root : `${root}${path.sep}`);
+const isWithin = (target: string, root: string): boolean =>
+  target === root || target.startsWith(root.endsWith(path.sep) ? root : `${root}${path.sep}`);
 
 /**
  * Files named on the command line, folders expanded recursively in name order. A named path that
@@ -17,7 +18,10 @@ const isWithin = (target: string, root: string): boolean => target === root || t
  * entries (`.DS_Store`, editor swap files, `.git/`) are not imported: each is a skipped candidate,
  * so the report names it. Folders are visited once by real path, so a symlink loop ends.
  */
-export async function expandPaths(paths: readonly string[], exclude: readonly string[] = []): Promise<ImportCandidate[]> {
+export async function expandPaths(
+  paths: readonly string[],
+  exclude: readonly string[] = [],
+): Promise<ImportCandidate[]> {
   const skip = new Set(exclude.map((p) => path.resolve(p)));
   const seenFolders = new Set<string>();
   const candidates: ImportCandidate[] = [];
@@ -41,7 +45,13 @@ export async function expandPaths(paths: readonly string[], exclude: readonly st
     try {
       info = await stat(resolved);
     } catch (error) {
-      if (named) throw new Error(errorCode(error) === 'ENOENT' ? `${resolved} does not exist.` : `cannot read ${resolved} (${errorCode(error)}).`, { cause: error });
+      if (named)
+        throw new Error(
+          errorCode(error) === 'ENOENT'
+            ? `${resolved} does not exist.`
+            : `cannot read ${resolved} (${errorCode(error)}).`,
+          { cause: error },
+        );
       candidates.push({ file: resolved, problem: `cannot read (${errorCode(error)})` });
       return;
     }
@@ -65,7 +75,8 @@ export async function expandPaths(paths: readonly string[], exclude: readonly st
         }
         await visit(child, false);
       }
-      if (named && candidates.slice(before).every((candidate) => candidate.skip !== undefined)) candidates.push({ file: resolved, problem: 'no files in this folder' });
+      if (named && candidates.slice(before).every((candidate) => candidate.skip !== undefined))
+        candidates.push({ file: resolved, problem: 'no files in this folder' });
     } else if (info.isFile()) {
       candidates.push({ file: resolved });
     } else {

@@ -22,7 +22,10 @@ export function summarize(outcomes: readonly ImportOutcome[], category: string):
   const failed = count('failed');
   const hidden = count('skipped');
   const hiddenNote = hidden === 0 ? '' : ` ${hidden} hidden file(s) or folder(s) not imported.`;
-  return { line: `Imported ${count('imported')}, skipped ${count('duplicate')} duplicate(s), ${failed} failed, into ${category}.${hiddenNote}`, failed };
+  return {
+    line: `Imported ${count('imported')}, skipped ${count('duplicate')} duplicate(s), ${failed} failed, into ${category}.${hiddenNote}`,
+    failed,
+  };
 }
 
 /**
@@ -31,9 +34,15 @@ export function summarize(outcomes: readonly ImportOutcome[], category: string):
  */
 export function importProgress(total: number): { onOutcome: (outcome: ImportOutcome) => void; finish: () => void } {
   if (process.stdout.isTTY !== true) {
-    return { onOutcome: (outcome) => void process.stdout.write(`${describeOutcome(outcome)}\n`), finish: () => undefined };
+    return {
+      onOutcome: (outcome) => void process.stdout.write(`${describeOutcome(outcome)}\n`),
+      finish: () => undefined,
+    };
   }
-  const bar = new cliProgress.SingleBar({ format: 'importing [{bar}] {value}/{total} {file}', hideCursor: true }, cliProgress.Presets.shades_classic);
+  const bar = new cliProgress.SingleBar(
+    { format: 'importing [{bar}] {value}/{total} {file}', hideCursor: true },
+    cliProgress.Presets.shades_classic,
+  );
   const problems: string[] = [];
   bar.start(total, 0, { file: '' });
   return {

@@ -8,7 +8,9 @@ export const CATEGORY_KEY = /^[a-z0-9_-]+(?:\.[a-z0-9_-]+)+$/;
 export function categoryKey(value: string): string {
   const key = value.trim();
   if (!CATEGORY_KEY.test(key) || key.length > 100) {
-    throw new InvalidArgumentError('expected a category key like "furry.hug" (lower-case letters, digits, _ and -, segments joined by dots, at most 100 characters).');
+    throw new InvalidArgumentError(
+      'expected a category key like "furry.hug" (lower-case letters, digits, _ and -, segments joined by dots, at most 100 characters).',
+    );
   }
   return key;
 }
@@ -33,7 +35,8 @@ function check(problem: string | undefined): void {
 
 export function categoryName(value: string): string {
   const parts = value.split('>').map((part) => part.trim());
-  if (parts.length < 2 || parts.some((part) => part === '')) throw new InvalidArgumentError('expected a name like "Furry > Hug" (groups joined by " > ").');
+  if (parts.length < 2 || parts.some((part) => part === ''))
+    throw new InvalidArgumentError('expected a name like "Furry > Hug" (groups joined by " > ").');
   const name = parts.join(' > ');
   check(textProblem(name, 200));
   return name;
@@ -52,7 +55,6 @@ export function text(max: number) {
     return trimmed;
   };
 }
-
 
 /** `--artist`: an artist by the credit rule (`normaliseArtist`). */
 export function artistName(value: string): string {

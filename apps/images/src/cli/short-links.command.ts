@@ -7,9 +7,15 @@ import { imagesSettings, openImagesContainer } from './cli-context.js';
 /** Progress of a backfill: a bar on a terminal, else one line per batch. */
 function backfillProgress(): { update: (filled: number, missing: number) => void; finish: () => void } {
   if (process.stdout.isTTY !== true) {
-    return { update: (filled, missing) => void process.stdout.write(`short links: ${filled}/${missing}\n`), finish: () => undefined };
+    return {
+      update: (filled, missing) => void process.stdout.write(`short links: ${filled}/${missing}\n`),
+      finish: () => undefined,
+    };
   }
-  const bar = new cliProgress.SingleBar({ format: 'short links [{bar}] {value}/{total}', hideCursor: true }, cliProgress.Presets.shades_classic);
+  const bar = new cliProgress.SingleBar(
+    { format: 'short links [{bar}] {value}/{total}', hideCursor: true },
+    cliProgress.Presets.shades_classic,
+  );
   let started = false;
   return {
     update(filled, missing) {
@@ -25,11 +31,16 @@ function backfillProgress(): { update: (filled: number, missing: number) => void
 export function registerShortLinkCommand(images: Command, context: () => CliContext): void {
   images
     .command('shortlinks')
-    .description('Create the missing short links of all images on the shortener now (SHORTENER_URL or SHORTENER_API_URL, SHORTENER_KEY); exit 1 when the shortener cannot make them.')
+    .description(
+      'Create the missing short links of all images on the shortener now (SHORTENER_URL or SHORTENER_API_URL, SHORTENER_KEY); exit 1 when the shortener cannot make them.',
+    )
     .action(async () => {
       const { shortLinks } = await openImagesContainer(context());
       const { apiUrl } = imagesSettings(context().config).shortLinks;
-      if (!shortLinks.configured) throw new CommandFailure('SHORTENER_KEY is not set: give it a key with the shortener flag (bin/admin apikey create --flags shortener …).');
+      if (!shortLinks.configured)
+        throw new CommandFailure(
+          'SHORTENER_KEY is not set: give it a key with the shortener flag (bin/admin apikey create --flags shortener …).',
+        );
       const progress = backfillProgress();
       const result = await shortLinks.backfill({
         sleep: async (ms) => {
@@ -40,8 +51,12 @@ export function registerShortLinkCommand(images: Command, context: () => CliCont
       });
       progress.finish();
       if (result.failure !== undefined) {
-        throw new CommandFailure(`Short links could not be made: ${result.failure} (shortener at ${apiUrl}). Created ${result.filled}; ${result.remaining} image(s) still have none.`);
+        throw new CommandFailure(
+          `Short links could not be made: ${result.failure} (shortener at ${apiUrl}). Created ${result.filled}; ${result.remaining} image(s) still have none.`,
+        );
       }
-      process.stdout.write(`Created ${result.filled} short link(s); ${result.missing} image(s) had none; ${result.remaining} still have none.\n`);
+      process.stdout.write(
+        `Created ${result.filled} short link(s); ${result.missing} image(s) had none; ${result.remaining} still have none.\n`,
+      );
     });
 }

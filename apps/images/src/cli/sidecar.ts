@@ -15,7 +15,8 @@ export type Sidecar = Record<string, SidecarEntry>;
 
 const SIDECAR_MAX_BYTES = 64 * 1024 * 1024;
 
-const isStringArray = (value: unknown): value is string[] => Array.isArray(value) && value.every((v) => typeof v === 'string');
+const isStringArray = (value: unknown): value is string[] =>
+  Array.isArray(value) && value.every((v) => typeof v === 'string');
 
 /**
  * Checks the shape of a parsed sidecar (an object of objects, artists and sources arrays of
@@ -24,7 +25,8 @@ const isStringArray = (value: unknown): value is string[] => Array.isArray(value
  * reason and the others are imported.
  */
 export function parseSidecar(json: unknown): Sidecar {
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new Error('the sidecar must be a JSON object of file name → {artists, sources}.');
+  if (typeof json !== 'object' || json === null || Array.isArray(json))
+    throw new Error('the sidecar must be a JSON object of file name → {artists, sources}.');
   for (const [file, entry] of Object.entries(json as Record<string, unknown>)) {
     const fail = (detail: string): never => {
       throw new Error(`sidecar entry ${quoted(file)}: ${detail}`);
@@ -63,9 +65,17 @@ function sidecarEntry(sidecar: Sidecar | undefined, file: string): SidecarEntry 
 }
 
 /** Each file's credits: its sidecar entry's where it has one, the flags' otherwise. */
-export function creditsFrom(flags: { artists: string[]; sources: string[] }, sidecar: Sidecar | undefined): (file: string) => ImageCredits {
+export function creditsFrom(
+  flags: { artists: string[]; sources: string[] },
+  sidecar: Sidecar | undefined,
+): (file: string) => ImageCredits {
   return (file) => {
     const entry = sidecarEntry(sidecar, file);
-    return { artists: entry?.artists ?? flags.artists, sources: entry?.sources ?? flags.sources, reportUrl: entry?.reportURL ?? null, shortUrl: entry?.shortURL ?? null };
+    return {
+      artists: entry?.artists ?? flags.artists,
+      sources: entry?.sources ?? flags.sources,
+      reportUrl: entry?.reportURL ?? null,
+      shortUrl: entry?.shortURL ?? null,
+    };
   };
 }

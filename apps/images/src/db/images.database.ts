@@ -11,5 +11,11 @@ import { AddImageThumbhash1764100000000 } from './migrations/1764100000000-add-i
 export const imagesDatabase: DataSourceSpec = {
   name: 'images',
   entities: [CategoryEntity, ImageEntity],
-  migrations: [CreateImages1763800000000, AddCategorySfw1763950000000, AddImageAnimated1763950000001, AddImageThumbhash1764100000000, IndexMissingShortUrls1796100000000],
+  migrations: [
+    CreateImages1763800000000,
+    AddCategorySfw1763950000000,
+    AddImageAnimated1763950000001,
+    AddImageThumbhash1764100000000,
+    IndexMissingShortUrls1796100000000,
+  ],
 };

@@ -13,7 +13,10 @@ export function bulkImagesHandler(bulkImages: Pick<BulkImagesService, 'bulk'>): 
     // requireKey ran first, so there is a key; 0 would refuse everything if there were not.
     const limit = apiKeyOf(res)?.bulkLimit ?? 0;
     res.setHeader('Cache-Control', 'no-store');
-    const body: BulkImagesResponse = { success: true, data: await bulkImages.bulk(requests, { ...keyAccessOf(res), limit, sizeLimit, type, exclude }) };
+    const body: BulkImagesResponse = {
+      success: true,
+      data: await bulkImages.bulk(requests, { ...keyAccessOf(res), limit, sizeLimit, type, exclude }),
+    };
     res.json(body);
   };
 }

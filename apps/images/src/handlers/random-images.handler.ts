@@ -24,7 +24,11 @@ export function randomImagesHandler(randomImages: Pick<RandomImagesService, 'ran
       await sendWholeFile(req, res, file, { 'Content-Type': image.type, ...imageBytesHeaders(image) });
       return;
     }
-    const body: RandomImagesResponse = { success: true, images: await randomImages.random(category, amount, sizeLimit, options), notes: notes === 'disabled' ? [] : [...NOTES] };
+    const body: RandomImagesResponse = {
+      success: true,
+      images: await randomImages.random(category, amount, sizeLimit, options),
+      notes: notes === 'disabled' ? [] : [...NOTES],
+    };
     res.json(body);
   };
 }

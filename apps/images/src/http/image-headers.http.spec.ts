@@ -1,6 +1,12 @@
 import { IMAGE_BYTES_HEADERS, type ImageRecord } from '@pawlink/contracts';
 import { describe, expect, it } from 'vitest';
-import { boundedList, headerValue, imageBytesHeaders, YIFFY_HEADER_MAX_BYTES, YIFFY_HEADERS_MAX_BYTES } from './image-headers.http.js';
+import {
+  boundedList,
+  headerValue,
+  imageBytesHeaders,
+  YIFFY_HEADER_MAX_BYTES,
+  YIFFY_HEADERS_MAX_BYTES,
+} from './image-headers.http.js';
 
 describe('headerValue', () => {
   it('joins arrays with ", "', () => {
@@ -62,7 +68,8 @@ describe('the bound of the X-Yiffy headers', () => {
     shortURL: null,
     thumbhash: null,
   };
-  const total = (headers: Record<string, string>): number => Object.entries(headers).reduce((sum, [name, value]) => sum + name.length + value.length + 4, 0);
+  const total = (headers: Record<string, string>): number =>
+    Object.entries(headers).reduce((sum, [name, value]) => sum + name.length + value.length + 4, 0);
 
   it('keeps whole entries and marks what it leaves out with "+N more"', () => {
     expect(boundedList(['Ann', 'Bob', 'Cyd'], 100)).toBe('Ann, Bob, Cyd');
@@ -99,7 +106,13 @@ describe('the bound of the X-Yiffy headers', () => {
 
   it('gives up the longest URLs before the lists lose their room', () => {
     const long = `https://short.example/${'s'.repeat(900)}`;
-    const headers = imageBytesHeaders({ ...image, url: `http://media.test/${'m'.repeat(900)}`, shortURL: long, reportURL: long, artists: ['Ann'] });
+    const headers = imageBytesHeaders({
+      ...image,
+      url: `http://media.test/${'m'.repeat(900)}`,
+      shortURL: long,
+      reportURL: long,
+      artists: ['Ann'],
+    });
     expect(headers['X-Yiffy-Report-URL']).toBe('');
     expect(headers['X-Yiffy-Short-URL']).toBe('');
     expect(headers['X-Yiffy-Artist']).toBe('Ann');

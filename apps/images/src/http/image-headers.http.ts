@@ -68,8 +68,13 @@ export function imageBytesHeaders(image: ImageRecord): Record<ImageBytesHeader, 
     'X-Yiffy-Short-URL': headerValue(image.shortURL ?? ''),
     'X-Yiffy-Report-URL': headerValue(image.reportURL ?? ''),
   };
-  for (const name of Object.keys(single) as Array<keyof typeof single>) if (single[name].length > YIFFY_HEADER_MAX_BYTES) single[name] = '';
-  const used = (): number => Object.entries(single).reduce((sum, [name, value]) => sum + lineBytes(name, value), lineBytes('X-Yiffy-Artist', '') + lineBytes('X-Yiffy-Source', ''));
+  for (const name of Object.keys(single) as Array<keyof typeof single>)
+    if (single[name].length > YIFFY_HEADER_MAX_BYTES) single[name] = '';
+  const used = (): number =>
+    Object.entries(single).reduce(
+      (sum, [name, value]) => sum + lineBytes(name, value),
+      lineBytes('X-Yiffy-Artist', '') + lineBytes('X-Yiffy-Source', ''),
+    );
   for (const name of ['X-Yiffy-Report-URL', 'X-Yiffy-Short-URL', 'X-Yiffy-Image-URL'] as const) {
     if (YIFFY_HEADERS_MAX_BYTES - used() >= LIST_ROOM_BYTES) break;
     single[name] = '';

@@ -3,4 +3,6 @@ import type { Response } from 'express';
 import type { KeyAccess } from '../services/key-access.rules.js';
 
 /** What the request's key allows (nothing narrower without a key). */
-export const keyAccessOf = (res: Response): KeyAccess => ({ sfwOnly: apiKeyOf(res)?.flags.includes('sfw_only') ?? false });
+export const keyAccessOf = (res: Response): KeyAccess => ({
+  sfwOnly: apiKeyOf(res)?.flags.includes('sfw_only') ?? false,
+});

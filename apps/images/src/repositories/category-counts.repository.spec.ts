@@ -18,7 +18,12 @@ function countsOver() {
   const images = new CountingImages();
   const categories = new FakeCategoryRepository(images);
   const clock = { now: 1_000_000 };
-  return { images, categories, clock, counts: new CategoryCountsRepository(categories, images, 30_000, () => clock.now) };
+  return {
+    images,
+    categories,
+    clock,
+    counts: new CategoryCountsRepository(categories, images, 30_000, () => clock.now),
+  };
 }
 
 describe('CategoryCountsRepository', () => {
@@ -27,7 +32,10 @@ describe('CategoryCountsRepository', () => {
     await categories.create('furry.hug', 'Hug');
     await categories.create('animals.fox', 'Fox');
     for (const n of [1, 2]) images.rows.set(imageRow('furry.hug', n).id, imageRow('furry.hug', n));
-    expect(await counts.list()).toEqual([expect.objectContaining({ db: 'animals.fox', hasContent: false, images: 0 }), expect.objectContaining({ db: 'furry.hug', hasContent: true, images: 2 })]);
+    expect(await counts.list()).toEqual([
+      expect.objectContaining({ db: 'animals.fox', hasContent: false, images: 0 }),
+      expect.objectContaining({ db: 'furry.hug', hasContent: true, images: 2 }),
+    ]);
   });
 
   it('shares one read among concurrent callers and reuses it for ttlMs', async () => {

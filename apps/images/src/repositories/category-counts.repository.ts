@@ -24,8 +24,8 @@ export class CategoryCountsRepository {
   list(): Promise<CategoryTally[]> {
     const now = this.now();
     if (this.cached && this.cached.expires > now) return this.cached.value;
-    const value = Promise.all([this.categories.listWithContent(), this.images.countsByCategory()]).then(([rows, counts]) =>
-      rows.map((row) => ({ ...row, images: counts.get(row.db) ?? 0 })),
+    const value = Promise.all([this.categories.listWithContent(), this.images.countsByCategory()]).then(
+      ([rows, counts]) => rows.map((row) => ({ ...row, images: counts.get(row.db) ?? 0 })),
     );
     const entry = { value, expires: now + this.ttlMs };
     this.cached = entry;

@@ -38,13 +38,18 @@ export class CategoryRepository {
   }
 
   async hasContent(db: string): Promise<boolean> {
-    const rows = await this.dataSource.query<Array<{ found: number }>>('SELECT 1 AS found FROM images WHERE category = ? LIMIT 1', [db]);
+    const rows = await this.dataSource.query<Array<{ found: number }>>(
+      'SELECT 1 AS found FROM images WHERE category = ? LIMIT 1',
+      [db],
+    );
     return rows.length > 0;
   }
 
   /** Count and bytes per MIME type, from the covering (category, mime_type, size) index. */
   async typeStats(db: string): Promise<TypeStats[]> {
-    const rows = await this.dataSource.query<Array<{ mime_type: string; n: string | number; total: string | number | null }>>(
+    const rows = await this.dataSource.query<
+      Array<{ mime_type: string; n: string | number; total: string | number | null }>
+    >(
       'SELECT mime_type, COUNT(*) AS n, SUM(size) AS total FROM images WHERE category = ? GROUP BY mime_type ORDER BY mime_type',
       [db],
     );

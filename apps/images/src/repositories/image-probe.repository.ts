@@ -27,7 +27,12 @@ export class ImageProbeRepository {
   /** The header only: cheap, and enough to refuse a format before decoding it. */
   async header(bytes: Buffer): Promise<ImageHeader> {
     const metadata = await sharp(bytes, OPTIONS).metadata();
-    return { format: metadata.format, width: metadata.width, height: metadata.pageHeight ?? metadata.height, animated: (metadata.pages ?? 1) > 1 };
+    return {
+      format: metadata.format,
+      width: metadata.width,
+      height: metadata.pageHeight ?? metadata.height,
+      animated: (metadata.pages ?? 1) > 1,
+    };
   }
 
   /** Decodes every pixel, which is what finds a truncated or corrupt body that the header hides. */

@@ -16,11 +16,16 @@ export class ImageShortUrlRepository {
 
   /** Up to `limit` images without a short link whose id comes after `afterId`, by id. */
   async missing(afterId: string, limit: number): Promise<MissingShortUrl[]> {
-    return this.dataSource.query<MissingShortUrl[]>('SELECT id, ext FROM images WHERE short_url IS NULL AND id > ? ORDER BY id LIMIT ?', [afterId, limit]);
+    return this.dataSource.query<MissingShortUrl[]>(
+      'SELECT id, ext FROM images WHERE short_url IS NULL AND id > ? ORDER BY id LIMIT ?',
+      [afterId, limit],
+    );
   }
 
   async countMissing(): Promise<number> {
-    const rows = await this.dataSource.query<Array<{ n: string | number }>>('SELECT COUNT(*) AS n FROM images WHERE short_url IS NULL');
+    const rows = await this.dataSource.query<Array<{ n: string | number }>>(
+      'SELECT COUNT(*) AS n FROM images WHERE short_url IS NULL',
+    );
     return Number(rows[0]?.n ?? 0);
   }
 
@@ -31,7 +36,10 @@ export class ImageShortUrlRepository {
   async fill(links: ReadonlyMap<string, string>): Promise<string[]> {
     const stored: string[] = [];
     for (const [id, url] of links) {
-      const result = await this.dataSource.query<{ affectedRows?: number }>('UPDATE images SET short_url = ? WHERE id = ? AND short_url IS NULL', [url, id]);
+      const result = await this.dataSource.query<{ affectedRows?: number }>(
+        'UPDATE images SET short_url = ? WHERE id = ? AND short_url IS NULL',
+        [url, id],
+      );
       if ((result.affectedRows ?? 0) > 0) stored.push(id);
     }
     return stored;

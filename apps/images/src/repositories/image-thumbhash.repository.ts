@@ -12,12 +12,18 @@ export class ImageThumbhashRepository {
 
   /** Up to `limit` images without a ThumbHash whose id is after `afterId`, by id (a keyset page on the primary key). */
   async pageWithout(afterId: string, limit: number): Promise<ImageWithoutThumbhash[]> {
-    return this.dataSource.query<ImageWithoutThumbhash[]>('SELECT id, ext FROM images WHERE id > ? AND thumbhash IS NULL ORDER BY id LIMIT ?', [afterId, limit]);
+    return this.dataSource.query<ImageWithoutThumbhash[]>(
+      'SELECT id, ext FROM images WHERE id > ? AND thumbhash IS NULL ORDER BY id LIMIT ?',
+      [afterId, limit],
+    );
   }
 
   /** Stores an image's ThumbHash; false when the image is gone. */
   async set(id: string, thumbhash: string): Promise<boolean> {
-    const result = await this.dataSource.query<{ affectedRows: number }>('UPDATE images SET thumbhash = ? WHERE id = ?', [thumbhash, id]);
+    const result = await this.dataSource.query<{ affectedRows: number }>(
+      'UPDATE images SET thumbhash = ? WHERE id = ?',
+      [thumbhash, id],
+    );
     return result.affectedRows > 0;
   }
 }

@@ -10,7 +10,8 @@ export interface IdAndSize {
 }
 
 const DUPLICATE_ENTRY = 'ER_DUP_ENTRY';
-const COLUMNS = 'id, category, ext, mime_type, size, width, height, artists, sources, report_url, short_url, created_at, thumbhash';
+const COLUMNS =
+  'id, category, ext, mime_type, size, width, height, artists, sources, report_url, short_url, created_at, thumbhash';
 
 interface RawImageRow {
   id: string;
@@ -29,7 +30,8 @@ interface RawImageRow {
 }
 
 // MariaDB's JSON is LONGTEXT (a string here); MySQL 8 returns parsed JSON.
-const jsonList = (value: string | string[]): string[] => (typeof value === 'string' ? (JSON.parse(value) as string[]) : value);
+const jsonList = (value: string | string[]): string[] =>
+  typeof value === 'string' ? (JSON.parse(value) as string[]) : value;
 
 function fromRaw(r: RawImageRow): ImageRow {
   return {
@@ -80,7 +82,11 @@ export class ImageRepository {
       await this.repo.insert({ ...row });
       return true;
     } catch (error) {
-      if ((error as { code?: string }).code === DUPLICATE_ENTRY || (error as { driverError?: { code?: string } }).driverError?.code === DUPLICATE_ENTRY) return false;
+      if (
+        (error as { code?: string }).code === DUPLICATE_ENTRY ||
+        (error as { driverError?: { code?: string } }).driverError?.code === DUPLICATE_ENTRY
+      )
+        return false;
       throw error;
     }
   }
@@ -92,7 +98,9 @@ export class ImageRepository {
 
   /** Images per category, for every category that has any (one pass over the (category, id) index). */
   async countsByCategory(): Promise<Map<string, number>> {
-    const rows = await this.dataSource.query<Array<{ category: string; n: string | number }>>('SELECT category, COUNT(*) AS n FROM images GROUP BY category');
+    const rows = await this.dataSource.query<Array<{ category: string; n: string | number }>>(
+      'SELECT category, COUNT(*) AS n FROM images GROUP BY category',
+    );
     return new Map(rows.map((r) => [r.category, Number(r.n)]));
   }
 
@@ -103,10 +111,13 @@ export class ImageRepository {
   async *idsAndSizes(category: string, batchSize = 5000): AsyncGenerator<IdAndSize[]> {
     let after = '';
     for (;;) {
-      const rows = await this.dataSource.query<Array<{ id: string; size: string | number; ext: string; animated: string | number }>>(
-        'SELECT id, size, ext, animated FROM images WHERE category = ? AND id > ? ORDER BY id LIMIT ?',
-        [category, after, batchSize],
-      );
+      const rows = await this.dataSource.query<
+        Array<{ id: string; size: string | number; ext: string; animated: string | number }>
+      >('SELECT id, size, ext, animated FROM images WHERE category = ? AND id > ? ORDER BY id LIMIT ?', [
+        category,
+        after,
+        batchSize,
+      ]);
       if (rows.length === 0) return;
       yield rows.map((r) => ({ id: r.id, size: Number(r.size), ext: r.ext, animated: Number(r.animated) === 1 }));
       after = rows[rows.length - 1]!.id;

@@ -70,13 +70,22 @@ async function renderPlaceholder(seed: number, options: PlaceholderOptions): Pro
     const [width, height] = [Math.round(fullWidth / 2), Math.round(fullHeight / 2)];
     const frames = Array.from({ length: GIF_FRAMES }, (_, i) => drawFrame(seed, width, height, i / GIF_FRAMES));
     // The frames stacked top to bottom, each `height` rows high, make one multi-page image.
-    const bytes = await sharp(Buffer.concat(frames), { raw: { width, height: height * GIF_FRAMES, channels: 3, pageHeight: height } })
+    const bytes = await sharp(Buffer.concat(frames), {
+      raw: { width, height: height * GIF_FRAMES, channels: 3, pageHeight: height },
+    })
       .gif({ delay: Array<number>(GIF_FRAMES).fill(GIF_FRAME_DELAY_MS), loop: 0 })
       .toBuffer();
     return { bytes, format, ext: 'gif' };
   }
-  const image = sharp(drawFrame(seed, fullWidth, fullHeight, 0), { raw: { width: fullWidth, height: fullHeight, channels: 3 } });
-  const bytes = format === 'png' ? await image.png().toBuffer() : format === 'jpeg' ? await image.jpeg({ quality: 80 }).toBuffer() : await image.gif().toBuffer();
+  const image = sharp(drawFrame(seed, fullWidth, fullHeight, 0), {
+    raw: { width: fullWidth, height: fullHeight, channels: 3 },
+  });
+  const bytes =
+    format === 'png'
+      ? await image.png().toBuffer()
+      : format === 'jpeg'
+        ? await image.jpeg({ quality: 80 }).toBuffer()
+        : await image.gif().toBuffer();
   return { bytes, format, ext: format === 'jpeg' ? 'jpg' : format };
 }
 
@@ -84,6 +93,17 @@ function hslToRgb(h: number, s: number, l: number): [number, number, number] {
   const c = (1 - Math.abs(2 * l - 1)) * s;
   const x = c * (1 - Math.abs(((h / 60) % 2) - 1));
   const m = l - c / 2;
-  const [r, g, b] = h < 60 ? [c, x, 0] : h < 120 ? [x, c, 0] : h < 180 ? [0, c, x] : h < 240 ? [0, x, c] : h < 300 ? [x, 0, c] : [c, 0, x];
+  const [r, g, b] =
+    h < 60
+      ? [c, x, 0]
+      : h < 120
+        ? [x, c, 0]
+        : h < 180
+          ? [0, c, x]
+          : h < 240
+            ? [0, x, c]
+            : h < 300
+              ? [x, 0, c]
+              : [c, 0, x];
   return [Math.round((r + m) * 255), Math.round((g + m) * 255), Math.round((b + m) * 255)];
 }

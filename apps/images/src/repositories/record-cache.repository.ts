@@ -2,15 +2,56 @@ import type { RedisClient } from '@pawlink/service-kit/redis';
 import type { ImageRow } from '../db/entities/image.entity.js';
 
 /** Positional to keep each entry small (~200 bytes with Redis overhead instead of ~400). */
-type Stored = [category: string, ext: string, mimeType: string, size: number, width: number, height: number, artists: string[], sources: string[], reportUrl: string | null, shortUrl: string | null, createdAtMs: number, thumbhash?: string | null];
+type Stored = [
+  category: string,
+  ext: string,
+  mimeType: string,
+  size: number,
+  width: number,
+  height: number,
+  artists: string[],
+  sources: string[],
+  reportUrl: string | null,
+  shortUrl: string | null,
+  createdAtMs: number,
+  thumbhash?: string | null,
+];
 
 const encode = (row: ImageRow): string =>
-  JSON.stringify([row.category, row.ext, row.mimeType, row.size, row.width, row.height, row.artists, row.sources, row.reportUrl, row.shortUrl, row.createdAt.getTime(), row.thumbhash ?? null] satisfies Stored);
+  JSON.stringify([
+    row.category,
+    row.ext,
+    row.mimeType,
+    row.size,
+    row.width,
+    row.height,
+    row.artists,
+    row.sources,
+    row.reportUrl,
+    row.shortUrl,
+    row.createdAt.getTime(),
+    row.thumbhash ?? null,
+  ] satisfies Stored);
 
 /** A record as the cache stores it, back to its row; an entry cached before ThumbHashes has none. */
 export function decodeRecord(id: string, value: string): ImageRow {
-  const [category, ext, mimeType, size, width, height, artists, sources, reportUrl, shortUrl, createdAtMs, thumbhash] = JSON.parse(value) as Stored;
-  return { id, category, ext, mimeType, size, width, height, artists, sources, reportUrl, shortUrl, createdAt: new Date(createdAtMs), thumbhash: thumbhash ?? null };
+  const [category, ext, mimeType, size, width, height, artists, sources, reportUrl, shortUrl, createdAtMs, thumbhash] =
+    JSON.parse(value) as Stored;
+  return {
+    id,
+    category,
+    ext,
+    mimeType,
+    size,
+    width,
+    height,
+    artists,
+    sources,
+    reportUrl,
+    shortUrl,
+    createdAt: new Date(createdAtMs),
+    thumbhash: thumbhash ?? null,
+  };
 }
 
 /**

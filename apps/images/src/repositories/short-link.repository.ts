@@ -46,8 +46,13 @@ function isHttpUrl(value: unknown): value is string {
 
 /** The shortener's failure body as it is worth logging: status, code and message. */
 function describeFailure(status: number, body: unknown): string {
-  const { code, error } = (typeof body === 'object' && body !== null ? body : {}) as { code?: unknown; error?: unknown };
-  const detail = [typeof code === 'number' ? `code ${code}` : '', typeof error === 'string' ? error.slice(0, 200) : ''].filter((s) => s !== '').join(': ');
+  const { code, error } = (typeof body === 'object' && body !== null ? body : {}) as {
+    code?: unknown;
+    error?: unknown;
+  };
+  const detail = [typeof code === 'number' ? `code ${code}` : '', typeof error === 'string' ? error.slice(0, 200) : '']
+    .filter((s) => s !== '')
+    .join(': ');
   return `the shortener answered ${status}${detail === '' ? '' : ` (${detail})`}`;
 }
 
@@ -83,17 +88,25 @@ export class ShortLinkRepository implements ShortLinkClient {
     } catch (error) {
       const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
       const why =
-        (error as Error).name === 'TimeoutError' ? `no answer within ${this.options.timeoutMs} ms`
-        : typeof cause?.code === 'string' ? cause.code
-        : typeof cause?.message === 'string' ? cause.message
-        : (error as Error).message;
+        (error as Error).name === 'TimeoutError'
+          ? `no answer within ${this.options.timeoutMs} ms`
+          : typeof cause?.code === 'string'
+            ? cause.code
+            : typeof cause?.message === 'string'
+              ? cause.message
+              : (error as Error).message;
       return { kind: 'failed', reason: `the shortener is unreachable (${why})` };
     }
-    if (response.status === 429) return { kind: 'rate-limited', retryAfterMs: retryAfterMs(response.headers.get('retry-after')) };
-    if (response.status !== 200 && response.status !== 201) return { kind: 'failed', reason: describeFailure(response.status, body) };
+    if (response.status === 429)
+      return { kind: 'rate-limited', retryAfterMs: retryAfterMs(response.headers.get('retry-after')) };
+    if (response.status !== 200 && response.status !== 201)
+      return { kind: 'failed', reason: describeFailure(response.status, body) };
     const fullUrl = (body as { success?: unknown; data?: { fullURL?: unknown } } | undefined)?.data?.fullURL;
     if ((body as { success?: unknown } | undefined)?.success !== true || !isHttpUrl(fullUrl)) {
-      return { kind: 'failed', reason: `the shortener gave an answer that is no short link record (${response.status})` };
+      return {
+        kind: 'failed',
+        reason: `the shortener gave an answer that is no short link record (${response.status})`,
+      };
     }
     return { kind: 'created', shortUrl: fullUrl };
   }

@@ -219,7 +219,9 @@ export class SizeIndexRepository {
    * (the set exists, so it looks healthy) and the category's other images would never be picked.
    */
   async addIfIndexed(db: string, id: string, size: number, types: readonly ImagePickType[] = []): Promise<boolean> {
-    return (await this.redis.eval(ADD_IF_INDEXED_SCRIPT, 2, this.key(db), this.rebuildingKey(db), size, id, ...types)) === 1;
+    return (
+      (await this.redis.eval(ADD_IF_INDEXED_SCRIPT, 2, this.key(db), this.rebuildingKey(db), size, id, ...types)) === 1
+    );
   }
 
   async remove(db: string, id: string): Promise<void> {
@@ -245,7 +247,10 @@ export class SizeIndexRepository {
    * so anything but `size(db)` means the type sets are missing or behind (an index built before them).
    */
   async typedSize(db: string): Promise<number> {
-    const [animated, still] = await Promise.all([this.redis.zcard(this.typeKey(db, 'animated')), this.redis.zcard(this.typeKey(db, 'still'))]);
+    const [animated, still] = await Promise.all([
+      this.redis.zcard(this.typeKey(db, 'animated')),
+      this.redis.zcard(this.typeKey(db, 'still')),
+    ]);
     return animated + still;
   }
 

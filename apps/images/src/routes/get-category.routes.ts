@@ -6,6 +6,15 @@ import type { GetCategoryService } from '../services/get-category.service.js';
 import { getCategoryValidation } from '../validation/get-category.validation.js';
 
 /** GET /categories/:db: public; a presented key must be valid and is what is limited. */
-export function registerGetCategoryRoute(app: Express, { guards, getCategory }: { guards: AccessGuards; getCategory: GetCategoryService }): void {
-  app.get('/categories/:db', guards.optionalKey(), guards.rateLimit('images.info'), validate(...getCategoryValidation), getCategoryHandler(getCategory));
+export function registerGetCategoryRoute(
+  app: Express,
+  { guards, getCategory }: { guards: AccessGuards; getCategory: GetCategoryService },
+): void {
+  app.get(
+    '/categories/:db',
+    guards.optionalKey(),
+    guards.rateLimit('images.info'),
+    validate(...getCategoryValidation),
+    getCategoryHandler(getCategory),
+  );
 }

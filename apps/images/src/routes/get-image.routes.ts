@@ -6,6 +6,15 @@ import type { GetImageService } from '../services/get-image.service.js';
 import { getImageValidation } from '../validation/get-image.validation.js';
 
 /** GET /images/:id.json: public. */
-export function registerGetImageRoute(app: Express, { guards, getImage }: { guards: AccessGuards; getImage: GetImageService }): void {
-  app.get('/images/:id.json', guards.optionalKey(), guards.rateLimit('images.info'), validate(...getImageValidation), getImageHandler(getImage));
+export function registerGetImageRoute(
+  app: Express,
+  { guards, getImage }: { guards: AccessGuards; getImage: GetImageService },
+): void {
+  app.get(
+    '/images/:id.json',
+    guards.optionalKey(),
+    guards.rateLimit('images.info'),
+    validate(...getImageValidation),
+    getImageHandler(getImage),
+  );
 }

@@ -9,8 +9,23 @@ import { randomImagesBySegmentsValidation, randomImagesValidation } from '../val
  * GET /:category (dotted, `/furry.yiff.gay`) and GET /*category (slashed, `/furry/yiff/gay`, the
  * segments as an array): public. Register last: these paths take any other GET.
  */
-export function registerRandomImagesRoute(app: Express, { guards, randomImages }: { guards: AccessGuards; randomImages: RandomImagesService }): void {
+export function registerRandomImagesRoute(
+  app: Express,
+  { guards, randomImages }: { guards: AccessGuards; randomImages: RandomImagesService },
+): void {
   const handler = randomImagesHandler(randomImages);
-  app.get('/:category', guards.optionalKey(), guards.rateLimit('images.random'), validate(...randomImagesValidation), handler);
-  app.get('/*category', guards.optionalKey(), guards.rateLimit('images.random'), validate(...randomImagesBySegmentsValidation), handler);
+  app.get(
+    '/:category',
+    guards.optionalKey(),
+    guards.rateLimit('images.random'),
+    validate(...randomImagesValidation),
+    handler,
+  );
+  app.get(
+    '/*category',
+    guards.optionalKey(),
+    guards.rateLimit('images.random'),
+    validate(...randomImagesBySegmentsValidation),
+    handler,
+  );
 }

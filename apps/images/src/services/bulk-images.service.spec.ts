@@ -40,14 +40,33 @@ describe('BulkImagesService', () => {
       ],
       { limit: 3 },
     );
-    await expect(over).rejects.toMatchObject({ code: 1056, message: 'Bulk request total is above your limit: you asked for 4 images and your limit is 3.' });
+    await expect(over).rejects.toMatchObject({
+      code: 1056,
+      message: 'Bulk request total is above your limit: you asked for 4 images and your limit is 3.',
+    });
   });
 
   it('answers 1055 naming the first category that is unknown, disabled, malformed or empty', async () => {
-    const ask = (dbs: string[]) => service.bulk(dbs.map((db) => ({ db, count: 1 })), { limit: 100 });
-    await expect(ask(['furry.hug', 'furry.nope', 'furry.closed'])).rejects.toMatchObject({ code: 1055, message: 'Invalid category in bulk request: "furry.nope" does not exist or is disabled.' });
-    await expect(ask(['furry.closed', 'furry.nope'])).rejects.toMatchObject({ code: 1055, message: expect.stringContaining('"furry.closed"') });
-    await expect(ask(['furry.hug', '../etc'])).rejects.toMatchObject({ code: 1055, message: expect.stringContaining('"../etc"') });
-    await expect(ask(['furry.hug', 'animals.fox'])).rejects.toMatchObject({ code: 1055, message: 'Invalid category in bulk request: "animals.fox" has no images.' });
+    const ask = (dbs: string[]) =>
+      service.bulk(
+        dbs.map((db) => ({ db, count: 1 })),
+        { limit: 100 },
+      );
+    await expect(ask(['furry.hug', 'furry.nope', 'furry.closed'])).rejects.toMatchObject({
+      code: 1055,
+      message: 'Invalid category in bulk request: "furry.nope" does not exist or is disabled.',
+    });
+    await expect(ask(['furry.closed', 'furry.nope'])).rejects.toMatchObject({
+      code: 1055,
+      message: expect.stringContaining('"furry.closed"'),
+    });
+    await expect(ask(['furry.hug', '../etc'])).rejects.toMatchObject({
+      code: 1055,
+      message: expect.stringContaining('"../etc"'),
+    });
+    await expect(ask(['furry.hug', 'animals.fox'])).rejects.toMatchObject({
+      code: 1055,
+      message: 'Invalid category in bulk request: "animals.fox" has no images.',
+    });
   });
 });

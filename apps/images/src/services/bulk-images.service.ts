@@ -32,21 +32,36 @@ export class BulkImagesService {
    * with nothing that fits them gives an empty list, one with fewer than its count each fitting
    * image once.
    */
-  async bulk(requests: readonly BulkRequest[], options: PickOptions & { limit: number; sizeLimit?: number | undefined }): Promise<Record<string, ImageRecord[]>> {
+  async bulk(
+    requests: readonly BulkRequest[],
+    options: PickOptions & { limit: number; sizeLimit?: number | undefined },
+  ): Promise<Record<string, ImageRecord[]>> {
     const total = requests.reduce((sum, r) => sum + r.count, 0);
     if (total > options.limit) {
-      throw new ApiError('BULK_OVER_LIMIT', { message: `Bulk request total is above your limit: you asked for ${total} images and your limit is ${options.limit}.` });
+      throw new ApiError('BULK_OVER_LIMIT', {
+        message: `Bulk request total is above your limit: you asked for ${total} images and your limit is ${options.limit}.`,
+      });
     }
     // Looked up together (up to 100 keys), checked in body order so 1055 names the first bad one.
     const rows = await Promise.all(requests.map(({ db }) => this.deps.categoryCache.find(db)));
     const invalid = requests.find((_, i) => !rows[i] || rows[i].disabled);
-    if (invalid) throw new ApiError('BULK_INVALID_CATEGORY', { message: `Invalid category in bulk request: ${quotedKey(invalid.db)} does not exist or is disabled.` });
+    if (invalid)
+      throw new ApiError('BULK_INVALID_CATEGORY', {
+        message: `Invalid category in bulk request: ${quotedKey(invalid.db)} does not exist or is disabled.`,
+      });
     for (const row of rows) refuseUnlessSfw(options, row!);
     const filter = pickFilter(options);
-    const picked = await Promise.all(requests.map(async ({ db, count }) => [db, await this.deps.picks.pickRows(db, count, options.sizeLimit, filter)] as const));
+    const picked = await Promise.all(
+      requests.map(
+        async ({ db, count }) => [db, await this.deps.picks.pickRows(db, count, options.sizeLimit, filter)] as const,
+      ),
+    );
     const data: Record<string, ImageRecord[]> = {};
     for (const [db, rows] of picked) {
-      if (rows === 'empty') throw new ApiError('BULK_INVALID_CATEGORY', { message: `Invalid category in bulk request: ${quotedKey(db)} has no images.` });
+      if (rows === 'empty')
+        throw new ApiError('BULK_INVALID_CATEGORY', {
+          message: `Invalid category in bulk request: ${quotedKey(db)} has no images.`,
+        });
       data[db] = rows.map((r) => toImageRecord(r, this.deps.imagesMediaUrl));
     }
     return data;

@@ -14,7 +14,15 @@ describe('CategoryAdminService', () => {
     expect(await admin.disable('furry.hug', 'Closed.')).toBe(true);
     expect(await admin.disable('furry.nope', 'x')).toBe(false);
     expect(await admin.enable('furry.nope')).toBe(false);
-    expect((await admin.list()).map(({ db, disabled, disabledComment, hasContent, images: count }) => ({ db, disabled, disabledComment, hasContent, count }))).toEqual([
+    expect(
+      (await admin.list()).map(({ db, disabled, disabledComment, hasContent, images: count }) => ({
+        db,
+        disabled,
+        disabledComment,
+        hasContent,
+        count,
+      })),
+    ).toEqual([
       { db: 'animals.fox', disabled: false, disabledComment: null, hasContent: false, count: 0 },
       { db: 'furry.hug', disabled: true, disabledComment: 'Closed.', hasContent: true, count: 1 },
     ]);

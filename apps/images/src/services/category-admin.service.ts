@@ -38,7 +38,10 @@ export class CategoryAdminService {
   }
 
   async list(): Promise<CategoryOverview[]> {
-    const [rows, counts] = await Promise.all([this.deps.categories.listWithContent(), this.deps.images.countsByCategory()]);
+    const [rows, counts] = await Promise.all([
+      this.deps.categories.listWithContent(),
+      this.deps.images.countsByCategory(),
+    ]);
     return rows.map((row) => ({ ...row, images: counts.get(row.db) ?? 0 }));
   }
 }

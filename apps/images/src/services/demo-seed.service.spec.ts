@@ -6,14 +6,20 @@ import { DemoSeedService } from './demo-seed.service.js';
 import type { ImageImportService, ImportJob, ImportOutcome } from './image-import.service.js';
 
 /** Records what would be imported; `failOn` makes the import of that seed's bytes fail. */
-function fakeImports(failOn?: number): Pick<ImageImportService, 'importBytes'> & { jobs: Array<{ category: string; file: string; artists: string[] }> } {
+function fakeImports(
+  failOn?: number,
+): Pick<ImageImportService, 'importBytes'> & { jobs: Array<{ category: string; file: string; artists: string[] }> } {
   const jobs: Array<{ category: string; file: string; artists: string[] }> = [];
   return {
     jobs,
     importBytes(job: ImportJob, file: string, bytes: Buffer): Promise<ImportOutcome> {
       jobs.push({ category: job.category, file, artists: job.creditsFor(file).artists });
       const seed = (JSON.parse(bytes.toString()) as { seed: number }).seed;
-      return Promise.resolve(seed === failOn ? { file, status: 'failed', reason: 'broken' } : { file, status: 'imported', id: String(seed), ext: 'png', size: 1 });
+      return Promise.resolve(
+        seed === failOn
+          ? { file, status: 'failed', reason: 'broken' }
+          : { file, status: 'imported', id: String(seed), ext: 'png', size: 1 },
+      );
     },
   };
 }
@@ -35,7 +41,11 @@ describe('DemoSeedService', () => {
     expect(result).toEqual({ status: 'seeded', categories: DEMO_CATEGORIES.length, images });
     expect(categories.rows.size).toBe(DEMO_CATEGORIES.length);
     expect(imports.jobs).toHaveLength(images);
-    expect(imports.jobs[0]).toEqual({ category: DEMO_CATEGORIES[0]!.db, file: `${DEMO_CATEGORIES[0]!.db}-0.png`, artists: [DEMO_ARTIST] });
+    expect(imports.jobs[0]).toEqual({
+      category: DEMO_CATEGORIES[0]!.db,
+      file: `${DEMO_CATEGORIES[0]!.db}-0.png`,
+      artists: [DEMO_ARTIST],
+    });
     // Its GIFs are animated, so the demo has something for type=animated.
     expect(asked.slice(-images)).toEqual(Array(images).fill({ animatedGifs: true }));
   });
@@ -51,6 +61,10 @@ describe('DemoSeedService', () => {
   it('stops at the first category whose images could not be imported', async () => {
     const categories = new FakeCategoryRepository(new FakeImageRepository());
     const result = await new DemoSeedService({ categories, placeholders, imports: fakeImports(1) }).seed();
-    expect(result).toEqual({ status: 'failed', category: DEMO_CATEGORIES[0]!.db, failures: [{ file: `${DEMO_CATEGORIES[0]!.db}-1.png`, status: 'failed', reason: 'broken' }] });
+    expect(result).toEqual({
+      status: 'failed',
+      category: DEMO_CATEGORIES[0]!.db,
+      failures: [{ file: `${DEMO_CATEGORIES[0]!.db}-1.png`, status: 'failed', reason: 'broken' }],
+    });
   });
 });

@@ -23,7 +23,11 @@ export class GetCategoryService {
     const total = stats.reduce((sum, s) => sum + s.count, 0);
     const totalSize = stats.reduce((sum, s) => sum + s.totalSize, 0);
     const average = total === 0 ? 0 : Math.round(totalSize / total);
-    const comment = row.disabled ? (row.disabledComment ?? 'Category is disabled.') : total === 0 ? NEVER_HAD_CONTENT_COMMENT : undefined;
+    const comment = row.disabled
+      ? (row.disabledComment ?? 'Category is disabled.')
+      : total === 0
+        ? NEVER_HAD_CONTENT_COMMENT
+        : undefined;
     return {
       name: row.name,
       db: row.db,
@@ -34,7 +38,12 @@ export class GetCategoryService {
         exists: total > 0,
         list: {
           total,
-          size: { total: totalSize, totalM: round3(totalSize / MEBIBYTE), average, averageM: round3(average / MEBIBYTE) },
+          size: {
+            total: totalSize,
+            totalM: round3(totalSize / MEBIBYTE),
+            average,
+            averageM: round3(average / MEBIBYTE),
+          },
           types: Object.fromEntries(stats.map((s) => [s.mimeType, s.count])),
         },
       },

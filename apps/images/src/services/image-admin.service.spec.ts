@@ -1,5 +1,12 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { FakeCategoryRepository, FakeImageFileRepository, FakeImageRepository, FakeRecordCacheRepository, FakeSizeIndexRepository, fakeLogger } from '../../test/fakes/repositories.fake.js';
+import {
+  FakeCategoryRepository,
+  FakeImageFileRepository,
+  FakeImageRepository,
+  FakeRecordCacheRepository,
+  FakeSizeIndexRepository,
+  fakeLogger,
+} from '../../test/fakes/repositories.fake.js';
 import { imageRow } from '../../test/image-row.js';
 import { ImageAdminService } from './image-admin.service.js';
 import { SizeIndexService } from './size-index.service.js';
@@ -23,7 +30,14 @@ describe('ImageAdminService', () => {
     await records.setMany([row]);
     files = new FakeImageFileRepository();
     await files.place(row.id, row.ext, Buffer.from('x'));
-    admin = new ImageAdminService({ categories, images, records, index, indexing: new SizeIndexService({ index, images, logger: fakeLogger() }), files });
+    admin = new ImageAdminService({
+      categories,
+      images,
+      records,
+      index,
+      indexing: new SizeIndexService({ index, images, logger: fakeLogger() }),
+      files,
+    });
   });
 
   it('removes an image everywhere: index entry, cached record, row and file', async () => {

@@ -14,7 +14,10 @@ const UNSHOWABLE = /[\p{Cc}\p{Cs}\p{Cf}\p{Zl}\p{Zp}]/gu;
 /** `text` as a report quotes it: the first 40 code points, unprintable and bidi characters as `\u{…}`. */
 export function quoted(text: string): string {
   const points = [...text];
-  const head = points.slice(0, 40).join('').replace(UNSHOWABLE, (char) => `\\u{${char.codePointAt(0)!.toString(16).toUpperCase()}}`);
+  const head = points
+    .slice(0, 40)
+    .join('')
+    .replace(UNSHOWABLE, (char) => `\\u{${char.codePointAt(0)!.toString(16).toUpperCase()}}`);
   return `"${head}${points.length > 40 ? '…' : ''}"`;
 }
 
@@ -25,8 +28,12 @@ export function quoted(text: string): string {
 export function normaliseArtist(value: string): { artist: string } | { problem: string } {
   const artist = value.trim();
   if (artist === '') return { problem: 'an artist must not be empty' };
-  if (CREDIT_NOT_TEXT.test(artist)) return { problem: `artist ${quoted(artist)} is not plain text (no control characters, line separators, bidirectional controls or broken unicode)` };
-  if (!fitsCredit(artist)) return { problem: `artist ${quoted(artist)} is longer than ${CREDIT_MAX_LENGTH} characters` };
+  if (CREDIT_NOT_TEXT.test(artist))
+    return {
+      problem: `artist ${quoted(artist)} is not plain text (no control characters, line separators, bidirectional controls or broken unicode)`,
+    };
+  if (!fitsCredit(artist))
+    return { problem: `artist ${quoted(artist)} is longer than ${CREDIT_MAX_LENGTH} characters` };
   return { artist };
 }
 
@@ -41,16 +48,20 @@ export function normaliseArtist(value: string): { artist: string } | { problem: 
 export function normaliseCreditUrl(value: string): { url: string } | { problem: string } {
   const trimmed = value.trim();
   if (trimmed === '') return { problem: 'is empty' };
-  if (CREDIT_NOT_TEXT.test(trimmed)) return { problem: `${quoted(trimmed)} contains control, line-separator or bidirectional characters` };
+  if (CREDIT_NOT_TEXT.test(trimmed))
+    return { problem: `${quoted(trimmed)} contains control, line-separator or bidirectional characters` };
   let url: URL;
   try {
     url = new URL(trimmed);
   } catch {
     return { problem: `${quoted(trimmed)} is not an absolute http(s) URL` };
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { problem: `${quoted(trimmed)} is not an absolute http(s) URL` };
-  if (url.username !== '' || url.password !== '') return { problem: `${quoted(trimmed)} carries credentials (user@host)` };
-  if (url.href.length > CREDIT_URL_MAX_LENGTH) return { problem: `${quoted(trimmed)} is longer than ${CREDIT_URL_MAX_LENGTH} characters` };
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return { problem: `${quoted(trimmed)} is not an absolute http(s) URL` };
+  if (url.username !== '' || url.password !== '')
+    return { problem: `${quoted(trimmed)} carries credentials (user@host)` };
+  if (url.href.length > CREDIT_URL_MAX_LENGTH)
+    return { problem: `${quoted(trimmed)} is longer than ${CREDIT_URL_MAX_LENGTH} characters` };
   return { url: url.href };
 }
 

@@ -24,8 +24,17 @@ const fakeThumbhashes = {
   },
 };
 
-const job = (category: string): ImportJob => ({ category, creditsFor: (file) => ({ artists: [`artist of ${file}`], sources: [], reportUrl: null, shortUrl: 'https://short.test/x' }) });
-const png = (seed: number, extra: FakeImageContent = {}): Buffer => fakeImageBytes({ format: 'png', width: 30, height: 40, seed, ...extra });
+const job = (category: string): ImportJob => ({
+  category,
+  creditsFor: (file) => ({
+    artists: [`artist of ${file}`],
+    sources: [],
+    reportUrl: null,
+    shortUrl: 'https://short.test/x',
+  }),
+});
+const png = (seed: number, extra: FakeImageContent = {}): Buffer =>
+  fakeImageBytes({ format: 'png', width: 30, height: 40, seed, ...extra });
 
 describe('ImageImportService', () => {
   let images: FakeImageRepository;
@@ -48,7 +57,16 @@ describe('ImageImportService', () => {
     records = new FakeRecordCacheRepository();
     fakeThumbhashes.failing = false;
     const indexing = new SizeIndexService({ index, images, logger: fakeLogger() });
-    imports = new ImageImportService({ categories, images, files, probe, records, indexing, thumbhashes: fakeThumbhashes, now: () => new Date(42) });
+    imports = new ImageImportService({
+      categories,
+      images,
+      files,
+      probe,
+      records,
+      indexing,
+      thumbhashes: fakeThumbhashes,
+      now: () => new Date(42),
+    });
     // An index that exists, as after the service's start.
     index.sets.set('furry.hug', new Map());
   });
@@ -58,7 +76,22 @@ describe('ImageImportService', () => {
     const outcome = await imports.importFile(job('furry.hug'), source('/in/a.png', bytes));
     const id = md5(bytes);
     expect(outcome).toEqual({ file: '/in/a.png', status: 'imported', id, ext: 'png', size: bytes.length });
-    const row = { id, category: 'furry.hug', ext: 'png', mimeType: 'image/png', size: bytes.length, width: 30, height: 40, artists: ['artist of /in/a.png'], sources: [], reportUrl: null, shortUrl: 'https://short.test/x', createdAt: new Date(42), animated: false, thumbhash: `hash of ${bytes.length} bytes` };
+    const row = {
+      id,
+      category: 'furry.hug',
+      ext: 'png',
+      mimeType: 'image/png',
+      size: bytes.length,
+      width: 30,
+      height: 40,
+      artists: ['artist of /in/a.png'],
+      sources: [],
+      reportUrl: null,
+      shortUrl: 'https://short.test/x',
+      createdAt: new Date(42),
+      animated: false,
+      thumbhash: `hash of ${bytes.length} bytes`,
+    };
     expect(images.rows.get(id)).toEqual(row);
     expect(files.files.get(files.pathOf(id, 'png'))).toEqual(bytes);
     expect(records.rows.get(id)).toEqual(row);
@@ -77,14 +110,19 @@ describe('ImageImportService', () => {
   it('imports an image whose ThumbHash cannot be computed with a null one (the backfill command retries it)', async () => {
     fakeThumbhashes.failing = true;
     const bytes = png(9);
-    expect(await imports.importFile(job('furry.hug'), source('/in/h.png', bytes))).toMatchObject({ status: 'imported' });
+    expect(await imports.importFile(job('furry.hug'), source('/in/h.png', bytes))).toMatchObject({
+      status: 'imported',
+    });
     expect(images.rows.get(md5(bytes))?.thumbhash).toBeNull();
     expect(records.rows.get(md5(bytes))?.thumbhash).toBeNull();
   });
 
   it('takes the type from the bytes: a JPEG named .png is stored as jpg', async () => {
     const bytes = fakeImageBytes({ format: 'jpeg', width: 1, height: 1 });
-    expect(await imports.importFile(job('furry.hug'), source('/in/photo.png', bytes))).toMatchObject({ status: 'imported', ext: 'jpg' });
+    expect(await imports.importFile(job('furry.hug'), source('/in/photo.png', bytes))).toMatchObject({
+      status: 'imported',
+      ext: 'jpg',
+    });
     expect(images.rows.get(md5(bytes))).toMatchObject({ ext: 'jpg', mimeType: 'image/jpeg' });
   });
 
@@ -121,10 +159,22 @@ describe('ImageImportService', () => {
   it.each([
     ['an unreadable file', undefined, /^cannot read: ENOENT/],
     ['an empty file', Buffer.alloc(0), /^empty file$/],
-    ['bytes that are no image', Buffer.from('hello'), /^not an image or truncated \(Input buffer contains unsupported image format\)$/],
-    ['an SVG under an image name', fakeImageBytes({ format: 'svg', width: 10, height: 10 }), /^unsupported image format svg \(accepted: jpeg, png, gif, webp\)$/],
+    [
+      'bytes that are no image',
+      Buffer.from('hello'),
+      /^not an image or truncated \(Input buffer contains unsupported image format\)$/,
+    ],
+    [
+      'an SVG under an image name',
+      fakeImageBytes({ format: 'svg', width: 10, height: 10 }),
+      /^unsupported image format svg \(accepted: jpeg, png, gif, webp\)$/,
+    ],
     ['an image without dimensions', fakeImageBytes({ format: 'png' }), /^image has no dimensions$/],
-    ['a truncated image', png(5, { truncated: true }), /^not an image or truncated \(VipsJpeg: premature end of input file\)$/],
+    [
+      'a truncated image',
+      png(5, { truncated: true }),
+      /^not an image or truncated \(VipsJpeg: premature end of input file\)$/,
+    ],
   ])('reports %s as failed and stores nothing', async (_label, bytes, reason) => {
     if (bytes) source('/in/x.png', bytes);
     const outcome = await imports.importFile(job('furry.hug'), '/in/x.png');
@@ -135,7 +185,11 @@ describe('ImageImportService', () => {
 
   it('reports a file that cannot be placed, and stores no row for it', async () => {
     files.placeError = new Error('ENOSPC: no space left on device');
-    expect(await imports.importFile(job('furry.hug'), source('/in/a.png', png(6)))).toEqual({ file: '/in/a.png', status: 'failed', reason: 'cannot write the media file: ENOSPC: no space left on device' });
+    expect(await imports.importFile(job('furry.hug'), source('/in/a.png', png(6)))).toEqual({
+      file: '/in/a.png',
+      status: 'failed',
+      reason: 'cannot write the media file: ENOSPC: no space left on device',
+    });
     expect(images.rows.size).toBe(0);
   });
 
@@ -149,14 +203,26 @@ describe('ImageImportService', () => {
   it('calls it a duplicate when another import stored the same bytes meanwhile', async () => {
     const bytes = png(8);
     images.insertRace = imageRow('furry.boop', 1, { id: md5(bytes) });
-    expect(await imports.importFile(job('furry.hug'), source('/in/a.png', bytes))).toEqual({ file: '/in/a.png', status: 'duplicate', id: md5(bytes), category: 'furry.boop' });
+    expect(await imports.importFile(job('furry.hug'), source('/in/a.png', bytes))).toEqual({
+      file: '/in/a.png',
+      status: 'duplicate',
+      id: md5(bytes),
+      category: 'furry.boop',
+    });
     expect(records.rows.size).toBe(0);
   });
 
   it('imports candidates one after the other, reporting each, and never stops at a bad one', async () => {
     const seen: string[] = [];
-    const outcomes = await imports.importAll(job('furry.hug'), [{ file: source('/in/a.png', png(9)) }, { file: '/in/fifo', problem: 'not a regular file' }, { file: '/in/gone.png' }, { file: source('/in/b.png', png(10)) }], (outcome) =>
-      seen.push(`${outcome.status} ${outcome.file}`),
+    const outcomes = await imports.importAll(
+      job('furry.hug'),
+      [
+        { file: source('/in/a.png', png(9)) },
+        { file: '/in/fifo', problem: 'not a regular file' },
+        { file: '/in/gone.png' },
+        { file: source('/in/b.png', png(10)) },
+      ],
+      (outcome) => seen.push(`${outcome.status} ${outcome.file}`),
     );
     expect(seen).toEqual(['imported /in/a.png', 'failed /in/fifo', 'failed /in/gone.png', 'imported /in/b.png']);
     expect(outcomes[1]).toEqual({ file: '/in/fifo', status: 'failed', reason: 'not a regular file' });

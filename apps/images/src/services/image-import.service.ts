@@ -57,8 +57,14 @@ const SHARP_REASON_MAX = 200;
 
 const failed = (file: string, reason: string): ImportOutcome => ({ file, status: 'failed', reason });
 const notAnImage = (file: string, error: unknown): ImportOutcome =>
-  failed(file, `not an image or truncated (${String((error as Error).message).split('\n')[0]!.slice(0, SHARP_REASON_MAX)})`);
-const cannotPlace = (file: string, error: unknown): ImportOutcome => failed(file, `cannot write the media file: ${(error as Error).message}`);
+  failed(
+    file,
+    `not an image or truncated (${String((error as Error).message)
+      .split('\n')[0]!
+      .slice(0, SHARP_REASON_MAX)})`,
+  );
+const cannotPlace = (file: string, error: unknown): ImportOutcome =>
+  failed(file, `cannot write the media file: ${(error as Error).message}`);
 
 /**
  * The import rule: an image is known by the MD5 of its bytes and stored once. A file is decoded
@@ -83,10 +89,19 @@ export class ImageImportService {
   }
 
   /** Imports candidates one after the other, reporting each outcome; never stops at a bad file. */
-  async importAll(job: ImportJob, candidates: readonly ImportCandidate[], onOutcome: (outcome: ImportOutcome) => void): Promise<ImportOutcome[]> {
+  async importAll(
+    job: ImportJob,
+    candidates: readonly ImportCandidate[],
+    onOutcome: (outcome: ImportOutcome) => void,
+  ): Promise<ImportOutcome[]> {
     const outcomes: ImportOutcome[] = [];
     for (const { file, problem, skip } of candidates) {
-      const outcome: ImportOutcome = skip !== undefined ? { file, status: 'skipped', reason: skip } : problem === undefined ? await this.importFile(job, file) : failed(file, problem);
+      const outcome: ImportOutcome =
+        skip !== undefined
+          ? { file, status: 'skipped', reason: skip }
+          : problem === undefined
+            ? await this.importFile(job, file)
+            : failed(file, problem);
       outcomes.push(outcome);
       onOutcome(outcome);
     }
@@ -114,7 +129,12 @@ export class ImageImportService {
   }
 
   /** The import of bytes whose credits are normalised already. */
-  private async importChecked(category: string, file: string, bytes: Buffer, credits: ImageCredits): Promise<ImportOutcome> {
+  private async importChecked(
+    category: string,
+    file: string,
+    bytes: Buffer,
+    credits: ImageCredits,
+  ): Promise<ImportOutcome> {
     if (bytes.length === 0) return failed(file, 'empty file');
     let header: ImageHeader;
     try {
@@ -123,7 +143,11 @@ export class ImageImportService {
       return notAnImage(file, error);
     }
     const format = acceptedFormat(header.format);
-    if (!format) return failed(file, `unsupported image format ${header.format ?? 'unknown'} (accepted: ${Object.keys(IMAGE_FORMATS).join(', ')})`);
+    if (!format)
+      return failed(
+        file,
+        `unsupported image format ${header.format ?? 'unknown'} (accepted: ${Object.keys(IMAGE_FORMATS).join(', ')})`,
+      );
     const { width, height } = header;
     if (!width || !height) return failed(file, 'image has no dimensions');
     try {

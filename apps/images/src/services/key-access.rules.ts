@@ -9,5 +9,8 @@ export interface KeyAccess {
 
 /** 403 1058 for a non-SFW category asked for with an `sfw_only` key. */
 export function refuseUnlessSfw(access: KeyAccess, row: CategoryRow): void {
-  if (access.sfwOnly && !row.sfw) throw new ApiError('SFW_ONLY_KEY', { message: `This API key may only use SFW categories, and ${quotedKey(row.db)} is not one.` });
+  if (access.sfwOnly && !row.sfw)
+    throw new ApiError('SFW_ONLY_KEY', {
+      message: `This API key may only use SFW categories, and ${quotedKey(row.db)} is not one.`,
+    });
 }

@@ -70,7 +70,9 @@ describe('RandomImagesService', () => {
     // Every image that exists, once: the ghosts took no place in the answer.
     expect(images.map((image) => image.id).sort()).toEqual([...pair].sort());
     expect([...w.index.sets.get('furry.pair')!.keys()].sort()).toEqual([...pair].sort());
-    expect(w.logger.lines).toContainEqual(expect.objectContaining({ level: 'warn', message: 'removed stale ids from the size index' }));
+    expect(w.logger.lines).toContainEqual(
+      expect.objectContaining({ level: 'warn', message: 'removed stale ids from the size index' }),
+    );
 
     // Only ghosts fit the limit: once they are gone nothing does (1041, not an error).
     for (const ghost of ghosts) w.index.sets.get('furry.pair')!.set(ghost, 1);

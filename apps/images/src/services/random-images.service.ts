@@ -49,13 +49,21 @@ export class RandomImagesService {
     const rows = await this.pickRows(db, amount, sizeLimit, filter);
     if (rows === 'empty') throw new ApiError('CATEGORY_NOT_FOUND');
     if (rows.length === 0) {
-      throw filter ? new ApiError('NO_RESULTS', { message: 'No images were found that fit the size limit, the type and the exclusions.' }) : new ApiError('NO_RESULTS');
+      throw filter
+        ? new ApiError('NO_RESULTS', {
+            message: 'No images were found that fit the size limit, the type and the exclusions.',
+          })
+        : new ApiError('NO_RESULTS');
     }
     return rows.map((r) => toImageRecord(r, this.deps.imagesMediaUrl));
   }
 
   /** One random image, as `random` picks it, and where its file is (for sending its bytes). */
-  async randomFile(db: string, sizeLimit?: number, options: PickOptions = {}): Promise<{ image: ImageRecord; file: string }> {
+  async randomFile(
+    db: string,
+    sizeLimit?: number,
+    options: PickOptions = {},
+  ): Promise<{ image: ImageRecord; file: string }> {
     const [image] = (await this.random(db, 1, sizeLimit, options)) as [ImageRecord];
     return { image, file: this.deps.files.pathOf(image.id, image.ext) };
   }
@@ -67,7 +75,8 @@ export class RandomImagesService {
   async pickRows(db: string, amount: number, sizeLimit?: number, filter?: PickFilter): Promise<ImageRow[] | 'empty'> {
     let rows: ImageRow[] = [];
     // Without a filter the call is the one it always was: the benchmarked fast path.
-    const pickOnce = () => (filter ? this.deps.index.pick(db, amount, sizeLimit, filter) : this.deps.index.pick(db, amount, sizeLimit));
+    const pickOnce = () =>
+      filter ? this.deps.index.pick(db, amount, sizeLimit, filter) : this.deps.index.pick(db, amount, sizeLimit);
     for (let attempt = 0; attempt < MAX_PICK_ATTEMPTS; attempt++) {
       let pick = await pickOnce();
       if (pick.total === 0) {

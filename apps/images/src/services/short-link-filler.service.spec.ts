@@ -26,16 +26,26 @@ function setup(batches: Array<ShortLinkBatch | Error>) {
       return next instanceof Error ? Promise.reject(next) : Promise.resolve(next);
     },
   };
-  const logger = { info: (m: string, meta?: Record<string, unknown>) => logs.push(['info', m, meta]), warn: (m: string, meta?: Record<string, unknown>) => logs.push(['warn', m, meta]) };
+  const logger = {
+    info: (m: string, meta?: Record<string, unknown>) => logs.push(['info', m, meta]),
+    warn: (m: string, meta?: Record<string, unknown>) => logs.push(['warn', m, meta]),
+  };
   const filler = new ShortLinkFiller({ links, lock, logger, intervalMs: 100, maxBackoffMs: 1000 });
   return { filler, lock, logs, calls };
 }
 
-const down: ShortLinkBatch = { filled: 0, next: '', stop: { kind: 'failed', reason: 'the shortener is unreachable (ECONNREFUSED)' } };
+const down: ShortLinkBatch = {
+  filled: 0,
+  next: '',
+  stop: { kind: 'failed', reason: 'the shortener is unreachable (ECONNREFUSED)' },
+};
 
 describe('ShortLinkFiller', () => {
   it('walks batches until none is left, under the lock, then waits one interval', async () => {
-    const { filler, lock, calls } = setup([{ filled: 3, next: 'c' }, { filled: 1, next: null }]);
+    const { filler, lock, calls } = setup([
+      { filled: 3, next: 'c' },
+      { filled: 1, next: null },
+    ]);
     expect(await filler.runPass()).toBe(100);
     expect(calls).toEqual(['', 'c']);
     expect(lock.held).toBe(false);
@@ -53,10 +63,20 @@ describe('ShortLinkFiller', () => {
     const pauses = [];
     for (let i = 0; i < 5; i++) pauses.push(await filler.runPass());
     expect(pauses).toEqual([200, 400, 800, 1000, 1000]);
-    expect(logs).toEqual([['warn', expect.stringContaining('cannot be made now'), { reason: 'the shortener is unreachable (ECONNREFUSED)' }]]);
+    expect(logs).toEqual([
+      [
+        'warn',
+        expect.stringContaining('cannot be made now'),
+        { reason: 'the shortener is unreachable (ECONNREFUSED)' },
+      ],
+    ]);
     expect(await filler.runPass()).toBe(100);
     expect(logs).toHaveLength(2);
-    expect(logs[1]).toEqual(['info', 'Image short links are being made again', { after: 'the shortener is unreachable (ECONNREFUSED)' }]);
+    expect(logs[1]).toEqual([
+      'info',
+      'Image short links are being made again',
+      { after: 'the shortener is unreachable (ECONNREFUSED)' },
+    ]);
   });
 
   it('waits for a 429 for as long as Retry-After says, without logging it', async () => {

@@ -85,9 +85,15 @@ export class ShortLinkFiller {
     this.failures++;
     if (this.trouble === null) {
       this.trouble = reason;
-      this.deps.logger.warn('Image short links cannot be made now; images keep shortURL null and get their link once this clears', { reason });
+      this.deps.logger.warn(
+        'Image short links cannot be made now; images keep shortURL null and get their link once this clears',
+        { reason },
+      );
     }
-    return Math.min(this.deps.intervalMs * 2 ** Math.min(this.failures, 10), Math.max(this.deps.maxBackoffMs ?? 30_000, this.deps.intervalMs));
+    return Math.min(
+      this.deps.intervalMs * 2 ** Math.min(this.failures, 10),
+      Math.max(this.deps.maxBackoffMs ?? 30_000, this.deps.intervalMs),
+    );
   }
 
   private recovered(): void {

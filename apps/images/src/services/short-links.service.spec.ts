@@ -11,7 +11,9 @@ class FakeShortUrls {
     this.rows.set(id(n), { ext: 'png', shortUrl });
   }
   missing(afterId: string, limit: number): Promise<MissingShortUrl[]> {
-    const ids = [...this.rows.entries()].filter(([key, row]) => row.shortUrl === null && key > afterId).map(([key, row]) => ({ id: key, ext: row.ext }));
+    const ids = [...this.rows.entries()]
+      .filter(([key, row]) => row.shortUrl === null && key > afterId)
+      .map(([key, row]) => ({ id: key, ext: row.ext }));
     return Promise.resolve(ids.sort((a, b) => (a.id < b.id ? -1 : 1)).slice(0, limit));
   }
   countMissing(): Promise<number> {
@@ -55,11 +57,21 @@ class ScriptedShortener implements ShortLinkClient {
   }
 }
 
-function setup(shortener: ScriptedShortener | null, options: { images?: number; batchSize?: number; concurrency?: number } = {}) {
+function setup(
+  shortener: ScriptedShortener | null,
+  options: { images?: number; batchSize?: number; concurrency?: number } = {},
+) {
   const shortUrls = new FakeShortUrls();
   for (let n = 1; n <= (options.images ?? 5); n++) shortUrls.add(n);
   const records = new FakeRecords();
-  const service = new ShortLinksService({ shortUrls, records, shortener, imagesMediaUrl: 'https://media.test/images', concurrency: options.concurrency ?? 2, batchSize: options.batchSize ?? 3 });
+  const service = new ShortLinksService({
+    shortUrls,
+    records,
+    shortener,
+    imagesMediaUrl: 'https://media.test/images',
+    concurrency: options.concurrency ?? 2,
+    batchSize: options.batchSize ?? 3,
+  });
   return { shortUrls, records, service };
 }
 
@@ -85,17 +97,30 @@ describe('ShortLinksService', () => {
   });
 
   it('stops asking at the first failure, keeps the links made, and starts the next batch where this one began', async () => {
-    const shortener = new ScriptedShortener([null, { kind: 'failed', reason: 'the shortener is unreachable (ECONNREFUSED)' }]);
+    const shortener = new ScriptedShortener([
+      null,
+      { kind: 'failed', reason: 'the shortener is unreachable (ECONNREFUSED)' },
+    ]);
     const { service, shortUrls } = setup(shortener, { images: 5, batchSize: 5, concurrency: 1 });
     const batch = await service.fillBatch('');
-    expect(batch).toEqual({ filled: 1, next: '', stop: { kind: 'failed', reason: 'the shortener is unreachable (ECONNREFUSED)' } });
+    expect(batch).toEqual({
+      filled: 1,
+      next: '',
+      stop: { kind: 'failed', reason: 'the shortener is unreachable (ECONNREFUSED)' },
+    });
     expect(shortener.asked).toHaveLength(2);
     expect(await shortUrls.countMissing()).toBe(4);
   });
 
   it('stops at a 429 with its wait', async () => {
-    const { service } = setup(new ScriptedShortener([{ kind: 'rate-limited', retryAfterMs: 1500 }, null]), { concurrency: 1 });
-    expect(await service.fillBatch('')).toEqual({ filled: 0, next: '', stop: { kind: 'rate-limited', retryAfterMs: 1500 } });
+    const { service } = setup(new ScriptedShortener([{ kind: 'rate-limited', retryAfterMs: 1500 }, null]), {
+      concurrency: 1,
+    });
+    expect(await service.fillBatch('')).toEqual({
+      filled: 0,
+      next: '',
+      stop: { kind: 'rate-limited', retryAfterMs: 1500 },
+    });
   });
 
   it('starts no request once told to stop', async () => {
@@ -122,16 +147,31 @@ describe('ShortLinksService', () => {
   it('backfills everything, waiting out 429s, and reports the counts', async () => {
     const waits: number[] = [];
     const progress: Array<[number, number]> = [];
-    const { service } = setup(new ScriptedShortener([null, { kind: 'rate-limited', retryAfterMs: 700 }, null]), { images: 7, batchSize: 3, concurrency: 1 });
-    const result = await service.backfill({ sleep: (ms) => Promise.resolve(void waits.push(ms)), onProgress: (filled, missing) => progress.push([filled, missing]) });
+    const { service } = setup(new ScriptedShortener([null, { kind: 'rate-limited', retryAfterMs: 700 }, null]), {
+      images: 7,
+      batchSize: 3,
+      concurrency: 1,
+    });
+    const result = await service.backfill({
+      sleep: (ms) => Promise.resolve(void waits.push(ms)),
+      onProgress: (filled, missing) => progress.push([filled, missing]),
+    });
     expect(result).toEqual({ missing: 7, filled: 7, remaining: 0 });
     expect(waits).toEqual([700]);
     expect(progress.at(-1)).toEqual([7, 7]);
   });
 
   it('stops a backfill at a failure and says why', async () => {
-    const { service } = setup(new ScriptedShortener([null, { kind: 'failed', reason: 'the shortener answered 503 (code 1003)' }]), { images: 4, concurrency: 1 });
-    expect(await service.backfill({ sleep: () => Promise.resolve() })).toEqual({ missing: 4, filled: 1, remaining: 3, failure: 'the shortener answered 503 (code 1003)' });
+    const { service } = setup(
+      new ScriptedShortener([null, { kind: 'failed', reason: 'the shortener answered 503 (code 1003)' }]),
+      { images: 4, concurrency: 1 },
+    );
+    expect(await service.backfill({ sleep: () => Promise.resolve() })).toEqual({
+      missing: 4,
+      filled: 1,
+      remaining: 3,
+      failure: 'the shortener answered 503 (code 1003)',
+    });
   });
 
   it('makes no link without a shortener key', async () => {

@@ -65,7 +65,8 @@ export class ShortLinksService {
    */
   async fillBatch(afterId: string, shouldStop: () => boolean = () => false): Promise<ShortLinkBatch> {
     const { shortener } = this.deps;
-    if (shortener === null) return { filled: 0, next: afterId, stop: { kind: 'failed', reason: 'SHORTENER_KEY is not set' } };
+    if (shortener === null)
+      return { filled: 0, next: afterId, stop: { kind: 'failed', reason: 'SHORTENER_KEY is not set' } };
     const page = await this.deps.shortUrls.missing(afterId, this.batchSize);
     const links = new Map<string, string>();
     let stop: ShortLinkStop | undefined;
@@ -75,7 +76,11 @@ export class ShortLinksService {
         const image = page[nextIndex++]!;
         const answer = await shortener.create(`${this.deps.imagesMediaUrl}/${imageFileName(image.id, image.ext)}`);
         if (answer.kind === 'created') links.set(image.id, answer.shortUrl);
-        else stop ??= answer.kind === 'rate-limited' ? { kind: 'rate-limited', retryAfterMs: answer.retryAfterMs } : { kind: 'failed', reason: answer.reason };
+        else
+          stop ??=
+            answer.kind === 'rate-limited'
+              ? { kind: 'rate-limited', retryAfterMs: answer.retryAfterMs }
+              : { kind: 'failed', reason: answer.reason };
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.deps.concurrency, page.length) }, worker));
@@ -91,7 +96,10 @@ export class ShortLinksService {
    * Every image without a link, batch after batch, waiting out 429s; stops at the first failure.
    * `onProgress` hears the running count after each batch.
    */
-  async backfill(options: { sleep: (ms: number) => Promise<void>; onProgress?: (filled: number, missing: number) => void }): Promise<BackfillResult> {
+  async backfill(options: {
+    sleep: (ms: number) => Promise<void>;
+    onProgress?: (filled: number, missing: number) => void;
+  }): Promise<BackfillResult> {
     const missing = await this.countMissing();
     let filled = 0;
     let after: string | null = '';

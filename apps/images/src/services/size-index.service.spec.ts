@@ -10,7 +10,13 @@ describe('SizeIndexService', () => {
   let service: SizeIndexService;
   beforeEach(() => {
     images = new FakeImageRepository();
-    for (const [db, n] of [['furry.hug', 1], ['furry.hug', 2], ['furry.boop', 3], ['furry.pair', 4], ['furry.pair', 5]] as const) {
+    for (const [db, n] of [
+      ['furry.hug', 1],
+      ['furry.hug', 2],
+      ['furry.boop', 3],
+      ['furry.pair', 4],
+      ['furry.pair', 5],
+    ] as const) {
       const row = imageRow(db, n);
       images.rows.set(row.id, row);
     }
@@ -24,13 +30,23 @@ describe('SizeIndexService', () => {
     expect(counts).toEqual([2, 2]);
     expect(index.calls.rebuild).toBe(1);
     expect(new Set(index.sets.get('furry.hug')?.keys())).toEqual(new Set([imageRow('', 1).id, imageRow('', 2).id]));
-    expect(logger.lines).toContainEqual({ level: 'info', message: 'rebuilt size index', meta: { category: 'furry.hug', images: 2 } });
+    expect(logger.lines).toContainEqual({
+      level: 'info',
+      message: 'rebuilt size index',
+      meta: { category: 'furry.hug', images: 2 },
+    });
     await service.rebuild('furry.hug');
     expect(index.calls.rebuild).toBe(2);
   });
 
   it('at start, rebuilds the categories whose index is missing or holds another number of images', async () => {
-    index.sets.set('furry.hug', new Map([[imageRow('', 1).id, 1000], [imageRow('', 2).id, 2000]]));
+    index.sets.set(
+      'furry.hug',
+      new Map([
+        [imageRow('', 1).id, 1000],
+        [imageRow('', 2).id, 2000],
+      ]),
+    );
     index.sets.set('furry.pair', new Map([[imageRow('', 4).id, 4000]]));
     for (const n of [1, 2, 4]) index.types.set(imageRow('', n).id, ['png', 'still']);
     await service.ensureAll();

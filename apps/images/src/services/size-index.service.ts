@@ -45,7 +45,8 @@ export class SizeIndexService {
    */
   async ensureAll(): Promise<void> {
     for (const [db, stored] of await this.deps.images.countsByCategory()) {
-      if ((await this.deps.index.size(db)) !== stored || (await this.deps.index.typedSize(db)) !== stored) await this.rebuild(db);
+      if ((await this.deps.index.size(db)) !== stored || (await this.deps.index.typedSize(db)) !== stored)
+        await this.rebuild(db);
     }
   }
 }

@@ -3,7 +3,19 @@ import type { ImageRow } from '../db/entities/image.entity.js';
 import { ThumbhashBackfillService } from './thumbhash-backfill.service.js';
 
 const row = (id: string): ImageRow => ({
-  id, category: 'furry.hug', ext: 'png', mimeType: 'image/png', size: 1, width: 1, height: 1, artists: [], sources: [], reportUrl: null, shortUrl: null, createdAt: new Date(0), thumbhash: null,
+  id,
+  category: 'furry.hug',
+  ext: 'png',
+  mimeType: 'image/png',
+  size: 1,
+  width: 1,
+  height: 1,
+  artists: [],
+  sources: [],
+  reportUrl: null,
+  shortUrl: null,
+  createdAt: new Date(0),
+  thumbhash: null,
 });
 
 describe('ThumbhashBackfillService', () => {
@@ -15,7 +27,10 @@ describe('ThumbhashBackfillService', () => {
     const service = new ThumbhashBackfillService({
       thumbhashColumn: {
         pageWithout: (after, limit) => {
-          const page = [...column].filter(([id, hash]) => id > after && hash === null).slice(0, limit).map(([id]) => ({ id, ext: 'png' }));
+          const page = [...column]
+            .filter(([id, hash]) => id > after && hash === null)
+            .slice(0, limit)
+            .map(([id]) => ({ id, ext: 'png' }));
           pages.push(page.length);
           return Promise.resolve(page);
         },
@@ -25,7 +40,12 @@ describe('ThumbhashBackfillService', () => {
         },
       },
       files: { pathOf: (id, ext) => `/media/images/${id}.${ext}` },
-      thumbhashes: { of: (file) => (String(file).includes(ids[7]!) ? Promise.reject(new Error('ENOENT: no such file\nstack')) : Promise.resolve(`hash:${String(file).slice(-8)}`)) },
+      thumbhashes: {
+        of: (file) =>
+          String(file).includes(ids[7]!)
+            ? Promise.reject(new Error('ENOENT: no such file\nstack'))
+            : Promise.resolve(`hash:${String(file).slice(-8)}`),
+      },
       images: { findById: (id) => Promise.resolve(row(id)) },
       records: { setMany: (rows) => Promise.resolve(void cached.push(...rows)) },
     });

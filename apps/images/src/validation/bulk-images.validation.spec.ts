@@ -4,7 +4,10 @@ import { bulkImagesValidation, type BulkImagesInput } from './bulk-images.valida
 
 describe('bulkImagesValidation', () => {
   it('accepts an object of positive integer counts, in body order', async () => {
-    const outcome = await runValidation<BulkImagesInput>(bulkImagesValidation, { body: { 'furry.hug': 2, 'animals.birb': 3 }, query: { sizeLimit: '1KB' } });
+    const outcome = await runValidation<BulkImagesInput>(bulkImagesValidation, {
+      body: { 'furry.hug': 2, 'animals.birb': 3 },
+      query: { sizeLimit: '1KB' },
+    });
     expect(outcome).toEqual({
       ok: true,
       input: {
@@ -17,16 +20,45 @@ describe('bulkImagesValidation', () => {
     });
   });
 
-  it.each([[[]], [['furry.hug']], ['furry.hug'], [null], [undefined], [42], [{}], [{ a: -1 }], [{ a: 0 }], [{ a: 1.5 }], [{ a: '2' }], [{ a: null }], [{ a: true }], [{ a: 1, b: {} }]])('%j is 1054', async (body) => {
+  it.each([
+    [[]],
+    [['furry.hug']],
+    ['furry.hug'],
+    [null],
+    [undefined],
+    [42],
+    [{}],
+    [{ a: -1 }],
+    [{ a: 0 }],
+    [{ a: 1.5 }],
+    [{ a: '2' }],
+    [{ a: null }],
+    [{ a: true }],
+    [{ a: 1, b: {} }],
+  ])('%j is 1054', async (body) => {
     expect(await codeOf(bulkImagesValidation, { body })).toBe(1054);
   });
 
   it('says what is wrong with the body', async () => {
-    expect(await runValidation(bulkImagesValidation, { body: [] })).toEqual({ ok: false, code: 1054, message: 'Invalid bulk request body: expected an object of category keys to positive integer counts.' });
-    expect(await runValidation(bulkImagesValidation, { body: {} })).toEqual({ ok: false, code: 1054, message: 'Invalid bulk request body: no categories were given.' });
+    expect(await runValidation(bulkImagesValidation, { body: [] })).toEqual({
+      ok: false,
+      code: 1054,
+      message: 'Invalid bulk request body: expected an object of category keys to positive integer counts.',
+    });
+    expect(await runValidation(bulkImagesValidation, { body: {} })).toEqual({
+      ok: false,
+      code: 1054,
+      message: 'Invalid bulk request body: no categories were given.',
+    });
     const many = Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`c.${i}`, 1]));
-    expect(await runValidation(bulkImagesValidation, { body: many })).toEqual({ ok: false, code: 1054, message: 'Invalid bulk request body: at most 100 categories per request.' });
-    expect(await runValidation(bulkImagesValidation, { body: { 'furry.hug': 1, 'animals.birb': '2', 'c.d': 0 } })).toEqual({
+    expect(await runValidation(bulkImagesValidation, { body: many })).toEqual({
+      ok: false,
+      code: 1054,
+      message: 'Invalid bulk request body: at most 100 categories per request.',
+    });
+    expect(
+      await runValidation(bulkImagesValidation, { body: { 'furry.hug': 1, 'animals.birb': '2', 'c.d': 0 } }),
+    ).toEqual({
       ok: false,
       code: 1054,
       message: 'Invalid bulk request body: the count for "animals.birb" must be a positive integer.',

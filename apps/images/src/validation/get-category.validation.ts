@@ -8,4 +8,6 @@ export interface GetCategoryInput {
 }
 
 /** GET /categories/:db → `{ db }`: a key that cannot name a category is unknown (1030). */
-export const getCategoryValidation: ValidationChain[] = [param('db').custom(isCategoryKey).withMessage(fail('CATEGORY_NOT_FOUND'))];
+export const getCategoryValidation: ValidationChain[] = [
+  param('db').custom(isCategoryKey).withMessage(fail('CATEGORY_NOT_FOUND')),
+];

@@ -9,4 +9,6 @@ export interface GetImageInput {
 }
 
 /** GET /images/:id.json → `{ id }`: an id that is no MD5 names no image (1040); any case is accepted. */
-export const getImageValidation: ValidationChain[] = [param('id').matches(MD5_PATTERN).withMessage(fail('IMAGE_NOT_FOUND')).bail().customSanitizer(normaliseMd5)];
+export const getImageValidation: ValidationChain[] = [
+  param('id').matches(MD5_PATTERN).withMessage(fail('IMAGE_NOT_FOUND')).bail().customSanitizer(normaliseMd5),
+];

@@ -13,7 +13,10 @@ describe('typeQuery', () => {
     ['Animated', 'animated'],
     ['still', 'still'],
   ])('%j → %j', async (input, expected) => {
-    expect(await runValidation<PickOptionsInput>([typeQuery], { query: { type: input } })).toEqual({ ok: true, input: { type: expected } });
+    expect(await runValidation<PickOptionsInput>([typeQuery], { query: { type: input } })).toEqual({
+      ok: true,
+      input: { type: expected },
+    });
   });
 
   it('stays absent when not given', async () => {
@@ -28,7 +31,9 @@ describe('typeQuery', () => {
 describe('excludeQuery', () => {
   it('reads distinct lower-case ids from one comma-separated value', async () => {
     const upper = 'ABCDEF'.repeat(5) + 'AB';
-    expect(await runValidation<PickOptionsInput>([excludeQuery], { query: { exclude: `${md5(1)},${upper},${md5(1)}` } })).toEqual({
+    expect(
+      await runValidation<PickOptionsInput>([excludeQuery], { query: { exclude: `${md5(1)},${upper},${md5(1)}` } }),
+    ).toEqual({
       ok: true,
       input: { exclude: [md5(1), upper.toLowerCase()] },
     });
@@ -36,7 +41,10 @@ describe('excludeQuery', () => {
 
   it('takes up to 100 ids', async () => {
     const hundred = Array.from({ length: 100 }, (_, i) => md5(i));
-    expect(await runValidation<PickOptionsInput>([excludeQuery], { query: { exclude: hundred.join(',') } })).toEqual({ ok: true, input: { exclude: hundred } });
+    expect(await runValidation<PickOptionsInput>([excludeQuery], { query: { exclude: hundred.join(',') } })).toEqual({
+      ok: true,
+      input: { exclude: hundred },
+    });
   });
 
   it.each([
@@ -52,8 +60,16 @@ describe('excludeQuery', () => {
   });
 
   it('says what is wrong', async () => {
-    expect(await runValidation([excludeQuery], { query: { exclude: `${md5(1)},nope` } })).toEqual({ ok: false, code: 1057, message: 'Invalid exclude: "nope" is not an image id (an MD5).' });
-    expect(await runValidation([typeQuery], { query: { type: 'tiff' } })).toEqual({ ok: false, code: 1057, message: 'Invalid type: "tiff" is not one of gif, png, jpg, webp, animated, still.' });
+    expect(await runValidation([excludeQuery], { query: { exclude: `${md5(1)},nope` } })).toEqual({
+      ok: false,
+      code: 1057,
+      message: 'Invalid exclude: "nope" is not an image id (an MD5).',
+    });
+    expect(await runValidation([typeQuery], { query: { type: 'tiff' } })).toEqual({
+      ok: false,
+      code: 1057,
+      message: 'Invalid type: "tiff" is not one of gif, png, jpg, webp, animated, still.',
+    });
   });
 });
 
@@ -77,14 +93,40 @@ describe('sizeLimitQuery', () => {
     expect(outcome).toEqual({ ok: true, input: expected === undefined ? {} : { sizeLimit: expected } });
   });
 
-  it.each([['2.5'], ['abc'], [''], ['-1'], ['1TB'], ['KB'], ['1.KB'], ['1e3'], ['0x10'], [['1KB', '2KB']], [{ a: '1' }]])('%j is 1057', async (input) => {
+  it.each([
+    ['2.5'],
+    ['abc'],
+    [''],
+    ['-1'],
+    ['1TB'],
+    ['KB'],
+    ['1.KB'],
+    ['1e3'],
+    ['0x10'],
+    [['1KB', '2KB']],
+    [{ a: '1' }],
+  ])('%j is 1057', async (input) => {
     expect(await codeOf([sizeLimitQuery], { query: { sizeLimit: input } })).toBe(1057);
   });
 
   it('says what is wrong', async () => {
-    expect(await runValidation([sizeLimitQuery], { query: { sizeLimit: '1TB' } })).toEqual({ ok: false, code: 1057, message: 'Invalid sizeLimit: "1TB" is not a byte count or a number with B, KB, MB or GB.' });
-    expect(await runValidation([sizeLimitQuery], { query: { sizeLimit: ['1', '2'] } })).toEqual({ ok: false, code: 1057, message: 'Invalid sizeLimit: give it once, as bytes or a number with B, KB, MB or GB.' });
-    expect(await runValidation([sizeLimitQuery], { query: { sizeLimit: '99999999999GB' } })).toEqual({ ok: false, code: 1057, message: 'Invalid sizeLimit: the value is too large.' });
-    expect(await runValidation([sizeLimitQuery], { query: { sizeLimit: 'x'.repeat(80) } })).toMatchObject({ message: `Invalid sizeLimit: "${'x'.repeat(50)}" is not a byte count or a number with B, KB, MB or GB.` });
+    expect(await runValidation([sizeLimitQuery], { query: { sizeLimit: '1TB' } })).toEqual({
+      ok: false,
+      code: 1057,
+      message: 'Invalid sizeLimit: "1TB" is not a byte count or a number with B, KB, MB or GB.',
+    });
+    expect(await runValidation([sizeLimitQuery], { query: { sizeLimit: ['1', '2'] } })).toEqual({
+      ok: false,
+      code: 1057,
+      message: 'Invalid sizeLimit: give it once, as bytes or a number with B, KB, MB or GB.',
+    });
+    expect(await runValidation([sizeLimitQuery], { query: { sizeLimit: '99999999999GB' } })).toEqual({
+      ok: false,
+      code: 1057,
+      message: 'Invalid sizeLimit: the value is too large.',
+    });
+    expect(await runValidation([sizeLimitQuery], { query: { sizeLimit: 'x'.repeat(80) } })).toMatchObject({
+      message: `Invalid sizeLimit: "${'x'.repeat(50)}" is not a byte count or a number with B, KB, MB or GB.`,
+    });
   });
 });

@@ -38,10 +38,22 @@ function sizeLimitBytes(value: string): number {
  */
 export const sizeLimitQuery: ValidationChain = query('sizeLimit')
   .optional()
-  .custom(isSingle).withMessage(fail('INVALID_QUERY_VALUE', 'Invalid sizeLimit: give it once, as bytes or a number with B, KB, MB or GB.')).bail()
-  .matches(SIZE_LIMIT).withMessage(failWith('INVALID_QUERY_VALUE', (value) => `Invalid sizeLimit: ${quoted(value)} is not a byte count or a number with B, KB, MB or GB.`)).bail()
+  .custom(isSingle)
+  .withMessage(
+    fail('INVALID_QUERY_VALUE', 'Invalid sizeLimit: give it once, as bytes or a number with B, KB, MB or GB.'),
+  )
+  .bail()
+  .matches(SIZE_LIMIT)
+  .withMessage(
+    failWith(
+      'INVALID_QUERY_VALUE',
+      (value) => `Invalid sizeLimit: ${quoted(value)} is not a byte count or a number with B, KB, MB or GB.`,
+    ),
+  )
+  .bail()
   .customSanitizer(sizeLimitBytes)
-  .custom((bytes: number) => Number.isSafeInteger(bytes)).withMessage(fail('INVALID_QUERY_VALUE', 'Invalid sizeLimit: the value is too large.'));
+  .custom((bytes: number) => Number.isSafeInteger(bytes))
+  .withMessage(fail('INVALID_QUERY_VALUE', 'Invalid sizeLimit: the value is too large.'));
 
 /**
  * `exclude` → distinct lower-case MD5s: one value of 1 to 100 comma-separated image ids (MD5s, any
@@ -49,17 +61,35 @@ export const sizeLimitQuery: ValidationChain = query('sizeLimit')
  */
 export const excludeQuery: ValidationChain = query('exclude')
   .optional()
-  .custom(isSingle).withMessage(fail('INVALID_QUERY_VALUE', `Invalid exclude: give it once, as up to ${EXCLUDE_MAX} comma-separated image ids.`)).bail()
-  .custom((value: string) => idsOf(value).length <= EXCLUDE_MAX).withMessage(fail('INVALID_QUERY_VALUE', `Invalid exclude: at most ${EXCLUDE_MAX} image ids.`)).bail()
+  .custom(isSingle)
+  .withMessage(
+    fail('INVALID_QUERY_VALUE', `Invalid exclude: give it once, as up to ${EXCLUDE_MAX} comma-separated image ids.`),
+  )
+  .bail()
+  .custom((value: string) => idsOf(value).length <= EXCLUDE_MAX)
+  .withMessage(fail('INVALID_QUERY_VALUE', `Invalid exclude: at most ${EXCLUDE_MAX} image ids.`))
+  .bail()
   .custom((value: string) => firstBadId(value) === undefined)
-  .withMessage(failWith('INVALID_QUERY_VALUE', (value) => `Invalid exclude: ${quoted(firstBadId(value as string))} is not an image id (an MD5).`)).bail()
+  .withMessage(
+    failWith(
+      'INVALID_QUERY_VALUE',
+      (value) => `Invalid exclude: ${quoted(firstBadId(value as string))} is not an image id (an MD5).`,
+    ),
+  )
+  .bail()
   .customSanitizer((value: string) => [...new Set(idsOf(value).map((id) => id.toLowerCase()))]);
 
 /** `type` → one of gif, png, jpg, webp, animated, still (any case); absent stays absent; anything else is 1057. */
 export const typeQuery: ValidationChain = query('type')
   .optional()
   .custom((value: unknown) => isSingle(value) && (IMAGE_PICK_TYPES as readonly string[]).includes(value.toLowerCase()))
-  .withMessage(failWith('INVALID_QUERY_VALUE', (value) => `Invalid type: ${quoted(value)} is not one of ${IMAGE_PICK_TYPES.join(', ')}.`)).bail()
+  .withMessage(
+    failWith(
+      'INVALID_QUERY_VALUE',
+      (value) => `Invalid type: ${quoted(value)} is not one of ${IMAGE_PICK_TYPES.join(', ')}.`,
+    ),
+  )
+  .bail()
   .customSanitizer((value: string) => value.toLowerCase());
 
 /** The options of a pick, in the order their failures are reported: sizeLimit, type, exclude. */

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { codeOf, runValidation } from '@pawlink/service-kit';
-import { amountQuery, randomImagesBySegmentsValidation, randomImagesValidation, type RandomImagesInput } from './random-images.validation.js';
+import {
+  amountQuery,
+  randomImagesBySegmentsValidation,
+  randomImagesValidation,
+  type RandomImagesInput,
+} from './random-images.validation.js';
 
 describe('amountQuery', () => {
   it.each([
@@ -9,7 +14,10 @@ describe('amountQuery', () => {
     ['5', 5],
     ['3', 3],
   ])('%j → %j', async (input, expected) => {
-    expect(await runValidation([amountQuery], { query: { amount: input } })).toEqual({ ok: true, input: { amount: expected } });
+    expect(await runValidation([amountQuery], { query: { amount: input } })).toEqual({
+      ok: true,
+      input: { amount: expected },
+    });
   });
 
   it.each([
@@ -27,29 +35,63 @@ describe('amountQuery', () => {
   });
 
   it('says what is wrong', async () => {
-    expect(await runValidation([amountQuery], { query: { amount: 'abc' } })).toEqual({ ok: false, code: 1057, message: 'Invalid amount: "abc" is not an integer.' });
-    expect(await runValidation([amountQuery], { query: { amount: ['1', '2'] } })).toEqual({ ok: false, code: 1057, message: 'Invalid amount: give it once, as an integer from 1 to 5.' });
-    expect(await runValidation([amountQuery], { query: { amount: '0' } })).toEqual({ ok: false, code: 1051, message: 'Amount must be at least 1.' });
-    expect(await runValidation([amountQuery], { query: { amount: '6' } })).toEqual({ ok: false, code: 1052, message: 'Amount must be at most 5.' });
+    expect(await runValidation([amountQuery], { query: { amount: 'abc' } })).toEqual({
+      ok: false,
+      code: 1057,
+      message: 'Invalid amount: "abc" is not an integer.',
+    });
+    expect(await runValidation([amountQuery], { query: { amount: ['1', '2'] } })).toEqual({
+      ok: false,
+      code: 1057,
+      message: 'Invalid amount: give it once, as an integer from 1 to 5.',
+    });
+    expect(await runValidation([amountQuery], { query: { amount: '0' } })).toEqual({
+      ok: false,
+      code: 1051,
+      message: 'Amount must be at least 1.',
+    });
+    expect(await runValidation([amountQuery], { query: { amount: '6' } })).toEqual({
+      ok: false,
+      code: 1052,
+      message: 'Amount must be at most 5.',
+    });
   });
 });
 
 describe('randomImagesValidation', () => {
   it('hands over the category, amount, sizeLimit and notes', async () => {
-    const outcome = await runValidation<RandomImagesInput>(randomImagesValidation, { params: { category: 'furry.hug' }, query: { amount: ' 2 ', sizeLimit: '1KB', notes: 'disabled' } });
-    expect(outcome).toEqual({ ok: true, input: { category: 'furry.hug', amount: 2, sizeLimit: 1024, notes: 'disabled' } });
-    const defaults = await runValidation<RandomImagesInput>(randomImagesValidation, { params: { category: 'furry.hug' }, query: { notes: ['x', 'disabled'] } });
+    const outcome = await runValidation<RandomImagesInput>(randomImagesValidation, {
+      params: { category: 'furry.hug' },
+      query: { amount: ' 2 ', sizeLimit: '1KB', notes: 'disabled' },
+    });
+    expect(outcome).toEqual({
+      ok: true,
+      input: { category: 'furry.hug', amount: 2, sizeLimit: 1024, notes: 'disabled' },
+    });
+    const defaults = await runValidation<RandomImagesInput>(randomImagesValidation, {
+      params: { category: 'furry.hug' },
+      query: { notes: ['x', 'disabled'] },
+    });
     expect(defaults).toEqual({ ok: true, input: { category: 'furry.hug', amount: 1, notes: 'disabled' } });
-    expect(await runValidation(randomImagesValidation, { params: { category: 'a' }, query: { notes: 'no' } })).toMatchObject({ input: { notes: 'enabled' } });
+    expect(
+      await runValidation(randomImagesValidation, { params: { category: 'a' }, query: { notes: 'no' } }),
+    ).toMatchObject({ input: { notes: 'enabled' } });
   });
 
-  it.each([['bad key'], ['furry..hug'], ['.furry'], ['furry/hug'], [`furry.${'x'.repeat(100)}`]])('answers 1030 for the key %j, which names no category', async (category) => {
-    expect(await codeOf(randomImagesValidation, { params: { category } })).toBe(1030);
-  });
+  it.each([['bad key'], ['furry..hug'], ['.furry'], ['furry/hug'], [`furry.${'x'.repeat(100)}`]])(
+    'answers 1030 for the key %j, which names no category',
+    async (category) => {
+      expect(await codeOf(randomImagesValidation, { params: { category } })).toBe(1030);
+    },
+  );
 
   it('reports the query values before the category', async () => {
-    expect(await codeOf(randomImagesValidation, { params: { category: 'bad key' }, query: { amount: '9' } })).toBe(1052);
-    expect(await codeOf(randomImagesValidation, { params: { category: 'bad key' }, query: { sizeLimit: 'x' } })).toBe(1057);
+    expect(await codeOf(randomImagesValidation, { params: { category: 'bad key' }, query: { amount: '9' } })).toBe(
+      1052,
+    );
+    expect(await codeOf(randomImagesValidation, { params: { category: 'bad key' }, query: { sizeLimit: 'x' } })).toBe(
+      1057,
+    );
   });
 });
 
@@ -59,7 +101,10 @@ describe('randomImagesBySegmentsValidation', () => {
     [['furry', 'hug', ''], 'furry.hug'],
     [['x'], 'x'],
   ])('reads %j as the key %j', async (segments, category) => {
-    expect(await runValidation(randomImagesBySegmentsValidation, { params: { category: segments } })).toMatchObject({ ok: true, input: { category } });
+    expect(await runValidation(randomImagesBySegmentsValidation, { params: { category: segments } })).toMatchObject({
+      ok: true,
+      input: { category },
+    });
   });
 
   it('answers 1030 for empty segments inside the path', async () => {

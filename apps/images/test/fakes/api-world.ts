@@ -7,7 +7,14 @@ import { ListCategoriesService } from '../../src/services/list-categories.servic
 import { RandomImagesService } from '../../src/services/random-images.service.js';
 import { SizeIndexService } from '../../src/services/size-index.service.js';
 import { imageRow } from '../image-row.js';
-import { FakeCategoryRepository, FakeImageFileRepository, FakeImageRepository, FakeRecordCacheRepository, FakeSizeIndexRepository, fakeLogger } from './repositories.fake.js';
+import {
+  FakeCategoryRepository,
+  FakeImageFileRepository,
+  FakeImageRepository,
+  FakeRecordCacheRepository,
+  FakeSizeIndexRepository,
+  fakeLogger,
+} from './repositories.fake.js';
 
 /** The services of the HTTP API, wired as the container wires them. */
 export interface ApiServices {
@@ -49,7 +56,16 @@ export function apiWorld(): ApiWorld {
     services(categoryCacheMs = 0) {
       const categoryCache = new CategoryCacheRepository(categories, categoryCacheMs, () => clock.now);
       const rows = new ImageRowsRepository(records, images);
-      const randomImages = new RandomImagesService({ categoryCache, categories, index, indexing, rows, files: new FakeImageFileRepository(), imagesMediaUrl, logger });
+      const randomImages = new RandomImagesService({
+        categoryCache,
+        categories,
+        index,
+        indexing,
+        rows,
+        files: new FakeImageFileRepository(),
+        imagesMediaUrl,
+        logger,
+      });
       return {
         randomImages,
         bulkImages: new BulkImagesService({ categoryCache, picks: randomImages, imagesMediaUrl }),

@@ -15,7 +15,10 @@ import { pickTypesOf } from '../../src/services/image-type.policy.js';
  * (what each method returns for what is stored), none of the I/O.
  */
 
-export class FakeImageRepository implements Pick<ImageRepository, 'findById' | 'findByIds' | 'insert' | 'remove' | 'idsAndSizes' | 'countsByCategory'> {
+export class FakeImageRepository implements Pick<
+  ImageRepository,
+  'findById' | 'findByIds' | 'insert' | 'remove' | 'idsAndSizes' | 'countsByCategory'
+> {
   readonly rows = new Map<string, ImageRow>();
   /** Set to make the next inserts fail as the database would (a foreign key, a lost connection). */
   insertError: Error | undefined;
@@ -49,7 +52,9 @@ export class FakeImageRepository implements Pick<ImageRepository, 'findById' | '
 
   async *idsAndSizes(category: string): AsyncGenerator<IdAndSize[]> {
     await Promise.resolve();
-    const page = [...this.rows.values()].filter((r) => r.category === category).map((r) => ({ id: r.id, size: r.size, ext: r.ext, animated: r.animated ?? false }));
+    const page = [...this.rows.values()]
+      .filter((r) => r.category === category)
+      .map((r) => ({ id: r.id, size: r.size, ext: r.ext, animated: r.animated ?? false }));
     if (page.length > 0) yield page;
   }
 
@@ -64,7 +69,10 @@ export class FakeImageRepository implements Pick<ImageRepository, 'findById' | '
   }
 }
 
-export class FakeCategoryRepository implements Pick<CategoryRepository, 'find' | 'count' | 'listWithContent' | 'hasContent' | 'typeStats' | 'create' | 'setDisabled' | 'setSfw'> {
+export class FakeCategoryRepository implements Pick<
+  CategoryRepository,
+  'find' | 'count' | 'listWithContent' | 'hasContent' | 'typeStats' | 'create' | 'setDisabled' | 'setSfw'
+> {
   readonly rows = new Map<string, CategoryRow>();
   readonly calls = { find: 0 };
 
@@ -124,7 +132,10 @@ export class FakeCategoryRepository implements Pick<CategoryRepository, 'find' |
  * Sorted sets as maps of id → size; a missing map is a missing set. Like the real script, a pick
  * also reads the picked ids' records from `records` (the record cache fake) when it is given.
  */
-export class FakeSizeIndexRepository implements Pick<SizeIndexRepository, 'pick' | 'remove' | 'addIfIndexed' | 'rebuild' | 'size' | 'typedSize'> {
+export class FakeSizeIndexRepository implements Pick<
+  SizeIndexRepository,
+  'pick' | 'remove' | 'addIfIndexed' | 'rebuild' | 'size' | 'typedSize'
+> {
   readonly sets = new Map<string, Map<string, number>>();
   /** The type classes of each indexed id. */
   readonly types = new Map<string, readonly ImagePickType[]>();
@@ -135,14 +146,21 @@ export class FakeSizeIndexRepository implements Pick<SizeIndexRepository, 'pick'
   pick(db: string, amount: number, sizeLimit?: number, filter: PickFilter = {}): Promise<RandomPick> {
     const set = this.sets.get(db) ?? new Map<string, number>();
     const eligible = [...set]
-      .filter(([id, size]) => (sizeLimit === undefined || size <= sizeLimit) && !filter.exclude?.includes(id) && (filter.type === undefined || (this.types.get(id) ?? []).includes(filter.type)))
+      .filter(
+        ([id, size]) =>
+          (sizeLimit === undefined || size <= sizeLimit) &&
+          !filter.exclude?.includes(id) &&
+          (filter.type === undefined || (this.types.get(id) ?? []).includes(filter.type)),
+      )
       .map(([id]) => id);
     for (let i = eligible.length - 1; i > 0; i--) {
       const j = Math.floor(Math.random() * (i + 1));
       [eligible[i], eligible[j]] = [eligible[j]!, eligible[i]!];
     }
     const ids = eligible.slice(0, amount);
-    const rows = new Map(ids.flatMap((id) => (this.records?.rows.has(id) ? [[id, this.records.rows.get(id)!] as const] : [])));
+    const rows = new Map(
+      ids.flatMap((id) => (this.records?.rows.has(id) ? [[id, this.records.rows.get(id)!] as const] : [])),
+    );
     return Promise.resolve({ total: set.size, eligible: eligible.length, ids, rows });
   }
 
@@ -178,7 +196,11 @@ export class FakeSizeIndexRepository implements Pick<SizeIndexRepository, 'pick'
   }
 
   typedSize(db: string): Promise<number> {
-    return Promise.resolve([...(this.sets.get(db)?.keys() ?? [])].filter((id) => this.types.get(id)?.some((t) => t === 'animated' || t === 'still')).length);
+    return Promise.resolve(
+      [...(this.sets.get(db)?.keys() ?? [])].filter((id) =>
+        this.types.get(id)?.some((t) => t === 'animated' || t === 'still'),
+      ).length,
+    );
   }
 }
 
@@ -186,7 +208,9 @@ export class FakeRecordCacheRepository implements Pick<RecordCacheRepository, 'g
   readonly rows = new Map<string, ImageRow>();
 
   getMany(ids: readonly string[]): Promise<Map<string, ImageRow>> {
-    return Promise.resolve(new Map(ids.flatMap((id) => (this.rows.has(id) ? [[id, this.rows.get(id)!] as const] : []))));
+    return Promise.resolve(
+      new Map(ids.flatMap((id) => (this.rows.has(id) ? [[id, this.rows.get(id)!] as const] : []))),
+    );
   }
 
   setMany(rows: readonly ImageRow[]): Promise<void> {
@@ -200,7 +224,10 @@ export class FakeRecordCacheRepository implements Pick<RecordCacheRepository, 'g
   }
 }
 
-export class FakeImageFileRepository implements Pick<ImageFileRepository, 'pathOf' | 'exists' | 'place' | 'remove' | 'removeStaleTemps'> {
+export class FakeImageFileRepository implements Pick<
+  ImageFileRepository,
+  'pathOf' | 'exists' | 'place' | 'remove' | 'removeStaleTemps'
+> {
   readonly files = new Map<string, Uint8Array>();
   /** Set to make placing fail (a full disk, a read-only media directory). */
   placeError: Error | undefined;
@@ -252,16 +279,25 @@ export class FakeImageProbeRepository implements Pick<ImageProbeRepository, 'rea
 
   read(file: string): Promise<Buffer> {
     const bytes = this.files.get(file);
-    return bytes ? Promise.resolve(bytes) : Promise.reject(new Error(`ENOENT: no such file or directory, open '${file}'`));
+    return bytes
+      ? Promise.resolve(bytes)
+      : Promise.reject(new Error(`ENOENT: no such file or directory, open '${file}'`));
   }
 
   header(bytes: Buffer): Promise<ImageHeader> {
     const content = this.parse(bytes);
-    return Promise.resolve({ format: content.format, width: content.width, height: content.height, animated: content.animated ?? false });
+    return Promise.resolve({
+      format: content.format,
+      width: content.width,
+      height: content.height,
+      animated: content.animated ?? false,
+    });
   }
 
   decode(bytes: Buffer): Promise<void> {
-    return this.parse(bytes).truncated ? Promise.reject(new Error('VipsJpeg: premature end of input file\nmore detail')) : Promise.resolve();
+    return this.parse(bytes).truncated
+      ? Promise.reject(new Error('VipsJpeg: premature end of input file\nmore detail'))
+      : Promise.resolve();
   }
 
   private parse(bytes: Buffer): FakeImageContent {

@@ -30,7 +30,9 @@ export interface StandInShortener {
 export async function startStandInShortener(options: { key: string }): Promise<StandInShortener> {
   const codeOf = (target: string): string => createHash('sha1').update(target).digest('base64url').slice(0, 8);
   const answer = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void => {
-    res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(typeof body === 'string' ? body : JSON.stringify(body));
+    res
+      .writeHead(status, { 'content-type': 'application/json', ...headers })
+      .end(typeof body === 'string' ? body : JSON.stringify(body));
   };
   const server: TestServer = await serveForTest((req, res) => void handle(req, res));
   const stand: StandInShortener = {
@@ -47,9 +49,15 @@ export async function startStandInShortener(options: { key: string }): Promise<S
     const path = new URL(req.url ?? '/', 'http://x');
     let text = '';
     for await (const chunk of req) text += String(chunk);
-    if (req.method !== 'POST' || path.pathname !== '/create') return answer(res, 404, { success: false, error: 'Not found.', code: 1024 });
+    if (req.method !== 'POST' || path.pathname !== '/create')
+      return answer(res, 404, { success: false, error: 'Not found.', code: 1024 });
     const body = JSON.parse(text) as { url?: unknown };
-    stand.requests.push({ url: body.url, editable: path.searchParams.get('editable'), authorization: req.headers.authorization, at: Date.now() });
+    stand.requests.push({
+      url: body.url,
+      editable: path.searchParams.get('editable'),
+      authorization: req.headers.authorization,
+      at: Date.now(),
+    });
     switch (stand.mode) {
       case 'down':
         req.socket.destroy();
@@ -58,22 +66,46 @@ export async function startStandInShortener(options: { key: string }): Promise<S
         return;
       case 'busy':
         if (--stand.busyAnswers <= 0) stand.mode = 'ok';
-        return answer(res, 429, { success: false, error: 'You are being rate limited.', code: 1000 }, { 'retry-after': stand.retryAfter });
+        return answer(
+          res,
+          429,
+          { success: false, error: 'You are being rate limited.', code: 1000 },
+          { 'retry-after': stand.retryAfter },
+        );
       case 'invalid':
         return answer(res, 200, { success: true, data: { code: 'x' } });
       case 'refuse':
-        return answer(res, 422, { success: false, error: 'The provided url is invalid: private, loopback and reserved addresses are not allowed.', code: 1073 });
+        return answer(res, 422, {
+          success: false,
+          error: 'The provided url is invalid: private, loopback and reserved addresses are not allowed.',
+          code: 1073,
+        });
       case 'forbidden':
-        return answer(res, 403, { success: false, error: 'Your API key does not have access to this service.', code: 1022 });
+        return answer(res, 403, {
+          success: false,
+          error: 'Your API key does not have access to this service.',
+          code: 1022,
+        });
       case 'ok':
         break;
     }
-    if (req.headers.authorization !== options.key) return answer(res, 401, { success: false, error: 'Invalid API key.', code: 1010 });
-    if (typeof body.url !== 'string') return answer(res, 422, { success: false, error: 'The provided url is invalid.', code: 1073 });
+    if (req.headers.authorization !== options.key)
+      return answer(res, 401, { success: false, error: 'Invalid API key.', code: 1010 });
+    if (typeof body.url !== 'string')
+      return answer(res, 422, { success: false, error: 'The provided url is invalid.', code: 1073 });
     const code = codeOf(body.url);
     const existed = stand.links.has(code);
     stand.links.set(code, body.url);
-    const record = { code, createdAt: new Date().toISOString(), modifiedAt: null, url: body.url, pos: stand.links.size, credit: 'Unknown', fullURL: `${stand.url}/${code}`, managementCode: null };
+    const record = {
+      code,
+      createdAt: new Date().toISOString(),
+      modifiedAt: null,
+      url: body.url,
+      pos: stand.links.size,
+      credit: 'Unknown',
+      fullURL: `${stand.url}/${code}`,
+      managementCode: null,
+    };
     return answer(res, existed ? 200 : 201, { success: true, data: record });
   };
   stand.url = server.url;

@@ -15,7 +15,12 @@ describe('CategoryRepository (MariaDB)', () => {
   it('creates a category once; keys are case-sensitive', async () => {
     expect(await categories.create('furry.hug', 'Furry > Hug')).toBe(true);
     expect(await categories.create('furry.hug', 'Other')).toBe(false);
-    expect(await categories.find('furry.hug')).toMatchObject({ db: 'furry.hug', name: 'Furry > Hug', disabled: false, disabledComment: null });
+    expect(await categories.find('furry.hug')).toMatchObject({
+      db: 'furry.hug',
+      name: 'Furry > Hug',
+      disabled: false,
+      disabledComment: null,
+    });
     expect(await categories.find('FURRY.HUG')).toBeNull();
     expect(await categories.count()).toBe(1);
   });

@@ -16,7 +16,12 @@ describe('ImageRepository (MariaDB)', () => {
   afterAll(async () => stores.close());
 
   it('stores a row and reads it back whole (lists, nulls, size and time)', async () => {
-    const row = imageRow('furry.hug', 1, { artists: ['Zoë', '狐'], sources: [], reportUrl: 'https://example.com/report', size: 5_000_000_000 });
+    const row = imageRow('furry.hug', 1, {
+      artists: ['Zoë', '狐'],
+      sources: [],
+      reportUrl: 'https://example.com/report',
+      size: 5_000_000_000,
+    });
     expect(await images.insert(row)).toBe(true);
     expect(await images.findById(row.id)).toEqual(row);
     expect(await images.findByIds([row.id])).toEqual([row]);
@@ -44,7 +49,12 @@ describe('ImageRepository (MariaDB)', () => {
     const pages: string[][] = [];
     for await (const page of images.idsAndSizes('furry.hug', 2)) pages.push(page.map((p) => p.id));
     expect(pages).toEqual([[imageRow('', 1).id, imageRow('', 2).id], [imageRow('', 3).id]]);
-    expect(await images.countsByCategory()).toEqual(new Map([['furry.boop', 1], ['furry.hug', 3]]));
+    expect(await images.countsByCategory()).toEqual(
+      new Map([
+        ['furry.boop', 1],
+        ['furry.hug', 3],
+      ]),
+    );
   });
 
   it('removes a row once', async () => {

@@ -33,7 +33,11 @@ describe('RecordCacheRepository (Redis hash)', () => {
     expect((await records.getMany([hashed.id])).get(hashed.id)).toEqual(hashed);
     const old = imageRow('furry.hug', 4);
     const stored = JSON.parse(RecordCacheRepository.encode(old)) as unknown[];
-    await stores.redis.hset(`${stores.config.redis.prefix}{images}:records`, old.id, JSON.stringify(stored.slice(0, 11)));
+    await stores.redis.hset(
+      `${stores.config.redis.prefix}{images}:records`,
+      old.id,
+      JSON.stringify(stored.slice(0, 11)),
+    );
     expect((await records.getMany([old.id])).get(old.id)).toEqual({ ...old, thumbhash: null });
   });
 });

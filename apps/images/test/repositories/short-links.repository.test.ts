@@ -26,13 +26,28 @@ describe('short-link repositories', () => {
   describe('ImageShortUrlRepository (MySQL)', () => {
     it('pages the images without a link by id, and stores a link only where there is none', async () => {
       const images = new ImageRepository(stores.images);
-      for (let n = 1; n <= 5; n++) await images.insert(imageRow('furry.hug', n, { ext: n === 2 ? 'gif' : 'png', shortUrl: n === 3 ? 'https://given.test/3' : null }));
+      for (let n = 1; n <= 5; n++)
+        await images.insert(
+          imageRow('furry.hug', n, { ext: n === 2 ? 'gif' : 'png', shortUrl: n === 3 ? 'https://given.test/3' : null }),
+        );
       const repo = new ImageShortUrlRepository(stores.images);
       const id = (n: number) => imageRow('furry.hug', n).id;
       expect(await repo.countMissing()).toBe(4);
-      expect(await repo.missing('', 2)).toEqual([{ id: id(1), ext: 'png' }, { id: id(2), ext: 'gif' }]);
-      expect(await repo.missing(id(2), 10)).toEqual([{ id: id(4), ext: 'png' }, { id: id(5), ext: 'png' }]);
-      const stored = await repo.fill(new Map([[id(1), 'https://s.test/1'], [id(3), 'https://s.test/3'], ['f'.repeat(32), 'https://s.test/gone']]));
+      expect(await repo.missing('', 2)).toEqual([
+        { id: id(1), ext: 'png' },
+        { id: id(2), ext: 'gif' },
+      ]);
+      expect(await repo.missing(id(2), 10)).toEqual([
+        { id: id(4), ext: 'png' },
+        { id: id(5), ext: 'png' },
+      ]);
+      const stored = await repo.fill(
+        new Map([
+          [id(1), 'https://s.test/1'],
+          [id(3), 'https://s.test/3'],
+          ['f'.repeat(32), 'https://s.test/gone'],
+        ]),
+      );
       expect(stored).toEqual([id(1)]);
       expect((await images.findById(id(1)))!.shortUrl).toBe('https://s.test/1');
       expect((await images.findById(id(3)))!.shortUrl).toBe('https://given.test/3');
@@ -41,10 +56,27 @@ describe('short-link repositories', () => {
 
     it('finds the missing ones through the index, not by scanning the table', async () => {
       // Enough linked rows that a scan would cost: the optimizer then shows its real choice.
-      const values = Array.from({ length: 3000 }, (_, i) => [(0x100000 + i).toString(16).padStart(32, '0'), 'furry.hug', 'png', 'image/png', 1, 1, 1, '[]', '[]', `https://s.test/${i}`, new Date()]);
-      await stores.images.query('INSERT INTO images (id, category, ext, mime_type, size, width, height, artists, sources, short_url, created_at) VALUES ?', [values]);
+      const values = Array.from({ length: 3000 }, (_, i) => [
+        (0x100000 + i).toString(16).padStart(32, '0'),
+        'furry.hug',
+        'png',
+        'image/png',
+        1,
+        1,
+        1,
+        '[]',
+        '[]',
+        `https://s.test/${i}`,
+        new Date(),
+      ]);
+      await stores.images.query(
+        'INSERT INTO images (id, category, ext, mime_type, size, width, height, artists, sources, short_url, created_at) VALUES ?',
+        [values],
+      );
       await stores.images.query('ANALYZE TABLE images');
-      const plan = await stores.images.query<Array<{ key: string | null }>>("EXPLAIN SELECT id, ext FROM images WHERE short_url IS NULL AND id > '' ORDER BY id LIMIT 100");
+      const plan = await stores.images.query<Array<{ key: string | null }>>(
+        "EXPLAIN SELECT id, ext FROM images WHERE short_url IS NULL AND id > '' ORDER BY id LIMIT 100",
+      );
       expect(plan[0]!.key).toBe('idx_images_short_url_missing');
     });
   });
@@ -55,7 +87,12 @@ describe('short-link repositories', () => {
       const cached = imageRow('furry.hug', 11);
       await records.setMany([cached]);
       const notCached = imageRow('furry.hug', 12);
-      await records.setShortUrls(new Map([[cached.id, 'https://s.test/11'], [notCached.id, 'https://s.test/12']]));
+      await records.setShortUrls(
+        new Map([
+          [cached.id, 'https://s.test/11'],
+          [notCached.id, 'https://s.test/12'],
+        ]),
+      );
       await records.setShortUrls(new Map());
       const found = await records.getMany([cached.id, notCached.id]);
       expect([...found.values()]).toEqual([{ ...cached, shortUrl: 'https://s.test/11' }]);
@@ -97,15 +134,28 @@ describe('short-link repositories', () => {
       const first = await client().create('https://media.test/images/a.png');
       expect(first).toEqual({ kind: 'created', shortUrl: stand.shortUrlOf('https://media.test/images/a.png') });
       expect(await client().create('https://media.test/images/a.png')).toEqual(first);
-      expect(stand.requests.at(-1)).toMatchObject({ url: 'https://media.test/images/a.png', editable: 'false', authorization: 'k' });
+      expect(stand.requests.at(-1)).toMatchObject({
+        url: 'https://media.test/images/a.png',
+        editable: 'false',
+        authorization: 'k',
+      });
     });
 
     it('tells an unreachable, dropping or silent shortener apart from one that answers', async () => {
-      expect(await client(`http://127.0.0.1:${await freePort()}`).create('https://m.test/a.png')).toEqual({ kind: 'failed', reason: 'the shortener is unreachable (ECONNREFUSED)' });
+      expect(await client(`http://127.0.0.1:${await freePort()}`).create('https://m.test/a.png')).toEqual({
+        kind: 'failed',
+        reason: 'the shortener is unreachable (ECONNREFUSED)',
+      });
       stand.mode = 'down';
-      expect(await client().create('https://m.test/a.png')).toMatchObject({ kind: 'failed', reason: expect.stringMatching(/^the shortener is unreachable/) });
+      expect(await client().create('https://m.test/a.png')).toMatchObject({
+        kind: 'failed',
+        reason: expect.stringMatching(/^the shortener is unreachable/),
+      });
       stand.mode = 'hang';
-      expect(await client(stand.url, 200).create('https://m.test/a.png')).toEqual({ kind: 'failed', reason: 'the shortener is unreachable (no answer within 200 ms)' });
+      expect(await client(stand.url, 200).create('https://m.test/a.png')).toEqual({
+        kind: 'failed',
+        reason: 'the shortener is unreachable (no answer within 200 ms)',
+      });
     });
 
     it('passes on a 429 with its Retry-After', async () => {
@@ -118,9 +168,15 @@ describe('short-link repositories', () => {
     it('reports refusals with their status and code, and answers that are no record', async () => {
       stand.mode = 'ok';
       const wrongKey = new ShortLinkRepository({ apiUrl: stand.url, key: 'nope', timeoutMs: 5000 });
-      expect(await wrongKey.create('https://m.test/a.png')).toEqual({ kind: 'failed', reason: 'the shortener answered 401 (code 1010: Invalid API key.)' });
+      expect(await wrongKey.create('https://m.test/a.png')).toEqual({
+        kind: 'failed',
+        reason: 'the shortener answered 401 (code 1010: Invalid API key.)',
+      });
       stand.mode = 'invalid';
-      expect(await client().create('https://m.test/a.png')).toEqual({ kind: 'failed', reason: 'the shortener gave an answer that is no short link record (200)' });
+      expect(await client().create('https://m.test/a.png')).toEqual({
+        kind: 'failed',
+        reason: 'the shortener gave an answer that is no short link record (200)',
+      });
     });
 
     it('takes an HTML error page or a non-URL fullURL as no record', async () => {
@@ -137,9 +193,18 @@ describe('short-link repositories', () => {
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
       try {
-        expect(await client(url).create('https://m.test/a.png')).toEqual({ kind: 'failed', reason: 'the shortener answered 502' });
-        expect(await client(url).create('https://m.test/a.png')).toEqual({ kind: 'failed', reason: 'the shortener gave an answer that is no short link record (201)' });
-        expect(await client(url).create('https://m.test/a.png')).toEqual({ kind: 'failed', reason: 'the shortener gave an answer that is no short link record (200)' });
+        expect(await client(url).create('https://m.test/a.png')).toEqual({
+          kind: 'failed',
+          reason: 'the shortener answered 502',
+        });
+        expect(await client(url).create('https://m.test/a.png')).toEqual({
+          kind: 'failed',
+          reason: 'the shortener gave an answer that is no short link record (201)',
+        });
+        expect(await client(url).create('https://m.test/a.png')).toEqual({
+          kind: 'failed',
+          reason: 'the shortener gave an answer that is no short link record (200)',
+        });
       } finally {
         server.closeAllConnections();
         await new Promise((resolve) => server.close(resolve));

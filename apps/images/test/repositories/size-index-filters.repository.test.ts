@@ -10,7 +10,12 @@ const CATEGORY_SIZE = 4000;
 /** Entry n of the big category: format by n, GIFs and every other WebP animated, sizes 1000·(n+1). */
 function entry(n: number): IdAndSize {
   const ext = FORMATS[n % FORMATS.length]!;
-  return { id: createHash('md5').update(`filters:${n}`).digest('hex'), size: 1000 * (n + 1), ext, animated: ext === 'gif' || (ext === 'webp' && n % 8 === 3) };
+  return {
+    id: createHash('md5').update(`filters:${n}`).digest('hex'),
+    size: 1000 * (n + 1),
+    ext,
+    animated: ext === 'gif' || (ext === 'webp' && n % 8 === 3),
+  };
 }
 
 /** Pages of 500, as MySQL's keyset pages would come. */
@@ -40,7 +45,10 @@ describe('SizeIndexRepository: type and exclude picks (Redis sorted sets)', () =
 
   it(`never returns an excluded id from ${CATEGORY_SIZE} images, with or without a size limit or a type`, async () => {
     // 100 ids spread over the ranks, the smallest ones among them (rank 0, 1) included.
-    const excluded = entries.filter((_, n) => n < 2 || n % 40 === 7).slice(0, 100).map((e) => e.id);
+    const excluded = entries
+      .filter((_, n) => n < 2 || n % 40 === 7)
+      .slice(0, 100)
+      .map((e) => e.id);
     expect(excluded).toHaveLength(100);
     const refused = new Set(excluded);
     for (let i = 0; i < 300; i++) {
@@ -85,9 +93,12 @@ describe('SizeIndexRepository: type and exclude picks (Redis sorted sets)', () =
   it('picks only images of the type asked for, and answers none for a type the category lacks', async () => {
     const animated = new Set(entries.filter((e) => e.animated).map((e) => e.id));
     for (let i = 0; i < 50; i++) {
-      for (const id of (await index.pick('big', 5, undefined, { type: 'animated' })).ids) expect(animated.has(id)).toBe(true);
-      for (const id of (await index.pick('big', 5, undefined, { type: 'still' })).ids) expect(animated.has(id)).toBe(false);
-      for (const id of (await index.pick('big', 5, undefined, { type: 'webp' })).ids) expect(byId.get(id)!.ext).toBe('webp');
+      for (const id of (await index.pick('big', 5, undefined, { type: 'animated' })).ids)
+        expect(animated.has(id)).toBe(true);
+      for (const id of (await index.pick('big', 5, undefined, { type: 'still' })).ids)
+        expect(animated.has(id)).toBe(false);
+      for (const id of (await index.pick('big', 5, undefined, { type: 'webp' })).ids)
+        expect(byId.get(id)!.ext).toBe('webp');
     }
     await index.rebuild('pngs', pagesOf([entry(0), entry(4)]));
     expect(await index.pick('pngs', 5, undefined, { type: 'gif' })).toMatchObject({ total: 2, eligible: 0, ids: [] });

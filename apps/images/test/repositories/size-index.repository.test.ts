@@ -87,7 +87,7 @@ describe('SizeIndexRepository (Redis sorted sets)', () => {
     expect(await index.pick('furry.none', 3)).toEqual({ total: 0, eligible: 0, ids: [], rows: new Map() });
   });
 
-  it('reads the picked ids\' records from the record cache in the same round trip', async () => {
+  it("reads the picked ids' records from the record cache in the same round trip", async () => {
     const rows = await images.findByIds([...ids.keys()]);
     const cached = rows.slice(0, 3);
     await new RecordCacheRepository(stores.redis, stores.config.redis.prefix).setMany(cached);

@@ -23,7 +23,12 @@ export interface CreateCeilingConfig {
 }
 
 const config = ceilingConfig<CreateCeilingConfig>();
-const pool = mysql.createPool({ ...config.mysql, connectionLimit: config.poolSize, charset: 'utf8mb4_unicode_ci', timezone: 'Z' });
+const pool = mysql.createPool({
+  ...config.mysql,
+  connectionLimit: config.poolSize,
+  charset: 'utf8mb4_unicode_ci',
+  timezone: 'Z',
+});
 const redis = config.rateLimit ? new Redis(config.rateLimit.redisUrl, { enableAutoPipelining: true }) : undefined;
 const countRequest = redis && config.rateLimit ? ceilingRateLimit(redis, config.rateLimit) : undefined;
 
@@ -33,22 +38,36 @@ async function readJson(req: AsyncIterable<Buffer>): Promise<{ url: string; cred
   return JSON.parse(Buffer.concat(chunks).toString('utf8')) as { url: string; credit?: string };
 }
 
-serveCeiling(async (req, res) => {
-  try {
-    const { url, credit = DEFAULT_CREDIT } = await readJson(req);
-    const code = randomCode();
-    const managementCode = randomBytes(32).toString('base64url');
-    const createdAt = new Date();
-    const [[result]] = await Promise.all([
-      pool.query<mysql.ResultSetHeader>(
-        'INSERT INTO short_urls (code, url, shared_url_hash, credit, management_code_hash, created_at, modified_at, url_changed_at) VALUES (?, ?, NULL, ?, ?, ?, NULL, NULL)',
-        [code, url, credit, createHash('sha256').update(managementCode).digest('hex'), createdAt],
-      ),
-      countRequest?.(req, res),
-    ]);
-    const record = { code, createdAt: createdAt.toISOString(), modifiedAt: null, url, pos: result.insertId, credit, fullURL: `${config.baseUrl}/${code}`, expiresAt: null, maxVisits: null };
-    sendJson(res, 201, { success: true, data: { ...record, managementCode } });
-  } catch (error) {
-    sendJson(res, 500, { success: false, error: (error as Error).message, code: 0 });
-  }
-}, () => Promise.all([pool.end(), redis?.quit()]), { expressRoute: '/create', expressMethod: 'post' });
+serveCeiling(
+  async (req, res) => {
+    try {
+      const { url, credit = DEFAULT_CREDIT } = await readJson(req);
+      const code = randomCode();
+      const managementCode = randomBytes(32).toString('base64url');
+      const createdAt = new Date();
+      const [[result]] = await Promise.all([
+        pool.query<mysql.ResultSetHeader>(
+          'INSERT INTO short_urls (code, url, shared_url_hash, credit, management_code_hash, created_at, modified_at, url_changed_at) VALUES (?, ?, NULL, ?, ?, ?, NULL, NULL)',
+          [code, url, credit, createHash('sha256').update(managementCode).digest('hex'), createdAt],
+        ),
+        countRequest?.(req, res),
+      ]);
+      const record = {
+        code,
+        createdAt: createdAt.toISOString(),
+        modifiedAt: null,
+        url,
+        pos: result.insertId,
+        credit,
+        fullURL: `${config.baseUrl}/${code}`,
+        expiresAt: null,
+        maxVisits: null,
+      };
+      sendJson(res, 201, { success: true, data: { ...record, managementCode } });
+    } catch (error) {
+      sendJson(res, 500, { success: false, error: (error as Error).message, code: 0 });
+    }
+  },
+  () => Promise.all([pool.end(), redis?.quit()]),
+  { expressRoute: '/create', expressMethod: 'post' },
+);

@@ -16,7 +16,17 @@
 import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { ceilingWindows, createBenchKey, createBenchSandbox, forEachConcurrently, runHttpBench, startCeiling, startContractReferences, startService, type WrkRequest } from '@pawlink/bench';
+import {
+  ceilingWindows,
+  createBenchKey,
+  createBenchSandbox,
+  forEachConcurrently,
+  runHttpBench,
+  startCeiling,
+  startContractReferences,
+  startService,
+  type WrkRequest,
+} from '@pawlink/bench';
 import { databaseName, migrateDatabase } from '@pawlink/service-kit';
 import { loadShortenerConfig } from '../config.js';
 import { shortenerDatabase } from '../db/shortener.database.js';
@@ -46,9 +56,14 @@ async function createCodes(baseUrl: string, key: string, count: number): Promise
   const targets: Array<[string, string]> = [];
   await forEachConcurrently(count, SETUP_CONCURRENCY, async (i) => {
     const url = `https://bench.example.com/${run}/${i}`;
-    const response = await fetch(`${baseUrl}/create`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: key }, body: JSON.stringify({ url }) });
+    const response = await fetch(`${baseUrl}/create`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: key },
+      body: JSON.stringify({ url }),
+    });
     const body = (await response.json()) as { data?: { code: string; url: string } };
-    if (response.status !== 201 || !body.data) throw new Error(`POST /create answered ${response.status}: ${JSON.stringify(body)}`);
+    if (response.status !== 201 || !body.data)
+      throw new Error(`POST /create answered ${response.status}: ${JSON.stringify(body)}`);
     targets.push([body.data.code, body.data.url]);
   });
   return targets;
@@ -57,9 +72,16 @@ async function createCodes(baseUrl: string, key: string, count: number): Promise
 const ENDPOINTS = ['redirect', 'redirect-uncounted', 'redirect-breakdown', 'create'] as const;
 type Endpoint = (typeof ENDPOINTS)[number];
 
-function selectedEndpoints(raw = process.env.BENCH_SHORTENER_ENDPOINTS ?? 'redirect,redirect-breakdown,create'): Set<Endpoint> {
-  const names = raw.split(',').map((name) => name.trim()).filter((name) => name !== '');
-  for (const name of names) if (!(ENDPOINTS as readonly string[]).includes(name)) throw new Error(`BENCH_SHORTENER_ENDPOINTS: unknown endpoint "${name}" (known: ${ENDPOINTS.join(', ')})`);
+function selectedEndpoints(
+  raw = process.env.BENCH_SHORTENER_ENDPOINTS ?? 'redirect,redirect-breakdown,create',
+): Set<Endpoint> {
+  const names = raw
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+  for (const name of names)
+    if (!(ENDPOINTS as readonly string[]).includes(name))
+      throw new Error(`BENCH_SHORTENER_ENDPOINTS: unknown endpoint "${name}" (known: ${ENDPOINTS.join(', ')})`);
   return new Set(names as Endpoint[]);
 }
 
@@ -117,17 +139,29 @@ await runHttpBench('shortener', async ({ defer, measure, workspace, log }) => {
   }
   if (endpoints.has('redirect-breakdown')) {
     // Two fresh instances behind one trusted proxy (X-Forwarded-For names the visitor), the same codes warmed on each.
-    const on = await startService('shortener', here('../main.js'), { ...env, TRUST_PROXY: '1', SHORTENER_VISIT_BREAKDOWN: 'true' });
+    const on = await startService('shortener', here('../main.js'), {
+      ...env,
+      TRUST_PROXY: '1',
+      SHORTENER_VISIT_BREAKDOWN: 'true',
+    });
     defer(on.stop);
-    const off = await startService('shortener', here('../main.js'), { ...env, TRUST_PROXY: '1', SHORTENER_VISIT_BREAKDOWN: 'false' });
+    const off = await startService('shortener', here('../main.js'), {
+      ...env,
+      TRUST_PROXY: '1',
+      SHORTENER_VISIT_BREAKDOWN: 'false',
+    });
     defer(off.stop);
     const shared = redirects.slice(0, UNCOUNTED_CODES).map(({ path }, i) => {
-      const headers: Record<string, string> = { 'User-Agent': AGENTS[i % AGENTS.length]!, 'X-Forwarded-For': ADDRESSES[i % ADDRESSES.length]! };
+      const headers: Record<string, string> = {
+        'User-Agent': AGENTS[i % AGENTS.length]!,
+        'X-Forwarded-For': ADDRESSES[i % ADDRESSES.length]!,
+      };
       const referer = REFERERS[i % REFERERS.length]!;
       if (referer !== '') headers.Referer = referer;
       return { path, headers };
     });
-    for (const { path } of shared) for (const instance of [on, off]) await fetch(`${instance.url}${path}`, { redirect: 'manual' });
+    for (const { path } of shared)
+      for (const instance of [on, off]) await fetch(`${instance.url}${path}`, { redirect: 'manual' });
     await measure({
       endpoint: `GET /:code redirect (${UNCOUNTED_CODES} warm codes, browsers, referrers, addresses), breakdown on vs off`,
       ceiling: 'the same shortener with SHORTENER_VISIT_BREAKDOWN=false',
@@ -151,7 +185,10 @@ await runHttpBench('shortener', async ({ defer, measure, workspace, log }) => {
   const createReferences = await startContractReferences(
     'create',
     here('./create-ceiling.js'),
-    { ...createConfig, rateLimit: { ...ceilingWindows('shortener.create', config.redis.prefix), redisUrl: config.redis.url } } satisfies CreateCeilingConfig,
+    {
+      ...createConfig,
+      rateLimit: { ...ceilingWindows('shortener.create', config.redis.prefix), redisUrl: config.redis.url },
+    } satisfies CreateCeilingConfig,
     `the INSERT and, meanwhile, the rate-limit hit (the service's script)`,
     defer,
   );

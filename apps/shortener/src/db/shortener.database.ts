@@ -12,5 +12,13 @@ import { ShortUrlEntity } from './entities/short-url.entity.js';
 export const shortenerDatabase: DataSourceSpec = {
   name: 'shortener',
   entities: [ShortUrlEntity],
-  migrations: [CreateShortUrls1763790000000, AddShortUrlsUrlChangedAt1795380000000, ShareOnlyFixedUrls1795900000000, AddShortUrlsExpiry1796000000000, CreateShortUrlVisits1796000001000, AddShortUrlsOwner1796100000000, CreateShortUrlVisitBreakdown1796200000000],
+  migrations: [
+    CreateShortUrls1763790000000,
+    AddShortUrlsUrlChangedAt1795380000000,
+    ShareOnlyFixedUrls1795900000000,
+    AddShortUrlsExpiry1796000000000,
+    CreateShortUrlVisits1796000001000,
+    AddShortUrlsOwner1796100000000,
+    CreateShortUrlVisitBreakdown1796200000000,
+  ],
 };

@@ -24,7 +24,9 @@ export function createLookupLimit(limit: RequestHandler, logger: Logger) {
   /** The guard's failure (thrown or passed to next), or undefined when it let the request through. */
   const run = (req: Request, res: Response): Promise<unknown> =>
     new Promise((settle) => {
-      Promise.resolve(limit(req, res, (error?: unknown) => settle(error))).catch((error: unknown) => settle(error ?? new Error('lookup limit failed')));
+      Promise.resolve(limit(req, res, (error?: unknown) => settle(error))).catch((error: unknown) =>
+        settle(error ?? new Error('lookup limit failed')),
+      );
     });
 
   /** The 429 to answer, or undefined to go on. */
@@ -32,7 +34,10 @@ export function createLookupLimit(limit: RequestHandler, logger: Logger) {
     const failure = await run(req, res);
     if (isApiError(failure) && failure.httpStatus === 429) return failure;
     if (failure !== undefined) {
-      if (!unavailable) logger.warn('lookup limit unavailable; public lookups are not limited until it answers again', { error: failure });
+      if (!unavailable)
+        logger.warn('lookup limit unavailable; public lookups are not limited until it answers again', {
+          error: failure,
+        });
       unavailable = true;
       return undefined;
     }

@@ -8,8 +8,14 @@ import type { CreateShortUrlInput } from '../validation/create-short-url.validat
 /** POST /create: 201 with the new record and its management code (owned by the presenting key); 200 with the url's shared entry. */
 export function createShortUrlHandler(shortUrls: CreateShortUrlService): RequestHandler {
   return async (req, res) => {
-    const result = await shortUrls.create({ ...validated<CreateShortUrlInput>(req), ownerKeyId: apiKeyOf(res)?.id ?? null });
-    const response: CreateShortUrlResponse = { success: true, data: { ...result.record, managementCode: result.managementCode } };
+    const result = await shortUrls.create({
+      ...validated<CreateShortUrlInput>(req),
+      ownerKeyId: apiKeyOf(res)?.id ?? null,
+    });
+    const response: CreateShortUrlResponse = {
+      success: true,
+      data: { ...result.record, managementCode: result.managementCode },
+    };
     res.status(result.created ? 201 : 200).json(response);
   };
 }

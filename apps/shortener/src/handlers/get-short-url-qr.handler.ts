@@ -12,6 +12,13 @@ export function getShortUrlQrHandler(shortUrls: GetShortUrlQrService): RequestHa
   return async (req, res) => {
     const qr = await shortUrls.qr(validated<GetShortUrlQrInput>(req));
     if (!qr) throw new ApiError('SHORT_URL_NOT_FOUND');
-    res.set({ 'Content-Type': CONTENT_TYPES[qr.format], 'Cache-Control': QR_CACHE_CONTROL, 'X-Content-Type-Options': 'nosniff' }).status(200).send(qr.body);
+    res
+      .set({
+        'Content-Type': CONTENT_TYPES[qr.format],
+        'Cache-Control': QR_CACHE_CONTROL,
+        'X-Content-Type-Options': 'nosniff',
+      })
+      .status(200)
+      .send(qr.body);
   };
 }

@@ -11,7 +11,12 @@ export function listShortUrlsHandler(shortUrls: ListShortUrlsService): RequestHa
     const { limit, cursor, q } = validated<ListShortUrlsInput>(req);
     // requireKey ran first: a key is always there.
     const ownerKeyId = apiKeyOf(res)!.id;
-    const data = await shortUrls.list({ ownerKeyId, limit, ...(cursor ? { after: cursor } : {}), ...(q !== undefined ? { q } : {}) });
+    const data = await shortUrls.list({
+      ownerKeyId,
+      limit,
+      ...(cursor ? { after: cursor } : {}),
+      ...(q !== undefined ? { q } : {}),
+    });
     const response: ListShortUrlsResponse = { success: true, data };
     res.json(response);
   };

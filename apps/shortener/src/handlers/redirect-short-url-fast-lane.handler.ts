@@ -30,7 +30,14 @@ export interface FastLaneDeps {
  * past their `expiresAt`, reserved words — which Express then handles; a miss leaves its peek on
  * the request, so the Express route does not peek again.
  */
-export function createRedirectFastLane({ redirects, countVisits, breakdown, trustProxy, cacheControl, onRedirect }: FastLaneDeps) {
+export function createRedirectFastLane({
+  redirects,
+  countVisits,
+  breakdown,
+  trustProxy,
+  cacheControl,
+  onRedirect,
+}: FastLaneDeps) {
   return function tryFastRedirect(req: IncomingMessage, res: ServerResponse): boolean {
     const method = req.method;
     if (method !== 'GET' && method !== 'HEAD') return false;
@@ -46,7 +53,8 @@ export function createRedirectFastLane({ redirects, countVisits, breakdown, trus
     }
     const headers = req.headers;
     const userAgent = headers['user-agent'];
-    if (countVisits && isCountedVisit(method, userAgent)) redirects.countVisit(code, headers.referer, userAgent, breakdown ? clientAddress(req, trustProxy) : undefined);
+    if (countVisits && isCountedVisit(method, userAgent))
+      redirects.countVisit(code, headers.referer, userAgent, breakdown ? clientAddress(req, trustProxy) : undefined);
     assignRequestId(req, res);
     sendRedirect(res, peek, cacheControl);
     onRedirect(method, Number(process.hrtime.bigint() - start) / 1e9);

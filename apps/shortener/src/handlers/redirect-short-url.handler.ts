@@ -17,7 +17,10 @@ export function redirectShortUrlHandler(redirects: RedirectShortUrlService, cach
     const { code } = validated<RedirectShortUrlInput>(req);
     const userAgent = req.get('user-agent');
     const source = { referer: req.get('referer'), userAgent, address: req.ip };
-    const outcome = code === null ? ({ kind: 'unknown' } as const) : await redirects.visit(code, peekOnce(redirects, req, code), isCountedVisit(req.method, userAgent), source);
+    const outcome =
+      code === null
+        ? ({ kind: 'unknown' } as const)
+        : await redirects.visit(code, peekOnce(redirects, req, code), isCountedVisit(req.method, userAgent), source);
     if (outcome.kind === 'unknown') sendUnknownCode(res);
     else if (outcome.kind === 'expired') sendExpired(res, outcome.expired);
     else sendRedirect(res, outcome.url, cacheControl);

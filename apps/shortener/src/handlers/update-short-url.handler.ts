@@ -8,7 +8,10 @@ import type { UpdateShortUrlInput } from '../validation/update-short-url.validat
 export function updateShortUrlHandler(shortUrls: UpdateShortUrlService): RequestHandler {
   return async (req, res) => {
     const { code, managementCode, url, credit, expiresAt, maxVisits } = validated<UpdateShortUrlInput>(req);
-    const response: ShortUrlInfoResponse = { success: true, data: await shortUrls.update(code, { managementCode, url, credit, expiresAt, maxVisits }) };
+    const response: ShortUrlInfoResponse = {
+      success: true,
+      data: await shortUrls.update(code, { managementCode, url, credit, expiresAt, maxVisits }),
+    };
     res.json(response);
   };
 }

@@ -10,7 +10,11 @@ import { PREVIEW_HEADERS, renderExpiredPage, renderLimitedPage, renderNotFoundPa
 
 export const UNKNOWN_CODE_TEXT = 'Unknown short url code.';
 
-const TEXT_HEADERS = { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'private, no-cache', 'X-Robots-Tag': 'noindex' };
+const TEXT_HEADERS = {
+  'Content-Type': 'text/plain; charset=utf-8',
+  'Cache-Control': 'private, no-cache',
+  'X-Robots-Tag': 'noindex',
+};
 
 /** The human text of a limited redirect or preview; the contract's code (1000/1001) is in it, the headers carry the rest. */
 function limitedText(error: ApiError): string {
@@ -40,7 +44,11 @@ export function sendPreviewNotFound(res: Response): void {
 
 /** The preview's 429 (lookup limit): an HTML page under the same CSP, with the rate-limit headers. */
 export function sendPreviewLimited(res: Response, error: ApiError): void {
-  res.set(error.headers).set(PREVIEW_HEADERS).status(error.httpStatus).send(renderLimitedPage(limitedText(error)));
+  res
+    .set(error.headers)
+    .set(PREVIEW_HEADERS)
+    .status(error.httpStatus)
+    .send(renderLimitedPage(limitedText(error)));
 }
 
 /** The 429 (lookup limit) of a public path whose other failures are JSON (`GET /:code/qr`): the failure shape, with the rate-limit headers. */

@@ -1,5 +1,10 @@
 import type { IncomingMessage } from 'node:http';
-import { needsLookup, type RedirectLookup, type RedirectPeek, type RedirectShortUrlService } from '../services/redirect-short-url.service.js';
+import {
+  needsLookup,
+  type RedirectLookup,
+  type RedirectPeek,
+  type RedirectShortUrlService,
+} from '../services/redirect-short-url.service.js';
 
 const PEEKED = Symbol('redirect peek');
 
@@ -16,7 +21,11 @@ export function keepPeek(req: IncomingMessage, lookup: RedirectLookup): void {
  * on it, else made now and left for the next step. So a miss peeks memory once, in whichever step
  * comes first, and the limit and the handler read the same answer.
  */
-export function peekOnce(redirects: Pick<RedirectShortUrlService, 'peek'>, req: IncomingMessage, code: string): RedirectPeek {
+export function peekOnce(
+  redirects: Pick<RedirectShortUrlService, 'peek'>,
+  req: IncomingMessage,
+  code: string,
+): RedirectPeek {
   const kept = (req as PeekedRequest)[PEEKED];
   if (kept !== undefined && kept.code === code) return kept;
   const peek = redirects.peek(code);

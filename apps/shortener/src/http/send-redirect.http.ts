@@ -7,8 +7,14 @@ export const REDIRECT_STATUS = 302;
  * cache lifetime so edits reach browsers soon, and no indexing of short links.
  */
 export function sendRedirect(res: ServerResponse, location: string, cacheControl: string): void {
-  res.writeHead(REDIRECT_STATUS, { Location: location, 'Cache-Control': cacheControl, 'X-Robots-Tag': 'noindex', 'Content-Length': '0' });
+  res.writeHead(REDIRECT_STATUS, {
+    Location: location,
+    'Cache-Control': cacheControl,
+    'X-Robots-Tag': 'noindex',
+    'Content-Length': '0',
+  });
   res.end();
 }
 
-export const redirectCacheControl = (maxAgeSeconds: number): string => (maxAgeSeconds > 0 ? `private, max-age=${maxAgeSeconds}` : 'private, no-cache');
+export const redirectCacheControl = (maxAgeSeconds: number): string =>
+  maxAgeSeconds > 0 ? `private, max-age=${maxAgeSeconds}` : 'private, no-cache';

@@ -33,7 +33,12 @@ function setup(size = 10) {
       return new Promise((resolve) => pending.push(resolve));
     },
   });
-  return { cache, loads, release: (value: ShortUrl | null) => pending.shift()?.(value), advance: (ms: number) => (now += ms) };
+  return {
+    cache,
+    loads,
+    release: (value: ShortUrl | null) => pending.shift()?.(value),
+    advance: (ms: number) => (now += ms),
+  };
 }
 
 describe('PreviewCacheRepository', () => {

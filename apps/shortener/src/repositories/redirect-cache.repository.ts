@@ -175,7 +175,9 @@ export class RedirectCacheRepository extends EventEmitter {
       }
       // NX: an edit that wrote the key meanwhile wins over what we loaded before it.
       if (shared === null) {
-        await this.options.redis.set(key, encodeLink(link), 'EX', this.options.redisTtlSeconds, 'NX').catch(this.cacheFailed);
+        await this.options.redis
+          .set(key, encodeLink(link), 'EX', this.options.redisTtlSeconds, 'NX')
+          .catch(this.cacheFailed);
       }
     }
     this.local.set(code, link, generation);
@@ -185,14 +187,17 @@ export class RedirectCacheRepository extends EventEmitter {
   /** A new entry: cached at once so its first redirect is already warm. */
   async put(code: string, link: CachedLink): Promise<void> {
     this.local.set(code, link);
-    await this.options.redis.set(this.key(code), encodeLink(link), 'EX', this.options.redisTtlSeconds).catch(this.cacheFailed);
+    await this.options.redis
+      .set(this.key(code), encodeLink(link), 'EX', this.options.redisTtlSeconds)
+      .catch(this.cacheFailed);
   }
 
   /** After an edit or a delete: mark the shared entry "ask MySQL" (unless only the credit changed), then tell every instance. */
   async invalidate(code: string, change: CacheChange): Promise<void> {
     this.evict(code);
     try {
-      if (change !== 'credited') await this.options.redis.set(this.key(code), TOMBSTONE, 'EX', TOMBSTONE_TTL_SECONDS[change]);
+      if (change !== 'credited')
+        await this.options.redis.set(this.key(code), TOMBSTONE, 'EX', TOMBSTONE_TTL_SECONDS[change]);
       await this.options.redis.publish(this.channel, code);
     } catch (error) {
       // The database change stands; peers catch up when their local entries expire.
@@ -201,7 +206,8 @@ export class RedirectCacheRepository extends EventEmitter {
   }
 
   /** Redis trouble is the connection monitor's to report (once per outage); the cache only degrades. */
-  private readonly cacheFailed = (error: unknown): void => logUnlessUnavailable(this.options.logger, 'redirect cache failed')(error);
+  private readonly cacheFailed = (error: unknown): void =>
+    logUnlessUnavailable(this.options.logger, 'redirect cache failed')(error);
 
   private evict(code: string): void {
     this.local.delete(code);

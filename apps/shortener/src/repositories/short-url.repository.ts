@@ -2,7 +2,10 @@ import { createHash } from 'node:crypto';
 import { QueryFailedError, type DataSource, type Repository } from 'typeorm';
 import { ShortUrlEntity, type ShortUrl } from '../db/entities/short-url.entity.js';
 
-export type NewShortUrl = Omit<ShortUrl, 'pos' | 'sharedUrlHash' | 'modifiedAt' | 'urlChangedAt' | 'maxVisitsUsed' | 'maxVisitsReachedAt' | 'ownerKeyId'> & {
+export type NewShortUrl = Omit<
+  ShortUrl,
+  'pos' | 'sharedUrlHash' | 'modifiedAt' | 'urlChangedAt' | 'maxVisitsUsed' | 'maxVisitsReachedAt' | 'ownerKeyId'
+> & {
   /** The creating API key; none (null) when absent. */
   ownerKeyId?: number | null;
 };
@@ -40,7 +43,9 @@ const containsIgnoringCase = (column: string): string =>
  * `urlChangedAt` goes with a url change, in the same UPDATE as `modifiedAt`; `maxVisitsUsed` and
  * `maxVisitsReachedAt` with a change of `maxVisits`.
  */
-export type ShortUrlChanges = Partial<Pick<ShortUrl, 'url' | 'credit' | 'expiresAt' | 'maxVisits' | 'maxVisitsUsed' | 'maxVisitsReachedAt'>> & { modifiedAt: Date; urlChangedAt?: Date };
+export type ShortUrlChanges = Partial<
+  Pick<ShortUrl, 'url' | 'credit' | 'expiresAt' | 'maxVisits' | 'maxVisitsUsed' | 'maxVisitsReachedAt'>
+> & { modifiedAt: Date; urlChangedAt?: Date };
 
 /** Only entries nobody can change and that never expire are shared between creators. */
 export const isShared = (entry: Pick<ShortUrl, 'managementCodeHash' | 'expiresAt' | 'maxVisits'>): boolean =>
@@ -95,10 +100,26 @@ export class ShortUrlRepository {
   /** A shared entry (`isShared`): a second insert of its url conflicts on 'url'. */
   async insert(entry: NewShortUrl): Promise<WriteOutcome<ShortUrl>> {
     const sharedUrlHash = isShared(entry) ? urlHash(entry.url) : null;
-    const row: Omit<ShortUrl, 'pos'> = { ...entry, ownerKeyId: entry.ownerKeyId ?? null, sharedUrlHash, modifiedAt: null, urlChangedAt: null, maxVisitsUsed: 0, maxVisitsReachedAt: null };
+    const row: Omit<ShortUrl, 'pos'> = {
+      ...entry,
+      ownerKeyId: entry.ownerKeyId ?? null,
+      sharedUrlHash,
+      modifiedAt: null,
+      urlChangedAt: null,
+      maxVisitsUsed: 0,
+      maxVisitsReachedAt: null,
+    };
     try {
       const result: { insertId: number | string } = await this.repo.query(INSERT_SHORT_URL, [
-        row.code, row.url, row.sharedUrlHash, row.credit, row.managementCodeHash, row.createdAt, row.expiresAt, row.maxVisits, row.ownerKeyId,
+        row.code,
+        row.url,
+        row.sharedUrlHash,
+        row.credit,
+        row.managementCodeHash,
+        row.createdAt,
+        row.expiresAt,
+        row.maxVisits,
+        row.ownerKeyId,
       ]);
       return { ok: true, value: { ...row, pos: Number(result.insertId) } };
     } catch (error) {
@@ -115,9 +136,15 @@ export class ShortUrlRepository {
    */
   listByOwner(query: OwnerPageQuery): Promise<ShortUrl[]> {
     const builder = this.repo.createQueryBuilder('s').where('s.owner_key_id = :owner', { owner: query.ownerKeyId });
-    if (query.after) builder.andWhere('(s.created_at < :at OR (s.created_at = :at AND s.pos < :pos))', { at: query.after.createdAt, pos: query.after.pos });
+    if (query.after)
+      builder.andWhere('(s.created_at < :at OR (s.created_at = :at AND s.pos < :pos))', {
+        at: query.after.createdAt,
+        pos: query.after.pos,
+      });
     if (query.contains !== undefined) {
-      builder.andWhere(`(${['s.code', 's.url', 's.credit'].map(containsIgnoringCase).join(' OR ')})`, { pattern: containsPattern(query.contains) });
+      builder.andWhere(`(${['s.code', 's.url', 's.credit'].map(containsIgnoringCase).join(' OR ')})`, {
+        pattern: containsPattern(query.contains),
+      });
     }
     return builder.orderBy('s.created_at', 'DESC').addOrderBy('s.pos', 'DESC').limit(query.limit).getMany();
   }

@@ -15,7 +15,8 @@ const MEMO_TTL_MS = 3_600_000;
 const ISO_ALPHA_2 = /^[A-Z]{2}$/;
 
 /** `::ffff:203.0.113.9` (how a dual-stack socket shows an IPv4 peer) is 203.0.113.9. */
-const plainAddress = (address: string): string => (address.startsWith('::ffff:') && address.includes('.') ? address.slice(7) : address);
+const plainAddress = (address: string): string =>
+  address.startsWith('::ffff:') && address.includes('.') ? address.slice(7) : address;
 
 /**
  * The country of a visitor's address, from a local MaxMind-format database read into memory once
@@ -32,7 +33,10 @@ export class VisitCountryRepository {
     try {
       this.reader = new Reader<Response>(readFileSync(path));
     } catch (error) {
-      throw new ConfigError('GEOIP_DB', `must name a readable MaxMind-format (.mmdb) country database: "${path}" could not be read (${(error as Error).message})`);
+      throw new ConfigError(
+        'GEOIP_DB',
+        `must name a readable MaxMind-format (.mmdb) country database: "${path}" could not be read (${(error as Error).message})`,
+      );
     }
   }
 

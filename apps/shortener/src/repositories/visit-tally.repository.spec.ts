@@ -10,14 +10,23 @@ function countingDescriber() {
   const calls = { referrer: 0, agent: 0, country: 0 };
   const describe: DescribeVisitSource = {
     referrer: (host) => (calls.referrer++, `r:${host === '' ? 'direct' : host}`),
-    agent: (userAgent) => (calls.agent++, userAgent.startsWith('Mobile') ? ['b:Safari', 'o:iOS', 'd:mobile'] : ['b:Firefox', 'o:Linux', 'd:desktop']),
+    agent: (userAgent) => (
+      calls.agent++,
+      userAgent.startsWith('Mobile') ? ['b:Safari', 'o:iOS', 'd:mobile'] : ['b:Firefox', 'o:Linux', 'd:desktop']
+    ),
     country: (address) => (calls.country++, address.startsWith('10.') ? 'c:DE' : 'c:unknown'),
   };
   return { calls, describe };
 }
 
 const tallyWith = (describe?: DescribeVisitSource) =>
-  new VisitTallyRepository({ pending: { add: () => Promise.resolve() }, flushMs: 60_000, logger: silent, now: () => NOON, ...(describe ? { describe } : {}) });
+  new VisitTallyRepository({
+    pending: { add: () => Promise.resolve() },
+    flushMs: 60_000,
+    logger: silent,
+    now: () => NOON,
+    ...(describe ? { describe } : {}),
+  });
 
 const byField = (counts: readonly VisitCount[], code: string) =>
   Object.fromEntries(counts.filter((count) => count.code === code).map((count) => [count.field, count.visits]));
@@ -26,7 +35,8 @@ describe('VisitTallyRepository', () => {
   it('adds up each dimension of the breakdown to the code visits, describing each distinct part once', () => {
     const { calls, describe } = countingDescriber();
     const tally = tallyWith(describe);
-    for (let i = 0; i < 30; i++) tally.add('abc', i % 3 === 0 ? '' : 'news.example', i % 2 === 0 ? 'Mobile Safari' : 'Firefox', `10.0.0.${i % 5}`);
+    for (let i = 0; i < 30; i++)
+      tally.add('abc', i % 3 === 0 ? '' : 'news.example', i % 2 === 0 ? 'Mobile Safari' : 'Firefox', `10.0.0.${i % 5}`);
     for (let i = 0; i < 4; i++) tally.add('xyz', 'blog.example', 'Firefox', `192.0.2.${i}`);
     const counts = tally.drain();
 
@@ -43,7 +53,14 @@ describe('VisitTallyRepository', () => {
       'd:desktop': 15,
       'c:DE': 30,
     });
-    expect(byField(counts, 'xyz')).toEqual({ '': 4, 'r:blog.example': 4, 'b:Firefox': 4, 'o:Linux': 4, 'd:desktop': 4, 'c:unknown': 4 });
+    expect(byField(counts, 'xyz')).toEqual({
+      '': 4,
+      'r:blog.example': 4,
+      'b:Firefox': 4,
+      'o:Linux': 4,
+      'd:desktop': 4,
+      'c:unknown': 4,
+    });
     // abc: 2 hosts, 2 agents, 5 addresses; xyz: 1, 1, 4.
     expect(calls).toEqual({ referrer: 3, agent: 3, country: 9 });
     // Counts hold fields, never the addresses themselves.

@@ -30,7 +30,8 @@ export interface VisitTallyOptions {
  */
 interface CodeVisits {
   visits: number;
-  sources: { referrerHosts: Map<string, number>; userAgents: Map<string, number>; addresses: Map<string, number> } | undefined;
+  sources:
+    { referrerHosts: Map<string, number>; userAgents: Map<string, number>; addresses: Map<string, number> } | undefined;
 }
 
 /** Separates the parts of a merge key: no code, day or field holds a line feed. */
@@ -62,7 +63,13 @@ export class VisitTallyRepository extends DayTally<string, CodeVisits, VisitCoun
 
   constructor({ pending, flushMs, logger, describe, now }: VisitTallyOptions) {
     super({
-      empty: () => ({ visits: 0, sources: describe === undefined ? undefined : { referrerHosts: new Map(), userAgents: new Map(), addresses: new Map() } }),
+      empty: () => ({
+        visits: 0,
+        sources:
+          describe === undefined
+            ? undefined
+            : { referrerHosts: new Map(), userAgents: new Map(), addresses: new Map() },
+      }),
       collect: (day, code, { visits, sources }, into) => {
         into.push({ day, code, field: '', visits });
         if (describe === undefined || sources === undefined) return;
@@ -72,7 +79,8 @@ export class VisitTallyRepository extends DayTally<string, CodeVisits, VisitCoun
           fields.set(field, (fields.get(field) ?? 0) + visits);
         };
         for (const [host, visits] of sources.referrerHosts) count(describe.referrer(host), visits);
-        for (const [userAgent, visits] of sources.userAgents) for (const field of describe.agent(userAgent)) count(field, visits);
+        for (const [userAgent, visits] of sources.userAgents)
+          for (const field of describe.agent(userAgent)) count(field, visits);
         for (const [address, visits] of sources.addresses) count(describe.country(address), visits);
         for (const [field, visits] of fields) into.push({ day, code, field, visits });
       },

@@ -1,6 +1,14 @@
 import { AppliedBatches, upsertRows } from '@pawlink/service-kit';
 import type { DataSource, EntityManager } from 'typeorm';
-import { addTo, admitNewValues, isCapped, isDimension, splitField, type Dimension, type ValueCounts } from '../services/visit-breakdown.rules.js';
+import {
+  addTo,
+  admitNewValues,
+  isCapped,
+  isDimension,
+  splitField,
+  type Dimension,
+  type ValueCounts,
+} from '../services/visit-breakdown.rules.js';
 import type { VisitCount } from './pending-visits.repository.js';
 
 /** Links per query while a batch learns which breakdown values are stored already. */
@@ -41,7 +49,10 @@ export class VisitRepository {
     return this.moves.applyOnce(batchId, now, async (manager) => {
       const codes = [...new Set(counts.map((c) => c.code))];
       if (codes.length === 0) return;
-      const rows: Array<{ pos: number; code: string }> = await manager.query(`SELECT pos, code FROM short_urls WHERE code IN (${codes.map(() => '?').join(',')})`, codes);
+      const rows: Array<{ pos: number; code: string }> = await manager.query(
+        `SELECT pos, code FROM short_urls WHERE code IN (${codes.map(() => '?').join(',')})`,
+        codes,
+      );
       const posOf = new Map(rows.map((r) => [r.code, Number(r.pos)]));
       const visits: Array<readonly [number, string, number]> = [];
       const fresh: Fresh = new Map();
@@ -59,7 +70,12 @@ export class VisitRepository {
         if (values === undefined) fresh.set(key, (values = new Map<string, number>()));
         addTo(values, split.value, c.visits);
       }
-      await upsertRows(manager, 'short_url_visits (short_url_pos, day, visits)', visits, 'visits = visits + VALUES(visits)');
+      await upsertRows(
+        manager,
+        'short_url_visits (short_url_pos, day, visits)',
+        visits,
+        'visits = visits + VALUES(visits)',
+      );
       await this.addBreakdown(manager, fresh);
     });
   }
@@ -86,7 +102,12 @@ export class VisitRepository {
       for (const [value, storedAs] of admitNewValues(unseen, held.size)) addTo(added, storedAs, unseen.get(value)!);
       for (const [value, n] of added) rows.push([Number(pos), day, dimension, value, n]);
     }
-    await upsertRows(manager, 'short_url_visit_breakdown (short_url_pos, day, dimension, value, visits)', rows, 'visits = visits + VALUES(visits)');
+    await upsertRows(
+      manager,
+      'short_url_visit_breakdown (short_url_pos, day, dimension, value, visits)',
+      rows,
+      'visits = visits + VALUES(visits)',
+    );
   }
 
   /** The values stored for the batch's links and days: `<pos>\t<day>\t<dimension>` → values. */
@@ -124,16 +145,25 @@ export class VisitRepository {
    */
   async snapshot(pos: number, options: { since?: string; appliedSince: Date }): Promise<VisitSnapshot> {
     return this.dataSource.transaction('REPEATABLE READ', async (manager) => {
-      const [row]: Array<{ total: string | number | null }> = await manager.query('SELECT SUM(visits) AS total FROM short_url_visits WHERE short_url_pos = ?', [pos]);
+      const [row]: Array<{ total: string | number | null }> = await manager.query(
+        'SELECT SUM(visits) AS total FROM short_url_visits WHERE short_url_pos = ?',
+        [pos],
+      );
       const applied = await this.moves.appliedSince(manager, options.appliedSince);
       const days: Array<{ day: string; visits: string | number }> =
         options.since === undefined
           ? []
-          : await manager.query("SELECT DATE_FORMAT(day, '%Y-%m-%d') AS day, visits FROM short_url_visits WHERE short_url_pos = ? AND day >= ?", [pos, options.since]);
+          : await manager.query(
+              "SELECT DATE_FORMAT(day, '%Y-%m-%d') AS day, visits FROM short_url_visits WHERE short_url_pos = ? AND day >= ?",
+              [pos, options.since],
+            );
       const values: Array<{ dimension: string; value: string; visits: string | number }> =
         options.since === undefined
           ? []
-          : await manager.query('SELECT dimension, value, SUM(visits) AS visits FROM short_url_visit_breakdown WHERE short_url_pos = ? AND day >= ? GROUP BY dimension, value', [pos, options.since]);
+          : await manager.query(
+              'SELECT dimension, value, SUM(visits) AS visits FROM short_url_visit_breakdown WHERE short_url_pos = ? AND day >= ? GROUP BY dimension, value',
+              [pos, options.since],
+            );
       const breakdown = new Map<Dimension, ValueCounts>();
       for (const v of values) {
         if (!isDimension(v.dimension)) continue;
@@ -141,7 +171,12 @@ export class VisitRepository {
         if (counts === undefined) breakdown.set(v.dimension, (counts = new Map<string, number>()));
         addTo(counts, v.value, Number(v.visits));
       }
-      return { total: Number(row?.total ?? 0), days: new Map(days.map((d) => [d.day, Number(d.visits)])), breakdown, applied };
+      return {
+        total: Number(row?.total ?? 0),
+        days: new Map(days.map((d) => [d.day, Number(d.visits)])),
+        breakdown,
+        applied,
+      };
     });
   }
 

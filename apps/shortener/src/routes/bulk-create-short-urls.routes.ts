@@ -16,7 +16,10 @@ export interface BulkCreateShortUrlsRouteDeps {
  * other methods 405. The rate limit comes after validation because it takes one unit of
  * `shortener.create` per item, all or nothing, and the items are known only once the body is read.
  */
-export function registerBulkCreateShortUrlsRoute(app: Express, { bulkCreateShortUrls, guards, readOnly }: BulkCreateShortUrlsRouteDeps): void {
+export function registerBulkCreateShortUrlsRoute(
+  app: Express,
+  { bulkCreateShortUrls, guards, readOnly }: BulkCreateShortUrlsRouteDeps,
+): void {
   app.post(
     '/create/bulk',
     guards.requireKey('shortener'),

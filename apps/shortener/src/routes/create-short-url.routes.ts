@@ -12,7 +12,18 @@ export interface CreateShortUrlRouteDeps {
 }
 
 /** POST /create (docs/api.md): key → rate limit → read-only → body → validation → handler; other methods 405. */
-export function registerCreateShortUrlRoute(app: Express, { createShortUrl, guards, readOnly }: CreateShortUrlRouteDeps): void {
-  app.post('/create', guards.requireKey('shortener'), guards.rateLimit('shortener.create'), requireWritable(readOnly), requireParsedBody, validate(...createShortUrlValidation), createShortUrlHandler(createShortUrl));
+export function registerCreateShortUrlRoute(
+  app: Express,
+  { createShortUrl, guards, readOnly }: CreateShortUrlRouteDeps,
+): void {
+  app.post(
+    '/create',
+    guards.requireKey('shortener'),
+    guards.rateLimit('shortener.create'),
+    requireWritable(readOnly),
+    requireParsedBody,
+    validate(...createShortUrlValidation),
+    createShortUrlHandler(createShortUrl),
+  );
   app.all('/create', onlyMethods('POST'));
 }

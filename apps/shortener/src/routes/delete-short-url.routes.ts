@@ -15,8 +15,16 @@ export interface DeleteShortUrlRouteDeps {
  * DELETE /:code and its compatibility alias POST /delete (docs/api.md): key → rate limit →
  * read-only → body → validation → handler; other methods on `/delete` 405.
  */
-export function registerDeleteShortUrlRoute(app: Express, { deleteShortUrl, guards, readOnly }: DeleteShortUrlRouteDeps): void {
-  const guarded = [guards.requireKey('shortener'), guards.rateLimit('shortener.manage'), requireWritable(readOnly), requireParsedBody];
+export function registerDeleteShortUrlRoute(
+  app: Express,
+  { deleteShortUrl, guards, readOnly }: DeleteShortUrlRouteDeps,
+): void {
+  const guarded = [
+    guards.requireKey('shortener'),
+    guards.rateLimit('shortener.manage'),
+    requireWritable(readOnly),
+    requireParsedBody,
+  ];
   const handler = deleteShortUrlHandler(deleteShortUrl);
   app.post('/delete', ...guarded, validate(...deleteShortUrlAliasValidation), handler);
   app.all('/delete', onlyMethods('POST'));

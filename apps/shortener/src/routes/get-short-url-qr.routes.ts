@@ -17,6 +17,14 @@ export interface GetShortUrlQrRouteDeps {
  * in JSON like its 404) → validation → handler. Two path segments, so the redirect (`/:code`, fast
  * lane included) never takes it.
  */
-export function registerGetShortUrlQrRoute(app: Express, { getShortUrlQr, limitLookups }: GetShortUrlQrRouteDeps): void {
-  app.get('/:code/qr', limitLookups((_req, code) => getShortUrlQr.needsLookup(code), sendJsonLimited), validate(...getShortUrlQrValidation), getShortUrlQrHandler(getShortUrlQr));
+export function registerGetShortUrlQrRoute(
+  app: Express,
+  { getShortUrlQr, limitLookups }: GetShortUrlQrRouteDeps,
+): void {
+  app.get(
+    '/:code/qr',
+    limitLookups((_req, code) => getShortUrlQr.needsLookup(code), sendJsonLimited),
+    validate(...getShortUrlQrValidation),
+    getShortUrlQrHandler(getShortUrlQr),
+  );
 }

@@ -11,6 +11,15 @@ export interface GetShortUrlStatsRouteDeps {
 }
 
 /** GET /:code/stats (docs/api.md): key → rate limit → validation → handler. */
-export function registerGetShortUrlStatsRoute(app: Express, { getShortUrlStats, guards }: GetShortUrlStatsRouteDeps): void {
-  app.get('/:code/stats', guards.requireKey('shortener'), guards.rateLimit('shortener.stats'), validate(...getShortUrlStatsValidation), getShortUrlStatsHandler(getShortUrlStats));
+export function registerGetShortUrlStatsRoute(
+  app: Express,
+  { getShortUrlStats, guards }: GetShortUrlStatsRouteDeps,
+): void {
+  app.get(
+    '/:code/stats',
+    guards.requireKey('shortener'),
+    guards.rateLimit('shortener.stats'),
+    validate(...getShortUrlStatsValidation),
+    getShortUrlStatsHandler(getShortUrlStats),
+  );
 }

@@ -12,5 +12,11 @@ export interface GetShortUrlRouteDeps {
 
 /** GET /:code.json (docs/api.md): key → rate limit → validation → handler. */
 export function registerGetShortUrlRoute(app: Express, { getShortUrl, guards }: GetShortUrlRouteDeps): void {
-  app.get('/:code.json', guards.requireKey('shortener'), guards.rateLimit('shortener.read'), validate(...getShortUrlValidation), getShortUrlHandler(getShortUrl));
+  app.get(
+    '/:code.json',
+    guards.requireKey('shortener'),
+    guards.rateLimit('shortener.read'),
+    validate(...getShortUrlValidation),
+    getShortUrlHandler(getShortUrl),
+  );
 }

@@ -12,6 +12,12 @@ export interface ListShortUrlsRouteDeps {
 
 /** GET /links (docs/api.md): key → rate limit → validation → handler; other methods 405. `links` is a reserved code. */
 export function registerListShortUrlsRoute(app: Express, { listShortUrls, guards }: ListShortUrlsRouteDeps): void {
-  app.get('/links', guards.requireKey('shortener'), guards.rateLimit('shortener.read'), validate(...listShortUrlsValidation), listShortUrlsHandler(listShortUrls));
+  app.get(
+    '/links',
+    guards.requireKey('shortener'),
+    guards.rateLimit('shortener.read'),
+    validate(...listShortUrlsValidation),
+    listShortUrlsHandler(listShortUrls),
+  );
   app.all('/links', onlyMethods('GET', 'HEAD'));
 }

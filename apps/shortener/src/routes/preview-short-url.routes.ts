@@ -16,6 +16,14 @@ export interface PreviewShortUrlRouteDeps {
  * GET /:code+ (docs/api.md), public: the lookup limit (only for a preview not held in memory) →
  * validation → handler.
  */
-export function registerPreviewShortUrlRoute(app: Express, { previewShortUrl, limitLookups }: PreviewShortUrlRouteDeps): void {
-  app.get('/:code\\+', limitLookups((_req, code) => previewShortUrl.needsLookup(code), sendPreviewLimited), validate(...previewShortUrlValidation), previewShortUrlHandler(previewShortUrl));
+export function registerPreviewShortUrlRoute(
+  app: Express,
+  { previewShortUrl, limitLookups }: PreviewShortUrlRouteDeps,
+): void {
+  app.get(
+    '/:code\\+',
+    limitLookups((_req, code) => previewShortUrl.needsLookup(code), sendPreviewLimited),
+    validate(...previewShortUrlValidation),
+    previewShortUrlHandler(previewShortUrl),
+  );
 }

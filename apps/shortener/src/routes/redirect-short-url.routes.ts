@@ -23,6 +23,14 @@ export interface RedirectShortUrlRouteDeps {
  * before Express), public: the lookup limit (only when the request's peek leaves the answer to
  * Redis or MySQL) → validation → handler.
  */
-export function registerRedirectShortUrlRoute(app: Express, { redirectShortUrl, limitLookups, redirectCacheControl }: RedirectShortUrlRouteDeps): void {
-  app.get(REDIRECT_ROUTE, limitLookups((req, code) => needsLookup(peekOnce(redirectShortUrl, req, code)), sendRedirectLimited), validate(...redirectShortUrlValidation), redirectShortUrlHandler(redirectShortUrl, redirectCacheControl));
+export function registerRedirectShortUrlRoute(
+  app: Express,
+  { redirectShortUrl, limitLookups, redirectCacheControl }: RedirectShortUrlRouteDeps,
+): void {
+  app.get(
+    REDIRECT_ROUTE,
+    limitLookups((req, code) => needsLookup(peekOnce(redirectShortUrl, req, code)), sendRedirectLimited),
+    validate(...redirectShortUrlValidation),
+    redirectShortUrlHandler(redirectShortUrl, redirectCacheControl),
+  );
 }

@@ -12,6 +12,17 @@ export interface UpdateShortUrlRouteDeps {
 }
 
 /** PATCH /:code (docs/api.md): key → rate limit → read-only → body → validation → handler. */
-export function registerUpdateShortUrlRoute(app: Express, { updateShortUrl, guards, readOnly }: UpdateShortUrlRouteDeps): void {
-  app.patch('/:code', guards.requireKey('shortener'), guards.rateLimit('shortener.manage'), requireWritable(readOnly), requireParsedBody, validate(...updateShortUrlValidation), updateShortUrlHandler(updateShortUrl));
+export function registerUpdateShortUrlRoute(
+  app: Express,
+  { updateShortUrl, guards, readOnly }: UpdateShortUrlRouteDeps,
+): void {
+  app.patch(
+    '/:code',
+    guards.requireKey('shortener'),
+    guards.rateLimit('shortener.manage'),
+    requireWritable(readOnly),
+    requireParsedBody,
+    validate(...updateShortUrlValidation),
+    updateShortUrlHandler(updateShortUrl),
+  );
 }

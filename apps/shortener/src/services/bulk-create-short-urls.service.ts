@@ -3,7 +3,8 @@ import { isApiError } from '@pawlink/service-kit';
 import type { CreateShortUrl, CreateShortUrlService } from './create-short-url.service.js';
 
 /** One item as validation hands it over: a create to run, or the failure its checks found. */
-export type BulkCreateItem = { ok: true; input: Omit<CreateShortUrl, 'editable' | 'ownerKeyId'> } | { ok: false; code: number; error: string };
+export type BulkCreateItem =
+  { ok: true; input: Omit<CreateShortUrl, 'editable' | 'ownerKeyId'> } | { ok: false; code: number; error: string };
 
 export interface BulkCreateShortUrlsDeps {
   /** Each item is exactly one POST /create: same rules, same answers. */
@@ -20,7 +21,10 @@ export class BulkCreateShortUrlsService {
    * for a shared entry) or its contract failure. A failure that is not the client's (no contract
    * code: the database is gone) fails the whole request with 500, as it fails a single create.
    */
-  async createAll(items: readonly BulkCreateItem[], options: { editable: boolean; ownerKeyId: number | null }): Promise<BulkCreateItemResult[]> {
+  async createAll(
+    items: readonly BulkCreateItem[],
+    options: { editable: boolean; ownerKeyId: number | null },
+  ): Promise<BulkCreateItemResult[]> {
     const results: BulkCreateItemResult[] = [];
     for (const item of items) {
       if (!item.ok) {
@@ -28,8 +32,16 @@ export class BulkCreateShortUrlsService {
         continue;
       }
       try {
-        const result = await this.deps.createShortUrl.create({ ...item.input, editable: options.editable, ownerKeyId: options.ownerKeyId });
-        results.push({ success: true, status: result.created ? 201 : 200, data: { ...result.record, managementCode: result.managementCode } });
+        const result = await this.deps.createShortUrl.create({
+          ...item.input,
+          editable: options.editable,
+          ownerKeyId: options.ownerKeyId,
+        });
+        results.push({
+          success: true,
+          status: result.created ? 201 : 200,
+          data: { ...result.record, managementCode: result.managementCode },
+        });
       } catch (error) {
         if (!isApiError(error)) throw error;
         results.push({ success: false, code: error.code, error: error.message });

@@ -6,13 +6,21 @@ describe('CreateShortUrlService', () => {
   it('makes an editable entry with a management code stored only as its hash, and warms the cache', async () => {
     const { repository, cache, create } = setup();
     const result = await create.create({ url: 'https://example.com/a', editable: true });
-    expect(result).toMatchObject({ created: true, record: { url: 'https://example.com/a', credit: 'Unknown', pos: 1, fullURL: `https://pawl.ink/${result.record.code}` } });
+    expect(result).toMatchObject({
+      created: true,
+      record: {
+        url: 'https://example.com/a',
+        credit: 'Unknown',
+        pos: 1,
+        fullURL: `https://pawl.ink/${result.record.code}`,
+      },
+    });
     expect(result.managementCode).toEqual(expect.any(String));
     expect(repository.rows[0]!.managementCodeHash).toBe(hashManagementCode(result.managementCode!));
     expect(cache.calls).toEqual([`put ${result.record.code} https://example.com/a`]);
   });
 
-  it('hands a non-editable create the url\'s existing non-editable entry, never an editable one', async () => {
+  it("hands a non-editable create the url's existing non-editable entry, never an editable one", async () => {
     const { create } = setup();
     const editable = await create.create({ url: 'https://example.com/b', editable: true });
     const fixed = await create.create({ url: 'https://example.com/b', editable: false });
@@ -33,7 +41,11 @@ describe('CreateShortUrlService', () => {
       const original = MemoryShortUrls.prototype.findSharedByUrl.bind(repository);
       return (url: string) => (first ? ((first = false), Promise.resolve(null)) : original(url));
     })();
-    expect(await create.create({ url: 'https://example.com/c', editable: false })).toEqual({ created: false, record: winner.record, managementCode: null });
+    expect(await create.create({ url: 'https://example.com/c', editable: false })).toEqual({
+      created: false,
+      record: winner.record,
+      managementCode: null,
+    });
   });
 
   it('refuses a reserved or taken custom code with 1072', async () => {

@@ -74,7 +74,16 @@ export class CreateShortUrlService {
     for (let attempt = 1; attempt <= RANDOM_CODE_ATTEMPTS; attempt++) {
       const code = customCode ?? (this.deps.generateCode ?? randomCode)();
       if (customCode === undefined && isReservedCode(code)) continue;
-      const outcome = await this.deps.repository.insert({ code, url, credit, managementCodeHash, createdAt: this.deps.clock(), expiresAt, maxVisits, ownerKeyId: input.ownerKeyId ?? null });
+      const outcome = await this.deps.repository.insert({
+        code,
+        url,
+        credit,
+        managementCodeHash,
+        createdAt: this.deps.clock(),
+        expiresAt,
+        maxVisits,
+        ownerKeyId: input.ownerKeyId ?? null,
+      });
       if (outcome.ok) {
         await this.deps.cache.put(code, linkOf(outcome.value));
         return { created: true, record: toRecord(outcome.value, this.deps.baseUrl), managementCode };

@@ -16,7 +16,10 @@ export interface GetShortUrlDeps {
 /** 410 1083, saying why and since when. */
 const expiredError = (expired: Expired): ApiError =>
   new ApiError('SHORT_URL_EXPIRED', {
-    message: expired.reason === 'maxVisits' ? 'This short url has expired: it reached its maximum number of visits.' : 'This short url has expired.',
+    message:
+      expired.reason === 'maxVisits'
+        ? 'This short url has expired: it reached its maximum number of visits.'
+        : 'This short url has expired.',
     extra: { expiredAt: expired.at.toISOString(), reason: expired.reason },
   });
 

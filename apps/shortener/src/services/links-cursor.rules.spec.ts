@@ -10,7 +10,10 @@ describe('GET /links cursors', () => {
     expect(cursor).toMatch(/^[A-Za-z0-9_-]+$/);
     expect(Buffer.from(cursor, 'base64url').toString()).toBe(`${position.createdAt.getTime()}.4711`);
     expect(decodeLinksCursor(cursor)).toEqual(position);
-    expect(decodeLinksCursor(encodeLinksCursor({ createdAt: new Date(0), pos: 1 }))).toEqual({ createdAt: new Date(0), pos: 1 });
+    expect(decodeLinksCursor(encodeLinksCursor({ createdAt: new Date(0), pos: 1 }))).toEqual({
+      createdAt: new Date(0),
+      pos: 1,
+    });
   });
 
   const refused: Array<[string, string]> = [
@@ -37,8 +40,11 @@ describe('GET /links cursors', () => {
     const cursor = encodeLinksCursor({ createdAt: new Date(1_700_000_000_000), pos: 12 });
     // base64url's last character carries spare bits: a changed spare bit decodes the same, and is still refused.
     const last = cursor.at(-1)!;
-    const twin = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'].find((c) => c !== last && Buffer.from(cursor.slice(0, -1) + c, 'base64url').equals(Buffer.from(cursor, 'base64url')));
-    if (twin !== undefined) expect(() => decodeLinksCursor(cursor.slice(0, -1) + twin)).toThrow(expect.objectContaining({ code: 1057 }));
+    const twin = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'].find(
+      (c) => c !== last && Buffer.from(cursor.slice(0, -1) + c, 'base64url').equals(Buffer.from(cursor, 'base64url')),
+    );
+    if (twin !== undefined)
+      expect(() => decodeLinksCursor(cursor.slice(0, -1) + twin)).toThrow(expect.objectContaining({ code: 1057 }));
     expect(decodeLinksCursor(cursor)).toEqual({ createdAt: new Date(1_700_000_000_000), pos: 12 });
   });
 });

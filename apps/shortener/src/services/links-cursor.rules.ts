@@ -22,7 +22,10 @@ export function encodeLinksCursor(position: OwnerPosition): string {
  * position has exactly one cursor.
  */
 export function decodeLinksCursor(cursor: string): OwnerPosition {
-  const invalid = (): ApiError => new ApiError('INVALID_QUERY_VALUE', { message: 'Invalid cursor: pass the `next` value of the previous page unchanged.' });
+  const invalid = (): ApiError =>
+    new ApiError('INVALID_QUERY_VALUE', {
+      message: 'Invalid cursor: pass the `next` value of the previous page unchanged.',
+    });
   if (!BASE64URL.test(cursor)) throw invalid();
   const text = Buffer.from(cursor, 'base64url').toString('utf8');
   const match = POSITION.exec(text);

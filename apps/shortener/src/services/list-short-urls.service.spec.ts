@@ -3,14 +3,29 @@ import { setup } from '../../test/short-url-service-fakes.js';
 import { decodeLinksCursor } from './links-cursor.rules.js';
 
 /** Entries made by `owner` through the create service, oldest first. */
-async function made(ctx: ReturnType<typeof setup>, owner: number | null, n: number, credit = 'Unknown'): Promise<string[]> {
+async function made(
+  ctx: ReturnType<typeof setup>,
+  owner: number | null,
+  n: number,
+  credit = 'Unknown',
+): Promise<string[]> {
   const codes: string[] = [];
-  for (let i = 0; i < n; i++) codes.push((await ctx.create.create({ url: `https://example.com/${owner}/${i}/${Math.random()}`, credit, editable: true, ownerKeyId: owner })).record.code);
+  for (let i = 0; i < n; i++)
+    codes.push(
+      (
+        await ctx.create.create({
+          url: `https://example.com/${owner}/${i}/${Math.random()}`,
+          credit,
+          editable: true,
+          ownerKeyId: owner,
+        })
+      ).record.code,
+    );
   return codes;
 }
 
 describe('ListShortUrlsService', () => {
-  it('lists only the owner\'s entries, newest first, pos breaking ties of the same millisecond', async () => {
+  it("lists only the owner's entries, newest first, pos breaking ties of the same millisecond", async () => {
     const ctx = setup();
     // The fake clock stands still: every entry has the same createdAt.
     const mine = await made(ctx, 7, 3);
@@ -29,8 +44,14 @@ describe('ListShortUrlsService', () => {
     // The oldest entry by pos is the newest by time.
     ctx.repository.rows.find((r) => r.code === codes[0])!.createdAt = new Date('2027-01-01T00:00:00.000Z');
     const first = await ctx.list.list({ ownerKeyId: 1, limit: 2 });
-    expect(first.links.map((l) => [l.code, l.visits])).toEqual([[codes[0], 9], [codes[3], 0]]);
-    expect(decodeLinksCursor(first.next!)).toEqual({ createdAt: ctx.repository.rows.find((r) => r.code === codes[3])!.createdAt, pos: 4 });
+    expect(first.links.map((l) => [l.code, l.visits])).toEqual([
+      [codes[0], 9],
+      [codes[3], 0],
+    ]);
+    expect(decodeLinksCursor(first.next!)).toEqual({
+      createdAt: ctx.repository.rows.find((r) => r.code === codes[3])!.createdAt,
+      pos: 4,
+    });
     const second = await ctx.list.list({ ownerKeyId: 1, limit: 2, after: decodeLinksCursor(first.next!) });
     expect(second.links.map((l) => l.code)).toEqual([codes[2], codes[1]]);
     // Exactly a page left: no empty page after it.

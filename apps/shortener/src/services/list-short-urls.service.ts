@@ -39,7 +39,10 @@ export class ListShortUrlsService {
     const last = page.at(-1);
     const next = rows.length > input.limit && last ? encodeLinksCursor(last) : null;
     const links = await Promise.all(
-      page.map(async (entry): Promise<ShortUrlWithVisits> => ({ ...toRecord(entry, this.deps.baseUrl), visits: await this.deps.visitStats.total(entry.code, entry.pos) })),
+      page.map(async (entry): Promise<ShortUrlWithVisits> => ({
+        ...toRecord(entry, this.deps.baseUrl),
+        visits: await this.deps.visitStats.total(entry.code, entry.pos),
+      })),
     );
     return { links, next };
   }

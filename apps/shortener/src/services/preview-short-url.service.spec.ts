@@ -7,7 +7,10 @@ describe('PreviewShortUrlService', () => {
     const created = await create.create({ url: 'https://example.com/p', credit: 'Otter', editable: true });
     cache.calls.length = 0;
     const shown = await preview.preview(created.record.code);
-    expect(shown.kind === 'preview' && shown.preview.record).toMatchObject({ url: 'https://example.com/p', credit: 'Otter' });
+    expect(shown.kind === 'preview' && shown.preview.record).toMatchObject({
+      url: 'https://example.com/p',
+      credit: 'Otter',
+    });
     expect(await preview.preview('missing')).toEqual({ kind: 'unknown' });
     expect(cache.calls).toEqual([`preview ${created.record.code}`, 'preview missing']);
   });

@@ -17,7 +17,8 @@ export interface ShortUrlPreview {
 }
 
 /** A preview, or why there is none. */
-export type PreviewOutcome = { kind: 'preview'; preview: ShortUrlPreview } | { kind: 'expired'; expired: ExpiredLink } | { kind: 'unknown' };
+export type PreviewOutcome =
+  { kind: 'preview'; preview: ShortUrlPreview } | { kind: 'expired'; expired: ExpiredLink } | { kind: 'unknown' };
 
 export interface PreviewShortUrlDeps {
   /** The rows behind previews, in process in front of MySQL. */
@@ -52,7 +53,15 @@ export class PreviewShortUrlService {
     if (expired) return { kind: 'expired', expired: expiredLinkOf(entry, expired, this.deps.baseUrl) };
     const visits = await this.deps.visitStats.previewTotal(entry.code, entry.pos);
     const record = toRecord(entry, this.deps.baseUrl);
-    return { kind: 'preview', preview: { record, urlChangedAt: entry.urlChangedAt?.toISOString() ?? null, visits, qrSvg: await this.qrSvgOf(record.fullURL) } };
+    return {
+      kind: 'preview',
+      preview: {
+        record,
+        urlChangedAt: entry.urlChangedAt?.toISOString() ?? null,
+        visits,
+        qrSvg: await this.qrSvgOf(record.fullURL),
+      },
+    };
   }
 
   private async qrSvgOf(fullUrl: string): Promise<string> {

@@ -19,7 +19,13 @@ describe('QR code rules', () => {
     const text = `https://pawl.ink/${'x'.repeat(200)}`;
     const modules = qrModulesOf(text) + 16;
     expect(modules).toBeGreaterThan(64);
-    expect(() => assertQrFits(text, modules - 1, 8)).toThrow(expect.objectContaining({ code: 1057, httpStatus: 400, message: expect.stringContaining(`at least ${modules} pixels`) }));
+    expect(() => assertQrFits(text, modules - 1, 8)).toThrow(
+      expect.objectContaining({
+        code: 1057,
+        httpStatus: 400,
+        message: expect.stringContaining(`at least ${modules} pixels`),
+      }),
+    );
     expect(() => assertQrFits(text, modules, 8)).not.toThrow();
   });
 

@@ -27,6 +27,8 @@ export function qrModulePng(text: string, margin: number): Promise<Buffer> {
 export function assertQrFits(text: string, size: number, margin: number): void {
   const modules = qrModulesOf(text) + 2 * margin;
   if (size < modules) {
-    throw new ApiError('INVALID_QUERY_VALUE', { message: `Invalid size: the QR code of this link is ${modules} modules wide with margin ${margin}; give a size of at least ${modules} pixels.` });
+    throw new ApiError('INVALID_QUERY_VALUE', {
+      message: `Invalid size: the QR code of this link is ${modules} modules wide with margin ${margin}; give a size of at least ${modules} pixels.`,
+    });
   }
 }

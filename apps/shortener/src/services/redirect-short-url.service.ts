@@ -33,7 +33,8 @@ export interface VisitSource {
 }
 
 /** The answer to a visit of a public path. */
-export type VisitOutcome = { kind: 'redirect'; url: string } | { kind: 'expired'; expired: ExpiredLink } | { kind: 'unknown' };
+export type VisitOutcome =
+  { kind: 'redirect'; url: string } | { kind: 'expired'; expired: ExpiredLink } | { kind: 'unknown' };
 
 const UNKNOWN: VisitOutcome = { kind: 'unknown' };
 
@@ -78,7 +79,13 @@ export class RedirectShortUrlService {
   peek(code: string): RedirectPeek {
     if (!isWellFormedCode(code)) return null;
     const link = this.deps.cache.peek(code);
-    if (link !== undefined && !link.limited && (link.expiresAt === null || link.expiresAt > this.deps.clock().getTime()) && !isReservedCode(code)) return link.url;
+    if (
+      link !== undefined &&
+      !link.limited &&
+      (link.expiresAt === null || link.expiresAt > this.deps.clock().getTime()) &&
+      !isReservedCode(code)
+    )
+      return link.url;
     return { code, held: link, generation: this.deps.cache.generation };
   }
 
@@ -87,7 +94,12 @@ export class RedirectShortUrlService {
    * referrer host, user agent and address while the breakdown is on. Plain arguments, so the fast
    * lane allocates nothing for it.
    */
-  countVisit(code: string, referer: string | undefined, userAgent: string | undefined, address: string | undefined): void {
+  countVisit(
+    code: string,
+    referer: string | undefined,
+    userAgent: string | undefined,
+    address: string | undefined,
+  ): void {
     if (this.deps.breakdown) this.deps.tally.add(code, rawReferrerHost(referer), userAgent ?? '', address ?? '');
     else this.deps.tally.add(code);
   }
@@ -104,7 +116,10 @@ export class RedirectShortUrlService {
       if (counted) this.count(code, source);
       return { kind: 'redirect', url: peek };
     }
-    const link = peek.held !== undefined && peek.generation === this.deps.cache.generation ? peek.held : await this.deps.cache.fetch(code);
+    const link =
+      peek.held !== undefined && peek.generation === this.deps.cache.generation
+        ? peek.held
+        : await this.deps.cache.fetch(code);
     if (link === null) return UNKNOWN;
     const now = this.deps.clock();
     if (link.expiresAt !== null && link.expiresAt <= now.getTime()) return this.expiredOrUnknown(code, now);

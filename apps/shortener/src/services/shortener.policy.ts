@@ -41,7 +41,15 @@ export const ALLOWED_PROTOCOLS: ReadonlySet<string> = new Set(['http:', 'https:'
  * Host names that resolve to the visitor's own machine or private network by convention:
  * the name itself and anything under it.
  */
-export const BLOCKED_HOST_NAMES: readonly string[] = ['localhost', 'local', 'internal', 'localdomain', 'home.arpa', 'intranet', 'lan'];
+export const BLOCKED_HOST_NAMES: readonly string[] = [
+  'localhost',
+  'local',
+  'internal',
+  'localdomain',
+  'home.arpa',
+  'intranet',
+  'lan',
+];
 
 // Which literal addresses are allowed (public unicast only) is `isPublicIpAddress` in @pawlink/contracts,
 // shared with the thumbnail worker's download checks.

@@ -8,7 +8,8 @@ const UNSAFE_CHARACTERS = /[\p{Cc}\p{Cf}\p{White_Space}\p{Zl}\p{Zp}]/u;
 const ABSOLUTE = /^(?:https?|ftp):\/\//i;
 
 /** 1073 with the reason, as every check of a target URL reports it. */
-export const invalidUrl = (reason: string): ApiError => new ApiError('INVALID_URL', { message: `The provided url is invalid: ${reason}.` });
+export const invalidUrl = (reason: string): ApiError =>
+  new ApiError('INVALID_URL', { message: `The provided url is invalid: ${reason}.` });
 
 function isBlockedName(host: string): boolean {
   // A single label (`intranet`, `router`) is resolved through local search domains.
@@ -20,7 +21,8 @@ function isBlockedName(host: string): boolean {
 function refuseLocalHost(hostname: string): void {
   let host = hostname;
   if (host.startsWith('[') && host.endsWith(']')) {
-    if (!isPublicIpAddress(host.slice(1, -1))) throw invalidUrl('private, loopback and reserved addresses are not allowed');
+    if (!isPublicIpAddress(host.slice(1, -1)))
+      throw invalidUrl('private, loopback and reserved addresses are not allowed');
     return;
   }
   host = domainToASCII(host);
@@ -49,7 +51,8 @@ export function normalisePrivateTargetPrefix(value: string): string {
     throw new Error('must be absolute http(s) URLs');
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('must be absolute http(s) URLs');
-  if (parsed.username !== '' || parsed.password !== '' || parsed.search !== '' || parsed.hash !== '') throw new Error('must have no credentials, query or fragment');
+  if (parsed.username !== '' || parsed.password !== '' || parsed.search !== '' || parsed.hash !== '')
+    throw new Error('must have no credentials, query or fragment');
   return parsed.href.endsWith('/') ? parsed.href : `${parsed.href}/`;
 }
 

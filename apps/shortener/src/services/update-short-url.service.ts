@@ -41,17 +41,24 @@ export class UpdateShortUrlService {
     if (url !== undefined && url !== entry.url) changes.url = url;
     if (credit !== undefined && credit !== entry.credit) changes.credit = credit;
     if (expiresAt !== undefined && expiresAt?.getTime() !== entry.expiresAt?.getTime()) changes.expiresAt = expiresAt;
-    if (maxVisits !== undefined && maxVisits !== entry.maxVisits) Object.assign(changes, await this.visitLimitChange(entry, maxVisits));
+    if (maxVisits !== undefined && maxVisits !== entry.maxVisits)
+      Object.assign(changes, await this.visitLimitChange(entry, maxVisits));
     if (Object.keys(changes).length === 0) throw new ApiError('NO_CHANGES');
 
     const modifiedAt = this.deps.clock();
     // modifiedAt follows any edit; urlChangedAt only a new destination (the preview warns about those).
-    const updated = await this.deps.repository.update(entry.pos, changes.url === undefined ? { ...changes, modifiedAt } : { ...changes, modifiedAt, urlChangedAt: modifiedAt });
+    const updated = await this.deps.repository.update(
+      entry.pos,
+      changes.url === undefined ? { ...changes, modifiedAt } : { ...changes, modifiedAt, urlChangedAt: modifiedAt },
+    );
     if (!updated) throw new ApiError('SHORT_URL_NOT_FOUND');
     this.deps.previews.evict(entry.code);
     const redirectChanged = changes.url !== undefined || 'expiresAt' in changes || 'maxVisits' in changes;
     await this.deps.cache.invalidate(entry.code, redirectChanged ? 'edited' : 'credited');
-    return { ...toRecord({ ...entry, ...changes, modifiedAt }, this.deps.baseUrl), visits: await this.deps.visitStats.total(entry.code, entry.pos) };
+    return {
+      ...toRecord({ ...entry, ...changes, modifiedAt }, this.deps.baseUrl),
+      visits: await this.deps.visitStats.total(entry.code, entry.pos),
+    };
   }
 
   /**
@@ -59,10 +66,15 @@ export class UpdateShortUrlService {
    * (its `visits` as clients see them now); changed, it keeps the count; cleared, the entry is
    * unlimited (set again later, it starts from `visits` again).
    */
-  private async visitLimitChange(entry: ShortUrl, maxVisits: number | null): Promise<Pick<ShortUrlChanges, 'maxVisits' | 'maxVisitsUsed' | 'maxVisitsReachedAt'>> {
+  private async visitLimitChange(
+    entry: ShortUrl,
+    maxVisits: number | null,
+  ): Promise<Pick<ShortUrlChanges, 'maxVisits' | 'maxVisitsUsed' | 'maxVisitsReachedAt'>> {
     if (maxVisits === null) return { maxVisits, maxVisitsReachedAt: null };
-    const used = entry.maxVisits === null ? await this.deps.visitStats.total(entry.code, entry.pos) : entry.maxVisitsUsed;
-    const reachedAt = used < maxVisits ? null : (entry.maxVisits !== null ? entry.maxVisitsReachedAt : null) ?? this.deps.clock();
+    const used =
+      entry.maxVisits === null ? await this.deps.visitStats.total(entry.code, entry.pos) : entry.maxVisitsUsed;
+    const reachedAt =
+      used < maxVisits ? null : ((entry.maxVisits !== null ? entry.maxVisitsReachedAt : null) ?? this.deps.clock());
     return { maxVisits, maxVisitsUsed: used, maxVisitsReachedAt: reachedAt };
   }
 }

@@ -1,8 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { admitNewValues, boundPendingValues, breakdownOf, DIMENSIONS, foldTop, splitField, STORED_VALUES_PER_DAY, type Dimension, type ValueCounts } from './visit-breakdown.rules.js';
+import {
+  admitNewValues,
+  boundPendingValues,
+  breakdownOf,
+  DIMENSIONS,
+  foldTop,
+  splitField,
+  STORED_VALUES_PER_DAY,
+  type Dimension,
+  type ValueCounts,
+} from './visit-breakdown.rules.js';
 
 const counts = (entries: Record<string, number>): ValueCounts => new Map(Object.entries(entries));
-const numbered = (n: number, visits: (i: number) => number): ValueCounts => new Map(Array.from({ length: n }, (_, i) => [`v${String(i).padStart(3, '0')}`, visits(i)]));
+const numbered = (n: number, visits: (i: number) => number): ValueCounts =>
+  new Map(Array.from({ length: n }, (_, i) => [`v${String(i).padStart(3, '0')}`, visits(i)]));
 
 describe('top N and other', () => {
   it('keeps the top values by visits (ties by name), and folds the rest, with any stored other, into other', () => {
@@ -29,14 +40,31 @@ describe('top N and other', () => {
   });
 
   it('bounds what one flush sends per code, day and dimension, the rest as other; countries and totals untouched', () => {
-    const hosts = Array.from({ length: 60 }, (_, i) => ({ code: 'c', day: '2026-11-25', field: `r:h${i}`, visits: i === 0 ? 10 : 1 }));
-    const countries = Array.from({ length: 60 }, (_, i) => ({ code: 'c', day: '2026-11-25', field: `c:X${i}`, visits: 1 }));
+    const hosts = Array.from({ length: 60 }, (_, i) => ({
+      code: 'c',
+      day: '2026-11-25',
+      field: `r:h${i}`,
+      visits: i === 0 ? 10 : 1,
+    }));
+    const countries = Array.from({ length: 60 }, (_, i) => ({
+      code: 'c',
+      day: '2026-11-25',
+      field: `c:X${i}`,
+      visits: 1,
+    }));
     const plain = { code: 'c', day: '2026-11-25', field: '', visits: 69 };
-    const sent = boundPendingValues([plain, ...hosts, { code: 'c', day: '2026-11-25', field: 'r:other', visits: 5 }, ...countries]);
+    const sent = boundPendingValues([
+      plain,
+      ...hosts,
+      { code: 'c', day: '2026-11-25', field: 'r:other', visits: 5 },
+      ...countries,
+    ]);
     const referrers = sent.filter((c) => c.field.startsWith('r:'));
     expect(referrers).toHaveLength(STORED_VALUES_PER_DAY);
     expect(referrers.find((c) => c.field === 'r:h0')?.visits).toBe(10);
-    expect(referrers.filter((c) => c.field === 'r:other')).toEqual([{ code: 'c', day: '2026-11-25', field: 'r:other', visits: 5 + 60 - STORED_VALUES_PER_DAY + 1 }]);
+    expect(referrers.filter((c) => c.field === 'r:other')).toEqual([
+      { code: 'c', day: '2026-11-25', field: 'r:other', visits: 5 + 60 - STORED_VALUES_PER_DAY + 1 },
+    ]);
     expect(referrers.reduce((sum, c) => sum + c.visits, 0)).toBe(74);
     expect(sent.filter((c) => c.field.startsWith('c:'))).toHaveLength(60);
     expect(sent).toContainEqual(plain);
@@ -95,14 +123,24 @@ describe('the breakdown of a period', () => {
     const result = breakdownOf(visits, found);
     expect(result.referrers).toHaveLength(21);
     expect(result.referrers[0]).toEqual({ host: 'v000', visits: 100 });
-    expect(result.referrers[20]).toEqual({ host: 'other', visits: [...Array(10).keys()].reduce((sum, i) => sum + 100 - 20 - i, 0) });
+    expect(result.referrers[20]).toEqual({
+      host: 'other',
+      visits: [...Array(10).keys()].reduce((sum, i) => sum + 100 - 20 - i, 0),
+    });
     expect(result.browsers).toHaveLength(11);
     expect(result.os).toHaveLength(11);
-    for (const list of [result.referrers, result.countries, result.browsers, result.os]) expect(list.reduce((sum, entry) => sum + entry.visits, 0)).toBe(visits);
+    for (const list of [result.referrers, result.countries, result.browsers, result.os])
+      expect(list.reduce((sum, entry) => sum + entry.visits, 0)).toBe(visits);
     expect(Object.values(result.devices).reduce((a, b) => a + b, 0)).toBe(visits);
   });
 
   it('is empty for a period without visits', () => {
-    expect(breakdownOf(0, new Map())).toEqual({ referrers: [], countries: [], browsers: [], os: [], devices: { desktop: 0, mobile: 0, tablet: 0, other: 0 } });
+    expect(breakdownOf(0, new Map())).toEqual({
+      referrers: [],
+      countries: [],
+      browsers: [],
+      os: [],
+      devices: { desktop: 0, mobile: 0, tablet: 0, other: 0 },
+    });
   });
 });

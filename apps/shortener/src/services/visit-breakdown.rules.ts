@@ -44,7 +44,8 @@ export function addTo(counts: ValueCounts, value: string, n: number): void {
 }
 
 /** Most visits first, then by name, so equal counts always come out in one order. */
-const byVisits = (a: [string, number], b: [string, number]): number => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
+const byVisits = (a: [string, number], b: [string, number]): number =>
+  b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
 
 /**
  * The top `shown` values by visits, then OTHER with the rest (OTHER already among the values
@@ -87,14 +88,18 @@ export function breakdownOf(visits: number, counts: ReadonlyMap<Dimension, Value
   const of = (dimension: Dimension): ValueCounts => {
     const found = new Map(counts.get(dimension) ?? []);
     const missing = visits - [...found.values()].reduce((sum, n) => sum + n, 0);
-    if (missing > 0) addTo(found, dimension === DIMENSIONS.referrer || dimension === DIMENSIONS.country ? UNKNOWN : OTHER, missing);
+    if (missing > 0)
+      addTo(found, dimension === DIMENSIONS.referrer || dimension === DIMENSIONS.country ? UNKNOWN : OTHER, missing);
     return found;
   };
   const devices: Record<Device, number> = { desktop: 0, mobile: 0, tablet: 0, other: 0 };
   for (const [name, n] of of(DIMENSIONS.device)) devices[name in devices ? (name as Device) : OTHER] += n;
   return {
     referrers: foldTop(of(DIMENSIONS.referrer), REFERRERS_SHOWN).map(([host, n]) => ({ host, visits: n })),
-    countries: [...of(DIMENSIONS.country)].filter(([, n]) => n > 0).sort(byVisits).map(([country, n]) => ({ country, visits: n })),
+    countries: [...of(DIMENSIONS.country)]
+      .filter(([, n]) => n > 0)
+      .sort(byVisits)
+      .map(([country, n]) => ({ country, visits: n })),
     browsers: foldTop(of(DIMENSIONS.browser), NAMES_SHOWN).map(([name, n]) => ({ name, visits: n })),
     os: foldTop(of(DIMENSIONS.os), NAMES_SHOWN).map(([name, n]) => ({ name, visits: n })),
     devices,
@@ -135,10 +140,15 @@ export function boundPendingValues<C extends PendingBreakdownCount>(counts: read
     }
     const first = group[0]!;
     const otherField = fieldOf(splitField(first.field)!.dimension, OTHER);
-    const ranked = group.filter((c) => c.field !== otherField).sort((a, b) => b.visits - a.visits || (a.field < b.field ? -1 : 1));
+    const ranked = group
+      .filter((c) => c.field !== otherField)
+      .sort((a, b) => b.visits - a.visits || (a.field < b.field ? -1 : 1));
     const rest = [...ranked.slice(STORED_VALUES_PER_DAY - 1), ...group.filter((c) => c.field === otherField)];
-    kept.push(...ranked.slice(0, STORED_VALUES_PER_DAY - 1), { ...first, field: otherField, visits: rest.reduce((sum, c) => sum + c.visits, 0) });
+    kept.push(...ranked.slice(0, STORED_VALUES_PER_DAY - 1), {
+      ...first,
+      field: otherField,
+      visits: rest.reduce((sum, c) => sum + c.visits, 0),
+    });
   }
   return kept;
 }
-

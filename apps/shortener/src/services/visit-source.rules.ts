@@ -55,13 +55,18 @@ export function deviceOf(platformType: string | undefined): Device {
   return platformType === 'desktop' || platformType === 'mobile' || platformType === 'tablet' ? platformType : OTHER;
 }
 
-const named = (name: string | undefined): string => (name === undefined || name === '' ? OTHER : name.slice(0, VALUE_MAX_LENGTH));
+const named = (name: string | undefined): string =>
+  name === undefined || name === '' ? OTHER : name.slice(0, VALUE_MAX_LENGTH);
 
 /** Browser, OS and device of a user agent (bowser); OTHER for what it cannot name. */
 export function summariseAgent(userAgent: string): AgentSummary {
   if (userAgent === '') return { browser: OTHER, os: OTHER, device: OTHER };
   const parser = Bowser.getParser(userAgent);
-  return { browser: named(parser.getBrowserName()), os: named(parser.getOSName()), device: deviceOf(parser.getPlatformType()) };
+  return {
+    browser: named(parser.getBrowserName()),
+    os: named(parser.getOSName()),
+    device: deviceOf(parser.getPlatformType()),
+  };
 }
 
 /** Distinct user agents remembered by AgentSummaries (parsing one costs tens of microseconds). */

@@ -27,7 +27,11 @@ export class VisitSourceService {
   /** The browser, OS and device fields of a user agent. */
   agent(userAgent: string): string[] {
     const agent = this.agents.of(userAgent);
-    return [fieldOf(DIMENSIONS.browser, agent.browser), fieldOf(DIMENSIONS.os, agent.os), fieldOf(DIMENSIONS.device, agent.device)];
+    return [
+      fieldOf(DIMENSIONS.browser, agent.browser),
+      fieldOf(DIMENSIONS.os, agent.os),
+      fieldOf(DIMENSIONS.device, agent.device),
+    ];
   }
 
   /** The country field of an address (never stored: only the field leaves the process). */

@@ -31,8 +31,15 @@ export class VisitStatsService {
    * UTC day → visits of `code` from MySQL's snapshot and Redis, and the breakdown of those days;
    * `since` limits the days and breakdown kept (the total counts all).
    */
-  private async read(code: string, pos: number, since?: string): Promise<{ total: number; days: Map<string, number>; breakdown: Map<Dimension, ValueCounts> }> {
-    const stored = await this.deps.visits.snapshot(pos, { ...(since === undefined ? {} : { since }), appliedSince: appliedSinceFor(this.deps.now()) });
+  private async read(
+    code: string,
+    pos: number,
+    since?: string,
+  ): Promise<{ total: number; days: Map<string, number>; breakdown: Map<Dimension, ValueCounts> }> {
+    const stored = await this.deps.visits.snapshot(pos, {
+      ...(since === undefined ? {} : { since }),
+      appliedSince: appliedSinceFor(this.deps.now()),
+    });
     let total = stored.total;
     const { days, breakdown } = stored;
     for (const { day, field, visits } of await countsNotInMysql(this.deps.pending.pendingOf(code), stored.applied)) {
@@ -72,7 +79,10 @@ export class VisitStatsService {
   async stats(code: string, pos: number): Promise<{ visits: number; days: VisitDay[] } & VisitBreakdown> {
     const since = firstOfLastDays(this.deps.now(), VISIT_STATS_DAYS);
     const { total, days, breakdown } = await this.read(code, pos, since);
-    const list = [...days].filter(([, visits]) => visits > 0).sort(([a], [b]) => (a < b ? -1 : 1)).map(([date, visits]) => ({ date, visits }));
+    const list = [...days]
+      .filter(([, visits]) => visits > 0)
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([date, visits]) => ({ date, visits }));
     const periodVisits = list.reduce((sum, day) => sum + day.visits, 0);
     return { visits: total, days: list, ...breakdownOf(periodVisits, breakdown) };
   }

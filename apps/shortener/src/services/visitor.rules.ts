@@ -23,4 +23,5 @@ export function isBotAgent(userAgent: string | undefined): boolean {
  * Whether a redirect counts as a visit (in `visits` and against `maxVisits`): a GET by something
  * that is not a bot. HEAD requests are link checkers, not people following a link.
  */
-export const isCountedVisit = (method: string | undefined, userAgent: string | undefined): boolean => method === 'GET' && !isBotAgent(userAgent);
+export const isCountedVisit = (method: string | undefined, userAgent: string | undefined): boolean =>
+  method === 'GET' && !isBotAgent(userAgent);

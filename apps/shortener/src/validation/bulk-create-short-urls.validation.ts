@@ -20,7 +20,12 @@ export const bulkCreateShortUrlsValidation = [
   editable(),
   body('links')
     .custom((value: unknown) => Array.isArray(value) && value.length >= 1 && value.length <= BULK_CREATE_MAX_LINKS)
-    .withMessage(fail('BULK_CREATE_INVALID', `Invalid bulk create: the body must be {links: [...]} with 1 to ${BULK_CREATE_MAX_LINKS} items.`)),
+    .withMessage(
+      fail(
+        'BULK_CREATE_INVALID',
+        `Invalid bulk create: the body must be {links: [...]} with 1 to ${BULK_CREATE_MAX_LINKS} items.`,
+      ),
+    ),
 ];
 
 /** How many units of the create bucket a validated bulk request takes: one per item. */
@@ -35,7 +40,11 @@ const itemChains = createShortUrlBodyValidation();
  */
 export async function bulkCreateItem(item: unknown, index: number, req: Request): Promise<BulkCreateItem> {
   if (typeof item !== 'object' || item === null || Array.isArray(item)) {
-    return { ok: false, code: Errors.BULK_CREATE_INVALID.code, error: `Item ${index} of links is not an object: expected {url, code?, credit?, expiresAt?, maxVisits?}.` };
+    return {
+      ok: false,
+      code: Errors.BULK_CREATE_INVALID.code,
+      error: `Item ${index} of links is not an object: expected {url, code?, credit?, expiresAt?, maxVisits?}.`,
+    };
   }
   const request = { body: item, headers: req.headers, app: req.app } as Parameters<typeof runValidation>[1];
   const outcome = await runValidation<Omit<CreateShortUrlInput, 'editable'>>(itemChains, request);

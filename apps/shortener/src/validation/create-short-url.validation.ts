@@ -17,7 +17,9 @@ export const editable = (): ValidationChain =>
     const value: unknown = raw ?? 'true';
     const parsed = typeof value === 'string' ? EDITABLE.get(value) : undefined;
     if (parsed === undefined) {
-      throw new ApiError('INVALID_QUERY_VALUE', { message: `Invalid editable: ${Array.isArray(value) ? 'given more than once' : JSON.stringify(String(value).slice(0, 50))}; give it once, as true, false, 1 or 0.` });
+      throw new ApiError('INVALID_QUERY_VALUE', {
+        message: `Invalid editable: ${Array.isArray(value) ? 'given more than once' : JSON.stringify(String(value).slice(0, 50))}; give it once, as true, false, 1 or 0.`,
+      });
     }
     return parsed;
   });
@@ -44,10 +46,17 @@ export function createShortUrlBodyValidation(): ValidationChain[] {
   return [
     body('code')
       .optional({ values: 'null' })
-      .isString().withMessage(fail('INVALID_CODE', 'The provided code must be a string (A-Z, a-z, 0-9 and -).')).bail()
-      .notEmpty().withMessage(fail('INVALID_CODE', 'The provided code is empty: leave it out, or send null, for a random code.')).bail()
-      .isLength({ max: SHORT_CODE_MAX_LENGTH }).withMessage(fail('CODE_TOO_LONG')).bail()
-      .matches(/^[A-Za-z0-9-]+$/).withMessage(fail('INVALID_CODE')),
+      .isString()
+      .withMessage(fail('INVALID_CODE', 'The provided code must be a string (A-Z, a-z, 0-9 and -).'))
+      .bail()
+      .notEmpty()
+      .withMessage(fail('INVALID_CODE', 'The provided code is empty: leave it out, or send null, for a random code.'))
+      .bail()
+      .isLength({ max: SHORT_CODE_MAX_LENGTH })
+      .withMessage(fail('CODE_TOO_LONG'))
+      .bail()
+      .matches(/^[A-Za-z0-9-]+$/)
+      .withMessage(fail('INVALID_CODE')),
     targetUrl(body('url')),
     credit(),
     expiresAt(),

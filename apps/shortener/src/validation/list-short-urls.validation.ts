@@ -11,7 +11,10 @@ export interface ListShortUrlsInput {
   q?: string;
 }
 
-const badCursor = fail('INVALID_QUERY_VALUE', 'Invalid cursor: give it once, as the `next` value of the previous page.');
+const badCursor = fail(
+  'INVALID_QUERY_VALUE',
+  'Invalid cursor: give it once, as the `next` value of the previous page.',
+);
 const badQ = fail('INVALID_QUERY_VALUE', `Invalid q: give it once, as 1 to ${LINKS_QUERY_MAX_LENGTH} characters.`);
 
 /**
@@ -21,9 +24,14 @@ const badQ = fail('INVALID_QUERY_VALUE', `Invalid q: give it once, as 1 to ${LIN
  */
 export const listShortUrlsValidation = [
   wholeNumberQuery('limit', { min: 1, max: LINKS_PAGE_MAX, fallback: LINKS_PAGE_DEFAULT }),
-  parsedBy(query('cursor').optional().custom(isSingle).withMessage(badCursor).bail(), (value) => decodeLinksCursor(value as string)),
+  parsedBy(query('cursor').optional().custom(isSingle).withMessage(badCursor).bail(), (value) =>
+    decodeLinksCursor(value as string),
+  ),
   query('q')
     .optional()
-    .custom(isSingle).withMessage(badQ).bail()
-    .isLength({ min: 1, max: LINKS_QUERY_MAX_LENGTH }).withMessage(badQ),
+    .custom(isSingle)
+    .withMessage(badQ)
+    .bail()
+    .isLength({ min: 1, max: LINKS_QUERY_MAX_LENGTH })
+    .withMessage(badQ),
 ];

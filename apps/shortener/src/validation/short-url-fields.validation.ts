@@ -15,7 +15,8 @@ import { normaliseTargetUrl } from '../services/target-url.rules.js';
 export const PRIVATE_TARGET_PREFIXES_LOCAL = 'privateTargetPrefixes';
 
 const privateTargetPrefixesOf = (req: unknown): readonly string[] =>
-  ((req as { app?: { locals?: Record<string, unknown> } }).app?.locals?.[PRIVATE_TARGET_PREFIXES_LOCAL] as readonly string[] | undefined) ?? [];
+  ((req as { app?: { locals?: Record<string, unknown> } }).app?.locals?.[PRIVATE_TARGET_PREFIXES_LOCAL] as
+    readonly string[] | undefined) ?? [];
 
 const notAString = fail('INVALID_URL', 'The provided url is invalid: url must be a non-empty string.');
 
@@ -23,8 +24,12 @@ const notAString = fail('INVALID_URL', 'The provided url is invalid: url must be
 export const targetUrl = (chain: ValidationChain): ValidationChain =>
   parsedBy(
     chain
-      .custom((value: unknown) => typeof value === 'string' && value !== '').withMessage(notAString).bail()
-      .isLength({ max: URL_MAX_LENGTH }).withMessage(fail('INVALID_URL', `The provided url is invalid: at most ${URL_MAX_LENGTH} characters.`)).bail(),
+      .custom((value: unknown) => typeof value === 'string' && value !== '')
+      .withMessage(notAString)
+      .bail()
+      .isLength({ max: URL_MAX_LENGTH })
+      .withMessage(fail('INVALID_URL', `The provided url is invalid: at most ${URL_MAX_LENGTH} characters.`))
+      .bail(),
     (value, { req }) => normaliseTargetUrl(value as string, privateTargetPrefixesOf(req)),
   );
 
@@ -36,17 +41,30 @@ export const credit = (): ValidationChain =>
   body('credit')
     .optional()
     .customSanitizer((value: unknown) => (value === null ? '' : value))
-    .isString().withMessage(fail('CREDIT_TOO_LONG', 'The provided credit must be a string of at most 50 characters.')).bail()
+    .isString()
+    .withMessage(fail('CREDIT_TOO_LONG', 'The provided credit must be a string of at most 50 characters.'))
+    .bail()
     .trim()
-    .custom(fitsCredit).withMessage(fail('CREDIT_TOO_LONG')).bail()
-    .not().matches(NOT_TEXT).withMessage(fail('CREDIT_TOO_LONG', 'The provided credit must be plain text: no control characters, bidirectional controls or broken unicode.')).bail()
+    .custom(fitsCredit)
+    .withMessage(fail('CREDIT_TOO_LONG'))
+    .bail()
+    .not()
+    .matches(NOT_TEXT)
+    .withMessage(
+      fail(
+        'CREDIT_TOO_LONG',
+        'The provided credit must be plain text: no control characters, bidirectional controls or broken unicode.',
+      ),
+    )
+    .bail()
     .customSanitizer((value: string) => (value === '' ? DEFAULT_CREDIT : value));
 
 /**
  * `expiresAt`: an ISO 8601 date-time with a zone, in the future (1081); null (or absent) means none,
  * which on PATCH clears it. Kept as a Date, or null.
  */
-export const expiresAt = (): ValidationChain => parsedBy(body('expiresAt').optional(), (value) => (value === null ? null : parseExpiresAt(value, new Date())));
+export const expiresAt = (): ValidationChain =>
+  parsedBy(body('expiresAt').optional(), (value) => (value === null ? null : parseExpiresAt(value, new Date())));
 
 /** Whether the body came as an HTML form, whose values are all strings: numbers are then written in digits. */
 function isFormBody(req: unknown): boolean {
@@ -59,17 +77,30 @@ function isFormBody(req: unknown): boolean {
  * read as one) or digits in a form body; null (or absent) means unlimited, which on PATCH clears it.
  */
 export const maxVisits = (): ValidationChain =>
-  parsedBy(body('maxVisits').optional(), (value, { req }) => (value === null ? null : parseMaxVisits(value, { digits: isFormBody(req) })));
+  parsedBy(body('maxVisits').optional(), (value, { req }) =>
+    value === null ? null : parseMaxVisits(value, { digits: isFormBody(req) }),
+  );
 
 /** The management code of PATCH and DELETE: a non-empty string, else 1076. */
 export const managementCode = (): ValidationChain =>
   body('managementCode')
-    .isString().withMessage(fail('MANAGEMENT_CODE_REQUIRED')).bail()
-    .notEmpty().withMessage(fail('MANAGEMENT_CODE_REQUIRED'));
+    .isString()
+    .withMessage(fail('MANAGEMENT_CODE_REQUIRED'))
+    .bail()
+    .notEmpty()
+    .withMessage(fail('MANAGEMENT_CODE_REQUIRED'));
 
 /** A code named in the path or the alias body: no entry can have a malformed one (1075). */
 export const existingCode = (chain: ValidationChain): ValidationChain =>
-  chain.isString().withMessage(fail('SHORT_URL_NOT_FOUND')).bail().matches(SHORT_CODE).withMessage(fail('SHORT_URL_NOT_FOUND'));
+  chain
+    .isString()
+    .withMessage(fail('SHORT_URL_NOT_FOUND'))
+    .bail()
+    .matches(SHORT_CODE)
+    .withMessage(fail('SHORT_URL_NOT_FOUND'));
 
 /** A code in a public path (redirect, preview): browsers follow these, so a malformed code is an unknown one (null), not a JSON error. */
-export const publicCode = (): ValidationChain => param('code').customSanitizer((value: unknown) => (typeof value === 'string' && isWellFormedCode(value) ? value : null));
+export const publicCode = (): ValidationChain =>
+  param('code').customSanitizer((value: unknown) =>
+    typeof value === 'string' && isWellFormedCode(value) ? value : null,
+  );

@@ -1,6 +1,13 @@
 import { onlyBodyFields } from '@pawlink/service-kit';
 import { body, param } from 'express-validator';
-import { credit, existingCode, expiresAt, managementCode, maxVisits, targetUrl } from './short-url-fields.validation.js';
+import {
+  credit,
+  existingCode,
+  expiresAt,
+  managementCode,
+  maxVisits,
+  targetUrl,
+} from './short-url-fields.validation.js';
 
 export interface UpdateShortUrlInput {
   code: string;

@@ -46,7 +46,8 @@ export const PREVIEW_HEADERS: Readonly<Record<string, string>> = {
   'Cache-Control': 'private, no-cache',
 };
 
-const time = (iso: string): string => `<time datetime="${escapeHtml(iso)}">${escapeHtml(new Date(iso).toUTCString())}</time>`;
+const time = (iso: string): string =>
+  `<time datetime="${escapeHtml(iso)}">${escapeHtml(new Date(iso).toUTCString())}</time>`;
 
 function page(title: string, head: string, body: string): string {
   return `<!doctype html>
@@ -126,7 +127,11 @@ export function renderExpiredPage(expired: ExpiredLink): string {
     expired.reason === 'maxVisits'
       ? `It reached its limit of ${count(expired.maxVisits ?? 0)} visits on ${time(expired.expiredAt)}.`
       : `It expired on ${time(expired.expiredAt)}.`;
-  return page('Expired short link', '', `<h1>This short link has expired</h1>\n<p id="expired">The short link <span class="short">${escapeHtml(expired.fullURL)}</span> no longer leads anywhere. ${why}</p>`);
+  return page(
+    'Expired short link',
+    '',
+    `<h1>This short link has expired</h1>\n<p id="expired">The short link <span class="short">${escapeHtml(expired.fullURL)}</span> no longer leads anywhere. ${why}</p>`,
+  );
 }
 
 export function renderNotFoundPage(): string {

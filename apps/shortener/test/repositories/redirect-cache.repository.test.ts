@@ -2,7 +2,11 @@ import { createLogger, createRedis, loadBaseConfig } from '@pawlink/service-kit'
 import { createTestContext, type TestContext } from '@pawlink/test-kit';
 import type { RedisClient } from '@pawlink/service-kit/redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RedirectCacheRepository, type CachedLink, type CacheChange } from '../../src/repositories/redirect-cache.repository.js';
+import {
+  RedirectCacheRepository,
+  type CachedLink,
+  type CacheChange,
+} from '../../src/repositories/redirect-cache.repository.js';
 
 let ctx: TestContext;
 let redis: RedisClient;
@@ -66,7 +70,11 @@ describe('RedirectCacheRepository', () => {
   });
 
   /** A subscribed peer that has read `code`, an editor that announces `change` to it, and what the peer heard. */
-  async function announce(code: string, change: CacheChange, between: () => void = () => undefined): Promise<{ peer: RedirectCacheRepository; heard: string }> {
+  async function announce(
+    code: string,
+    change: CacheChange,
+    between: () => void = () => undefined,
+  ): Promise<{ peer: RedirectCacheRepository; heard: string }> {
     const peer = cache();
     await peer.start();
     try {
@@ -119,6 +127,10 @@ describe('RedirectCacheRepository', () => {
     await small.put('b', plain('https://example.com/b'));
     small.peek('a');
     await small.put('c', plain('https://example.com/c'));
-    expect([small.peek('a'), small.peek('b'), small.peek('c')]).toEqual([plain('https://example.com/a'), undefined, plain('https://example.com/c')]);
+    expect([small.peek('a'), small.peek('b'), small.peek('c')]).toEqual([
+      plain('https://example.com/a'),
+      undefined,
+      plain('https://example.com/c'),
+    ]);
   });
 });

@@ -22,7 +22,15 @@ afterAll(async () => {
   await ctx.cleanup();
 });
 
-const entry = (code: string, url: string, managementCodeHash: string | null = null) => ({ code, url, credit: 'Unknown', managementCodeHash, createdAt: new Date(), expiresAt: null, maxVisits: null });
+const entry = (code: string, url: string, managementCodeHash: string | null = null) => ({
+  code,
+  url,
+  credit: 'Unknown',
+  managementCodeHash,
+  createdAt: new Date(),
+  expiresAt: null,
+  maxVisits: null,
+});
 
 describe('ShortUrlRepository', () => {
   it('reports which unique index refused an insert', async () => {
@@ -47,8 +55,19 @@ describe('ShortUrlRepository', () => {
     const inserted = await repository.insert(entry('edit-me', 'https://example.com/edit', 'c'.repeat(64)));
     if (!inserted.ok) throw new Error('insert failed');
     const at = new Date('2026-01-02T03:04:05.678Z');
-    expect(await repository.update(inserted.value.pos, { url: 'https://example.com/edited', modifiedAt: at, urlChangedAt: at })).toBe(true);
-    expect(await repository.findByCode('edit-me')).toMatchObject({ url: 'https://example.com/edited', modifiedAt: at, urlChangedAt: at, sharedUrlHash: null });
+    expect(
+      await repository.update(inserted.value.pos, {
+        url: 'https://example.com/edited',
+        modifiedAt: at,
+        urlChangedAt: at,
+      }),
+    ).toBe(true);
+    expect(await repository.findByCode('edit-me')).toMatchObject({
+      url: 'https://example.com/edited',
+      modifiedAt: at,
+      urlChangedAt: at,
+      sharedUrlHash: null,
+    });
     expect(await repository.delete(inserted.value.pos)).toBe(true);
     expect(await repository.delete(inserted.value.pos)).toBe(false);
     expect(await repository.update(inserted.value.pos, { credit: 'x', modifiedAt: at })).toBe(false);

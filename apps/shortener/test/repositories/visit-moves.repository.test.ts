@@ -1,4 +1,11 @@
-import { createDataSource, createLogger, createRedis, loadBaseConfig, migrateDatabase, utcDay } from '@pawlink/service-kit';
+import {
+  createDataSource,
+  createLogger,
+  createRedis,
+  loadBaseConfig,
+  migrateDatabase,
+  utcDay,
+} from '@pawlink/service-kit';
 import { createTestContext, type TestContext } from '@pawlink/test-kit';
 import type { RedisClient } from '@pawlink/service-kit/redis';
 import type { DataSource } from 'typeorm';
@@ -36,13 +43,23 @@ afterAll(async () => {
 });
 
 async function entry(code: string): Promise<number> {
-  const outcome = await shortUrls.insert({ code, url: `https://example.com/${code}`, credit: 'Unknown', managementCodeHash: null, createdAt: new Date(), expiresAt: null, maxVisits: null });
+  const outcome = await shortUrls.insert({
+    code,
+    url: `https://example.com/${code}`,
+    credit: 'Unknown',
+    managementCodeHash: null,
+    createdAt: new Date(),
+    expiresAt: null,
+    maxVisits: null,
+  });
   if (!outcome.ok) throw new Error('insert failed');
   return outcome.value.pos;
 }
 
-const stats = (): VisitStatsService => new VisitStatsService({ visits, pending, now: Date.now, previewTotalTtlMs: 1, previewTotalCacheSize: 0 });
-const mover = (now = Date.now): VisitMoverService => new VisitMoverService({ pending, visits, moveMs: 60_000, logger, now });
+const stats = (): VisitStatsService =>
+  new VisitStatsService({ visits, pending, now: Date.now, previewTotalTtlMs: 1, previewTotalCacheSize: 0 });
+const mover = (now = Date.now): VisitMoverService =>
+  new VisitMoverService({ pending, visits, moveMs: 60_000, logger, now });
 
 describe('visits on their way to MySQL', () => {
   it('applies a flush once however often it is retried', async () => {
@@ -97,7 +114,9 @@ describe('visits on their way to MySQL', () => {
     await mover().stop();
     expect(await pending.batches()).not.toContain(old);
     expect(await stats().total('abandoned', pos)).toBe(4);
-    const [row]: Array<{ n: string | number }> = await dataSource.query('SELECT COUNT(*) AS n FROM short_url_visits WHERE short_url_pos NOT IN (SELECT pos FROM short_urls)');
+    const [row]: Array<{ n: string | number }> = await dataSource.query(
+      'SELECT COUNT(*) AS n FROM short_url_visits WHERE short_url_pos NOT IN (SELECT pos FROM short_urls)',
+    );
     expect(Number(row?.n)).toBe(0);
   });
 
@@ -113,12 +132,38 @@ describe('visits on their way to MySQL', () => {
   it('stores at most 50 values per link, day and dimension (countries unbounded), the rest as other, and deletes them with the entry', async () => {
     const pos = await entry('bounded');
     const day = utcDay(Date.now());
-    const hosts = (from: number, to: number, visits: number) => Array.from({ length: to - from }, (_, i) => ({ day, code: 'bounded', field: `r:h${from + i}.example`, visits }));
-    const countries = Array.from({ length: 60 }, (_, i) => ({ day, code: 'bounded', field: `c:${String.fromCharCode(65 + Math.floor(i / 26))}${String.fromCharCode(65 + (i % 26))}`, visits: 1 }));
+    const hosts = (from: number, to: number, visits: number) =>
+      Array.from({ length: to - from }, (_, i) => ({ day, code: 'bounded', field: `r:h${from + i}.example`, visits }));
+    const countries = Array.from({ length: 60 }, (_, i) => ({
+      day,
+      code: 'bounded',
+      field: `c:${String.fromCharCode(65 + Math.floor(i / 26))}${String.fromCharCode(65 + (i % 26))}`,
+      visits: 1,
+    }));
     // 45 hosts and direct, then 10 more hosts: 4 of the most visited take the last slots (ties by name).
-    expect(await visits.applyBatch('bounded-1', [{ day, code: 'bounded', field: '', visits: 60 }, ...hosts(0, 45, 1), { day, code: 'bounded', field: 'r:direct', visits: 15 }, ...countries], new Date())).toBe(true);
-    expect(await visits.applyBatch('bounded-2', [{ day, code: 'bounded', field: '', visits: 35 }, ...hosts(45, 50, 5), ...hosts(50, 55, 2)], new Date())).toBe(true);
-    const rows: Array<{ dimension: string; value: string; visits: string }> = await dataSource.query('SELECT dimension, value, visits FROM short_url_visit_breakdown WHERE short_url_pos = ?', [pos]);
+    expect(
+      await visits.applyBatch(
+        'bounded-1',
+        [
+          { day, code: 'bounded', field: '', visits: 60 },
+          ...hosts(0, 45, 1),
+          { day, code: 'bounded', field: 'r:direct', visits: 15 },
+          ...countries,
+        ],
+        new Date(),
+      ),
+    ).toBe(true);
+    expect(
+      await visits.applyBatch(
+        'bounded-2',
+        [{ day, code: 'bounded', field: '', visits: 35 }, ...hosts(45, 50, 5), ...hosts(50, 55, 2)],
+        new Date(),
+      ),
+    ).toBe(true);
+    const rows: Array<{ dimension: string; value: string; visits: string }> = await dataSource.query(
+      'SELECT dimension, value, visits FROM short_url_visit_breakdown WHERE short_url_pos = ?',
+      [pos],
+    );
     const referrers = rows.filter((row) => row.dimension === 'r');
     expect(referrers).toHaveLength(51);
     expect(referrers.find((row) => row.value === 'h48.example')).toMatchObject({ visits: '5' });
@@ -130,7 +175,10 @@ describe('visits on their way to MySQL', () => {
     expect(answered.referrers.reduce((total, entry) => total + entry.visits, 0)).toBe(95);
     expect(answered.referrers).toHaveLength(21);
     expect(await shortUrls.delete(pos)).toBe(true);
-    const [left]: Array<{ n: string | number }> = await dataSource.query('SELECT COUNT(*) AS n FROM short_url_visit_breakdown WHERE short_url_pos = ?', [pos]);
+    const [left]: Array<{ n: string | number }> = await dataSource.query(
+      'SELECT COUNT(*) AS n FROM short_url_visit_breakdown WHERE short_url_pos = ?',
+      [pos],
+    );
     expect(Number(left?.n)).toBe(0);
   });
 });

@@ -54,16 +54,36 @@ async function timed<T>(work: () => Promise<T>): Promise<{ value: T } & Timing> 
 
 /** ffmpeg with the worker's filter on the clip's raw frames, writing `format` to stdout. */
 async function ffmpegOf(clip: Clip, output: string[]): Promise<Buffer> {
-  const result = await runTool('ffmpeg', [
-    '-hide_banner', '-loglevel', 'error', '-nostdin',
-    '-f', 'rawvideo', '-pix_fmt', 'rgba', '-video_size', `${clip.width}x${clip.height}`, '-framerate', '10', '-i', 'pipe:0',
-    '-filter_complex', FILTER, ...output, 'pipe:1',
-  ], { stdin: Buffer.concat(clip.frames), maxStdoutBytes: 1 << 30 });
+  const result = await runTool(
+    'ffmpeg',
+    [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-nostdin',
+      '-f',
+      'rawvideo',
+      '-pix_fmt',
+      'rgba',
+      '-video_size',
+      `${clip.width}x${clip.height}`,
+      '-framerate',
+      '10',
+      '-i',
+      'pipe:0',
+      '-filter_complex',
+      FILTER,
+      ...output,
+      'pipe:1',
+    ],
+    { stdin: Buffer.concat(clip.frames), maxStdoutBytes: 1 << 30 },
+  );
   if (result.code !== 0) throw new Error(`ffmpeg exited ${result.code}: ${result.stderr}`);
   return result.stdout;
 }
 
-const decodeRgba = async (gif: Buffer): Promise<Buffer> => (await sharp(gif, { animated: true }).ensureAlpha().raw().toBuffer({ resolveWithObject: true })).data;
+const decodeRgba = async (gif: Buffer): Promise<Buffer> =>
+  (await sharp(gif, { animated: true }).ensureAlpha().raw().toBuffer({ resolveWithObject: true })).data;
 
 function quality(rgba: Buffer, clip: Clip): Quality {
   const pair = { actual: rgba, expected: Buffer.concat(clip.frames), width: clip.width, height: clip.height };
@@ -88,7 +108,9 @@ export async function measureGif(inputs: readonly WebpInput[], runs: number): Pr
   const request = clipRequestFor('gif', WORKER_LIMITS);
   const results: GifMeasure[] = [];
   for (const input of inputs) {
-    const clip = IMAGE_EXTS.includes(input.ext) ? await images.readClip(input.file, request) : await videos.readClip(input.file, request);
+    const clip = IMAGE_EXTS.includes(input.ext)
+      ? await images.readClip(input.file, request)
+      : await videos.readClip(input.file, request);
     const times = { ours: [] as Timing[], mapping: [] as Timing[], writing: [] as Timing[], ffmpeg: [] as Timing[] };
     let ours: Buffer = Buffer.alloc(0);
     let reference: Buffer = Buffer.alloc(0);
@@ -96,21 +118,33 @@ export async function measureGif(inputs: readonly WebpInput[], runs: number): Pr
       const mine = await timed(() => encoder.gif(clip));
       const theirs = await timed(() => ffmpegOf(clip, ['-loop', '0', '-f', 'gif']));
       const mapped = await timed(() => ffmpegOf(clip, ['-f', 'rawvideo', '-pix_fmt', 'pal8']));
-      const written = await timed(() => Promise.resolve(encodeIndexedGif(indexedClipOfPal8(mapped.value, clip.width, clip.height), clip.delaysMs)));
+      const written = await timed(() =>
+        Promise.resolve(encodeIndexedGif(indexedClipOfPal8(mapped.value, clip.width, clip.height), clip.delaysMs)),
+      );
       times.ours.push(mine);
       times.ffmpeg.push(theirs);
       times.mapping.push(mapped);
       times.writing.push(written);
       [ours, reference] = [mine.value, theirs.value];
     }
-    const middle = (list: Timing[]): Timing => ({ wallMs: median(list.map((t) => t.wallMs)), cpuMs: median(list.map((t) => t.cpuMs)) });
+    const middle = (list: Timing[]): Timing => ({
+      wallMs: median(list.map((t) => t.wallMs)),
+      cpuMs: median(list.map((t) => t.cpuMs)),
+    });
     const [oursRgba, referenceRgba] = [await decodeRgba(ours), await decodeRgba(reference)];
     results.push({
-      name: input.name, frames: clip.frames.length,
-      ours: middle(times.ours), mapping: middle(times.mapping), writing: middle(times.writing), ffmpeg: middle(times.ffmpeg),
-      oursBytes: ours.length, ffmpegBytes: reference.length,
-      oursQuality: quality(oursRgba, clip), ffmpegQuality: quality(referenceRgba, clip),
-      differingPixels: differingPixels(oursRgba, referenceRgba), pixels: clip.width * clip.height * clip.frames.length,
+      name: input.name,
+      frames: clip.frames.length,
+      ours: middle(times.ours),
+      mapping: middle(times.mapping),
+      writing: middle(times.writing),
+      ffmpeg: middle(times.ffmpeg),
+      oursBytes: ours.length,
+      ffmpegBytes: reference.length,
+      oursQuality: quality(oursRgba, clip),
+      ffmpegQuality: quality(referenceRgba, clip),
+      differingPixels: differingPixels(oursRgba, referenceRgba),
+      pixels: clip.width * clip.height * clip.frames.length,
     });
   }
   return results;

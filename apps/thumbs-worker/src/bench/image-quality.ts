@@ -51,17 +51,28 @@ export function ssimLuma({ actual, expected, width, height }: FramePair): number
     const base = f * width * height * 4;
     for (let top = 0; top + 8 <= height; top += 4) {
       for (let left = 0; left + 8 <= width; left += 4) {
-        let sa = 0, sb = 0, saa = 0, sbb = 0, sab = 0;
+        let sa = 0,
+          sb = 0,
+          saa = 0,
+          sbb = 0,
+          sab = 0;
         for (let y = top; y < top + 8; y++) {
           for (let x = left; x < left + 8; x++) {
             const i = base + (y * width + x) * 4;
             const a = luma(actual, i);
             const b = luma(expected, i);
-            sa += a; sb += b; saa += a * a; sbb += b * b; sab += a * b;
+            sa += a;
+            sb += b;
+            saa += a * a;
+            sbb += b * b;
+            sab += a * b;
           }
         }
-        const ma = sa / 64, mb = sb / 64;
-        const va = saa / 64 - ma * ma, vb = sbb / 64 - mb * mb, cov = sab / 64 - ma * mb;
+        const ma = sa / 64,
+          mb = sb / 64;
+        const va = saa / 64 - ma * ma,
+          vb = sbb / 64 - mb * mb,
+          cov = sab / 64 - ma * mb;
         total += ((2 * ma * mb + c1) * (2 * cov + c2)) / ((ma * ma + mb * mb + c1) * (va + vb + c2));
         windows++;
       }

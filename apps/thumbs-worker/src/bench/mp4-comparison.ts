@@ -56,8 +56,11 @@ export interface Mp4Measure {
 
 /** crf/preset pairs around the chosen one, for the record of why it was chosen. */
 const VARIANTS: Mp4Settings[] = [
-  { crf: 18, preset: MP4_PRESET }, { crf: 23, preset: MP4_PRESET }, { crf: 26, preset: MP4_PRESET },
-  { crf: MP4_CRF, preset: 'veryfast' }, { crf: MP4_CRF, preset: 'slow' },
+  { crf: 18, preset: MP4_PRESET },
+  { crf: 23, preset: MP4_PRESET },
+  { crf: 26, preset: MP4_PRESET },
+  { crf: MP4_CRF, preset: 'veryfast' },
+  { crf: MP4_CRF, preset: 'slow' },
 ];
 
 async function timed<T>(work: () => Promise<T>): Promise<{ value: T } & Timing> {
@@ -79,14 +82,30 @@ function cropRgba(frame: Buffer, fromWidth: number, width: number, height: numbe
 /** The MP4's frames, decoded by ffmpeg, against the clip frames each shows. */
 async function mp4Quality(mp4File: string, clip: Clip): Promise<Quality> {
   const size = mp4FrameSize(clip.width, clip.height);
-  const decoded = await runTool('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-nostdin', '-i', mp4File, '-f', 'rawvideo', '-pix_fmt', 'rgba', 'pipe:1'], { maxStdoutBytes: 1 << 30 });
+  const decoded = await runTool(
+    'ffmpeg',
+    ['-hide_banner', '-loglevel', 'error', '-nostdin', '-i', mp4File, '-f', 'rawvideo', '-pix_fmt', 'rgba', 'pipe:1'],
+    { maxStdoutBytes: 1 << 30 },
+  );
   if (decoded.code !== 0) throw new Error(`ffmpeg could not decode the MP4: ${decoded.stderr}`);
   const width = Math.min(size.width, clip.width);
   const height = Math.min(size.height, clip.height);
-  const expected = Buffer.concat(mp4Timeline(clip.delaysMs).frames.map((i) => cropRgba(clip.frames[i]!, clip.width, width, height)));
-  const actual = size.width === width && size.height === height ? decoded.stdout : Buffer.concat(
-    Array.from({ length: Math.floor(decoded.stdout.length / (size.width * size.height * 4)) }, (_, f) => cropRgba(decoded.stdout.subarray(f * size.width * size.height * 4, (f + 1) * size.width * size.height * 4), size.width, width, height)),
+  const expected = Buffer.concat(
+    mp4Timeline(clip.delaysMs).frames.map((i) => cropRgba(clip.frames[i]!, clip.width, width, height)),
   );
+  const actual =
+    size.width === width && size.height === height
+      ? decoded.stdout
+      : Buffer.concat(
+          Array.from({ length: Math.floor(decoded.stdout.length / (size.width * size.height * 4)) }, (_, f) =>
+            cropRgba(
+              decoded.stdout.subarray(f * size.width * size.height * 4, (f + 1) * size.width * size.height * 4),
+              size.width,
+              width,
+              height,
+            ),
+          ),
+        );
   const pair = { actual, expected, width, height };
   return { psnrRgb: psnrRgb(pair), psnrLuma: psnrLuma(pair), ssimLuma: ssimLuma(pair) };
 }
@@ -112,9 +131,22 @@ export async function measureMp4(inputs: readonly WebpInput[], runs: number): Pr
   async function job(input: WebpInput, withMp4: boolean): Promise<Timing> {
     const run = await timed(async () => {
       let streamed: GifEncoding | undefined;
-      const clip = isImage(input) ? await images.readClip(input.file, request) : await videos.readClip(input.file, request, undefined, (size) => (streamed = encoder.startGif(size, request.maxFrames)));
+      const clip = isImage(input)
+        ? await images.readClip(input.file, request)
+        : await videos.readClip(
+            input.file,
+            request,
+            undefined,
+            (size) => (streamed = encoder.startGif(size, request.maxFrames)),
+          );
       const gif = streamed ? streamed.finish(clip.delaysMs) : encoder.gif(clip);
-      await Promise.all([gif, encoder.png(clip), encoder.webp(clip), encoder.thumbhash(clip), ...(withMp4 ? [encodeMp4('ffmpeg', clip, outFile())] : [])]);
+      await Promise.all([
+        gif,
+        encoder.png(clip),
+        encoder.webp(clip),
+        encoder.thumbhash(clip),
+        ...(withMp4 ? [encodeMp4('ffmpeg', clip, outFile())] : []),
+      ]);
     });
     return { wallMs: run.wallMs, cpuMs: run.cpuMs };
   }
@@ -122,7 +154,9 @@ export async function measureMp4(inputs: readonly WebpInput[], runs: number): Pr
   /** An mp4 job after its download, as the worker runs it: decode, then PNG, MP4 and ThumbHash at once. */
   async function mp4Job(input: WebpInput): Promise<Timing> {
     const run = await timed(async () => {
-      const clip = isImage(input) ? await images.readClip(input.file, request) : await videos.readClip(input.file, request);
+      const clip = isImage(input)
+        ? await images.readClip(input.file, request)
+        : await videos.readClip(input.file, request);
       await Promise.all([encoder.png(clip), encodeMp4('ffmpeg', clip, outFile()), encoder.thumbhash(clip)]);
     });
     return { wallMs: run.wallMs, cpuMs: run.cpuMs };
@@ -135,13 +169,20 @@ export async function measureMp4(inputs: readonly WebpInput[], runs: number): Pr
       const encoded = await timed(() => encodeMp4('ffmpeg', clip, file, undefined, settings));
       encodes.push({ wallMs: encoded.wallMs, cpuMs: encoded.cpuMs, file, bytes: encoded.value.length });
     }
-    return { ...settings, bytes: encodes[0]!.bytes, encode: { wallMs: median(encodes.map((e) => e.wallMs)), cpuMs: median(encodes.map((e) => e.cpuMs)) }, quality: await mp4Quality(encodes[0]!.file, clip) };
+    return {
+      ...settings,
+      bytes: encodes[0]!.bytes,
+      encode: { wallMs: median(encodes.map((e) => e.wallMs)), cpuMs: median(encodes.map((e) => e.cpuMs)) },
+      quality: await mp4Quality(encodes[0]!.file, clip),
+    };
   };
 
   const results: Mp4Measure[] = [];
   try {
     for (const input of inputs) {
-      const clip = isImage(input) ? await images.readClip(input.file, request) : await videos.readClip(input.file, request);
+      const clip = isImage(input)
+        ? await images.readClip(input.file, request)
+        : await videos.readClip(input.file, request);
       const gif = await timed(() => encoder.gif(clip));
       const chosen = await variant(clip, { crf: MP4_CRF, preset: MP4_PRESET }, runs);
       const variants: Mp4Variant[] = [];
@@ -155,12 +196,21 @@ export async function measureMp4(inputs: readonly WebpInput[], runs: number): Pr
         mp4Jobs.push(await mp4Job(input));
       }
       results.push({
-        name: input.name, frames: clip.frames.length, width: clip.width, height: clip.height,
-        gifBytes: gif.value.length, gifEncode: { wallMs: gif.wallMs, cpuMs: gif.cpuMs }, gifQuality: await gifQuality(gif.value, clip),
-        chosen, variants,
-        gifJobMs: median(without.map((t) => t.wallMs)), gifJobWithMp4Ms: median(withMp4.map((t) => t.wallMs)),
-        gifJobCpuMs: median(without.map((t) => t.cpuMs)), gifJobWithMp4CpuMs: median(withMp4.map((t) => t.cpuMs)),
-        mp4JobMs: median(mp4Jobs.map((t) => t.wallMs)), mp4JobCpuMs: median(mp4Jobs.map((t) => t.cpuMs)),
+        name: input.name,
+        frames: clip.frames.length,
+        width: clip.width,
+        height: clip.height,
+        gifBytes: gif.value.length,
+        gifEncode: { wallMs: gif.wallMs, cpuMs: gif.cpuMs },
+        gifQuality: await gifQuality(gif.value, clip),
+        chosen,
+        variants,
+        gifJobMs: median(without.map((t) => t.wallMs)),
+        gifJobWithMp4Ms: median(withMp4.map((t) => t.wallMs)),
+        gifJobCpuMs: median(without.map((t) => t.cpuMs)),
+        gifJobWithMp4CpuMs: median(withMp4.map((t) => t.cpuMs)),
+        mp4JobMs: median(mp4Jobs.map((t) => t.wallMs)),
+        mp4JobCpuMs: median(mp4Jobs.map((t) => t.cpuMs)),
       });
     }
   } finally {

@@ -38,7 +38,10 @@ async function childrenOf(pid: number): Promise<number[]> {
  * Samples a process and its children every `intervalMs`: the process's own high-water mark
  * (VmHWM) and the largest resident size of any child seen (ffmpeg), in MB.
  */
-export function sampleMemory(pid: number, intervalMs = 25): { stop(): Promise<{ selfPeakMb: number; childPeakMb: number; combinedPeakMb: number }> } {
+export function sampleMemory(
+  pid: number,
+  intervalMs = 25,
+): { stop(): Promise<{ selfPeakMb: number; childPeakMb: number; combinedPeakMb: number }> } {
   let selfPeak = 0;
   let childPeak = 0;
   let combinedPeak = 0;

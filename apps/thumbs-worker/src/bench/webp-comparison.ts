@@ -8,7 +8,11 @@
 import { performance } from 'node:perf_hooks';
 import sharp from 'sharp';
 import { ImageRepository } from '../repositories/image.repository.js';
-import { ThumbnailEncoderRepository, WEBP_QUALITY, type GifEncoding } from '../repositories/thumbnail-encoder.repository.js';
+import {
+  ThumbnailEncoderRepository,
+  WEBP_QUALITY,
+  type GifEncoding,
+} from '../repositories/thumbnail-encoder.repository.js';
 import { VideoRepository } from '../repositories/video.repository.js';
 import type { Clip } from '../services/clip.rules.js';
 import { clipRequestFor } from '../services/thumbnail-job.rules.js';
@@ -70,7 +74,14 @@ export async function measureWebp(inputs: readonly WebpInput[], runs: number): P
   async function job(input: WebpInput, withWebp: boolean): Promise<number> {
     const started = performance.now();
     let streamed: GifEncoding | undefined;
-    const clip = isImage(input) ? await images.readClip(input.file, request) : await videos.readClip(input.file, request, undefined, (size) => (streamed = encoder.startGif(size, request.maxFrames)));
+    const clip = isImage(input)
+      ? await images.readClip(input.file, request)
+      : await videos.readClip(
+          input.file,
+          request,
+          undefined,
+          (size) => (streamed = encoder.startGif(size, request.maxFrames)),
+        );
     const gif = streamed ? streamed.finish(clip.delaysMs) : encoder.gif(clip);
     await Promise.all([gif, encoder.png(clip), ...(withWebp ? [encoder.webp(clip), encoder.thumbhash(clip)] : [])]);
     return performance.now() - started;
@@ -78,7 +89,9 @@ export async function measureWebp(inputs: readonly WebpInput[], runs: number): P
 
   const results: WebpMeasure[] = [];
   for (const input of inputs) {
-    const decoded = await timed(() => (isImage(input) ? images.readClip(input.file, request) : videos.readClip(input.file, request)));
+    const decoded = await timed(() =>
+      isImage(input) ? images.readClip(input.file, request) : videos.readClip(input.file, request),
+    );
     const clip = decoded.value;
     const gif = await timed(() => encoder.gif(clip));
     const png = await timed(() => encoder.png(clip));
@@ -91,9 +104,19 @@ export async function measureWebp(inputs: readonly WebpInput[], runs: number): P
       allJob.push(await job(input, true));
     }
     results.push({
-      name: input.name, frames: clip.frames.length, decodeMs: decoded.ms, gifMs: gif.ms, pngMs: png.ms, webpMs: webp.ms, thumbhashMs: thumbhash.ms,
-      gifPngJobMs: median(gifPngJob), allJobMs: median(allJob),
-      gifBytes: gif.value.length, webpBytes: webp.value.length, gif: await quality(gif.value, clip), webp: await quality(webp.value, clip),
+      name: input.name,
+      frames: clip.frames.length,
+      decodeMs: decoded.ms,
+      gifMs: gif.ms,
+      pngMs: png.ms,
+      webpMs: webp.ms,
+      thumbhashMs: thumbhash.ms,
+      gifPngJobMs: median(gifPngJob),
+      allJobMs: median(allJob),
+      gifBytes: gif.value.length,
+      webpBytes: webp.value.length,
+      gif: await quality(gif.value, clip),
+      webp: await quality(webp.value, clip),
     });
   }
   return results;

@@ -24,11 +24,20 @@ const RETRY_AFTER_SECONDS = '5';
 
 function send(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store', ...headers });
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+    'cache-control': 'no-store',
+    ...headers,
+  });
   res.end(text);
 }
 
-const failure = (name: 'UNKNOWN_ROUTE' | 'METHOD_NOT_ALLOWED'): Record<string, unknown> => ({ success: false, error: Errors[name].message, code: Errors[name].code });
+const failure = (name: 'UNKNOWN_ROUTE' | 'METHOD_NOT_ALLOWED'): Record<string, unknown> => ({
+  success: false,
+  error: Errors[name].message,
+  code: Errors[name].code,
+});
 
 /**
  * The worker's health endpoints, on node:http (the worker has no Express): `GET /online` is
@@ -52,8 +61,20 @@ export async function startHealthServer(options: HealthServerOptions): Promise<H
       return;
     }
     void readiness().then((checks) => {
-      if (Object.values(checks).every((state) => state === 'up')) send(res, 200, { success: true, ready: true, checks });
-      else send(res, Errors.DEPENDENCY_UNAVAILABLE.status, { success: false, code: Errors.DEPENDENCY_UNAVAILABLE.code, error: Errors.DEPENDENCY_UNAVAILABLE.message, checks }, { 'retry-after': RETRY_AFTER_SECONDS });
+      if (Object.values(checks).every((state) => state === 'up'))
+        send(res, 200, { success: true, ready: true, checks });
+      else
+        send(
+          res,
+          Errors.DEPENDENCY_UNAVAILABLE.status,
+          {
+            success: false,
+            code: Errors.DEPENDENCY_UNAVAILABLE.code,
+            error: Errors.DEPENDENCY_UNAVAILABLE.message,
+            checks,
+          },
+          { 'retry-after': RETRY_AFTER_SECONDS },
+        );
     });
   });
   // Probes are tiny; a client that holds a socket open must not hold the process at shutdown.
@@ -72,9 +93,10 @@ export async function startHealthServer(options: HealthServerOptions): Promise<H
   options.logger.info('thumbs worker health server listening', { host: options.host, port });
   return {
     port,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

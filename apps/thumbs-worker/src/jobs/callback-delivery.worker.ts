@@ -1,5 +1,10 @@
 import os from 'node:os';
-import { THUMBNAIL_CALLBACK_JOB, THUMBNAIL_CALLBACK_QUEUE, thumbnailQueuePrefix, type ThumbnailCallbackDelivery } from '@pawlink/contracts';
+import {
+  THUMBNAIL_CALLBACK_JOB,
+  THUMBNAIL_CALLBACK_QUEUE,
+  thumbnailQueuePrefix,
+  type ThumbnailCallbackDelivery,
+} from '@pawlink/contracts';
 import type { Logger } from '@pawlink/service-kit/logger';
 import type { RedisClient } from '@pawlink/service-kit/redis';
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
@@ -19,7 +24,13 @@ export type CallbackDeliveryWorker = Worker<ThumbnailCallbackDelivery, number>;
  * its lock; the stalled check (WORKER_LOCK_DURATION_MS, WORKER_STALLED_INTERVAL_MS) gives the
  * delivery to another worker.
  */
-export function createCallbackDeliveryWorker(config: ThumbsWorkerConfig, connection: RedisClient, deliveries: Pick<CallbackDeliveryService, 'attempt'>, logger: Logger, options: { name?: string } = {}): CallbackDeliveryWorker {
+export function createCallbackDeliveryWorker(
+  config: ThumbsWorkerConfig,
+  connection: RedisClient,
+  deliveries: Pick<CallbackDeliveryService, 'attempt'>,
+  logger: Logger,
+  options: { name?: string } = {},
+): CallbackDeliveryWorker {
   const { worker: settings, callbacks } = config;
   const deliver = async (job: Job<ThumbnailCallbackDelivery, number>): Promise<number> => {
     if (job.name !== THUMBNAIL_CALLBACK_JOB) throw new UnrecoverableError(`no handler for job "${job.name}"`);
@@ -43,12 +54,21 @@ export function createCallbackDeliveryWorker(config: ThumbsWorkerConfig, connect
       backoffStrategy: (attemptsMade, type, _error, job) => {
         if (type !== CALLBACK_BACKOFF) return 0;
         const data = job?.data as ThumbnailCallbackDelivery | undefined;
-        return callbackRetryDelayMs(attemptsMade, data?.firstAttemptAt ?? Date.now(), callbacks.retryDelaysMs, Date.now());
+        return callbackRetryDelayMs(
+          attemptsMade,
+          data?.firstAttemptAt ?? Date.now(),
+          callbacks.retryDelaysMs,
+          Date.now(),
+        );
       },
     },
   });
-  worker.on('completed', (job) => logger.info('callback delivered', { jobId: job.id, status: job.returnvalue, attempt: job.attemptsMade }));
-  worker.on('failed', (job, error) => logger.warn('callback delivery failed', { jobId: job?.id, attemptsMade: job?.attemptsMade, reason: error.message }));
+  worker.on('completed', (job) =>
+    logger.info('callback delivered', { jobId: job.id, status: job.returnvalue, attempt: job.attemptsMade }),
+  );
+  worker.on('failed', (job, error) =>
+    logger.warn('callback delivery failed', { jobId: job?.id, attemptsMade: job?.attemptsMade, reason: error.message }),
+  );
   logQueueErrors(worker, logger, 'callback worker');
   return worker;
 }

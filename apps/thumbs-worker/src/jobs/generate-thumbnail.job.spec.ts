@@ -1,17 +1,36 @@
 import { BoardUnavailableError } from '@pawlink/board';
-import { isThumbnailTimeout, THUMBNAIL_FAILURE_REASONS, THUMBNAIL_JOB, thumbnailFailureOf, type ThumbnailJobPayload, type ThumbnailJobResult } from '@pawlink/contracts';
+import {
+  isThumbnailTimeout,
+  THUMBNAIL_FAILURE_REASONS,
+  THUMBNAIL_JOB,
+  thumbnailFailureOf,
+  type ThumbnailJobPayload,
+  type ThumbnailJobResult,
+} from '@pawlink/contracts';
 import { UnrecoverableError } from 'bullmq';
 import { describe, expect, it } from 'vitest';
 import { JobTimeoutError, RetryableJobError, UnsupportedMediaError } from '../services/thumbnail.errors.js';
 import { handleThumbnailJob, type ThumbnailJob, type ThumbnailJobDeps } from './generate-thumbnail.job.js';
 
 const MD5 = '0123456789abcdef0123456789abcdef';
-const result: ThumbnailJobResult = { md5: MD5, type: 'png', file: `${MD5}.png`, bytes: 3, width: 1, height: 1, frames: 1, durationMs: 5, written: ['png'] };
+const result: ThumbnailJobResult = {
+  md5: MD5,
+  type: 'png',
+  file: `${MD5}.png`,
+  bytes: 3,
+  width: 1,
+  height: 1,
+  frames: 1,
+  durationMs: 5,
+  written: ['png'],
+};
 
 function job(overrides: Partial<ThumbnailJob> = {}): ThumbnailJob & { progress: number[] } {
   const progress: number[] = [];
   return {
-    id: `${MD5}:png`, name: THUMBNAIL_JOB, data: { md5: MD5, type: 'png', requestedAt: 0 },
+    id: `${MD5}:png`,
+    name: THUMBNAIL_JOB,
+    data: { md5: MD5, type: 'png', requestedAt: 0 },
     updateProgress: (value) => Promise.resolve(void progress.push(value as number)),
     progress,
     ...overrides,
@@ -29,22 +48,34 @@ const deps = (render: ThumbnailJobDeps['renderService']['render'], jobTimeoutMs 
 };
 
 const failing = (error: Error) => deps(() => Promise.reject(error));
-const reasonOf = (promise: Promise<unknown>): Promise<unknown> => promise.then(() => undefined, (e: unknown) => e);
+const reasonOf = (promise: Promise<unknown>): Promise<unknown> =>
+  promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
 
 describe('handleThumbnailJob', () => {
   it('renders the job, passing progress on to the job', async () => {
     const j = job();
-    const done = await handleThumbnailJob(j, deps(async (payload, report) => {
-      expect(payload).toEqual(j.data);
-      await report(50);
-      return result;
-    }));
+    const done = await handleThumbnailJob(
+      j,
+      deps(async (payload, report) => {
+        expect(payload).toEqual(j.data);
+        await report(50);
+        return result;
+      }),
+    );
     expect(done).toBe(result);
     expect(j.progress).toEqual([50]);
   });
 
   it('refuses a job name it has no handler for, for good', async () => {
-    const error = await reasonOf(handleThumbnailJob(job({ name: 'resize-image' }), deps(() => Promise.resolve(result))));
+    const error = await reasonOf(
+      handleThumbnailJob(
+        job({ name: 'resize-image' }),
+        deps(() => Promise.resolve(result)),
+      ),
+    );
     expect(error).toBeInstanceOf(UnrecoverableError);
     expect((error as Error).message).toBe('no handler for job "resize-image"');
   });
@@ -52,48 +83,95 @@ describe('handleThumbnailJob', () => {
   it('hands every thumbnail type to the render service', async () => {
     for (const type of ['gif', 'png', 'webp', 'mp4'] as const) {
       const rendered: string[] = [];
-      await handleThumbnailJob(job({ data: { md5: MD5, type, requestedAt: 0 } }), deps((payload) => {
-        rendered.push(payload.type);
-        return Promise.resolve(result);
-      }));
+      await handleThumbnailJob(
+        job({ data: { md5: MD5, type, requestedAt: 0 } }),
+        deps((payload) => {
+          rendered.push(payload.type);
+          return Promise.resolve(result);
+        }),
+      );
       expect(rendered).toEqual([type]);
     }
   });
 
   it('refuses an invalid payload for good', async () => {
-    const invalid: unknown[] = [null, {}, { md5: 'nope', type: 'png' }, { md5: MD5, type: 'jpg' }, { md5: 12, type: 'gif' }];
+    const invalid: unknown[] = [
+      null,
+      {},
+      { md5: 'nope', type: 'png' },
+      { md5: MD5, type: 'jpg' },
+      { md5: 12, type: 'gif' },
+    ];
     for (const data of invalid) {
-      const error = await reasonOf(handleThumbnailJob(job({ data: data as ThumbnailJobPayload }), deps(() => Promise.resolve(result))));
+      const error = await reasonOf(
+        handleThumbnailJob(
+          job({ data: data as ThumbnailJobPayload }),
+          deps(() => Promise.resolve(result)),
+        ),
+      );
       expect(error).toBeInstanceOf(UnrecoverableError);
       expect((error as Error).message).toBe('invalid job payload');
     }
   });
 
-  it('turns unsupported media into an unrecoverable failure with its class\'s fixed reason, and logs the detail', async () => {
-    const error = await reasonOf(handleThumbnailJob(job(), failing(new UnsupportedMediaError('unsupported file type "swf"', { failure: 'unsupportedType' }))));
+  it("turns unsupported media into an unrecoverable failure with its class's fixed reason, and logs the detail", async () => {
+    const error = await reasonOf(
+      handleThumbnailJob(
+        job(),
+        failing(new UnsupportedMediaError('unsupported file type "swf"', { failure: 'unsupportedType' })),
+      ),
+    );
     expect(error).toBeInstanceOf(UnrecoverableError);
     expect((error as Error).message).toBe(THUMBNAIL_FAILURE_REASONS.unsupportedType);
-    expect(logged.at(-1)).toEqual({ message: 'thumbnail job failed for good', meta: { jobId: `${MD5}:png`, failure: 'unsupportedType', reason: THUMBNAIL_FAILURE_REASONS.unsupportedType, detail: 'unsupported file type "swf"' } });
+    expect(logged.at(-1)).toEqual({
+      message: 'thumbnail job failed for good',
+      meta: {
+        jobId: `${MD5}:png`,
+        failure: 'unsupportedType',
+        reason: THUMBNAIL_FAILURE_REASONS.unsupportedType,
+        detail: 'unsupported file type "swf"',
+      },
+    });
   });
 
   it('fails a job for a post the board does not have for good, with the reason the API reads back as that class (404 1068)', async () => {
-    const error = await reasonOf(handleThumbnailJob(job(), failing(new UnsupportedMediaError('post not found on the board', { failure: 'notOnBoard' }))));
+    const error = await reasonOf(
+      handleThumbnailJob(
+        job(),
+        failing(new UnsupportedMediaError('post not found on the board', { failure: 'notOnBoard' })),
+      ),
+    );
     expect(error).toBeInstanceOf(UnrecoverableError);
     expect(thumbnailFailureOf((error as Error).message)).toBe('notOnBoard');
   });
 
-  it('passes any other failure on as retryable, with its class\'s fixed reason; URL, status and md5 stay in the log', async () => {
+  it("passes any other failure on as retryable, with its class's fixed reason; URL, status and md5 stay in the log", async () => {
     const cases: Array<[Error, string]> = [
-      [new BoardUnavailableError('board unavailable after 2 attempt(s): board answered 502', 502), THUMBNAIL_FAILURE_REASONS.boardUnavailable],
-      [new RetryableJobError('download', 'download of http://10.0.0.1/x.png failed: HTTP 503'), THUMBNAIL_FAILURE_REASONS.download],
-      [new RetryableJobError('mismatch', `downloaded file has md5 ${'f'.repeat(32)}, expected ${MD5}`), THUMBNAIL_FAILURE_REASONS.mismatch],
-      [new Error('EACCES: permission denied, open \'/srv/media/thumbs/x\'', { cause: new Error('deep') }), THUMBNAIL_FAILURE_REASONS.internal],
+      [
+        new BoardUnavailableError('board unavailable after 2 attempt(s): board answered 502', 502),
+        THUMBNAIL_FAILURE_REASONS.boardUnavailable,
+      ],
+      [
+        new RetryableJobError('download', 'download of http://10.0.0.1/x.png failed: HTTP 503'),
+        THUMBNAIL_FAILURE_REASONS.download,
+      ],
+      [
+        new RetryableJobError('mismatch', `downloaded file has md5 ${'f'.repeat(32)}, expected ${MD5}`),
+        THUMBNAIL_FAILURE_REASONS.mismatch,
+      ],
+      [
+        new Error("EACCES: permission denied, open '/srv/media/thumbs/x'", { cause: new Error('deep') }),
+        THUMBNAIL_FAILURE_REASONS.internal,
+      ],
     ];
     for (const [failure, reason] of cases) {
       const error = await reasonOf(handleThumbnailJob(job(), failing(failure)));
       expect(error).not.toBeInstanceOf(UnrecoverableError);
       expect((error as Error).message).toBe(reason);
-      expect(logged.at(-1)).toMatchObject({ message: 'thumbnail job failed; it may be retried', meta: { reason, detail: failure.message } });
+      expect(logged.at(-1)).toMatchObject({
+        message: 'thumbnail job failed; it may be retried',
+        meta: { reason, detail: failure.message },
+      });
     }
     expect(logged.at(-1)?.meta.cause).toBe('deep');
   });
@@ -116,10 +194,14 @@ describe('handleThumbnailJob', () => {
     const cancel = new AbortController();
     const stop = new Error('worker closing');
     let signal: AbortSignal | undefined;
-    const running = handleThumbnailJob(job(), deps((_payload, _report, s) => {
-      signal = s;
-      return new Promise<never>(() => undefined);
-    }), cancel.signal);
+    const running = handleThumbnailJob(
+      job(),
+      deps((_payload, _report, s) => {
+        signal = s;
+        return new Promise<never>(() => undefined);
+      }),
+      cancel.signal,
+    );
     cancel.abort(stop);
     expect(await reasonOf(running)).toBe(stop);
     expect(signal?.aborted).toBe(true);

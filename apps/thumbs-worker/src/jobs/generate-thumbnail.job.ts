@@ -1,5 +1,12 @@
 import { workerData } from 'node:worker_threads';
-import { MD5_PATTERN, THUMBNAIL_JOB, THUMBNAIL_TIMEOUT_MARKER, THUMBNAIL_TYPES, type ThumbnailJobPayload, type ThumbnailJobResult } from '@pawlink/contracts';
+import {
+  MD5_PATTERN,
+  THUMBNAIL_JOB,
+  THUMBNAIL_TIMEOUT_MARKER,
+  THUMBNAIL_TYPES,
+  type ThumbnailJobPayload,
+  type ThumbnailJobResult,
+} from '@pawlink/contracts';
 import { createLogger, type Logger } from '@pawlink/service-kit/logger';
 import { UnrecoverableError, type SandboxedJob } from 'bullmq';
 import type { ThumbsWorkerConfig } from '../config.js';
@@ -27,7 +34,10 @@ export interface ThumbnailJobDeps {
 }
 
 /** The part of a sandboxed job the handler reads. */
-export type ThumbnailJob = Pick<SandboxedJob<ThumbnailJobPayload, ThumbnailJobResult>, 'id' | 'name' | 'data' | 'updateProgress'>;
+export type ThumbnailJob = Pick<
+  SandboxedJob<ThumbnailJobPayload, ThumbnailJobResult>,
+  'id' | 'name' | 'data' | 'updateProgress'
+>;
 
 let threadDeps: ThumbnailJobDeps | undefined;
 
@@ -44,13 +54,18 @@ function depsOfThisThread(): ThumbnailJobDeps {
 
 function validPayload(data: unknown): data is ThumbnailJobPayload {
   const payload = data as Partial<ThumbnailJobPayload> | null;
-  return typeof payload?.md5 === 'string' && MD5_PATTERN.test(payload.md5) && (THUMBNAIL_TYPES as readonly unknown[]).includes(payload.type);
+  return (
+    typeof payload?.md5 === 'string' &&
+    MD5_PATTERN.test(payload.md5) &&
+    (THUMBNAIL_TYPES as readonly unknown[]).includes(payload.type)
+  );
 }
 
-const rejectOnAbort = (signal: AbortSignal): Promise<never> => new Promise((_, reject) => {
-  if (signal.aborted) reject(signal.reason as Error);
-  else signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
-});
+const rejectOnAbort = (signal: AbortSignal): Promise<never> =>
+  new Promise((_, reject) => {
+    if (signal.aborted) reject(signal.reason as Error);
+    else signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
+  });
 
 /** What the logs keep of a failure: its detail, and its cause's when it has one. */
 const detailsOf = (error: unknown): Record<string, unknown> => {
@@ -66,7 +81,11 @@ const detailsOf = (error: unknown): Record<string, unknown> => {
  * which is how the API tells the class back: 500 1060 shows it to clients, except for a post the
  * board does not have (404 1068). Its details (URLs, statuses, md5s, ffmpeg's words) are logged.
  */
-export async function handleThumbnailJob(job: ThumbnailJob, deps: ThumbnailJobDeps, cancel?: AbortSignal): Promise<ThumbnailJobResult> {
+export async function handleThumbnailJob(
+  job: ThumbnailJob,
+  deps: ThumbnailJobDeps,
+  cancel?: AbortSignal,
+): Promise<ThumbnailJobResult> {
   if (job.name !== THUMBNAIL_JOB) throw new UnrecoverableError(`no handler for job "${job.name}"`);
   if (!validPayload(job.data)) throw new UnrecoverableError('invalid job payload');
   const { renderService, jobTimeoutMs, logger } = deps;
@@ -84,7 +103,9 @@ export async function handleThumbnailJob(job: ThumbnailJob, deps: ThumbnailJobDe
   } catch (error) {
     if (error instanceof JobTimeoutError || controller.signal.reason instanceof JobTimeoutError) {
       logger.warn('thumbnail job timed out', { jobId: job.id, timeoutMs: jobTimeoutMs });
-      throw new UnrecoverableError(`${THUMBNAIL_TIMEOUT_MARKER} thumbnail generation took longer than ${jobTimeoutMs} ms`);
+      throw new UnrecoverableError(
+        `${THUMBNAIL_TIMEOUT_MARKER} thumbnail generation took longer than ${jobTimeoutMs} ms`,
+      );
     }
     // Cancelled by BullMQ (the worker is closing): its own reason, and the queue decides.
     if (cancel?.aborted && error === cancel.reason) throw error;
@@ -103,6 +124,10 @@ export async function handleThumbnailJob(job: ThumbnailJob, deps: ThumbnailJobDe
 }
 
 /** The processor BullMQ loads (`dist/jobs/generate-thumbnail.job.js`). */
-export default async function processThumbnailJob(job: SandboxedJob<ThumbnailJobPayload, ThumbnailJobResult>, _token?: string, cancel?: AbortSignal): Promise<ThumbnailJobResult> {
+export default async function processThumbnailJob(
+  job: SandboxedJob<ThumbnailJobPayload, ThumbnailJobResult>,
+  _token?: string,
+  cancel?: AbortSignal,
+): Promise<ThumbnailJobResult> {
   return await handleThumbnailJob(job, depsOfThisThread(), cancel);
 }

@@ -34,7 +34,11 @@ export async function startThumbnailEndWatcher(options: {
   // The first watcher ever reads the stream (as far as BullMQ keeps it) from its start: ends older
   // than a registration never fire it, so nothing is sent twice or early.
   const lastEventId = (await cursor.read()) ?? '0-0';
-  const events = new QueueEvents(THUMBNAIL_QUEUE, { connection: options.connection, prefix: thumbnailQueuePrefix(options.redisPrefix), lastEventId });
+  const events = new QueueEvents(THUMBNAIL_QUEUE, {
+    connection: options.connection,
+    prefix: thumbnailQueuePrefix(options.redisPrefix),
+    lastEventId,
+  });
   let chain: Promise<void> = Promise.resolve();
   const handle = (jobId: string, end: ThumbnailJobEnd, eventId: string): void => {
     chain = chain.then(async () => {

@@ -15,7 +15,11 @@ const refused = (): Error => Object.assign(new Error('connect ECONNREFUSED 127.0
 describe('logQueueErrors', () => {
   it('logs a lost connection once however often it is re-emitted, and once when a connection is ready again', () => {
     const lines: string[] = [];
-    const logger = { info: (m: string) => lines.push(`info ${m}`), warn: (m: string) => lines.push(`warn ${m}`), error: (m: string) => lines.push(`error ${m}`) };
+    const logger = {
+      info: (m: string) => lines.push(`info ${m}`),
+      warn: (m: string) => lines.push(`warn ${m}`),
+      error: (m: string) => lines.push(`error ${m}`),
+    };
     const worker = new FakeQueueEvents();
     logQueueErrors(worker, logger as never, 'thumbnail worker');
     worker.backend.emit('ready');
@@ -35,7 +39,17 @@ describe('logQueueErrors', () => {
   });
 
   it('tells connection failures from other errors', () => {
-    expect([refused(), new Error('Connection is closed.'), Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }), new Error('Reached the max retries per request limit (which is 2).')].map(isConnectionError)).toEqual([true, true, true, true]);
-    expect([new Error('Missing lock for job x'), new Error('ERR unknown command')].map(isConnectionError)).toEqual([false, false]);
+    expect(
+      [
+        refused(),
+        new Error('Connection is closed.'),
+        Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }),
+        new Error('Reached the max retries per request limit (which is 2).'),
+      ].map(isConnectionError),
+    ).toEqual([true, true, true, true]);
+    expect([new Error('Missing lock for job x'), new Error('ERR unknown command')].map(isConnectionError)).toEqual([
+      false,
+      false,
+    ]);
   });
 });

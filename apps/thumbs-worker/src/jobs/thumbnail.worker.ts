@@ -1,7 +1,13 @@
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { THUMBNAIL_QUEUE, thumbnailQueuePrefix, thumbnailWorkerName, type ThumbnailJobPayload, type ThumbnailJobResult } from '@pawlink/contracts';
+import {
+  THUMBNAIL_QUEUE,
+  thumbnailQueuePrefix,
+  thumbnailWorkerName,
+  type ThumbnailJobPayload,
+  type ThumbnailJobResult,
+} from '@pawlink/contracts';
 import type { Logger } from '@pawlink/service-kit/logger';
 import { Worker } from 'bullmq';
 import type { RedisClient } from '@pawlink/service-kit/redis';
@@ -29,7 +35,12 @@ export type ThumbnailWorker = Worker<ThumbnailJobPayload, ThumbnailJobResult>;
  * A BullMQ worker on the thumbnail queue. Each concurrent job runs on its own worker thread,
  * so CPU-heavy decoding never delays lock renewal on the main thread.
  */
-export function createThumbnailWorker(config: ThumbsWorkerConfig, connection: RedisClient, logger: Logger, options: { name?: string } = {}): ThumbnailWorker {
+export function createThumbnailWorker(
+  config: ThumbsWorkerConfig,
+  connection: RedisClient,
+  logger: Logger,
+  options: { name?: string } = {},
+): ThumbnailWorker {
   const { worker: settings } = config;
   const workerData: ProcessorWorkerData = { config };
   const worker: ThumbnailWorker = new Worker(THUMBNAIL_QUEUE, processorFile(), {
@@ -46,8 +57,12 @@ export function createThumbnailWorker(config: ThumbsWorkerConfig, connection: Re
     maxStalledCount: settings.maxStalledCount,
   });
   worker.on('active', (job) => logger.info('thumbnail job started', { jobId: job.id, attempt: job.attemptsMade + 1 }));
-  worker.on('completed', (job) => logger.info('thumbnail job completed', { jobId: job.id, durationMs: job.returnvalue?.durationMs }));
-  worker.on('failed', (job, error) => logger.warn('thumbnail job failed', { jobId: job?.id, attemptsMade: job?.attemptsMade, reason: error.message }));
+  worker.on('completed', (job) =>
+    logger.info('thumbnail job completed', { jobId: job.id, durationMs: job.returnvalue?.durationMs }),
+  );
+  worker.on('failed', (job, error) =>
+    logger.warn('thumbnail job failed', { jobId: job?.id, attemptsMade: job?.attemptsMade, reason: error.message }),
+  );
   worker.on('stalled', (jobId) => logger.warn('thumbnail job stalled; it goes back to the queue', { jobId }));
   logQueueErrors(worker, logger, 'thumbnail worker');
   return worker;

@@ -1,5 +1,10 @@
 import { createHash } from 'node:crypto';
-import { THUMBNAIL_CALLBACK_JOB, THUMBNAIL_CALLBACK_QUEUE, thumbnailQueuePrefix, type ThumbnailCallbackDelivery } from '@pawlink/contracts';
+import {
+  THUMBNAIL_CALLBACK_JOB,
+  THUMBNAIL_CALLBACK_QUEUE,
+  thumbnailQueuePrefix,
+  type ThumbnailCallbackDelivery,
+} from '@pawlink/contracts';
 import type { RedisClient } from '@pawlink/service-kit/redis';
 import { Queue } from 'bullmq';
 
@@ -18,7 +23,10 @@ export interface CallbackQueuePolicy {
 
 /** The durable queue of deliveries (THUMBNAIL_CALLBACK_QUEUE), next to the thumbnail queue under the same `{bull}` prefix. */
 export function openCallbackQueue(connection: RedisClient, redisPrefix: string): CallbackQueue {
-  return new Queue<ThumbnailCallbackDelivery>(THUMBNAIL_CALLBACK_QUEUE, { connection, prefix: thumbnailQueuePrefix(redisPrefix) });
+  return new Queue<ThumbnailCallbackDelivery>(THUMBNAIL_CALLBACK_QUEUE, {
+    connection,
+    prefix: thumbnailQueuePrefix(redisPrefix),
+  });
 }
 
 /**

@@ -32,7 +32,8 @@ export class CallbackRegistrationRepository {
     const registrations: CallbackRegistration[] = [];
     for (const [callbackURL, stored] of Object.entries(fields)) {
       const match = /^(\d+):(\d+)$/.exec(stored);
-      if (match) registrations.push({ callbackURL, apiKeyId: Number(match[1]), registeredAt: Number(match[2]), stored });
+      if (match)
+        registrations.push({ callbackURL, apiKeyId: Number(match[1]), registeredAt: Number(match[2]), stored });
     }
     return registrations;
   }

@@ -35,14 +35,22 @@ export class CallbackSenderRepository {
 
   private async resolve(url: URL): Promise<Pinned> {
     const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
-    const addresses = isIpAddressLiteral(host) ? [{ address: host, family: host.includes(':') ? 6 : 4 }] : await dnsLookup(host, { all: true, verbatim: true });
+    const addresses = isIpAddressLiteral(host)
+      ? [{ address: host, family: host.includes(':') ? 6 : 4 }]
+      : await dnsLookup(host, { all: true, verbatim: true });
     if (addresses.length === 0) throw new Error(`${host} has no address`);
     const refused = firstRefusedAddress(url, addresses, this.options.privateHosts);
     if (refused !== undefined) throw new CallbackRefusedError(`${host} resolves to ${refused}, not a public address`);
     return addresses.map((entry) => ({ address: entry.address, family: entry.family === 6 ? 6 : 4 }));
   }
 
-  private send(url: URL, pinned: Pinned, body: string, headers: Record<string, string>, signal: AbortSignal): Promise<number> {
+  private send(
+    url: URL,
+    pinned: Pinned,
+    body: string,
+    headers: Record<string, string>,
+    signal: AbortSignal,
+  ): Promise<number> {
     const lookup: LookupFunction = (_hostname, options, callback) => {
       if (options.all) callback(null, pinned);
       else callback(null, pinned[0]!.address, pinned[0]!.family);
@@ -53,7 +61,11 @@ export class CallbackSenderRepository {
         url,
         {
           method: 'POST',
-          headers: { ...headers, 'User-Agent': this.options.userAgent, 'Content-Length': String(Buffer.byteLength(body)) },
+          headers: {
+            ...headers,
+            'User-Agent': this.options.userAgent,
+            'Content-Length': String(Buffer.byteLength(body)),
+          },
           port: effectivePort(url),
           lookup,
           // A pooled socket could be one connected before this attempt's checks.

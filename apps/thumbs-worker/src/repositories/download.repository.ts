@@ -6,7 +6,14 @@ import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { effectivePort, firstRefusedAddress, isAllowedMediaUrl, isIpAddressLiteral, REDIRECT_STATUSES, type MediaHost } from '@pawlink/contracts';
+import {
+  effectivePort,
+  firstRefusedAddress,
+  isAllowedMediaUrl,
+  isIpAddressLiteral,
+  REDIRECT_STATUSES,
+  type MediaHost,
+} from '@pawlink/contracts';
 import { RetryableJobError, UnsupportedMediaError } from '../services/thumbnail.errors.js';
 
 export interface DownloadOptions {
@@ -35,7 +42,8 @@ export interface Downloaded {
 type Pinned = Array<{ address: string; family: 4 | 6 }>;
 
 /** The request for `url`, refused for good, with the detail for the logs. */
-const refused = (url: string, why: string): UnsupportedMediaError => new UnsupportedMediaError(`download of ${url} refused: ${why}`, { failure: 'download' });
+const refused = (url: string, why: string): UnsupportedMediaError =>
+  new UnsupportedMediaError(`download of ${url} refused: ${why}`, { failure: 'download' });
 
 /**
  * Board files streamed to disk, from the board's own hosts only. Every hop (the first URL and
@@ -61,7 +69,11 @@ export class DownloadRepository {
     const failure = (error: unknown): Error => {
       if (signal?.aborted) return signal.reason as Error;
       if (error instanceof UnsupportedMediaError || error instanceof RetryableJobError) return error;
-      return new RetryableJobError('download', `download of ${url} failed: ${timeout.aborted ? `timed out after ${timeoutMs} ms` : (error as Error).message}`, { cause: error });
+      return new RetryableJobError(
+        'download',
+        `download of ${url} failed: ${timeout.aborted ? `timed out after ${timeoutMs} ms` : (error as Error).message}`,
+        { cause: error },
+      );
     };
     let response: IncomingMessage;
     let from: URL;
@@ -73,7 +85,9 @@ export class DownloadRepository {
     const status = response.statusCode ?? 0;
     if (status === 404 || status === 410) {
       response.destroy();
-      throw new UnsupportedMediaError(`the board has no file at ${from.href} (HTTP ${status})`, { failure: 'download' });
+      throw new UnsupportedMediaError(`the board has no file at ${from.href} (HTTP ${status})`, {
+        failure: 'download',
+      });
     }
     if (status < 200 || status > 299) {
       response.destroy();
@@ -82,7 +96,9 @@ export class DownloadRepository {
     const declared = Number(response.headers['content-length']);
     if (Number.isFinite(declared) && declared > maxBytes) {
       response.destroy();
-      throw new UnsupportedMediaError(`file at ${from.href} is ${declared} bytes, over the ${maxBytes} byte limit`, { failure: 'tooLarge' });
+      throw new UnsupportedMediaError(`file at ${from.href} is ${declared} bytes, over the ${maxBytes} byte limit`, {
+        failure: 'tooLarge',
+      });
     }
     const hash = createHash('md5');
     let bytes = 0;
@@ -90,7 +106,11 @@ export class DownloadRepository {
       transform(chunk: Buffer, _encoding, callback) {
         bytes += chunk.length;
         if (bytes > maxBytes) {
-          callback(new UnsupportedMediaError(`file at ${from.href} is over the ${maxBytes} byte limit`, { failure: 'tooLarge' }));
+          callback(
+            new UnsupportedMediaError(`file at ${from.href} is over the ${maxBytes} byte limit`, {
+              failure: 'tooLarge',
+            }),
+          );
           return;
         }
         hash.update(chunk);
@@ -114,14 +134,16 @@ export class DownloadRepository {
       throw refused(first, 'not a URL');
     }
     for (let redirects = 0; ; redirects++) {
-      if (!isAllowedMediaUrl(current, this.options.allowedHosts)) throw refused(current.href, 'not one of the board\'s media hosts');
+      if (!isAllowedMediaUrl(current, this.options.allowedHosts))
+        throw refused(current.href, "not one of the board's media hosts");
       const pinned = await this.resolve(current, signal);
       const response = await this.get(current, pinned, signal);
       const status = response.statusCode ?? 0;
       if (!REDIRECT_STATUSES.has(status)) return { response, url: current };
       response.destroy();
       const location = response.headers.location;
-      if (redirects >= this.options.maxRedirects) throw refused(first, `more than ${this.options.maxRedirects} redirect(s)`);
+      if (redirects >= this.options.maxRedirects)
+        throw refused(first, `more than ${this.options.maxRedirects} redirect(s)`);
       if (!location) throw refused(current.href, `HTTP ${status} without a Location`);
       try {
         current = new URL(location, current);
@@ -141,10 +163,15 @@ export class DownloadRepository {
     const addresses = isIpAddressLiteral(host)
       ? [{ address: host, family: host.includes(':') ? 6 : 4 }]
       : await dnsLookup(host, { all: true, verbatim: true }).catch((error: unknown) => {
-        throw new RetryableJobError('download', `download of ${url.href} failed: ${host} could not be resolved: ${(error as Error).message}`, { cause: error });
-      });
+          throw new RetryableJobError(
+            'download',
+            `download of ${url.href} failed: ${host} could not be resolved: ${(error as Error).message}`,
+            { cause: error },
+          );
+        });
     signal.throwIfAborted();
-    if (addresses.length === 0) throw new RetryableJobError('download', `download of ${url.href} failed: ${host} has no address`);
+    if (addresses.length === 0)
+      throw new RetryableJobError('download', `download of ${url.href} failed: ${host} has no address`);
     const blocked = firstRefusedAddress(url, addresses, this.options.privateHosts);
     if (blocked) throw refused(url.href, `${host} resolves to ${blocked}, not a public address`);
     return addresses.map((entry) => ({ address: entry.address, family: entry.family === 6 ? 6 : 4 }));
@@ -158,14 +185,18 @@ export class DownloadRepository {
     };
     const client = url.protocol === 'https:' ? https : http;
     return new Promise((resolve, reject) => {
-      const request = client.get(url, {
-        headers: { 'User-Agent': this.options.userAgent },
-        port: effectivePort(url),
-        lookup,
-        // A pooled socket could be one connected before this hop's checks.
-        agent: false,
-        signal,
-      }, resolve);
+      const request = client.get(
+        url,
+        {
+          headers: { 'User-Agent': this.options.userAgent },
+          port: effectivePort(url),
+          lookup,
+          // A pooled socket could be one connected before this hop's checks.
+          agent: false,
+          signal,
+        },
+        resolve,
+      );
       request.on('error', reject);
     });
   }

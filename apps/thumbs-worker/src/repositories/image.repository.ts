@@ -1,5 +1,11 @@
 import sharp, { type Metadata, type OutputInfo } from 'sharp';
-import { affordablePages, chooseAnimationWindow, effectiveDelay, thinFrames, type AnimationWindow } from '../services/animation.rules.js';
+import {
+  affordablePages,
+  chooseAnimationWindow,
+  effectiveDelay,
+  thinFrames,
+  type AnimationWindow,
+} from '../services/animation.rules.js';
 import { fitInside, refuseOverPixelLimit, type Clip, type ClipRequest } from '../services/clip.rules.js';
 import { UnsupportedMediaError } from '../services/thumbnail.errors.js';
 
@@ -29,21 +35,30 @@ export class ImageRepository {
     } catch (error) {
       throw new UnsupportedMediaError(`not a readable image: ${libvipsReason(error, file)}`, { cause: error });
     }
-    if (!DECODABLE_FORMATS.has(meta.format ?? '')) throw new UnsupportedMediaError(`unsupported image format "${meta.format ?? 'unknown'}"`);
+    if (!DECODABLE_FORMATS.has(meta.format ?? ''))
+      throw new UnsupportedMediaError(`unsupported image format "${meta.format ?? 'unknown'}"`);
     const pageHeight = meta.pageHeight ?? meta.height;
     if (!meta.width || !pageHeight) throw new UnsupportedMediaError('image has no size');
     refuseOverPixelLimit('image', meta.width, pageHeight, request.maxInputPixels);
     const pages = Math.max(1, meta.pages ?? 1);
     const delays = Array.from({ length: pages }, (_, i) => effectiveDelay(meta.delay?.[i]));
-    const window = pages > 1 ? chooseAnimationWindow(delays, request.clipSeconds, affordablePages(meta.width * pageHeight, request)) : STILL;
+    const window =
+      pages > 1
+        ? chooseAnimationWindow(delays, request.clipSeconds, affordablePages(meta.width * pageHeight, request))
+        : STILL;
     const size = fitInside(meta.width, pageHeight, request.box);
 
     let data: Buffer;
     let info: OutputInfo;
     try {
-      const input = pages > 1
-        ? sharp(file, { page: window.start, pages: window.count, limitInputPixels: meta.width * pageHeight * window.count })
-        : sharp(file, { limitInputPixels: request.maxInputPixels }).rotate();
+      const input =
+        pages > 1
+          ? sharp(file, {
+              page: window.start,
+              pages: window.count,
+              limitInputPixels: meta.width * pageHeight * window.count,
+            })
+          : sharp(file, { limitInputPixels: request.maxInputPixels }).rotate();
       ({ data, info } = await input
         .resize({ width: size.width, height: size.height, fit: 'fill' })
         .ensureAlpha()

@@ -39,8 +39,18 @@ function clip(): IndexedClip {
 const DELAYS = [100, 250, 40, 1000, 70];
 
 /** What a viewer must see: each pixel's colour from the table, transparent for index 255. */
-const expectedRgba = (frames: readonly Uint8Array[]): Buffer => Buffer.concat(frames.map((frame) => Buffer.from(Array.from(frame).flatMap((index) =>
-  index === T ? [0, 0, 0, 0] : [colorTable[index * 3]!, colorTable[index * 3 + 1]!, colorTable[index * 3 + 2]!, 255]))));
+const expectedRgba = (frames: readonly Uint8Array[]): Buffer =>
+  Buffer.concat(
+    frames.map((frame) =>
+      Buffer.from(
+        Array.from(frame).flatMap((index) =>
+          index === T
+            ? [0, 0, 0, 0]
+            : [colorTable[index * 3]!, colorTable[index * 3 + 1]!, colorTable[index * 3 + 2]!, 255],
+        ),
+      ),
+    ),
+  );
 
 interface Block {
   disposal: number;
@@ -63,14 +73,27 @@ function framesOf(gif: Buffer, at: number): { frames: Block[]; extensions: strin
   while (gif[at] !== 0x3b) {
     if (gif[at] === 0x21 && gif[at + 1] === 0xf9) {
       expect(gif[at + 2]).toBe(4);
-      gce = { disposal: (gif[at + 3]! >> 2) & 7, transparentFlag: (gif[at + 3]! & 1) === 1, delayCs: gif.readUInt16LE(at + 4), transparentIndex: gif[at + 6]! };
+      gce = {
+        disposal: (gif[at + 3]! >> 2) & 7,
+        transparentFlag: (gif[at + 3]! & 1) === 1,
+        delayCs: gif.readUInt16LE(at + 4),
+        transparentIndex: gif[at + 6]!,
+      };
       at = skipSubBlocks(at + 2);
     } else if (gif[at] === 0x21 && gif[at + 1] === 0xff) {
-      extensions.push(gif.toString('latin1', at + 3, at + 3 + gif[at + 2]!) + ':' + gif.readUInt16LE(at + 3 + gif[at + 2]! + 2));
+      extensions.push(
+        gif.toString('latin1', at + 3, at + 3 + gif[at + 2]!) + ':' + gif.readUInt16LE(at + 3 + gif[at + 2]! + 2),
+      );
       at = skipSubBlocks(at + 2);
     } else if (gif[at] === 0x2c) {
       if (!gce) throw new Error(`frame ${frames.length + 1} has no Graphic Control Extension`);
-      const descriptor = { left: gif.readUInt16LE(at + 1), top: gif.readUInt16LE(at + 3), width: gif.readUInt16LE(at + 5), height: gif.readUInt16LE(at + 7), packed: gif[at + 9]! };
+      const descriptor = {
+        left: gif.readUInt16LE(at + 1),
+        top: gif.readUInt16LE(at + 3),
+        width: gif.readUInt16LE(at + 5),
+        height: gif.readUInt16LE(at + 7),
+        packed: gif[at + 9]!,
+      };
       frames.push({ ...gce, descriptor, minCodeSize: gif[at + 10]! });
       gce = undefined;
       at = skipSubBlocks(at + 11);
@@ -84,40 +107,64 @@ function framesOf(gif: Buffer, at: number): { frames: Block[]; extensions: strin
 describe('encodeIndexedGif (gif-encoder-2 fed palette indices)', () => {
   it('runs on the exact gif-encoder-2 its subclass was written for', () => {
     const { version } = createRequire(import.meta.url)('gif-encoder-2/package.json') as { version: string };
-    expect(version, 'indexed-gif-encoder.repository.ts replaces internals of gif-encoder-2 1.0.5: check them against the new version before changing this').toBe('1.0.5');
+    expect(
+      version,
+      'indexed-gif-encoder.repository.ts replaces internals of gif-encoder-2 1.0.5: check them against the new version before changing this',
+    ).toBe('1.0.5');
   });
 
   it('writes one global colour table, a loop, and per frame its delay, disposal and transparent index, with no local table', () => {
     const input = clip();
     const gif = encodeIndexedGif(input, DELAYS);
     expect(gif.toString('latin1', 0, 6)).toBe('GIF89a');
-    expect({ width: gif.readUInt16LE(6), height: gif.readUInt16LE(8), packed: gif[10], background: gif[11], aspect: gif[12] }).toEqual({
-      width: WIDTH, height: HEIGHT, packed: 0xf7, background: 0, aspect: 0,
+    expect({
+      width: gif.readUInt16LE(6),
+      height: gif.readUInt16LE(8),
+      packed: gif[10],
+      background: gif[11],
+      aspect: gif[12],
+    }).toEqual({
+      width: WIDTH,
+      height: HEIGHT,
+      packed: 0xf7,
+      background: 0,
+      aspect: 0,
     });
     expect(Buffer.compare(gif.subarray(13, 13 + 768), Buffer.from(colorTable))).toBe(0);
     const { frames, extensions, end } = framesOf(gif, 13 + 768);
     expect(end).toBe(gif.length);
     expect(extensions).toEqual(['NETSCAPE2.0:0']);
-    expect(frames).toEqual(DELAYS.map((ms, i) => ({
-      // frame 3 (index 2) comes before the frame with transparent pixels of its own
-      disposal: i === 2 ? DISPOSE_CLEAR : DISPOSE_KEEP, transparentFlag: true, delayCs: ms / 10, transparentIndex: T,
-      descriptor: { left: 0, top: 0, width: WIDTH, height: HEIGHT, packed: 0 }, minCodeSize: 8,
-    })));
+    expect(frames).toEqual(
+      DELAYS.map((ms, i) => ({
+        // frame 3 (index 2) comes before the frame with transparent pixels of its own
+        disposal: i === 2 ? DISPOSE_CLEAR : DISPOSE_KEEP,
+        transparentFlag: true,
+        delayCs: ms / 10,
+        transparentIndex: T,
+        descriptor: { left: 0, top: 0, width: WIDTH, height: HEIGHT, packed: 0 },
+        minCodeSize: 8,
+      })),
+    );
   });
 
   it('decodes to the palette-mapped frames pixel for pixel, unchanged pixels and all', async () => {
     const input = clip();
     const gif = encodeIndexedGif(input, DELAYS);
     const decoded = await sharp(gif, { animated: true }).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-    expect({ width: decoded.info.width, pageHeight: decoded.info.pageHeight, pages: decoded.info.pages }).toEqual({ width: WIDTH, pageHeight: HEIGHT, pages: 5 });
+    expect({ width: decoded.info.width, pageHeight: decoded.info.pageHeight, pages: decoded.info.pages }).toEqual({
+      width: WIDTH,
+      pageHeight: HEIGHT,
+      pages: 5,
+    });
     const expected = expectedRgba(input.frames);
     // transparent pixels are compared by their alpha alone: their colour is the decoder's
-    const clear = (rgba: Buffer): Buffer => Buffer.from(rgba.map((value, i) => (rgba[i - (i % 4) + 3] === 0 ? 0 : value)));
+    const clear = (rgba: Buffer): Buffer =>
+      Buffer.from(rgba.map((value, i) => (rgba[i - (i % 4) + 3] === 0 ? 0 : value)));
     expect(Buffer.compare(clear(decoded.data), expected)).toBe(0);
     expect((await sharp(gif, { animated: true }).metadata()).delay).toEqual(DELAYS);
   });
 
-  it('refuses a number of delays other than the frames\'', () => {
+  it("refuses a number of delays other than the frames'", () => {
     expect(() => encodeIndexedGif(clip(), [100, 100])).toThrow('the GIF has 5 frames, the clip 2');
   });
 });

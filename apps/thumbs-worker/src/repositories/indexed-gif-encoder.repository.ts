@@ -62,7 +62,12 @@ class GifBytes implements GifByteSink {
  * `indexed-gif-encoder.repository.spec.ts` fails if an upgrade changes any of this.
  */
 class IndexedGifEncoder extends GIFEncoder {
-  constructor(width: number, height: number, private readonly colorTable: Uint8Array, capacity: number) {
+  constructor(
+    width: number,
+    height: number,
+    private readonly colorTable: Uint8Array,
+    capacity: number,
+  ) {
     super(width, height);
     this.out = new GifBytes(capacity);
     // Non-null only so that every Graphic Control Extension carries the transparency flag (the
@@ -97,9 +102,15 @@ class IndexedGifEncoder extends GIFEncoder {
  * GIF stores it), unchanged pixels stored as transparent (`gifFramesOf`).
  */
 export function encodeIndexedGif(clip: IndexedClip, delaysMs: readonly number[]): Buffer {
-  if (clip.frames.length !== delaysMs.length) throw new Error(`the GIF has ${clip.frames.length} frames, the clip ${delaysMs.length}`);
+  if (clip.frames.length !== delaysMs.length)
+    throw new Error(`the GIF has ${clip.frames.length} frames, the clip ${delaysMs.length}`);
   // whole frames compress to well under a byte a pixel; the buffer grows if not
-  const encoder = new IndexedGifEncoder(clip.width, clip.height, clip.colorTable, (clip.width * clip.height * clip.frames.length) / 2);
+  const encoder = new IndexedGifEncoder(
+    clip.width,
+    clip.height,
+    clip.colorTable,
+    (clip.width * clip.height * clip.frames.length) / 2,
+  );
   encoder.setRepeat(0);
   encoder.start();
   gifFramesOf(clip.frames).forEach((frame, i) => {

@@ -24,20 +24,68 @@ export interface Mp4Settings {
  * libx264. The MP4 muxer seeks back to write the index, so ffmpeg writes `outFile` (in the job's
  * work dir) rather than a pipe; its bytes are returned.
  */
-export async function encodeMp4(ffmpegPath: string, clip: Clip, outFile: string, signal?: AbortSignal, settings: Mp4Settings = { crf: MP4_CRF, preset: MP4_PRESET }): Promise<Buffer> {
+export async function encodeMp4(
+  ffmpegPath: string,
+  clip: Clip,
+  outFile: string,
+  signal?: AbortSignal,
+  settings: Mp4Settings = { crf: MP4_CRF, preset: MP4_PRESET },
+): Promise<Buffer> {
   if (clip.frames.length === 0) throw new Error('clip has no frames');
   signal?.throwIfAborted();
   const timeline = mp4Timeline(clip.delaysMs);
   const frames = Readable.from(timeline.frames.map((index) => clip.frames[index]!));
-  const result = await runTool(ffmpegPath, [
-    '-hide_banner', '-loglevel', 'error', '-nostdin',
-    '-f', 'rawvideo', '-pix_fmt', 'rgba', '-video_size', `${clip.width}x${clip.height}`, '-framerate', timeline.fps, '-i', 'pipe:0',
-    '-vf', mp4Filter(clip.width, clip.height),
-    '-an', '-c:v', 'libx264', '-preset', settings.preset, '-crf', String(settings.crf), '-pix_fmt', 'yuv420p', '-profile:v', 'high',
-    '-colorspace', 'smpte170m', '-color_primaries', 'smpte170m', '-color_trc', 'smpte170m', '-color_range', 'tv',
-    '-movflags', '+faststart', '-f', 'mp4', '-y', outFile,
-  ], { signal, stdin: frames, maxStdoutBytes: 64 * 1024 });
-  if (result.code !== 0) throw new Error(`ffmpeg could not encode the MP4 (exit ${result.code}): ${result.stderr.trim().split('\n').pop() ?? ''}`);
+  const result = await runTool(
+    ffmpegPath,
+    [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-nostdin',
+      '-f',
+      'rawvideo',
+      '-pix_fmt',
+      'rgba',
+      '-video_size',
+      `${clip.width}x${clip.height}`,
+      '-framerate',
+      timeline.fps,
+      '-i',
+      'pipe:0',
+      '-vf',
+      mp4Filter(clip.width, clip.height),
+      '-an',
+      '-c:v',
+      'libx264',
+      '-preset',
+      settings.preset,
+      '-crf',
+      String(settings.crf),
+      '-pix_fmt',
+      'yuv420p',
+      '-profile:v',
+      'high',
+      '-colorspace',
+      'smpte170m',
+      '-color_primaries',
+      'smpte170m',
+      '-color_trc',
+      'smpte170m',
+      '-color_range',
+      'tv',
+      '-movflags',
+      '+faststart',
+      '-f',
+      'mp4',
+      '-y',
+      outFile,
+    ],
+    { signal, stdin: frames, maxStdoutBytes: 64 * 1024 },
+  );
+  if (result.code !== 0)
+    throw new Error(
+      `ffmpeg could not encode the MP4 (exit ${result.code}): ${result.stderr.trim().split('\n').pop() ?? ''}`,
+    );
   signal?.throwIfAborted();
   return readFile(outFile);
 }

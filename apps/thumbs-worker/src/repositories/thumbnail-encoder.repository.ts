@@ -67,11 +67,37 @@ export class ThumbnailEncoderRepository {
   startGif(size: { width: number; height: number }, maxFrames: number, signal?: AbortSignal): GifEncoding {
     const frames = new PassThrough();
     const stop = new AbortController();
-    const run = runTool(this.tools.ffmpegPath, [
-      '-hide_banner', '-loglevel', 'error', '-nostdin',
-      '-f', 'rawvideo', '-pix_fmt', 'rgba', '-video_size', `${size.width}x${size.height}`, '-framerate', '10', '-i', 'pipe:0',
-      '-filter_complex', GIF_FILTER, '-f', 'rawvideo', '-pix_fmt', 'pal8', 'pipe:1',
-    ], { signal: signal ? AbortSignal.any([signal, stop.signal]) : stop.signal, stdin: frames, maxStdoutBytes: maxFrames * pal8FrameBytes(size.width, size.height) });
+    const run = runTool(
+      this.tools.ffmpegPath,
+      [
+        '-hide_banner',
+        '-loglevel',
+        'error',
+        '-nostdin',
+        '-f',
+        'rawvideo',
+        '-pix_fmt',
+        'rgba',
+        '-video_size',
+        `${size.width}x${size.height}`,
+        '-framerate',
+        '10',
+        '-i',
+        'pipe:0',
+        '-filter_complex',
+        GIF_FILTER,
+        '-f',
+        'rawvideo',
+        '-pix_fmt',
+        'pal8',
+        'pipe:1',
+      ],
+      {
+        signal: signal ? AbortSignal.any([signal, stop.signal]) : stop.signal,
+        stdin: frames,
+        maxStdoutBytes: maxFrames * pal8FrameBytes(size.width, size.height),
+      },
+    );
     // a cancelled encoding is never awaited
     run.catch(() => undefined);
     return {
@@ -80,7 +106,10 @@ export class ThumbnailEncoderRepository {
       async finish(delaysMs) {
         frames.end();
         const result = await run;
-        if (result.code !== 0) throw new Error(`ffmpeg could not map the GIF's frames onto a palette (exit ${result.code}): ${result.stderr.trim().split('\n').pop() ?? ''}`);
+        if (result.code !== 0)
+          throw new Error(
+            `ffmpeg could not map the GIF's frames onto a palette (exit ${result.code}): ${result.stderr.trim().split('\n').pop() ?? ''}`,
+          );
         signal?.throwIfAborted();
         return encodeIndexedGif(indexedClipOfPal8(result.stdout, size.width, size.height), delaysMs);
       },
@@ -91,7 +120,9 @@ export class ThumbnailEncoderRepository {
   png(clip: Clip): Promise<Buffer> {
     const first = clip.frames[0];
     if (!first) throw new Error('clip has no frames');
-    return sharp(first, { raw: { width: clip.width, height: clip.height, channels: 4 } }).png({ compressionLevel: 9, adaptiveFiltering: true }).toBuffer();
+    return sharp(first, { raw: { width: clip.width, height: clip.height, channels: 4 } })
+      .png({ compressionLevel: 9, adaptiveFiltering: true })
+      .toBuffer();
   }
 
   /**
@@ -103,11 +134,18 @@ export class ThumbnailEncoderRepository {
     if (count === 0) throw new Error('clip has no frames');
     signal?.throwIfAborted();
     const options = { quality: WEBP_QUALITY, effort: WEBP_EFFORT };
-    if (count === 1) return sharp(clip.frames[0], { raw: { width: clip.width, height: clip.height, channels: 4 } }).webp(options).toBuffer();
-    const stacked = sharp(Buffer.concat(clip.frames), { raw: { width: clip.width, height: clip.height * count, channels: 4, pageHeight: clip.height } });
+    if (count === 1)
+      return sharp(clip.frames[0], { raw: { width: clip.width, height: clip.height, channels: 4 } })
+        .webp(options)
+        .toBuffer();
+    const stacked = sharp(Buffer.concat(clip.frames), {
+      raw: { width: clip.width, height: clip.height * count, channels: 4, pageHeight: clip.height },
+    });
     // `mixed`: libwebp encodes each frame both ways and keeps the smaller, so a frame whose pixels
     // lossless holds in fewer bytes (flat drawings, unchanged areas) is stored exactly
-    return stacked.webp({ ...options, mixed: true, loop: 0, delay: clip.delaysMs.map((ms) => Math.max(1, ms)) }).toBuffer();
+    return stacked
+      .webp({ ...options, mixed: true, loop: 0, delay: clip.delaysMs.map((ms) => Math.max(1, ms)) })
+      .toBuffer();
   }
 
   /**

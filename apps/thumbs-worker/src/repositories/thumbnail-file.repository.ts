@@ -43,7 +43,12 @@ export class ThumbnailFileRepository {
    */
   async isWritable(timeoutMs: number): Promise<boolean> {
     const probe = path.join(this.dir, `.ready.${randomBytes(6).toString('hex')}.tmp`);
-    const attempt = writeFile(probe, '', { flag: 'wx' }).then(() => true, () => false).finally(() => rm(probe, { force: true }).catch(() => undefined));
+    const attempt = writeFile(probe, '', { flag: 'wx' })
+      .then(
+        () => true,
+        () => false,
+      )
+      .finally(() => rm(probe, { force: true }).catch(() => undefined));
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<boolean>((resolve) => {
       timer = setTimeout(() => resolve(false), timeoutMs);

@@ -1,4 +1,14 @@
-import { clipFps, fitInside, refuseOverPixelLimit, videoClipStart, type Clip, type ClipRequest, type ClipStart, type FrameSink, type FrameSinkFor } from '../services/clip.rules.js';
+import {
+  clipFps,
+  fitInside,
+  refuseOverPixelLimit,
+  videoClipStart,
+  type Clip,
+  type ClipRequest,
+  type ClipStart,
+  type FrameSink,
+  type FrameSinkFor,
+} from '../services/clip.rules.js';
 import { UnsupportedMediaError } from '../services/thumbnail.errors.js';
 import { runTool, type ToolRun } from './tool-process.repository.js';
 
@@ -48,7 +58,8 @@ const SAFE_INPUT = ['-protocol_whitelist', 'file', '-format_whitelist', 'matrosk
  * ffmpeg's last stderr line, the one that says what went wrong. It becomes the job's failure
  * reason, which the API shows to clients, so our temp path in it is replaced by "input".
  */
-const lastLine = (text: string, file: string): string => (text.trim().split('\n').filter(Boolean).pop() ?? 'no details').replaceAll(file, 'input');
+const lastLine = (text: string, file: string): string =>
+  (text.trim().split('\n').filter(Boolean).pop() ?? 'no details').replaceAll(file, 'input');
 
 const rate = (value: unknown): number => {
   if (typeof value !== 'string') return Number.NaN;
@@ -77,28 +88,58 @@ export class VideoRepository {
    * The keyframes come from the packets' flags: the file is read, not decoded (a few ms).
    */
   async probe(file: string, signal?: AbortSignal): Promise<VideoProbe> {
-    const result = await runTool(this.tools.ffprobePath, [
-      '-v', 'error', ...SAFE_INPUT, '-select_streams', 'v:0',
-      '-show_entries', 'stream=width,height,avg_frame_rate,r_frame_rate,duration,sample_aspect_ratio:stream_tags=rotate:stream_side_data=rotation:format=duration,start_time:packet=pts_time,flags',
-      '-read_intervals', `%+${KEYFRAME_SCAN_SECONDS}`, '-of', 'json=compact=1', file,
-    ], { signal, maxStdoutBytes: PROBE_OUTPUT_LIMIT_BYTES });
-    let parsed: { streams?: Array<Record<string, unknown>>; format?: { duration?: string; start_time?: string }; packets?: Array<{ pts_time?: string; flags?: string }> };
+    const result = await runTool(
+      this.tools.ffprobePath,
+      [
+        '-v',
+        'error',
+        ...SAFE_INPUT,
+        '-select_streams',
+        'v:0',
+        '-show_entries',
+        'stream=width,height,avg_frame_rate,r_frame_rate,duration,sample_aspect_ratio:stream_tags=rotate:stream_side_data=rotation:format=duration,start_time:packet=pts_time,flags',
+        '-read_intervals',
+        `%+${KEYFRAME_SCAN_SECONDS}`,
+        '-of',
+        'json=compact=1',
+        file,
+      ],
+      { signal, maxStdoutBytes: PROBE_OUTPUT_LIMIT_BYTES },
+    );
+    let parsed: {
+      streams?: Array<Record<string, unknown>>;
+      format?: { duration?: string; start_time?: string };
+      packets?: Array<{ pts_time?: string; flags?: string }>;
+    };
     try {
       parsed = JSON.parse(result.stdout.toString()) as typeof parsed;
     } catch {
       throw new UnsupportedMediaError(`not a readable video: ${lastLine(result.stderr, file)}`);
     }
     const refused = /\[([^\]@]+?) @ [^\]]*\] Format not on whitelist/.exec(result.stderr);
-    if (refused) throw new UnsupportedMediaError(`not a readable video: the file is ${refused[1]!.trim()}, not a WebM or MP4 container`);
+    if (refused)
+      throw new UnsupportedMediaError(
+        `not a readable video: the file is ${refused[1]!.trim()}, not a WebM or MP4 container`,
+      );
     const stream = parsed.streams?.[0];
-    if (result.code !== 0 || !stream) throw new UnsupportedMediaError(`not a readable video: ${result.code !== 0 ? lastLine(result.stderr, file) : 'no video stream'}`);
+    if (result.code !== 0 || !stream)
+      throw new UnsupportedMediaError(
+        `not a readable video: ${result.code !== 0 ? lastLine(result.stderr, file) : 'no video stream'}`,
+      );
     let width = Number(stream.width);
     let height = Number(stream.height);
     if (!(width > 0 && height > 0)) throw new UnsupportedMediaError('video has no frame size');
     const sar = typeof stream.sample_aspect_ratio === 'string' ? stream.sample_aspect_ratio.split(':').map(Number) : [];
-    if (sar.length === 2 && sar[0]! > 0 && sar[1]! > 0 && sar[0] !== sar[1]) width = Math.round((width * sar[0]!) / sar[1]!);
-    const sideData = Array.isArray(stream.side_data_list) ? (stream.side_data_list as Array<{ rotation?: number }>) : [];
-    const rotation = Number((stream.tags as { rotate?: string } | undefined)?.rotate ?? sideData.find((d) => d.rotation !== undefined)?.rotation ?? 0);
+    if (sar.length === 2 && sar[0]! > 0 && sar[1]! > 0 && sar[0] !== sar[1])
+      width = Math.round((width * sar[0]!) / sar[1]!);
+    const sideData = Array.isArray(stream.side_data_list)
+      ? (stream.side_data_list as Array<{ rotation?: number }>)
+      : [];
+    const rotation = Number(
+      (stream.tags as { rotate?: string } | undefined)?.rotate ??
+        sideData.find((d) => d.rotation !== undefined)?.rotation ??
+        0,
+    );
     if (Math.abs(rotation) % 180 === 90) [width, height] = [height, width];
     const duration = Number(parsed.format?.duration ?? stream.duration);
     const fps = Number.isFinite(rate(stream.avg_frame_rate)) ? rate(stream.avg_frame_rate) : rate(stream.r_frame_rate);
@@ -127,24 +168,53 @@ export class VideoRepository {
     const fps = clipFps(probe.fps, request.maxFps);
     const frameBytes = width * height * 4;
     const sink = sinkFor?.({ width, height });
-    const decode = (start: ClipStart): Promise<ToolRun> => runTool(this.tools.ffmpegPath, [
-      '-hide_banner', '-loglevel', 'error', '-nostdin',
-      ...(start.seconds === 0 ? [] : start.atKeyframe ? ['-ss', (start.seconds + PAST_KEYFRAME_SECONDS).toFixed(3), '-noaccurate_seek'] : ['-ss', start.seconds.toFixed(3)]),
-      ...SAFE_INPUT,
-      '-i', file,
-      '-t', String(request.clipSeconds),
-      '-map', '0:v:0', '-an', '-sn', '-dn',
-      '-vf', `fps=${fps.toFixed(3)},scale=w=${width}:h=${height}:flags=bilinear,setsar=1`,
-      '-frames:v', String(request.maxFrames),
-      '-f', 'rawvideo', '-pix_fmt', 'rgba', 'pipe:1',
-    ], { signal, maxStdoutBytes: frameBytes * request.maxFrames, onStdout: sink ? framesTo(sink, frameBytes) : undefined });
+    const decode = (start: ClipStart): Promise<ToolRun> =>
+      runTool(
+        this.tools.ffmpegPath,
+        [
+          '-hide_banner',
+          '-loglevel',
+          'error',
+          '-nostdin',
+          ...(start.seconds === 0
+            ? []
+            : start.atKeyframe
+              ? ['-ss', (start.seconds + PAST_KEYFRAME_SECONDS).toFixed(3), '-noaccurate_seek']
+              : ['-ss', start.seconds.toFixed(3)]),
+          ...SAFE_INPUT,
+          '-i',
+          file,
+          '-t',
+          String(request.clipSeconds),
+          '-map',
+          '0:v:0',
+          '-an',
+          '-sn',
+          '-dn',
+          '-vf',
+          `fps=${fps.toFixed(3)},scale=w=${width}:h=${height}:flags=bilinear,setsar=1`,
+          '-frames:v',
+          String(request.maxFrames),
+          '-f',
+          'rawvideo',
+          '-pix_fmt',
+          'rgba',
+          'pipe:1',
+        ],
+        {
+          signal,
+          maxStdoutBytes: frameBytes * request.maxFrames,
+          onStdout: sink ? framesTo(sink, frameBytes) : undefined,
+        },
+      );
 
     const start = videoClipStart(probe.duration, request.clipSeconds, probe.keyframes);
     let result = await decode(start);
     // A container that misreports its length can leave nothing after the seek point.
     if (result.stdout.length < frameBytes && start.seconds > 0) result = await decode({ seconds: 0, atKeyframe: true });
     const count = Math.floor(result.stdout.length / frameBytes);
-    if (count === 0) throw new UnsupportedMediaError(`no video frames could be decoded: ${lastLine(result.stderr, file)}`);
+    if (count === 0)
+      throw new UnsupportedMediaError(`no video frames could be decoded: ${lastLine(result.stderr, file)}`);
     const frames: Buffer[] = [];
     for (let i = 0; i < count; i++) frames.push(result.stdout.subarray(i * frameBytes, (i + 1) * frameBytes));
     return { width, height, frames, delaysMs: frames.map(() => Math.round(1000 / fps)) };

@@ -12,13 +12,21 @@ describe('effectiveDelay', () => {
 describe('chooseAnimationWindow', () => {
   it('takes the pages of the clip length from about a third into a long animation', () => {
     // 90 pages of 100 ms = 9 s: the window starts at 3 s (page 30) and covers 3 s
-    expect(chooseAnimationWindow(Array(90).fill(100), 3, 600)).toEqual({ start: 30, count: 30, delaysMs: Array(30).fill(100) });
+    expect(chooseAnimationWindow(Array(90).fill(100), 3, 600)).toEqual({
+      start: 30,
+      count: 30,
+      delaysMs: Array(30).fill(100),
+    });
   });
   it('takes a short animation whole', () => {
     expect(chooseAnimationWindow([100, 200, 300], 3, 600)).toEqual({ start: 0, count: 3, delaysMs: [100, 200, 300] });
   });
   it('stops at the page budget', () => {
-    expect(chooseAnimationWindow(Array(30).fill(100), 3, 4)).toEqual({ start: 0, count: 4, delaysMs: [100, 100, 100, 100] });
+    expect(chooseAnimationWindow(Array(30).fill(100), 3, 4)).toEqual({
+      start: 0,
+      count: 4,
+      delaysMs: [100, 100, 100, 100],
+    });
   });
 });
 
@@ -39,6 +47,9 @@ describe('thinFrames', () => {
     expect(thinFrames(['a', 'b'], [100, 250], 10, 60)).toEqual({ frames: ['a', 'b'], delaysMs: [100, 250] });
   });
   it('stops at the frame limit', () => {
-    expect(thinFrames(['a', 'b', 'c', 'd'], [100, 100, 100, 100], 10, 2)).toEqual({ frames: ['a', 'b'], delaysMs: [100, 100] });
+    expect(thinFrames(['a', 'b', 'c', 'd'], [100, 100, 100, 100], 10, 2)).toEqual({
+      frames: ['a', 'b'],
+      delaysMs: [100, 100],
+    });
   });
 });

@@ -21,7 +21,10 @@ const ANIMATION_PIXEL_BUDGET = 4;
  * Pages of `pagePixels` each that one animation may decode: the pixel budget's share, at most
  * ten times the frame limit (room for thinning), and always at least one.
  */
-export function affordablePages(pagePixels: number, request: Pick<ClipRequest, 'maxInputPixels' | 'maxFrames'>): number {
+export function affordablePages(
+  pagePixels: number,
+  request: Pick<ClipRequest, 'maxInputPixels' | 'maxFrames'>,
+): number {
   const byPixels = Math.max(1, Math.floor((request.maxInputPixels * ANIMATION_PIXEL_BUDGET) / pagePixels));
   return Math.min(request.maxFrames * 10, byPixels);
 }
@@ -31,7 +34,8 @@ export function chooseAnimationWindow(delays: number[], clipSeconds: number, max
   const total = delays.reduce((sum, d) => sum + d, 0);
   const startMs = representativeStart(total / 1000, clipSeconds) * 1000;
   let start = 0;
-  for (let elapsed = 0; start < delays.length - 1 && elapsed + delays[start]! <= startMs; start++) elapsed += delays[start]!;
+  for (let elapsed = 0; start < delays.length - 1 && elapsed + delays[start]! <= startMs; start++)
+    elapsed += delays[start]!;
   const windowDelays: number[] = [];
   let span = 0;
   for (let page = start; page < delays.length && span < clipSeconds * 1000 && windowDelays.length < maxPages; page++) {
@@ -45,7 +49,12 @@ export function chooseAnimationWindow(delays: number[], clipSeconds: number, max
  * Keeps at most `maxFps` frames per second by folding frames shorter than the step into the
  * frame before them, so the animation keeps its timing; stops at `maxFrames`.
  */
-export function thinFrames<T>(frames: T[], delays: number[], maxFps: number, maxFrames: number): { frames: T[]; delaysMs: number[] } {
+export function thinFrames<T>(
+  frames: T[],
+  delays: number[],
+  maxFps: number,
+  maxFrames: number,
+): { frames: T[]; delaysMs: number[] } {
   const step = 1000 / maxFps;
   const keptFrames: T[] = [];
   const keptDelays: number[] = [];

@@ -7,7 +7,15 @@ import { CallbackDeliveryService } from './callback-delivery.service.js';
 const delivery: ThumbnailCallbackDelivery = {
   callbackURL: 'https://bot.example/hook',
   apiKeyId: 3,
-  payload: { event: 'thumbnail.done', md5: 'd41d8cd98f00b204e9800998ecf8427e', type: 'gif', url: 'http://media.test/thumbs/d41d8cd98f00b204e9800998ecf8427e.gif', code: null, error: null, at: 1 },
+  payload: {
+    event: 'thumbnail.done',
+    md5: 'd41d8cd98f00b204e9800998ecf8427e',
+    type: 'gif',
+    url: 'http://media.test/thumbs/d41d8cd98f00b204e9800998ecf8427e.gif',
+    code: null,
+    error: null,
+    at: 1,
+  },
 };
 
 function world(status: number, secret: string | null = 'whsec_a') {

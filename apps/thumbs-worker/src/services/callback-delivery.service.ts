@@ -24,7 +24,10 @@ export class CallbackDeliveryService {
     if (!secret) throw new WebhookSecretMissingError(delivery.apiKeyId);
     const body = JSON.stringify(delivery.payload);
     const signature = callbackSignature(secret, body, Math.floor(clock() / 1000));
-    const status = await sender.post(delivery.callbackURL, body, { 'Content-Type': 'application/json', [CALLBACK_SIGNATURE_HEADER]: signature });
+    const status = await sender.post(delivery.callbackURL, body, {
+      'Content-Type': 'application/json',
+      [CALLBACK_SIGNATURE_HEADER]: signature,
+    });
     if (status < 200 || status > 299) throw new CallbackRejectedError(status);
     return status;
   }

@@ -3,13 +3,21 @@ import type { CallbackRegistration } from '../repositories/callback-registration
 import { CallbackDispatchService } from './callback-dispatch.service.js';
 
 const MD5 = 'd41d8cd98f00b204e9800998ecf8427e';
-const registration = (callbackURL: string, apiKeyId: number, registeredAt = 1): CallbackRegistration => ({ callbackURL, apiKeyId, registeredAt, stored: `${apiKeyId}:${registeredAt}` });
+const registration = (callbackURL: string, apiKeyId: number, registeredAt = 1): CallbackRegistration => ({
+  callbackURL,
+  apiKeyId,
+  registeredAt,
+  stored: `${apiKeyId}:${registeredAt}`,
+});
 
 function world(registered: CallbackRegistration[]) {
   const queued = new Map<string, unknown>();
   const forgotten: CallbackRegistration[][] = [];
   const service = new CallbackDispatchService({
-    registrations: { registered: () => Promise.resolve(registered), forget: (_jobId, entries) => (forgotten.push([...entries]), Promise.resolve()) },
+    registrations: {
+      registered: () => Promise.resolve(registered),
+      forget: (_jobId, entries) => (forgotten.push([...entries]), Promise.resolve()),
+    },
     deliveries: {
       enqueue: (items) => {
         for (const item of items) if (!queued.has(item.id)) queued.set(item.id, item.delivery);
@@ -27,7 +35,11 @@ describe('CallbackDispatchService', () => {
     const { service, queued, forgotten } = world(registered);
     expect(await service.jobEnded(`${MD5}.gif`, { kind: 'completed' }, '1700000000000-0')).toBe(2);
     expect([...queued.values()]).toEqual([
-      { callbackURL: 'https://a.example/', apiKeyId: 1, payload: expect.objectContaining({ event: 'thumbnail.done', at: 1_700_000_000_000 }) },
+      {
+        callbackURL: 'https://a.example/',
+        apiKeyId: 1,
+        payload: expect.objectContaining({ event: 'thumbnail.done', at: 1_700_000_000_000 }),
+      },
       { callbackURL: 'https://b.example/', apiKeyId: 2, payload: expect.objectContaining({ event: 'thumbnail.done' }) },
     ]);
     expect(forgotten).toEqual([registered]);
@@ -47,7 +59,7 @@ describe('CallbackDispatchService', () => {
     expect(forgotten).toEqual([]);
   });
 
-  it('leaves a registration made after the end for the next job\'s end', async () => {
+  it("leaves a registration made after the end for the next job's end", async () => {
     const early = registration('https://a.example/', 1, 4);
     const late = registration('https://b.example/', 1, 6);
     const { service, queued, forgotten } = world([early, late]);

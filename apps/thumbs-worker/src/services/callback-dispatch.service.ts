@@ -27,7 +27,12 @@ export class CallbackDispatchService {
     if (registered.length === 0) return 0;
     const payload = callbackEventOf(jobId, end, endedAt, mediaUrl);
     if (!payload) return 0;
-    await deliveries.enqueue(registered.map(({ callbackURL, apiKeyId }) => ({ id: callbackDeliveryId(jobId, endEventId, callbackURL), delivery: { callbackURL, apiKeyId, payload } })));
+    await deliveries.enqueue(
+      registered.map(({ callbackURL, apiKeyId }) => ({
+        id: callbackDeliveryId(jobId, endEventId, callbackURL),
+        delivery: { callbackURL, apiKeyId, payload },
+      })),
+    );
     await registrations.forget(jobId, registered);
     return registered.length;
   }

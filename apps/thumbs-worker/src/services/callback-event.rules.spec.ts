@@ -10,13 +10,36 @@ const MEDIA = 'http://media.test/thumbs';
 
 describe('callbackEventOf', () => {
   it('tells done with the file URL', () => {
-    expect(callbackEventOf(`${MD5}.gif`, { kind: 'completed' }, 5, MEDIA)).toEqual({ event: 'thumbnail.done', md5: MD5, type: 'gif', url: `${MEDIA}/${MD5}.gif`, code: null, error: null, at: 5 });
+    expect(callbackEventOf(`${MD5}.gif`, { kind: 'completed' }, 5, MEDIA)).toEqual({
+      event: 'thumbnail.done',
+      md5: MD5,
+      type: 'gif',
+      url: `${MEDIA}/${MD5}.gif`,
+      code: null,
+      error: null,
+      at: 5,
+    });
   });
 
   it('tells failures with the code and message GET /check answers', () => {
-    expect(callbackEventOf(`${MD5}.png`, { kind: 'failed', failedReason: THUMBNAIL_FAILURE_REASONS.unreadable }, 5, MEDIA)).toMatchObject({ event: 'thumbnail.failed', url: null, code: 1060, error: THUMBNAIL_FAILURE_REASONS.unreadable });
-    expect(callbackEventOf(`${MD5}.png`, { kind: 'failed', failedReason: THUMBNAIL_FAILURE_REASONS.notOnBoard }, 5, MEDIA)).toMatchObject({ event: 'thumbnail.failed', code: 1068, error: 'The post was not found on the board.' });
-    expect(callbackEventOf(`${MD5}.png`, { kind: 'failed', failedReason: 'timeout: thumbnail generation took longer than 1000 ms\n  at x' }, 5, MEDIA)).toMatchObject({ event: 'thumbnail.timeout', code: 1065, error: 'timeout: thumbnail generation took longer than 1000 ms' });
+    expect(
+      callbackEventOf(`${MD5}.png`, { kind: 'failed', failedReason: THUMBNAIL_FAILURE_REASONS.unreadable }, 5, MEDIA),
+    ).toMatchObject({ event: 'thumbnail.failed', url: null, code: 1060, error: THUMBNAIL_FAILURE_REASONS.unreadable });
+    expect(
+      callbackEventOf(`${MD5}.png`, { kind: 'failed', failedReason: THUMBNAIL_FAILURE_REASONS.notOnBoard }, 5, MEDIA),
+    ).toMatchObject({ event: 'thumbnail.failed', code: 1068, error: 'The post was not found on the board.' });
+    expect(
+      callbackEventOf(
+        `${MD5}.png`,
+        { kind: 'failed', failedReason: 'timeout: thumbnail generation took longer than 1000 ms\n  at x' },
+        5,
+        MEDIA,
+      ),
+    ).toMatchObject({
+      event: 'thumbnail.timeout',
+      code: 1065,
+      error: 'timeout: thumbnail generation took longer than 1000 ms',
+    });
   });
 
   it('ignores jobs that are not thumbnails', () => {

@@ -3,7 +3,12 @@
  * the first attempt (the contract's 10 s, 1 min, 3 min, 10 min), whatever the failed attempts
  * took; at once when that moment has passed.
  */
-export function callbackRetryDelayMs(attemptsMade: number, firstAttemptAt: number, schedule: readonly number[], now: number): number {
+export function callbackRetryDelayMs(
+  attemptsMade: number,
+  firstAttemptAt: number,
+  schedule: readonly number[],
+  now: number,
+): number {
   const due = schedule[Math.min(Math.max(attemptsMade, 1), schedule.length) - 1] ?? 0;
   return Math.max(0, firstAttemptAt + due - now);
 }

@@ -66,7 +66,9 @@ describe('refuseOverPixelLimit', () => {
     expect(() => refuseOverPixelLimit('image', 300, 300, 90_000)).not.toThrow();
   });
   it('refuses a larger one as unsupported media, naming its size and the limit', () => {
-    expect(() => refuseOverPixelLimit('video', 400, 300, 90_000)).toThrow(new UnsupportedMediaError('video is 400×300, over the 90000 pixel limit', { failure: 'tooLarge' }));
+    expect(() => refuseOverPixelLimit('video', 400, 300, 90_000)).toThrow(
+      new UnsupportedMediaError('video is 400×300, over the 90000 pixel limit', { failure: 'tooLarge' }),
+    );
     expect(() => refuseOverPixelLimit('image', 400, 300, 90_000)).toThrow(UnsupportedMediaError);
   });
 });

@@ -71,12 +71,21 @@ export function videoClipStart(totalSeconds: number, clipSeconds: number, keyfra
 }
 
 /** The clip's frame rate: the source's when it is known and lower than the cap, else the cap. */
-export const clipFps = (sourceFps: number, maxFps: number): number => (Number.isFinite(sourceFps) && sourceFps > 0 ? Math.min(maxFps, sourceFps) : maxFps);
+export const clipFps = (sourceFps: number, maxFps: number): number =>
+  Number.isFinite(sourceFps) && sourceFps > 0 ? Math.min(maxFps, sourceFps) : maxFps;
 
 /**
  * Refuses a frame over the pixel limit before anything is decoded; the message (for the worker's
  * log) says what the input is and which limit it broke.
  */
-export function refuseOverPixelLimit(what: 'image' | 'video', width: number, height: number, maxInputPixels: number): void {
-  if (width * height > maxInputPixels) throw new UnsupportedMediaError(`${what} is ${width}×${height}, over the ${maxInputPixels} pixel limit`, { failure: 'tooLarge' });
+export function refuseOverPixelLimit(
+  what: 'image' | 'video',
+  width: number,
+  height: number,
+  maxInputPixels: number,
+): void {
+  if (width * height > maxInputPixels)
+    throw new UnsupportedMediaError(`${what} is ${width}×${height}, over the ${maxInputPixels} pixel limit`, {
+      failure: 'tooLarge',
+    });
 }

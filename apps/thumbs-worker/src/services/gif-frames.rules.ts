@@ -40,12 +40,15 @@ export const pal8FrameBytes = (width: number, height: number): number => width *
 export function indexedClipOfPal8(raw: Uint8Array, width: number, height: number): IndexedClip {
   const pixels = width * height;
   const frameBytes = pal8FrameBytes(width, height);
-  if (raw.length === 0 || raw.length % frameBytes !== 0) throw new Error(`pal8 output of ${raw.length} bytes is not whole ${width}×${height} frames`);
+  if (raw.length === 0 || raw.length % frameBytes !== 0)
+    throw new Error(`pal8 output of ${raw.length} bytes is not whole ${width}×${height} frames`);
   const palette = raw.subarray(pixels, frameBytes);
-  if (palette[TRANSPARENT_INDEX * 4 + 3] !== 0) throw new Error(`palette entry ${TRANSPARENT_INDEX} is not transparent (palettegen's reserve_transparent)`);
+  if (palette[TRANSPARENT_INDEX * 4 + 3] !== 0)
+    throw new Error(`palette entry ${TRANSPARENT_INDEX} is not transparent (palettegen's reserve_transparent)`);
   const frames: Uint8Array[] = [];
   for (let at = 0; at < raw.length; at += frameBytes) {
-    if (at > 0 && Buffer.compare(raw.subarray(at + pixels, at + frameBytes), palette) !== 0) throw new Error(`frame ${frames.length + 1} has a palette of its own`);
+    if (at > 0 && Buffer.compare(raw.subarray(at + pixels, at + frameBytes), palette) !== 0)
+      throw new Error(`frame ${frames.length + 1} has a palette of its own`);
     frames.push(raw.subarray(at, at + pixels));
   }
   const colorTable = new Uint8Array(768);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { MP4_STILL_SECONDS, mp4Filter, mp4FrameSize, mp4Timeline } from './mp4-frames.rules.js';
 
-const durationMs = (timeline: { rate: number; frames: number[] }): number => (timeline.frames.length * 1000) / timeline.rate;
+const durationMs = (timeline: { rate: number; frames: number[] }): number =>
+  (timeline.frames.length * 1000) / timeline.rate;
 
 describe('mp4Timeline', () => {
   it('encodes a clip of equal delays frame for frame at 1000/delay fps (every video)', () => {
@@ -18,7 +19,7 @@ describe('mp4Timeline', () => {
     expect(durationMs(still)).toBe(MP4_STILL_SECONDS * 1000);
   });
 
-  it('samples varied delays at the shortest frame\'s rate, each frame shown for its time within a tick, none lost', () => {
+  it("samples varied delays at the shortest frame's rate, each frame shown for its time within a tick, none lost", () => {
     const timeline = mp4Timeline([100, 300, 200]);
     expect(timeline).toEqual({ fps: '1000/100', rate: 10, frames: [0, 1, 1, 1, 2, 2] });
     const uneven = mp4Timeline([120, 250, 130, 500]);
@@ -59,7 +60,11 @@ describe('mp4FrameSize', () => {
 describe('mp4Filter', () => {
   it('composites transparency over black, crops or pads to even, converts to yuv420p in BT.601 limited range', () => {
     expect(mp4Filter(320, 180)).toBe('premultiply=inplace=1,scale=out_color_matrix=bt601:out_range=tv,format=yuv420p');
-    expect(mp4Filter(320, 213)).toBe('premultiply=inplace=1,crop=320:212:0:0,scale=out_color_matrix=bt601:out_range=tv,format=yuv420p');
-    expect(mp4Filter(1, 3)).toBe('premultiply=inplace=1,crop=1:2:0:0,pad=2:2:0:0:black,scale=out_color_matrix=bt601:out_range=tv,format=yuv420p');
+    expect(mp4Filter(320, 213)).toBe(
+      'premultiply=inplace=1,crop=320:212:0:0,scale=out_color_matrix=bt601:out_range=tv,format=yuv420p',
+    );
+    expect(mp4Filter(1, 3)).toBe(
+      'premultiply=inplace=1,crop=1:2:0:0,pad=2:2:0:0:black,scale=out_color_matrix=bt601:out_range=tv,format=yuv420p',
+    );
   });
 });

@@ -37,9 +37,15 @@ export interface Mp4Timeline {
  */
 export function mp4Timeline(delaysMs: readonly number[]): Mp4Timeline {
   if (delaysMs.length === 0) throw new Error('clip has no frames');
-  if (delaysMs.length === 1) return { fps: String(MP4_STILL_FPS), rate: MP4_STILL_FPS, frames: Array.from({ length: MP4_STILL_FPS * MP4_STILL_SECONDS }, () => 0) };
+  if (delaysMs.length === 1)
+    return {
+      fps: String(MP4_STILL_FPS),
+      rate: MP4_STILL_FPS,
+      frames: Array.from({ length: MP4_STILL_FPS * MP4_STILL_SECONDS }, () => 0),
+    };
   const delays = delaysMs.map((ms) => Math.max(1, Math.round(ms)));
-  if (delays.every((ms) => ms === delays[0])) return { fps: `1000/${delays[0]}`, rate: 1000 / delays[0]!, frames: delays.map((_, i) => i) };
+  if (delays.every((ms) => ms === delays[0]))
+    return { fps: `1000/${delays[0]}`, rate: 1000 / delays[0]!, frames: delays.map((_, i) => i) };
   const total = delays.reduce((sum, ms) => sum + ms, 0);
   // whole milliseconds, so the rate is an exact fraction for ffmpeg
   const tickMs = Math.ceil(Math.max(1000 / MP4_MAX_FPS, Math.min(...delays), total / MP4_MAX_TICKS));
@@ -73,7 +79,8 @@ export function mp4FrameSize(width: number, height: number): { width: number; he
 export function mp4Filter(width: number, height: number): string {
   const size = mp4FrameSize(width, height);
   const steps = ['premultiply=inplace=1'];
-  if (size.width < width || size.height < height) steps.push(`crop=${Math.min(width, size.width)}:${Math.min(height, size.height)}:0:0`);
+  if (size.width < width || size.height < height)
+    steps.push(`crop=${Math.min(width, size.width)}:${Math.min(height, size.height)}:0:0`);
   if (size.width > width || size.height > height) steps.push(`pad=${size.width}:${size.height}:0:0:black`);
   steps.push('scale=out_color_matrix=bt601:out_range=tv', 'format=yuv420p');
   return steps.join(',');

@@ -2,12 +2,20 @@ import { describe, expect, it } from 'vitest';
 import { clipRequestFor, filesToWrite, mediaKindOf, thumbnailFilesOf } from './thumbnail-job.rules.js';
 
 describe('mediaKindOf', () => {
-  it('sends the board\'s video types to ffmpeg and its image types to sharp, in any case', () => {
-    expect(['webm', 'mp4', 'm4v', 'mov', 'WEBM'].map(mediaKindOf)).toEqual(['video', 'video', 'video', 'video', 'video']);
+  it("sends the board's video types to ffmpeg and its image types to sharp, in any case", () => {
+    expect(['webm', 'mp4', 'm4v', 'mov', 'WEBM'].map(mediaKindOf)).toEqual([
+      'video',
+      'video',
+      'video',
+      'video',
+      'video',
+    ]);
     expect(['gif', 'png', 'jpg', 'jpeg', 'webp', 'avif', 'PNG'].map(mediaKindOf)).toEqual(Array(7).fill('image'));
   });
   it('renders nothing else', () => {
-    expect(['swf', 'zip', 'svg', 'tiff', '', 'constructor', 'toString'].map(mediaKindOf)).toEqual(Array(7).fill(undefined));
+    expect(['swf', 'zip', 'svg', 'tiff', '', 'constructor', 'toString'].map(mediaKindOf)).toEqual(
+      Array(7).fill(undefined),
+    );
   });
 });
 
@@ -35,9 +43,21 @@ describe('filesToWrite', () => {
 describe('clipRequestFor', () => {
   const limits = { maxInputPixels: 100, maxFrames: 60, maxDurationSeconds: 3, size: 320, fps: 10 };
   it('asks for the whole clip for a gif, webp or mp4 job and one frame for a png job, within the limits', () => {
-    expect(clipRequestFor('gif', limits)).toEqual({ box: 320, maxFps: 10, maxFrames: 60, clipSeconds: 3, maxInputPixels: 100 });
+    expect(clipRequestFor('gif', limits)).toEqual({
+      box: 320,
+      maxFps: 10,
+      maxFrames: 60,
+      clipSeconds: 3,
+      maxInputPixels: 100,
+    });
     expect(clipRequestFor('webp', limits)).toEqual(clipRequestFor('gif', limits));
     expect(clipRequestFor('mp4', limits)).toEqual(clipRequestFor('gif', limits));
-    expect(clipRequestFor('png', limits)).toEqual({ box: 320, maxFps: 10, maxFrames: 1, clipSeconds: 3, maxInputPixels: 100 });
+    expect(clipRequestFor('png', limits)).toEqual({
+      box: 320,
+      maxFps: 10,
+      maxFrames: 1,
+      clipSeconds: 3,
+      maxInputPixels: 100,
+    });
   });
 });

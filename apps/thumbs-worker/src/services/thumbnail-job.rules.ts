@@ -6,12 +6,21 @@ import type { ClipRequest } from './clip.rules.js';
 export type MediaKind = 'video' | 'image';
 
 const MEDIA_KINDS: Readonly<Record<string, MediaKind>> = {
-  webm: 'video', mp4: 'video', m4v: 'video', mov: 'video',
-  gif: 'image', png: 'image', jpg: 'image', jpeg: 'image', webp: 'image', avif: 'image',
+  webm: 'video',
+  mp4: 'video',
+  m4v: 'video',
+  mov: 'video',
+  gif: 'image',
+  png: 'image',
+  jpg: 'image',
+  jpeg: 'image',
+  webp: 'image',
+  avif: 'image',
 };
 
 /** The decoder for a board file extension (any case); undefined for types we do not render (swf, zip, …). */
-export const mediaKindOf = (ext: string): MediaKind | undefined => (Object.hasOwn(MEDIA_KINDS, ext.toLowerCase()) ? MEDIA_KINDS[ext.toLowerCase()] : undefined);
+export const mediaKindOf = (ext: string): MediaKind | undefined =>
+  Object.hasOwn(MEDIA_KINDS, ext.toLowerCase()) ? MEDIA_KINDS[ext.toLowerCase()] : undefined;
 
 /**
  * The files a job may write, in the order it publishes them, the requested one last. One decode

@@ -8,10 +8,22 @@ import { UnsupportedMediaError } from './thumbnail.errors.js';
 
 const MD5 = '0123456789abcdef0123456789abcdef';
 const limits: RenderLimits = { maxInputPixels: 1_000_000, maxFrames: 30, maxDurationSeconds: 3, size: 320, fps: 10 };
-const clip = (frames: number): Clip => ({ width: 32, height: 18, frames: Array.from({ length: frames }, () => Buffer.alloc(32 * 18 * 4)), delaysMs: Array.from({ length: frames }, () => 100) });
+const clip = (frames: number): Clip => ({
+  width: 32,
+  height: 18,
+  frames: Array.from({ length: frames }, () => Buffer.alloc(32 * 18 * 4)),
+  delaysMs: Array.from({ length: frames }, () => 100),
+});
 
 /** In-memory stand-ins for every repository the service uses, recording what it asked of them. */
-function fakes(options: { posts?: BoardFile[]; downloadedMd5?: string; decode?: (request: ClipRequest, sinkFor?: FrameSinkFor) => Promise<Clip>; published?: Array<ThumbnailType | 'thumbhash'> } = {}) {
+function fakes(
+  options: {
+    posts?: BoardFile[];
+    downloadedMd5?: string;
+    decode?: (request: ClipRequest, sinkFor?: FrameSinkFor) => Promise<Clip>;
+    published?: Array<ThumbnailType | 'thumbhash'>;
+  } = {},
+) {
   const posts = new Map((options.posts ?? []).map((post) => [post.md5, post]));
   const published = new Set(options.published ?? []);
   const calls = {
@@ -31,7 +43,10 @@ function fakes(options: { posts?: BoardFile[]; downloadedMd5?: string; decode?: 
     workDirs: {
       create: () => {
         const n = ++calls.workDirsCreated;
-        return Promise.resolve({ file: (name: string) => `/work/${n}/${name}`, remove: () => Promise.resolve(void calls.workDirsRemoved++) });
+        return Promise.resolve({
+          file: (name: string) => `/work/${n}/${name}`,
+          remove: () => Promise.resolve(void calls.workDirsRemoved++),
+        });
       },
     },
     downloads: {
@@ -89,7 +104,11 @@ function fakes(options: { posts?: BoardFile[]; downloadedMd5?: string; decode?: 
   return { deps, calls };
 }
 
-const webm: BoardFile = { md5: MD5, ext: 'webm', url: 'https://static.example/data/01/23/0123456789abcdef0123456789abcdef.webm' };
+const webm: BoardFile = {
+  md5: MD5,
+  ext: 'webm',
+  url: 'https://static.example/data/01/23/0123456789abcdef0123456789abcdef.webm',
+};
 const payload = (type: ThumbnailType, md5 = MD5): ThumbnailJobPayload => ({ md5, type, requestedAt: 0 });
 const noProgress = (): Promise<void> => Promise.resolve();
 const never = new AbortController().signal;
@@ -97,7 +116,9 @@ const never = new AbortController().signal;
 describe('ThumbnailRenderService.render', () => {
   it('refuses an md5 the board has no post for as unsupported, before any download', async () => {
     const { deps, calls } = fakes();
-    const error = await new ThumbnailRenderService(deps).render(payload('gif'), noProgress, never).catch((e: unknown) => e);
+    const error = await new ThumbnailRenderService(deps)
+      .render(payload('gif'), noProgress, never)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnsupportedMediaError);
     expect((error as Error).message).toBe('post not found on the board');
     expect((error as UnsupportedMediaError).failure).toBe('notOnBoard');
@@ -107,7 +128,9 @@ describe('ThumbnailRenderService.render', () => {
 
   it('refuses a file type it does not render as unsupported, before any download', async () => {
     const { deps, calls } = fakes({ posts: [{ ...webm, ext: 'SWF' }] });
-    const error = await new ThumbnailRenderService(deps).render(payload('gif'), noProgress, never).catch((e: unknown) => e);
+    const error = await new ThumbnailRenderService(deps)
+      .render(payload('gif'), noProgress, never)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnsupportedMediaError);
     expect((error as Error).message).toBe('unsupported file type "swf"');
     expect((error as UnsupportedMediaError).failure).toBe('unsupportedType');
@@ -116,7 +139,9 @@ describe('ThumbnailRenderService.render', () => {
 
   it('fails a download whose md5 does not match with an ordinary (retried) error, writes nothing and removes the work dir', async () => {
     const { deps, calls } = fakes({ posts: [webm], downloadedMd5: 'ffffffffffffffffffffffffffffffff' });
-    const error = await new ThumbnailRenderService(deps).render(payload('gif'), noProgress, never).catch((e: unknown) => e);
+    const error = await new ThumbnailRenderService(deps)
+      .render(payload('gif'), noProgress, never)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(Error);
     expect(error).not.toBeInstanceOf(UnsupportedMediaError);
     expect((error as Error).message).toBe(`downloaded file has md5 ffffffffffffffffffffffffffffffff, expected ${MD5}`);
@@ -129,19 +154,35 @@ describe('ThumbnailRenderService.render', () => {
     const { deps, calls } = fakes({ posts: [webm] });
     const result = await new ThumbnailRenderService(deps).render(payload('gif', MD5.toUpperCase()), noProgress, never);
     expect(calls.downloads).toEqual([{ url: webm.url, file: '/work/1/input.webm' }]);
-    expect(calls.decoded).toEqual([{ decoder: 'video', file: '/work/1/input.webm', request: { box: 320, maxFps: 10, maxFrames: 30, clipSeconds: 3, maxInputPixels: 1_000_000 } }]);
+    expect(calls.decoded).toEqual([
+      {
+        decoder: 'video',
+        file: '/work/1/input.webm',
+        request: { box: 320, maxFps: 10, maxFrames: 30, clipSeconds: 3, maxInputPixels: 1_000_000 },
+      },
+    ]);
     expect(calls.written).toEqual([
       { md5: MD5, type: 'png', bytes: 'png' },
       { md5: MD5, type: 'thumbhash', bytes: 'hash' },
       { md5: MD5, type: 'webp', bytes: 'webp of 30' },
       { md5: MD5, type: 'gif', bytes: 'streamed gif of 30' },
     ]);
-    expect(result).toEqual({ md5: MD5, type: 'gif', file: `${MD5}.gif`, bytes: 'streamed gif of 30'.length, width: 32, height: 18, frames: 30, durationMs: 250, written: ['png', 'webp', 'gif'] });
+    expect(result).toEqual({
+      md5: MD5,
+      type: 'gif',
+      file: `${MD5}.gif`,
+      bytes: 'streamed gif of 30'.length,
+      width: 32,
+      height: 18,
+      frames: 30,
+      durationMs: 250,
+      written: ['png', 'webp', 'gif'],
+    });
     expect(calls.workDirsRemoved).toBe(1);
     expect(calls.logged).toEqual(['thumbnail written']);
   });
 
-  it('a gif job streams a video\'s frames to the GIF encoder while they are decoded, and gives an image\'s whole clip to it', async () => {
+  it("a gif job streams a video's frames to the GIF encoder while they are decoded, and gives an image's whole clip to it", async () => {
     const video = fakes({ posts: [webm] });
     await new ThumbnailRenderService(video.deps).render(payload('gif'), noProgress, never);
     expect(video.calls.written.at(-1)).toEqual({ md5: MD5, type: 'gif', bytes: 'streamed gif of 30' });
@@ -165,41 +206,79 @@ describe('ThumbnailRenderService.render', () => {
         return Promise.reject(new UnsupportedMediaError('no video frames could be decoded: corrupt'));
       },
     });
-    await expect(new ThumbnailRenderService(deps).render(payload('gif'), noProgress, never)).rejects.toThrow(UnsupportedMediaError);
-    expect({ started: calls.gifsStarted, cancelled: calls.gifsCancelled, written: calls.written }).toEqual({ started: 1, cancelled: 1, written: [] });
+    await expect(new ThumbnailRenderService(deps).render(payload('gif'), noProgress, never)).rejects.toThrow(
+      UnsupportedMediaError,
+    );
+    expect({ started: calls.gifsStarted, cancelled: calls.gifsCancelled, written: calls.written }).toEqual({
+      started: 1,
+      cancelled: 1,
+      written: [],
+    });
   });
 
   it('a png job decodes a single frame and writes the png only', async () => {
     const { deps, calls } = fakes({ posts: [{ ...webm, ext: 'JPG' }] });
     const result = await new ThumbnailRenderService(deps).render(payload('png'), noProgress, never);
-    expect(calls.decoded).toEqual([{ decoder: 'image', file: '/work/1/input.jpg', request: expect.objectContaining({ maxFrames: 1 }) }]);
-    expect(calls.written).toEqual([{ md5: MD5, type: 'png', bytes: 'png' }, { md5: MD5, type: 'thumbhash', bytes: 'hash' }]);
+    expect(calls.decoded).toEqual([
+      { decoder: 'image', file: '/work/1/input.jpg', request: expect.objectContaining({ maxFrames: 1 }) },
+    ]);
+    expect(calls.written).toEqual([
+      { md5: MD5, type: 'png', bytes: 'png' },
+      { md5: MD5, type: 'thumbhash', bytes: 'hash' },
+    ]);
     expect(result).toMatchObject({ type: 'png', file: `${MD5}.png`, bytes: 3, frames: 1, written: ['png'] });
   });
 
   it('a webp job decodes the whole clip and writes the png, its thumbhash and the webp, not the gif', async () => {
     const { deps, calls } = fakes({ posts: [webm] });
     const result = await new ThumbnailRenderService(deps).render(payload('webp'), noProgress, never);
-    expect(calls.decoded).toEqual([{ decoder: 'video', file: '/work/1/input.webm', request: expect.objectContaining({ maxFrames: 30 }) }]);
+    expect(calls.decoded).toEqual([
+      { decoder: 'video', file: '/work/1/input.webm', request: expect.objectContaining({ maxFrames: 30 }) },
+    ]);
     expect(calls.written.map((file) => file.type)).toEqual(['png', 'thumbhash', 'webp']);
-    expect(result).toEqual({ md5: MD5, type: 'webp', file: `${MD5}.webp`, bytes: 'webp of 30'.length, width: 32, height: 18, frames: 30, durationMs: 250, written: ['png', 'webp'] });
+    expect(result).toEqual({
+      md5: MD5,
+      type: 'webp',
+      file: `${MD5}.webp`,
+      bytes: 'webp of 30'.length,
+      width: 32,
+      height: 18,
+      frames: 30,
+      durationMs: 250,
+      written: ['png', 'webp'],
+    });
   });
 
   it('an mp4 job decodes the whole clip and writes the png, its thumbhash and the mp4 (encoded in the work dir), not the gif or the webp', async () => {
     const { deps, calls } = fakes({ posts: [webm] });
     const result = await new ThumbnailRenderService(deps).render(payload('mp4'), noProgress, never);
-    expect(calls.decoded).toEqual([{ decoder: 'video', file: '/work/1/input.webm', request: expect.objectContaining({ maxFrames: 30 }) }]);
+    expect(calls.decoded).toEqual([
+      { decoder: 'video', file: '/work/1/input.webm', request: expect.objectContaining({ maxFrames: 30 }) },
+    ]);
     expect(calls.gifsStarted).toBe(0);
     expect(calls.mp4Files).toEqual(['/work/1/thumbnail.mp4']);
     expect(calls.written.map((file) => file.type)).toEqual(['png', 'thumbhash', 'mp4']);
-    expect(result).toEqual({ md5: MD5, type: 'mp4', file: `${MD5}.mp4`, bytes: 'mp4 of 30'.length, width: 32, height: 18, frames: 30, durationMs: 250, written: ['png', 'mp4'] });
+    expect(result).toEqual({
+      md5: MD5,
+      type: 'mp4',
+      file: `${MD5}.mp4`,
+      bytes: 'mp4 of 30'.length,
+      width: 32,
+      height: 18,
+      frames: 30,
+      durationMs: 250,
+      written: ['png', 'mp4'],
+    });
     expect(calls.workDirsRemoved).toBe(1);
   });
 
   it('publishes nothing when the MP4 cannot be encoded (an ordinary, retried error), and removes the work dir', async () => {
     const { deps, calls } = fakes({ posts: [webm] });
-    deps.encoder.mp4 = () => Promise.reject(new Error('ffmpeg could not encode the MP4 (exit 1): Unknown encoder libx264'));
-    const error = await new ThumbnailRenderService(deps).render(payload('mp4'), noProgress, never).catch((e: unknown) => e);
+    deps.encoder.mp4 = () =>
+      Promise.reject(new Error('ffmpeg could not encode the MP4 (exit 1): Unknown encoder libx264'));
+    const error = await new ThumbnailRenderService(deps)
+      .render(payload('mp4'), noProgress, never)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(Error);
     expect(error).not.toBeInstanceOf(UnsupportedMediaError);
     expect(calls.written).toEqual([]);
@@ -229,7 +308,11 @@ describe('ThumbnailRenderService.render', () => {
   it('reports progress at each step, in order', async () => {
     const { deps } = fakes({ posts: [webm] });
     const reported: number[] = [];
-    await new ThumbnailRenderService(deps).render(payload('gif'), (percent) => Promise.resolve(void reported.push(percent)), never);
+    await new ThumbnailRenderService(deps).render(
+      payload('gif'),
+      (percent) => Promise.resolve(void reported.push(percent)),
+      never,
+    );
     const { resolved, downloaded, decoded, encoded, done } = THUMBNAIL_PROGRESS;
     expect(reported).toEqual([resolved, downloaded, decoded, encoded, done]);
   });
@@ -238,8 +321,11 @@ describe('ThumbnailRenderService.render', () => {
     const { deps, calls } = fakes({ posts: [webm] });
     const controller = new AbortController();
     const reason = new Error('over budget');
-    const report = (percent: number): Promise<void> => Promise.resolve(percent === THUMBNAIL_PROGRESS.encoded ? controller.abort(reason) : undefined);
-    const error = await new ThumbnailRenderService(deps).render(payload('gif'), report, controller.signal).catch((e: unknown) => e);
+    const report = (percent: number): Promise<void> =>
+      Promise.resolve(percent === THUMBNAIL_PROGRESS.encoded ? controller.abort(reason) : undefined);
+    const error = await new ThumbnailRenderService(deps)
+      .render(payload('gif'), report, controller.signal)
+      .catch((e: unknown) => e);
     expect(error).toBe(reason);
     expect(calls.written).toEqual([]);
     expect(calls.workDirsRemoved).toBe(1);
@@ -254,13 +340,20 @@ describe('ThumbnailRenderService.render', () => {
       controller.abort(new Error('over budget'));
       return written;
     };
-    await expect(new ThumbnailRenderService(deps).render(payload('gif'), noProgress, controller.signal)).rejects.toThrow('over budget');
+    await expect(
+      new ThumbnailRenderService(deps).render(payload('gif'), noProgress, controller.signal),
+    ).rejects.toThrow('over budget');
     expect(calls.written.map((file) => file.type)).toEqual(['png']);
   });
 
-  it('removes the work dir when decoding fails, and passes the decoder\'s refusal on', async () => {
-    const { deps, calls } = fakes({ posts: [webm], decode: () => Promise.reject(new UnsupportedMediaError('not a readable video: no video stream')) });
-    await expect(new ThumbnailRenderService(deps).render(payload('gif'), noProgress, never)).rejects.toThrow(UnsupportedMediaError);
+  it("removes the work dir when decoding fails, and passes the decoder's refusal on", async () => {
+    const { deps, calls } = fakes({
+      posts: [webm],
+      decode: () => Promise.reject(new UnsupportedMediaError('not a readable video: no video stream')),
+    });
+    await expect(new ThumbnailRenderService(deps).render(payload('gif'), noProgress, never)).rejects.toThrow(
+      UnsupportedMediaError,
+    );
     expect(calls.written).toEqual([]);
     expect(calls.workDirsRemoved).toBe(1);
   });

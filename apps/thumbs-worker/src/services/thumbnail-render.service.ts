@@ -1,4 +1,10 @@
-import { THUMBNAIL_PROGRESS, thumbnailFileName, type ThumbnailJobPayload, type ThumbnailJobResult, type ThumbnailType } from '@pawlink/contracts';
+import {
+  THUMBNAIL_PROGRESS,
+  thumbnailFileName,
+  type ThumbnailJobPayload,
+  type ThumbnailJobResult,
+  type ThumbnailType,
+} from '@pawlink/contracts';
 import type { LogSink } from '@pawlink/service-kit/logger';
 import type { RenderLimits } from '../config.js';
 import type { DownloadRepository } from '../repositories/download.repository.js';
@@ -63,18 +69,30 @@ export class ThumbnailRenderService {
       const input = workDir.file(`input.${ext}`);
       const downloaded = await downloads.download(post.url, input, signal);
       // The board or a cache in between served other bytes; a later attempt may get the right ones.
-      if (downloaded.md5 !== md5) throw new RetryableJobError('mismatch', `downloaded file has md5 ${downloaded.md5}, expected ${md5}`);
+      if (downloaded.md5 !== md5)
+        throw new RetryableJobError('mismatch', `downloaded file has md5 ${downloaded.md5}, expected ${md5}`);
       await report(THUMBNAIL_PROGRESS.downloaded);
 
       const request = clipRequestFor(payload.type, this.deps.limits);
-      const [types, hasThumbhash] = await Promise.all([this.missingFiles(md5, payload.type), this.deps.thumbnails.hasThumbhash(md5)]);
+      const [types, hasThumbhash] = await Promise.all([
+        this.missingFiles(md5, payload.type),
+        this.deps.thumbnails.hasThumbhash(md5),
+      ]);
       // A video's frames reach the GIF encoder (an ffmpeg process) while they are decoded, so it
       // works on the core the decoder leaves free instead of after it.
-      const gifSink: FrameSinkFor | undefined = types.includes('gif') ? (size) => (streamed.gif = this.deps.encoder.startGif(size, request.maxFrames, signal)) : undefined;
-      const clip = kind === 'video' ? await this.deps.videos.readClip(input, request, signal, gifSink) : await this.deps.images.readClip(input, request);
+      const gifSink: FrameSinkFor | undefined = types.includes('gif')
+        ? (size) => (streamed.gif = this.deps.encoder.startGif(size, request.maxFrames, signal))
+        : undefined;
+      const clip =
+        kind === 'video'
+          ? await this.deps.videos.readClip(input, request, signal, gifSink)
+          : await this.deps.images.readClip(input, request);
       await report(THUMBNAIL_PROGRESS.decoded);
 
-      const [files, thumbhash] = await Promise.all([this.encode(clip, types, signal, streamed.gif, workDir.file('thumbnail.mp4')), hasThumbhash ? null : this.deps.encoder.thumbhash(clip)]);
+      const [files, thumbhash] = await Promise.all([
+        this.encode(clip, types, signal, streamed.gif, workDir.file('thumbnail.mp4')),
+        hasThumbhash ? null : this.deps.encoder.thumbhash(clip),
+      ]);
       await report(THUMBNAIL_PROGRESS.encoded);
 
       await this.publish(md5, files, thumbhash, signal);
@@ -82,8 +100,14 @@ export class ThumbnailRenderService {
 
       const bytes = files.get(payload.type)!;
       const result: ThumbnailJobResult = {
-        md5, type: payload.type, file: thumbnailFileName(md5, payload.type), bytes: bytes.length,
-        width: clip.width, height: clip.height, frames: payload.type === 'png' ? 1 : clip.frames.length, durationMs: this.now() - started,
+        md5,
+        type: payload.type,
+        file: thumbnailFileName(md5, payload.type),
+        bytes: bytes.length,
+        width: clip.width,
+        height: clip.height,
+        frames: payload.type === 'png' ? 1 : clip.frames.length,
+        durationMs: this.now() - started,
         written: [...files.keys()],
       };
       const sizes = Object.fromEntries([...files].map(([type, file]) => [`${type}Bytes`, file.length]));
@@ -99,7 +123,9 @@ export class ThumbnailRenderService {
   /** The job's files that are not published yet, and always the requested one. */
   private async missingFiles(md5: string, type: ThumbnailType): Promise<ThumbnailType[]> {
     const others = thumbnailFilesOf(type).filter((file) => file !== type);
-    const published = await Promise.all(others.map(async (file) => ((await this.deps.thumbnails.exists(md5, file)) ? [file] : [])));
+    const published = await Promise.all(
+      others.map(async (file) => ((await this.deps.thumbnails.exists(md5, file)) ? [file] : [])),
+    );
     return filesToWrite(type, new Set(published.flat()));
   }
 
@@ -108,7 +134,13 @@ export class ThumbnailRenderService {
    * and the WebP and PNG on libvips threads, so together they take about as long as the slowest
    * alone (on two cores), not the sum. ffmpeg writes the MP4 to `mp4File` (in the work dir).
    */
-  private async encode(clip: Clip, types: readonly ThumbnailType[], signal: AbortSignal, streamedGif: GifEncoding | undefined, mp4File: string): Promise<Map<ThumbnailType, Buffer>> {
+  private async encode(
+    clip: Clip,
+    types: readonly ThumbnailType[],
+    signal: AbortSignal,
+    streamedGif: GifEncoding | undefined,
+    mp4File: string,
+  ): Promise<Map<ThumbnailType, Buffer>> {
     const { encoder } = this.deps;
     signal.throwIfAborted();
     const encoders: Record<ThumbnailType, () => Promise<Buffer>> = {
@@ -125,7 +157,12 @@ export class ThumbnailRenderService {
    * Writes the files in order, the ThumbHash right after the PNG (the still it describes), checking
    * before each that the job has not been given up (timed out, cancelled).
    */
-  private async publish(md5: string, files: Map<ThumbnailType, Buffer>, thumbhash: Buffer | null, signal: AbortSignal): Promise<void> {
+  private async publish(
+    md5: string,
+    files: Map<ThumbnailType, Buffer>,
+    thumbhash: Buffer | null,
+    signal: AbortSignal,
+  ): Promise<void> {
     const writes: Array<() => Promise<string>> = [];
     for (const [type, bytes] of files) {
       writes.push(() => this.deps.thumbnails.write(md5, type, bytes));

@@ -20,7 +20,11 @@ export class UnsupportedMediaError extends Error {
  * the queue retries it. The message is the detail for the logs.
  */
 export class RetryableJobError extends Error {
-  constructor(readonly failure: ThumbnailFailure, message: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly failure: ThumbnailFailure,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
     super(message, options);
     this.name = 'RetryableJobError';
   }

@@ -16,7 +16,13 @@ declare module 'gif-encoder-2' {
    * (`src/repositories/indexed-gif-encoder.repository.ts`; the version is pinned exactly in package.json).
    */
   export default class GIFEncoder extends EventEmitter {
-    constructor(width: number, height: number, algorithm?: 'neuquant' | 'octree', useOptimizer?: boolean, totalFrames?: number);
+    constructor(
+      width: number,
+      height: number,
+      algorithm?: 'neuquant' | 'octree',
+      useOptimizer?: boolean,
+      totalFrames?: number,
+    );
     readonly width: number;
     readonly height: number;
     out: GifByteSink;

@@ -16,7 +16,8 @@ let png: Buffer;
 let url: string;
 let options: DownloadOptions;
 
-const download = (from: string, file: string, overrides: Partial<DownloadOptions> = {}) => new DownloadRepository({ ...options, ...overrides }).download(from, file);
+const download = (from: string, file: string, overrides: Partial<DownloadOptions> = {}) =>
+  new DownloadRepository({ ...options, ...overrides }).download(from, file);
 
 beforeAll(async () => {
   board = await startFakeBoard();
@@ -27,7 +28,14 @@ beforeAll(async () => {
   url = `${board.staticUrl}/data/${post.md5.slice(0, 2)}/${post.md5.slice(2, 4)}/${post.md5}.png`;
   // the fake board is on loopback: the one host allowed at a private address, unless a test says otherwise
   const boardHosts = mediaHostsOf([board.staticUrl]);
-  options = { userAgent: 'PawlinkTest/1.0 (download)', maxBytes: 10 * 1024 * 1024, timeoutMs: 5000, allowedHosts: boardHosts, privateHosts: boardHosts, maxRedirects: 2 };
+  options = {
+    userAgent: 'PawlinkTest/1.0 (download)',
+    maxBytes: 10 * 1024 * 1024,
+    timeoutMs: 5000,
+    allowedHosts: boardHosts,
+    privateHosts: boardHosts,
+    maxRedirects: 2,
+  };
 });
 
 afterAll(async () => {
@@ -37,9 +45,13 @@ afterAll(async () => {
 });
 
 /** What `download` rejected with. */
-const refusal = (promise: Promise<unknown>): Promise<Error> => promise.then(() => {
-  throw new Error('expected the download to be refused');
-}, (error: unknown) => error as Error);
+const refusal = (promise: Promise<unknown>): Promise<Error> =>
+  promise.then(
+    () => {
+      throw new Error('expected the download to be refused');
+    },
+    (error: unknown) => error as Error,
+  );
 
 describe('DownloadRepository.download', () => {
   it('streams the file to disk and reports its size and md5, with the User-Agent', async () => {
@@ -51,7 +63,10 @@ describe('DownloadRepository.download', () => {
   });
 
   it('treats a missing file as unrecoverable', async () => {
-    const error = await download(`${board.staticUrl}/data/00/00/00000000000000000000000000000000.png`, path.join(dir, 'missing.png')).catch((e: unknown) => e);
+    const error = await download(
+      `${board.staticUrl}/data/00/00/00000000000000000000000000000000.png`,
+      path.join(dir, 'missing.png'),
+    ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnsupportedMediaError);
   });
 
@@ -80,13 +95,15 @@ describe('DownloadRepository.download', () => {
     expect((error as Error).message).toMatch(/HTTP 503/);
   });
 
-  it('gives up at once when the job aborts it, with the job\'s reason', async () => {
+  it("gives up at once when the job aborts it, with the job's reason", async () => {
     board.setMediaDelay(3000);
     try {
       const controller = new AbortController();
       const reason = new Error('job budget spent');
       setTimeout(() => controller.abort(reason), 100);
-      const error = await new DownloadRepository(options).download(url, path.join(dir, 'aborted.png'), controller.signal).catch((e: unknown) => e);
+      const error = await new DownloadRepository(options)
+        .download(url, path.join(dir, 'aborted.png'), controller.signal)
+        .catch((e: unknown) => e);
       expect(error).toBe(reason);
     } finally {
       board.setMediaDelay(0);
@@ -94,13 +111,17 @@ describe('DownloadRepository.download', () => {
   });
 });
 
-describe('DownloadRepository: only the board\'s media hosts, at public addresses', () => {
+describe("DownloadRepository: only the board's media hosts, at public addresses", () => {
   it('refuses a host that is not listed (another port of the same address too), for good, without connecting', async () => {
-    for (const target of [`${trap.url}/data/x.png`, `http://localhost:${trap.port}/x.png`, `http://[::1]:${trap.port}/x.png`]) {
+    for (const target of [
+      `${trap.url}/data/x.png`,
+      `http://localhost:${trap.port}/x.png`,
+      `http://[::1]:${trap.port}/x.png`,
+    ]) {
       const error = await refusal(download(target, path.join(dir, 'unlisted.png')));
       expect(error, target).toBeInstanceOf(UnsupportedMediaError);
       expect((error as UnsupportedMediaError).failure).toBe('download');
-      expect(error.message).toContain('not one of the board\'s media hosts');
+      expect(error.message).toContain("not one of the board's media hosts");
     }
     expect(trap.hits).toEqual([]);
   });
@@ -112,17 +133,26 @@ describe('DownloadRepository: only the board\'s media hosts, at public addresses
     expect(literal.message).toMatch(/resolves to 127\.0\.0\.1, not a public address/);
     expect(board.requests.length).toBe(before);
 
-    const byName = await refusal(download(`http://localhost:${trap.port}/x.png`, path.join(dir, 'name.png'), {
-      allowedHosts: [...options.allowedHosts, parseMediaHost(`localhost:${trap.port}`)!],
-    }));
+    const byName = await refusal(
+      download(`http://localhost:${trap.port}/x.png`, path.join(dir, 'name.png'), {
+        allowedHosts: [...options.allowedHosts, parseMediaHost(`localhost:${trap.port}`)!],
+      }),
+    );
     expect(byName).toBeInstanceOf(UnsupportedMediaError);
     expect(byName.message).toMatch(/localhost resolves to (127\.0\.0\.1|::1), not a public address/);
     expect(trap.hits).toEqual([]);
   });
 
   it('refuses other schemes and credentials', async () => {
-    for (const target of ['file:///etc/passwd', `ftp://127.0.0.1:${trap.port}/x.png`, `${board.staticUrl.replace('://', '://user:pw@')}/x.png`, 'not a url']) {
-      expect(await refusal(download(target, path.join(dir, 'scheme.png'))), target).toBeInstanceOf(UnsupportedMediaError);
+    for (const target of [
+      'file:///etc/passwd',
+      `ftp://127.0.0.1:${trap.port}/x.png`,
+      `${board.staticUrl.replace('://', '://user:pw@')}/x.png`,
+      'not a url',
+    ]) {
+      expect(await refusal(download(target, path.join(dir, 'scheme.png'))), target).toBeInstanceOf(
+        UnsupportedMediaError,
+      );
     }
     expect(trap.hits).toEqual([]);
   });
@@ -140,10 +170,15 @@ describe('DownloadRepository: only the board\'s media hosts, at public addresses
     expect(away.message).toContain(`${trap.url}/stolen.png refused: not one of the board's media hosts`);
 
     // listed, but not a private host: its loopback address is refused
-    board.answerRaw('/moved/inside.png', '', { status: 307, headers: { location: `http://localhost:${trap.port}/inside.png` } });
-    const inside = await refusal(download(`${board.staticUrl}/moved/inside.png`, path.join(dir, 'inside.png'), {
-      allowedHosts: [...options.allowedHosts, parseMediaHost(`localhost:${trap.port}`)!],
-    }));
+    board.answerRaw('/moved/inside.png', '', {
+      status: 307,
+      headers: { location: `http://localhost:${trap.port}/inside.png` },
+    });
+    const inside = await refusal(
+      download(`${board.staticUrl}/moved/inside.png`, path.join(dir, 'inside.png'), {
+        allowedHosts: [...options.allowedHosts, parseMediaHost(`localhost:${trap.port}`)!],
+      }),
+    );
     expect(inside).toBeInstanceOf(UnsupportedMediaError);
     expect(inside.message).toMatch(/localhost resolves to .*, not a public address/);
     expect(trap.hits).toEqual([]);
@@ -153,7 +188,9 @@ describe('DownloadRepository: only the board\'s media hosts, at public addresses
     board.answerRaw('/loop/a.png', '', { status: 302, headers: { location: '/loop/b.png' } });
     board.answerRaw('/loop/b.png', '', { status: 302, headers: { location: '/loop/a.png' } });
     const before = board.requests.length;
-    const error = await refusal(download(`${board.staticUrl}/loop/a.png`, path.join(dir, 'loop.png'), { maxRedirects: 2 }));
+    const error = await refusal(
+      download(`${board.staticUrl}/loop/a.png`, path.join(dir, 'loop.png'), { maxRedirects: 2 }),
+    );
     expect(error).toBeInstanceOf(UnsupportedMediaError);
     expect(error.message).toMatch(/more than 2 redirect/);
     expect(board.requests.length - before).toBe(3);

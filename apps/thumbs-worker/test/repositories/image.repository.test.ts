@@ -27,19 +27,29 @@ afterAll(async () => {
 describe('ImageRepository', () => {
   it('decodes 3 s of a 9 s animation (30 of its 90 pages) fitted into the box', async () => {
     const clip = await images.readClip(await file('anim.gif', await makeAnimatedGif(90, 480, 270)), request);
-    expect({ width: clip.width, height: clip.height, frames: clip.frames.length }).toEqual({ width: 320, height: 180, frames: 30 });
+    expect({ width: clip.width, height: clip.height, frames: clip.frames.length }).toEqual({
+      width: 320,
+      height: 180,
+      frames: 30,
+    });
     expect(clip.delaysMs).toEqual(clip.frames.map(() => 100));
     expect(clip.frames.every((frame) => frame.length === 320 * 180 * 4)).toBe(true);
   });
 
   it('decodes a still as one frame, never enlarging', async () => {
     const clip = await images.readClip(await file('still.png', await makePng(100, 80)), request);
-    expect({ width: clip.width, height: clip.height, frames: clip.frames.length }).toEqual({ width: 100, height: 80, frames: 1 });
+    expect({ width: clip.width, height: clip.height, frames: clip.frames.length }).toEqual({
+      width: 100,
+      height: 80,
+      frames: 1,
+    });
   });
 
   it('refuses formats the board does not serve, and garbage, without our path in the reason', async () => {
     const svg = await file('vector.png', '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>');
-    await expect(images.readClip(svg, request)).rejects.toThrow(new UnsupportedMediaError('unsupported image format "svg"'));
+    await expect(images.readClip(svg, request)).rejects.toThrow(
+      new UnsupportedMediaError('unsupported image format "svg"'),
+    );
     const error = await images.readClip(await file('garbage.png', 'not an image'), request).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnsupportedMediaError);
     expect((error as Error).message).toMatch(/^not a readable image/);

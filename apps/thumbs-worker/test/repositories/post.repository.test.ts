@@ -12,7 +12,10 @@ let container: ThumbsWorkerContainer;
 beforeAll(async () => {
   ctx = await createTestContext('thumbsposts');
   board = await startFakeBoard();
-  container = createThumbsWorkerContainer(workerConfig(ctx, board, { BOARD_REQUESTS_PER_SECOND: '50' }), createLogger('thumbs-worker', 'error', { silent: true }));
+  container = createThumbsWorkerContainer(
+    workerConfig(ctx, board, { BOARD_REQUESTS_PER_SECOND: '50' }),
+    createLogger('thumbs-worker', 'error', { silent: true }),
+  );
 });
 
 afterAll(async () => {
@@ -21,7 +24,7 @@ afterAll(async () => {
   await ctx?.cleanup();
 });
 
-describe('PostRepository.findFileByMd5 (the board through the container\'s rate-limited client)', () => {
+describe("PostRepository.findFileByMd5 (the board through the container's rate-limited client)", () => {
   it('finds a post by md5 with its type and its own file URL', async () => {
     const post = board.addPost({ id: 1, ext: 'png' }, await makePng(8, 8));
     const file = await container.posts.findFileByMd5(post.md5);

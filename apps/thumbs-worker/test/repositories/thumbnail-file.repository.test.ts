@@ -28,8 +28,12 @@ it('publishes the ThumbHash as <md5>.thumbhash, and says which files are publish
   const other = 'fedcba9876543210fedcba9876543210';
   expect(await thumbnails.exists(other, 'webp')).toBe(false);
   expect(await thumbnails.hasThumbhash(other)).toBe(false);
-  expect(await thumbnails.write(other, 'webp', Buffer.from('webp bytes'))).toBe(path.join(thumbnails.dir, `${other}.webp`));
-  expect(await thumbnails.writeThumbhash(other, Buffer.from([1, 2, 3]))).toBe(path.join(thumbnails.dir, `${other}.thumbhash`));
+  expect(await thumbnails.write(other, 'webp', Buffer.from('webp bytes'))).toBe(
+    path.join(thumbnails.dir, `${other}.webp`),
+  );
+  expect(await thumbnails.writeThumbhash(other, Buffer.from([1, 2, 3]))).toBe(
+    path.join(thumbnails.dir, `${other}.thumbhash`),
+  );
   expect(await thumbnails.exists(other, 'webp')).toBe(true);
   expect(await thumbnails.exists(other, 'gif')).toBe(false);
   expect(await thumbnails.hasThumbhash(other)).toBe(true);

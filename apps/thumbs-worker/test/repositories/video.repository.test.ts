@@ -74,11 +74,17 @@ describe('VideoRepository', () => {
     const small = path.join(dir, 'small.mp4');
     await writeFile(small, await makeMp4(1, 96, 64));
     const clip = await videos.readClip(small, { ...request, maxFrames: 1 });
-    expect({ width: clip.width, height: clip.height, frames: clip.frames.length }).toEqual({ width: 96, height: 64, frames: 1 });
+    expect({ width: clip.width, height: clip.height, frames: clip.frames.length }).toEqual({
+      width: 96,
+      height: 64,
+      frames: 1,
+    });
   });
 
   it('refuses a video over the pixel limit before decoding, and text as unreadable, without our path in the reason', async () => {
-    await expect(videos.readClip(webm, { ...request, maxInputPixels: 1000 })).rejects.toThrow(new UnsupportedMediaError('video is 480×270, over the 1000 pixel limit', { failure: 'tooLarge' }));
+    await expect(videos.readClip(webm, { ...request, maxInputPixels: 1000 })).rejects.toThrow(
+      new UnsupportedMediaError('video is 480×270, over the 1000 pixel limit', { failure: 'tooLarge' }),
+    );
     const text = path.join(dir, 'text.webm');
     await writeFile(text, 'not a video');
     const error = await videos.readClip(text, request).catch((e: unknown) => e);
@@ -87,7 +93,7 @@ describe('VideoRepository', () => {
     expect((error as Error).message).not.toContain(dir);
   });
 
-  it('stops with the job\'s reason when the job is aborted', async () => {
+  it("stops with the job's reason when the job is aborted", async () => {
     const reason = new Error('job budget spent');
     await expect(videos.readClip(webm, request, AbortSignal.abort(reason))).rejects.toBe(reason);
   });

@@ -53,24 +53,31 @@ async function jobFields(md5: string, type: ThumbnailType): Promise<Record<strin
 
 const retryAfter = String(Math.max(1, Math.ceil(config.defaultJobMs / 1000)));
 
-serveCeiling(async (req, res) => {
-  const match = PATH.exec(req.url ?? '');
-  const [job] = await Promise.all([match ? jobFields(match[1]!, match[2] as ThumbnailType) : NO_JOB, countRequest?.(req, res)]);
-  if (!match || job.timestamp === undefined) {
-    sendJson(res, 404, { success: false, error: 'No such job.', code: 1066 });
-    return;
-  }
-  const [, md5, type] = match as unknown as [string, string, string];
-  const progress = Number(job.progress ?? 0);
-  const body: ThumbnailProcessingResponse = {
-    success: true,
-    status: 'processing',
-    md5,
-    checkURL: `${config.thumbsUrl}/check/${md5}/${type}`,
-    checkAt: Date.now() + config.defaultJobMs,
-    time: config.defaultJobMs,
-    startedAt: Number(job.timestamp),
-    progress: Number.isFinite(progress) ? progress : 0,
-  };
-  sendJson(res, 200, body, { 'Cache-Control': 'no-store', 'Retry-After': retryAfter });
-}, () => redis.quit(), { expressRoute: '/check/:first/:second' });
+serveCeiling(
+  async (req, res) => {
+    const match = PATH.exec(req.url ?? '');
+    const [job] = await Promise.all([
+      match ? jobFields(match[1]!, match[2] as ThumbnailType) : NO_JOB,
+      countRequest?.(req, res),
+    ]);
+    if (!match || job.timestamp === undefined) {
+      sendJson(res, 404, { success: false, error: 'No such job.', code: 1066 });
+      return;
+    }
+    const [, md5, type] = match as unknown as [string, string, string];
+    const progress = Number(job.progress ?? 0);
+    const body: ThumbnailProcessingResponse = {
+      success: true,
+      status: 'processing',
+      md5,
+      checkURL: `${config.thumbsUrl}/check/${md5}/${type}`,
+      checkAt: Date.now() + config.defaultJobMs,
+      time: config.defaultJobMs,
+      startedAt: Number(job.timestamp),
+      progress: Number.isFinite(progress) ? progress : 0,
+    };
+    sendJson(res, 200, body, { 'Cache-Control': 'no-store', 'Retry-After': retryAfter });
+  },
+  () => redis.quit(),
+  { expressRoute: '/check/:first/:second' },
+);

@@ -7,7 +7,16 @@
  */
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { ceilingWindows, createBenchKey, createBenchSandbox, forEachConcurrently, runHttpBench, startCeiling, startContractReferences, startService } from '@pawlink/bench';
+import {
+  ceilingWindows,
+  createBenchKey,
+  createBenchSandbox,
+  forEachConcurrently,
+  runHttpBench,
+  startCeiling,
+  startContractReferences,
+  startService,
+} from '@pawlink/bench';
 import { thumbnailsDir } from '@pawlink/contracts';
 import { createRedis } from '@pawlink/service-kit';
 import { loadThumbsConfig } from '../config.js';
@@ -54,12 +63,18 @@ await runHttpBench('thumbs', async ({ defer, measure, log }) => {
   };
   const ceiling = await startCeiling('check ceiling', here('./check-ceiling.js'), ceilingConfig);
   defer(ceiling.stop);
-  const framework = await startCeiling('check framework ceiling', here('./check-ceiling.js'), ceilingConfig, { framework: 'express' });
+  const framework = await startCeiling('check framework ceiling', here('./check-ceiling.js'), ceilingConfig, {
+    framework: 'express',
+  });
   defer(framework.stop);
   const references = await startContractReferences(
     'check',
     here('./check-ceiling.js'),
-    { ...ceilingConfig, rateLimit: ceilingWindows('thumbs.check', config.redis.prefix), contractRead: { thumbsDir: thumbnailsDir(config.mediaDir) } } satisfies CheckCeilingConfig,
+    {
+      ...ceilingConfig,
+      rateLimit: ceilingWindows('thumbs.check', config.redis.prefix),
+      contractRead: { thumbsDir: thumbnailsDir(config.mediaDir) },
+    } satisfies CheckCeilingConfig,
     `a stat of the file, the job and its place in the queue (the service's script) and the rate-limit hit (the service's script), the two scripts sent in one write`,
     defer,
   );

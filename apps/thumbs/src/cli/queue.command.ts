@@ -3,7 +3,10 @@ import type { Command } from 'commander';
 import { openThumbsQueueAdmin } from '../container.js';
 import type { ThumbnailQueueAdminService } from '../services/thumbnail-queue-admin.service.js';
 
-async function withQueueAdmin<T>(context: CliContext, use: (admin: ThumbnailQueueAdminService) => Promise<T>): Promise<T> {
+async function withQueueAdmin<T>(
+  context: CliContext,
+  use: (admin: ThumbnailQueueAdminService) => Promise<T>,
+): Promise<T> {
   const admin = openThumbsQueueAdmin(context.queueRedis(), context.config.redis.prefix);
   try {
     return await use(admin.queueAdmin);

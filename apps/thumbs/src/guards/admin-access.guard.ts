@@ -7,7 +7,8 @@ import { ADMIN_FLAG } from '../services/admin-access.rules.js';
 import type { AdminSessionService } from '../services/admin-session.service.js';
 
 /** A browser navigating (it would rather have HTML than JSON), not a script or an API client. */
-export const wantsHtml = (req: Request): boolean => (req.method === 'GET' || req.method === 'HEAD') && req.accepts(['application/json', 'text/html']) === 'text/html';
+export const wantsHtml = (req: Request): boolean =>
+  (req.method === 'GET' || req.method === 'HEAD') && req.accepts(['application/json', 'text/html']) === 'text/html';
 
 /**
  * The admin pages' key guard: an admin key in `Authorization`, checked by the API's key check
@@ -16,7 +17,10 @@ export const wantsHtml = (req: Request): boolean => (req.method === 'GET' || req
  * 403 1022. Without a key or a live session, a browser is sent to the login page and an API client
  * gets 401 code 1013.
  */
-export function requireAdmin(sessions: Pick<AdminSessionService, 'keyOfSession'>, verifyKey: AccessGuards['verifyKey']): RequestHandler {
+export function requireAdmin(
+  sessions: Pick<AdminSessionService, 'keyOfSession'>,
+  verifyKey: AccessGuards['verifyKey'],
+): RequestHandler {
   return async (req: Request, res: Response, next) => {
     const presented = presentedKey(req);
     if (presented !== undefined) {

@@ -11,7 +11,8 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  */
 export function refuseCrossSite(publicUrl: string): RequestHandler {
   const publicOrigin = new URL(publicUrl).origin;
-  const sameOrigin = (req: Request, origin: string): boolean => origin === publicOrigin || origin === `${req.protocol}://${req.get('host') ?? ''}`;
+  const sameOrigin = (req: Request, origin: string): boolean =>
+    origin === publicOrigin || origin === `${req.protocol}://${req.get('host') ?? ''}`;
   return (req, _res, next) => {
     if (SAFE_METHODS.has(req.method)) {
       next();
@@ -19,7 +20,8 @@ export function refuseCrossSite(publicUrl: string): RequestHandler {
     }
     const site = req.get('sec-fetch-site');
     const origin = req.get('origin');
-    const refused = site !== undefined ? site !== 'same-origin' && site !== 'none' : origin !== undefined && !sameOrigin(req, origin);
+    const refused =
+      site !== undefined ? site !== 'same-origin' && site !== 'none' : origin !== undefined && !sameOrigin(req, origin);
     next(refused ? new ApiError('CROSS_SITE_REQUEST') : undefined);
   };
 }

@@ -14,7 +14,11 @@ import { ADMIN_PAGE_HEADERS, renderAdminLoginPage } from '../views/admin-login.p
  * invalid-key limit applies. A refusal shows the form again with the reason to a browser, and the
  * contract's error to an API client.
  */
-export function adminLoginHandler(admin: Pick<AdminLoginService, 'login'>, verifyKey: AccessGuards['verifyKey'], options: { secureCookie: boolean }): RequestHandler {
+export function adminLoginHandler(
+  admin: Pick<AdminLoginService, 'login'>,
+  verifyKey: AccessGuards['verifyKey'],
+  options: { secureCookie: boolean },
+): RequestHandler {
   return async (req, res) => {
     const { key } = validated<{ key: string }>(req);
     let session: { token: string; maxAgeSeconds: number };
@@ -23,7 +27,10 @@ export function adminLoginHandler(admin: Pick<AdminLoginService, 'login'>, verif
     } catch (error) {
       if (error instanceof ApiError && req.accepts(['application/json', 'text/html']) === 'text/html') {
         for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
-        res.status(error.httpStatus).set(ADMIN_PAGE_HEADERS).send(renderAdminLoginPage({ error: error.message }));
+        res
+          .status(error.httpStatus)
+          .set(ADMIN_PAGE_HEADERS)
+          .send(renderAdminLoginPage({ error: error.message }));
         return;
       }
       throw error;

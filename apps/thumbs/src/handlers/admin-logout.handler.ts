@@ -4,7 +4,10 @@ import { adminSessionToken, setAdminCookie } from '../http/admin-session-cookie.
 import type { AdminLogoutService } from '../services/admin-logout.service.js';
 
 /** POST /admin/logout: ends the session (in Redis and the cookie) and shows the login form. */
-export function adminLogoutHandler(admin: Pick<AdminLogoutService, 'logout'>, options: { secureCookie: boolean }): RequestHandler {
+export function adminLogoutHandler(
+  admin: Pick<AdminLogoutService, 'logout'>,
+  options: { secureCookie: boolean },
+): RequestHandler {
   return async (req, res) => {
     const token = adminSessionToken(req);
     if (token !== undefined) await admin.logout(token);

@@ -11,7 +11,14 @@ export function getThumbnailInfoHandler(thumbnails: Pick<GetThumbnailInfoService
   return async (req, res) => {
     const { id } = validated<{ id: ThumbnailTarget }>(req);
     const { urls, thumbhash } = await thumbnails.info(id, postRequesterOf(req, res)).catch(rethrowBoardUnavailable);
-    const body: ThumbnailInfoResponse = { success: true, gifURL: urls.gif, pngURL: urls.png, webpURL: urls.webp, mp4URL: urls.mp4, thumbhash };
+    const body: ThumbnailInfoResponse = {
+      success: true,
+      gifURL: urls.gif,
+      pngURL: urls.png,
+      webpURL: urls.webp,
+      mp4URL: urls.mp4,
+      thumbhash,
+    };
     res.json(body);
   };
 }

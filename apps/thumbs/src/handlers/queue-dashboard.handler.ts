@@ -45,7 +45,11 @@ export interface QueueDashboardOptions {
  * that is not a GET is refused 405 `ERRORS.QUEUE_READ_ONLY`). With `write`, a job added or
  * edited must be a thumbnail job. Failure details never show a stack trace.
  */
-export function queueDashboardHandler(queues: Queue[], basePath: string, options: QueueDashboardOptions): RequestHandler {
+export function queueDashboardHandler(
+  queues: Queue[],
+  basePath: string,
+  options: QueueDashboardOptions,
+): RequestHandler {
   const serverAdapter = new DashboardPageAdapter();
   serverAdapter.setBasePath(basePath);
   createBullBoard({
@@ -55,15 +59,32 @@ export function queueDashboardHandler(queues: Queue[], basePath: string, options
       uiConfig: { boardTitle: 'Pawlink thumbnails' },
       handlerHooks: {
         before({ method, route, request }) {
-          if (!options.write && method !== 'get') return { allow: false, status: 405, errorKey: 'ERRORS.QUEUE_READ_ONLY' };
+          if (!options.write && method !== 'get')
+            return { allow: false, status: 405, errorKey: 'ERRORS.QUEUE_READ_ONLY' };
           // Deliveries are made by the worker from a job's end, signed per attempt: retry or clean them, never write one.
           const writesJob = route === ADD_ROUTE || route === UPDATE_DATA_ROUTE;
           if (writesJob && (request.params as { queueName?: string }).queueName === THUMBNAIL_CALLBACK_QUEUE) {
-            return { allow: false, status: 400, errorKey: 'ERRORS.INVALID_REQUEST_BODY', message: 'Callback deliveries are queued by the worker only.' };
+            return {
+              allow: false,
+              status: 400,
+              errorKey: 'ERRORS.INVALID_REQUEST_BODY',
+              message: 'Callback deliveries are queued by the worker only.',
+            };
           }
           const problem =
-            route === ADD_ROUTE ? dashboardAddProblem(request.body) : route === UPDATE_DATA_ROUTE ? thumbnailPayloadProblem((request.body as { jobData?: unknown } | undefined)?.jobData) : undefined;
-          return problem === undefined ? { allow: true } : { allow: false, status: 400, errorKey: 'ERRORS.INVALID_REQUEST_BODY', message: `Not a thumbnail job: ${problem}` };
+            route === ADD_ROUTE
+              ? dashboardAddProblem(request.body)
+              : route === UPDATE_DATA_ROUTE
+                ? thumbnailPayloadProblem((request.body as { jobData?: unknown } | undefined)?.jobData)
+                : undefined;
+          return problem === undefined
+            ? { allow: true }
+            : {
+                allow: false,
+                status: 400,
+                errorKey: 'ERRORS.INVALID_REQUEST_BODY',
+                message: `Not a thumbnail job: ${problem}`,
+              };
         },
         after: (_context, result) => ({ ...result, body: withoutStackTraces(result.body) as typeof result.body }),
       },
@@ -75,7 +96,8 @@ export function queueDashboardHandler(queues: Queue[], basePath: string, options
     res.setHeader('Content-Security-Policy', DASHBOARD_CSP);
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('Referrer-Policy', 'no-referrer');
-    if ((req.method === 'GET' || req.method === 'HEAD') && VERSIONED_ASSET.test(req.path)) res.setHeader('Cache-Control', VERSIONED_ASSET_CACHE);
+    if ((req.method === 'GET' || req.method === 'HEAD') && VERSIONED_ASSET.test(req.path))
+      res.setHeader('Cache-Control', VERSIONED_ASSET_CACHE);
     board(req, res, next);
   };
 }

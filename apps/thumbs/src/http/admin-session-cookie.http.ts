@@ -17,7 +17,13 @@ export function adminSessionToken(req: Request): string | undefined {
 
 /** Sets (or, with `maxAgeSeconds` 0, clears) the admin session cookie: HttpOnly, SameSite=Strict, Path=/admin. */
 export function setAdminCookie(res: Response, token: string, maxAgeSeconds: number, secure: boolean): void {
-  const attributes = [`${ADMIN_COOKIE}=${token}`, 'Path=/admin', 'HttpOnly', 'SameSite=Strict', `Max-Age=${maxAgeSeconds}`];
+  const attributes = [
+    `${ADMIN_COOKIE}=${token}`,
+    'Path=/admin',
+    'HttpOnly',
+    'SameSite=Strict',
+    `Max-Age=${maxAgeSeconds}`,
+  ];
   if (secure) attributes.push('Secure');
   res.append('Set-Cookie', attributes.join('; '));
 }

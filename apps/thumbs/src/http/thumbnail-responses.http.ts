@@ -49,8 +49,12 @@ export function failureError(state: Extract<ThumbnailState, { status: 'failed' |
  */
 export function rethrowBoardUnavailable(error: unknown): never {
   if (error instanceof PostShareUsedError) {
-    throw new ApiError('BOARD_SHARE_USED', { headers: { 'Retry-After': String(Math.max(1, Math.ceil(error.retryAfterMs / 1000))) }, cause: error });
+    throw new ApiError('BOARD_SHARE_USED', {
+      headers: { 'Retry-After': String(Math.max(1, Math.ceil(error.retryAfterMs / 1000))) },
+      cause: error,
+    });
   }
-  if (error instanceof PostUnavailableError) throw new ApiError('BOARD_UNAVAILABLE', { headers: { 'Retry-After': BOARD_RETRY_AFTER_SECONDS }, cause: error });
+  if (error instanceof PostUnavailableError)
+    throw new ApiError('BOARD_UNAVAILABLE', { headers: { 'Retry-After': BOARD_RETRY_AFTER_SECONDS }, cause: error });
   throw error;
 }

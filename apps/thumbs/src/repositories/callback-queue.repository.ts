@@ -9,5 +9,8 @@ export type CallbackQueue = Queue<ThumbnailCallbackDelivery>;
  * the queue dashboard, where failed deliveries stay visible. `connection` stays open on close.
  */
 export function openCallbackQueue(connection: RedisClient, redisPrefix: string): CallbackQueue {
-  return new Queue<ThumbnailCallbackDelivery>(THUMBNAIL_CALLBACK_QUEUE, { connection, prefix: thumbnailQueuePrefix(redisPrefix) });
+  return new Queue<ThumbnailCallbackDelivery>(THUMBNAIL_CALLBACK_QUEUE, {
+    connection,
+    prefix: thumbnailQueuePrefix(redisPrefix),
+  });
 }

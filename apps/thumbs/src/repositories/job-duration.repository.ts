@@ -34,9 +34,19 @@ export class JobDurationRepository {
   /** Records one finished job once, however many instances saw it finish. */
   async record(jobId: string, finishedOn: number, durationMs: number): Promise<boolean> {
     if (!(durationMs >= 0)) return false;
-    const seen = await this.redis.set(`${this.options.redisPrefix}thumbs:durations:seen:${jobId}:${finishedOn}`, '1', 'EX', 3600, 'NX');
+    const seen = await this.redis.set(
+      `${this.options.redisPrefix}thumbs:durations:seen:${jobId}:${finishedOn}`,
+      '1',
+      'EX',
+      3600,
+      'NX',
+    );
     if (seen !== 'OK') return false;
-    await this.redis.multi().lpush(this.key, String(Math.round(durationMs))).ltrim(this.key, 0, this.options.samples - 1).exec();
+    await this.redis
+      .multi()
+      .lpush(this.key, String(Math.round(durationMs)))
+      .ltrim(this.key, 0, this.options.samples - 1)
+      .exec();
     this.cached = undefined;
     return true;
   }
@@ -44,9 +54,12 @@ export class JobDurationRepository {
   async averageMs(): Promise<number> {
     const now = Date.now();
     if (this.cached && now - this.cached.at < (this.options.cacheMs ?? 2000)) return this.cached.value;
-    let samples = (await this.redis.lrange(this.key, 0, this.options.samples - 1)).map(Number).filter((n) => Number.isFinite(n) && n >= 0);
+    let samples = (await this.redis.lrange(this.key, 0, this.options.samples - 1))
+      .map(Number)
+      .filter((n) => Number.isFinite(n) && n >= 0);
     if (samples.length === 0) samples = await this.fromCompletedJobs();
-    const value = samples.length === 0 ? this.options.defaultMs : Math.round(samples.reduce((a, b) => a + b, 0) / samples.length);
+    const value =
+      samples.length === 0 ? this.options.defaultMs : Math.round(samples.reduce((a, b) => a + b, 0) / samples.length);
     this.cached = { value, at: now };
     return value;
   }
@@ -72,7 +85,8 @@ export function startDurationRecorder(options: {
   events.on('completed', ({ jobId }) => {
     void (async () => {
       const job = await Job.fromId(options.queue, jobId);
-      if (job?.finishedOn && job.processedOn) await options.durations.record(jobId, job.finishedOn, job.finishedOn - job.processedOn);
+      if (job?.finishedOn && job.processedOn)
+        await options.durations.record(jobId, job.finishedOn, job.finishedOn - job.processedOn);
     })().catch(options.onError);
   });
   events.on('error', options.onError);

@@ -19,7 +19,10 @@ export type BoardLookup = Pick<BoardClient, 'resolveMd5'>;
 
 /** Board posts by id: post id → the MD5 of its file. */
 export class PostRepository {
-  constructor(private readonly board: BoardLookup, private readonly shares: BoardShares) {}
+  constructor(
+    private readonly board: BoardLookup,
+    private readonly shares: BoardShares,
+  ) {}
 
   /**
    * The lower-case MD5 of the post's file; null when the board has no such post (or it has no
@@ -30,15 +33,18 @@ export class PostRepository {
       return normaliseMd5(await this.board.resolveMd5(postId, { requesters: this.requestersOf(requester) }));
     } catch (error) {
       if (error instanceof BoardShareUsedError) throw new PostShareUsedError(error.retryAfterMs, { cause: error });
-      if (error instanceof BoardUnavailableError) throw new PostUnavailableError('image board unavailable', { cause: error });
+      if (error instanceof BoardUnavailableError)
+        throw new PostUnavailableError('image board unavailable', { cause: error });
       throw error;
     }
   }
 
   private requestersOf(requester: PostRequester): BoardRequester[] {
     const requesters: BoardRequester[] = [];
-    if (requester.apiKeyId !== undefined) requesters.push({ id: `key:${requester.apiKeyId}`, maxHeldSlots: this.shares.perKey });
-    if (requester.ip !== undefined && requester.ip !== '') requesters.push({ id: `ip:${requester.ip}`, maxHeldSlots: this.shares.perIp });
+    if (requester.apiKeyId !== undefined)
+      requesters.push({ id: `key:${requester.apiKeyId}`, maxHeldSlots: this.shares.perKey });
+    if (requester.ip !== undefined && requester.ip !== '')
+      requesters.push({ id: `ip:${requester.ip}`, maxHeldSlots: this.shares.perIp });
     return requesters;
   }
 }

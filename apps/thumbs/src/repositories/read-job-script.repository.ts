@@ -5,7 +5,16 @@
 import type { RedisClient } from '@pawlink/service-kit/redis';
 
 /** The queue keys READ_JOB_SCRIPT reads, in its KEYS order (the job's hash follows them). */
-export const READ_JOB_KEYS = ['completed', 'failed', 'delayed', 'prioritized', 'active', 'wait', 'paused', 'waiting-children'] as const;
+export const READ_JOB_KEYS = [
+  'completed',
+  'failed',
+  'delayed',
+  'prioritized',
+  'active',
+  'wait',
+  'paused',
+  'waiting-children',
+] as const;
 
 /**
  * A job's state as BullMQ's own getState script decides it (same keys, same order), its hash, and
@@ -49,9 +58,12 @@ type ReadJobCommand = (...keysAndId: string[]) => Promise<RawAnswer>;
  * read sends the id, not the script): `read(queueKeys, jobKey, id)`, the queue keys in
  * READ_JOB_KEYS order, each prefixed as the queue names them.
  */
-export function jobReader(redis: RedisClient): (queueKeys: readonly string[], jobKey: string, id: string) => Promise<ReadJobAnswer> {
+export function jobReader(
+  redis: RedisClient,
+): (queueKeys: readonly string[], jobKey: string, id: string) => Promise<ReadJobAnswer> {
   const commands = redis as unknown as Record<string, ReadJobCommand | undefined>;
-  if (typeof commands.pawlinkReadThumbnailJob !== 'function') redis.defineCommand('pawlinkReadThumbnailJob', { numberOfKeys: READ_JOB_KEYS.length + 1, lua: READ_JOB_SCRIPT });
+  if (typeof commands.pawlinkReadThumbnailJob !== 'function')
+    redis.defineCommand('pawlinkReadThumbnailJob', { numberOfKeys: READ_JOB_KEYS.length + 1, lua: READ_JOB_SCRIPT });
   const command = (commands.pawlinkReadThumbnailJob as ReadJobCommand).bind(redis);
   return async (queueKeys, jobKey, id) => {
     const [state, waitIndex, active, waiting, prioritized, fields] = await command(...queueKeys, jobKey, id);

@@ -28,7 +28,14 @@ export class ThumbnailCallbackRepository {
   ) {}
 
   async register(md5: string, type: ThumbnailType, callbackURL: string, apiKeyId: number): Promise<void> {
-    await this.redis.eval(REGISTER_SCRIPT, 1, thumbnailCallbacksKey(this.redisPrefix, thumbnailJobId(md5, type)), callbackURL, String(apiKeyId), String(REGISTRATION_TTL_SECONDS));
+    await this.redis.eval(
+      REGISTER_SCRIPT,
+      1,
+      thumbnailCallbacksKey(this.redisPrefix, thumbnailJobId(md5, type)),
+      callbackURL,
+      String(apiKeyId),
+      String(REGISTRATION_TTL_SECONDS),
+    );
   }
 
   /** Takes back a registration whose PUT was not answered "processing": that job has already ended. */

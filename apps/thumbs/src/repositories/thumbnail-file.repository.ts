@@ -38,7 +38,8 @@ export class ThumbnailFileRepository {
     try {
       return await readFile(path.join(this.directory, thumbhashFileName(md5)));
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return null;
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR')
+        return null;
       throw error;
     }
   }

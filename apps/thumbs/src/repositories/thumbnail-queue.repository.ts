@@ -1,5 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { THUMBNAIL_JOB, THUMBNAIL_QUEUE, thumbnailJobId, thumbnailQueuePrefix, thumbnailWorkerSlots, type ThumbnailJobPayload, type ThumbnailType } from '@pawlink/contracts';
+import {
+  THUMBNAIL_JOB,
+  THUMBNAIL_QUEUE,
+  thumbnailJobId,
+  thumbnailQueuePrefix,
+  thumbnailWorkerSlots,
+  type ThumbnailJobPayload,
+  type ThumbnailType,
+} from '@pawlink/contracts';
 import { Queue, type Job, type JobsOptions } from 'bullmq';
 import type { RedisClient } from '@pawlink/service-kit/redis';
 import { jobReader, READ_JOB_KEYS, type ReadJobAnswer } from './read-job-script.repository.js';
@@ -134,11 +142,19 @@ export class ThumbnailQueueRepository {
    * without finishedOn).
    */
   private async read(jobId: string): Promise<JobSnapshot | null> {
-    const { state, waitIndex, active, waiting, prioritized, hash } = await this.readJob(this.readJobQueueKeys, this.queue.toKey(jobId), jobId);
+    const { state, waitIndex, active, waiting, prioritized, hash } = await this.readJob(
+      this.readJobQueueKeys,
+      this.queue.toKey(jobId),
+      jobId,
+    );
     const phase = PHASES[state];
     if (hash.size === 0 || !phase) return null;
     const snapshot = snapshotOfHash(jobId, phase, hash);
-    this.queueSeenWith.set(snapshot, { active, waiting: waiting + prioritized, waitingAhead: waitIndex < 0 ? null : Math.max(0, waiting - 1 - waitIndex) });
+    this.queueSeenWith.set(snapshot, {
+      active,
+      waiting: waiting + prioritized,
+      waitingAhead: waitIndex < 0 ? null : Math.max(0, waiting - 1 - waitIndex),
+    });
     return snapshot;
   }
 
@@ -181,9 +197,18 @@ export class ThumbnailQueueRepository {
 
   /** Running jobs and waiting jobs in front of this one, and how many run side by side. */
   async load(job: JobSnapshot): Promise<QueueLoad> {
-    const [queue, workers] = await Promise.all([this.queueSeenWith.get(job) ?? this.readQueue(job), this.workerSlots()]);
-    const waitingAhead = job.phase === 'active' ? 0 : (queue.waitingAhead ?? (job.phase === 'waiting' ? Math.max(0, queue.waiting - 1) : queue.waiting));
-    return { jobsAhead: job.phase === 'active' ? 0 : queue.active + waitingAhead, slots: Math.max(1, workers, queue.active) };
+    const [queue, workers] = await Promise.all([
+      this.queueSeenWith.get(job) ?? this.readQueue(job),
+      this.workerSlots(),
+    ]);
+    const waitingAhead =
+      job.phase === 'active'
+        ? 0
+        : (queue.waitingAhead ?? (job.phase === 'waiting' ? Math.max(0, queue.waiting - 1) : queue.waiting));
+    return {
+      jobsAhead: job.phase === 'active' ? 0 : queue.active + waitingAhead,
+      slots: Math.max(1, workers, queue.active),
+    };
   }
 
   private async readQueue(job: JobSnapshot): Promise<QueueSnapshot> {
@@ -220,7 +245,8 @@ export class ThumbnailQueueRepository {
   /** Jobs the connected workers run side by side: each announces its concurrency in its name. */
   private async workerSlots(): Promise<number> {
     const now = Date.now();
-    if (this.workerSlotsSeen && now - this.workerSlotsSeen.at < (this.options.workerCountTtlMs ?? 3000)) return this.workerSlotsSeen.count;
+    if (this.workerSlotsSeen && now - this.workerSlotsSeen.at < (this.options.workerCountTtlMs ?? 3000))
+      return this.workerSlotsSeen.count;
     const workers = await this.queue.getWorkers().catch(() => []);
     const count = workers.reduce((sum, worker) => sum + thumbnailWorkerSlots(String(worker.rawname ?? '')), 0);
     this.workerSlotsSeen = { count, at: now };
@@ -228,11 +254,25 @@ export class ThumbnailQueueRepository {
   }
 
   private fallbackSnapshot(job: Job<ThumbnailJobPayload>): JobSnapshot {
-    return { id: job.id ?? '', phase: 'waiting', progress: null, queuedAt: job.timestamp, processedOn: null, finishedOn: null, failedReason: null, delayMs: null };
+    return {
+      id: job.id ?? '',
+      phase: 'waiting',
+      progress: null,
+      queuedAt: job.timestamp,
+      processedOn: null,
+      finishedOn: null,
+      failedReason: null,
+      delayMs: null,
+    };
   }
 
   private async releaseLock(key: string, token: string): Promise<void> {
-    await this.redis.eval("if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0", 1, key, token);
+    await this.redis.eval(
+      "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0",
+      1,
+      key,
+      token,
+    );
   }
 }
 

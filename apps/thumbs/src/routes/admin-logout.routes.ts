@@ -15,6 +15,11 @@ export interface AdminLogoutRouteDeps {
 
 /** POST /admin/logout: cross-site check → handler. */
 export function registerAdminLogoutRoute(app: Express, deps: AdminLogoutRouteDeps): void {
-  app.post('/admin/logout', noStore, refuseCrossSite(deps.publicUrl), adminLogoutHandler(deps.adminLogout, { secureCookie: deps.secureCookie }));
+  app.post(
+    '/admin/logout',
+    noStore,
+    refuseCrossSite(deps.publicUrl),
+    adminLogoutHandler(deps.adminLogout, { secureCookie: deps.secureCookie }),
+  );
   app.all('/admin/logout', noStore, onlyMethods('POST'));
 }

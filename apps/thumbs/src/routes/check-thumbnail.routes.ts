@@ -14,5 +14,12 @@ export interface CheckThumbnailRouteDeps {
 /** GET /check/:md5/:type (docs/api.md, "Thumbnails"): key → rate limit → read-only → validation → handler. */
 export function registerCheckThumbnailRoute(app: Express, deps: CheckThumbnailRouteDeps): void {
   const { guards } = deps;
-  app.get('/check/:md5/:type', guards.requireKey('thumbs'), guards.rateLimit('thumbs.check'), requireWritable(deps.readOnly), validate(...checkThumbnailValidation), checkThumbnailHandler(deps.checkThumbnail));
+  app.get(
+    '/check/:md5/:type',
+    guards.requireKey('thumbs'),
+    guards.rateLimit('thumbs.check'),
+    requireWritable(deps.readOnly),
+    validate(...checkThumbnailValidation),
+    checkThumbnailHandler(deps.checkThumbnail),
+  );
 }

@@ -15,5 +15,13 @@ export interface CreateThumbnailRouteDeps {
 export function registerCreateThumbnailRoute(app: Express, deps: CreateThumbnailRouteDeps): void {
   const { guards } = deps;
   // PUT takes no body, but one that cannot be read is still refused (1026/1027), not ignored.
-  app.put('/:id/:type', guards.requireKey('thumbs'), guards.rateLimit('thumbs.create'), requireWritable(deps.readOnly), requireParsedBody, validate(...createThumbnailValidation), createThumbnailHandler(deps.createThumbnail));
+  app.put(
+    '/:id/:type',
+    guards.requireKey('thumbs'),
+    guards.rateLimit('thumbs.create'),
+    requireWritable(deps.readOnly),
+    requireParsedBody,
+    validate(...createThumbnailValidation),
+    createThumbnailHandler(deps.createThumbnail),
+  );
 }

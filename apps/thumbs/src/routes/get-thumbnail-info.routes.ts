@@ -13,5 +13,11 @@ export interface GetThumbnailInfoRouteDeps {
 /** GET /:id (docs/api.md, "Thumbnails"): key → rate limit → validation → handler. */
 export function registerGetThumbnailInfoRoute(app: Express, deps: GetThumbnailInfoRouteDeps): void {
   const { guards } = deps;
-  app.get('/:id', guards.requireKey('thumbs'), guards.rateLimit('thumbs.info'), validate(...getThumbnailInfoValidation), getThumbnailInfoHandler(deps.thumbnailInfo));
+  app.get(
+    '/:id',
+    guards.requireKey('thumbs'),
+    guards.rateLimit('thumbs.info'),
+    validate(...getThumbnailInfoValidation),
+    getThumbnailInfoHandler(deps.thumbnailInfo),
+  );
 }

@@ -5,4 +5,5 @@ import type { ApiKeyFlag } from '@pawlink/contracts';
 export const ADMIN_FLAG: ApiKeyFlag = 'admin';
 
 /** Whether a key may use the admin pages: active, not disabled, with the `admin` flag. */
-export const mayAdminister = (key: ApiKey | null): key is ApiKey => key !== null && key.active && !key.disabled && key.flags.includes(ADMIN_FLAG);
+export const mayAdminister = (key: ApiKey | null): key is ApiKey =>
+  key !== null && key.active && !key.disabled && key.flags.includes(ADMIN_FLAG);

@@ -1,5 +1,14 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { AVERAGE_MS, byMd5, MD5, MEDIA, POST_MD5, processing, thumbnailWorld, THUMBS } from '../../test/in-memory-thumbnails.js';
+import {
+  AVERAGE_MS,
+  byMd5,
+  MD5,
+  MEDIA,
+  POST_MD5,
+  processing,
+  thumbnailWorld,
+  THUMBS,
+} from '../../test/in-memory-thumbnails.js';
 
 let now = 0;
 let { files, queue, service } = thumbnailWorld(() => now);
@@ -10,7 +19,12 @@ beforeEach(() => {
 
 describe('check', () => {
   it('is done when the file exists, whatever the job says', async () => {
-    queue.put(MD5, 'gif', { queuedAt: now - 9000, phase: 'failed', finishedOn: now - 1000, failedReason: 'corrupt: x' });
+    queue.put(MD5, 'gif', {
+      queuedAt: now - 9000,
+      phase: 'failed',
+      finishedOn: now - 1000,
+      failedReason: 'corrupt: x',
+    });
     files.add(MD5, 'gif');
     expect(await service.check(MD5, 'gif')).toEqual({ status: 'done', url: `${MEDIA}/${MD5}.gif` });
   });
@@ -19,9 +33,19 @@ describe('check', () => {
     expect(await service.check(MD5, 'gif')).toEqual({ status: 'missing' });
     queue.put(MD5, 'png', { queuedAt: now - 9000, phase: 'completed', finishedOn: now - 1000 });
     expect(await service.check(MD5, 'png')).toEqual({ status: 'missing' });
-    queue.put(POST_MD5, 'gif', { queuedAt: now - 700_000, phase: 'failed', finishedOn: now - 600_001, failedReason: 'corrupt: x' });
+    queue.put(POST_MD5, 'gif', {
+      queuedAt: now - 700_000,
+      phase: 'failed',
+      finishedOn: now - 600_001,
+      failedReason: 'corrupt: x',
+    });
     expect(await service.check(POST_MD5, 'gif')).toEqual({ status: 'missing' });
-    queue.put(POST_MD5, 'png', { queuedAt: now - 700_000, phase: 'failed', finishedOn: null, failedReason: 'corrupt: x' });
+    queue.put(POST_MD5, 'png', {
+      queuedAt: now - 700_000,
+      phase: 'failed',
+      finishedOn: null,
+      failedReason: 'corrupt: x',
+    });
     expect(await service.check(POST_MD5, 'png')).toEqual({ status: 'missing' });
     expect(queue.added).toEqual([]);
   });

@@ -2,7 +2,15 @@ import type { ThumbnailType } from '@pawlink/contracts';
 import type { JobDurationRepository } from '../repositories/job-duration.repository.js';
 import type { ThumbnailFileRepository } from '../repositories/thumbnail-file.repository.js';
 import type { JobPolicy, JobSnapshot, ThumbnailQueueRepository } from '../repositories/thumbnail-queue.repository.js';
-import { doneState, isStaleJob, processingStateOf, settledStateOf, type ThumbnailRef, type ThumbnailState, type ThumbnailUrls } from './thumbnail-state.rules.js';
+import {
+  doneState,
+  isStaleJob,
+  processingStateOf,
+  settledStateOf,
+  type ThumbnailRef,
+  type ThumbnailState,
+  type ThumbnailUrls,
+} from './thumbnail-state.rules.js';
 
 export interface CheckThumbnailDeps {
   files: Pick<ThumbnailFileRepository, 'exists'>;

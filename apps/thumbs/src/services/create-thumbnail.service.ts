@@ -7,7 +7,15 @@ import type { ThumbnailCallbackRepository } from '../repositories/thumbnail-call
 import type { ThumbnailFileRepository } from '../repositories/thumbnail-file.repository.js';
 import type { JobPolicy, JobSnapshot, ThumbnailQueueRepository } from '../repositories/thumbnail-queue.repository.js';
 import { postMd5OrRefuse, type ThumbnailTarget } from './thumbnail-id.rules.js';
-import { doneState, isStaleJob, processingStateOf, settledStateOf, type ThumbnailRef, type ThumbnailState, type ThumbnailUrls } from './thumbnail-state.rules.js';
+import {
+  doneState,
+  isStaleJob,
+  processingStateOf,
+  settledStateOf,
+  type ThumbnailRef,
+  type ThumbnailState,
+  type ThumbnailUrls,
+} from './thumbnail-state.rules.js';
 
 export interface CreateThumbnailDeps {
   files: Pick<ThumbnailFileRepository, 'exists'>;
@@ -42,7 +50,12 @@ export class CreateThumbnailService {
    * cannot answer, the repository's PostUnavailableError reaches the caller, and so does its
    * PostShareUsedError for a requester over its share of the board budget.
    */
-  async request(target: ThumbnailTarget, type: ThumbnailType, requester: PostRequester = {}, callback?: CallbackRequest): Promise<Exclude<ThumbnailState, { status: 'missing' }>> {
+  async request(
+    target: ThumbnailTarget,
+    type: ThumbnailType,
+    requester: PostRequester = {},
+    callback?: CallbackRequest,
+  ): Promise<Exclude<ThumbnailState, { status: 'missing' }>> {
     if (callback) await this.refuseUncallable(callback.url);
     const { files, posts, callbacks } = this.deps;
     const md5 = target.kind === 'md5' ? target.md5 : postMd5OrRefuse(await posts.md5OfPost(target.postId, requester));
@@ -61,10 +74,18 @@ export class CreateThumbnailService {
     if (refusal !== undefined) throw new ApiError('CALLBACK_URL_REFUSED', { message: refusal });
   }
 
-  private async requestJob(ref: ThumbnailRef, target: ThumbnailTarget): Promise<Exclude<ThumbnailState, { status: 'missing' }>> {
+  private async requestJob(
+    ref: ThumbnailRef,
+    target: ThumbnailTarget,
+  ): Promise<Exclude<ThumbnailState, { status: 'missing' }>> {
     const { files, queue, jobs, clock } = this.deps;
     const { md5, type } = ref;
-    const payload: ThumbnailJobPayload = { md5, type, requestedAt: clock(), ...(target.kind === 'post' ? { postId: target.postId } : {}) };
+    const payload: ThumbnailJobPayload = {
+      md5,
+      type,
+      requestedAt: clock(),
+      ...(target.kind === 'post' ? { postId: target.postId } : {}),
+    };
     let job = await queue.find(md5, type);
     if (job && job.phase === 'completed' && (await files.exists(md5, type))) return doneState(ref);
     if (job && !isStaleJob(job, jobs.keepFailedSeconds, clock())) return this.stateOf(job, ref, false);
@@ -73,7 +94,11 @@ export class CreateThumbnailService {
     return this.stateOf(job, ref, true);
   }
 
-  private async stateOf(job: JobSnapshot, ref: ThumbnailRef, queuedNow: boolean): Promise<Exclude<ThumbnailState, { status: 'missing' }>> {
+  private async stateOf(
+    job: JobSnapshot,
+    ref: ThumbnailRef,
+    queuedNow: boolean,
+  ): Promise<Exclude<ThumbnailState, { status: 'missing' }>> {
     const settled = settledStateOf(job, ref, { queuedNow, now: this.deps.clock() });
     if (settled) return settled;
     const [averageJobMs, load] = await Promise.all([this.deps.durations.averageMs(), this.deps.queue.load(job)]);

@@ -3,7 +3,8 @@ import { failureSentence } from './thumbnail-state.rules.js';
 
 const MD5_LOWER = /^[0-9a-f]{32}$/;
 const PAYLOAD_KEYS = new Set(['md5', 'type', 'requestedAt', 'postId']);
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Why `data` is not a thumbnail job's payload (`ThumbnailJobPayload`), or undefined when it is:
@@ -15,9 +16,15 @@ export function thumbnailPayloadProblem(data: unknown): string | undefined {
   const extra = Object.keys(data).filter((key) => !PAYLOAD_KEYS.has(key));
   if (extra.length > 0) return `data has unknown fields: ${extra.slice(0, 5).join(', ')}.`;
   if (typeof data.md5 !== 'string' || !MD5_LOWER.test(data.md5)) return 'data.md5 must be 32 lower-case hex digits.';
-  if (!(THUMBNAIL_TYPES as readonly unknown[]).includes(data.type)) return `data.type must be one of ${THUMBNAIL_TYPES.join(', ')}.`;
-  if (typeof data.requestedAt !== 'number' || !Number.isSafeInteger(data.requestedAt) || data.requestedAt < 0) return 'data.requestedAt must be unix milliseconds.';
-  if (data.postId !== undefined && (typeof data.postId !== 'number' || !Number.isSafeInteger(data.postId) || data.postId < 1)) return 'data.postId must be a positive integer.';
+  if (!(THUMBNAIL_TYPES as readonly unknown[]).includes(data.type))
+    return `data.type must be one of ${THUMBNAIL_TYPES.join(', ')}.`;
+  if (typeof data.requestedAt !== 'number' || !Number.isSafeInteger(data.requestedAt) || data.requestedAt < 0)
+    return 'data.requestedAt must be unix milliseconds.';
+  if (
+    data.postId !== undefined &&
+    (typeof data.postId !== 'number' || !Number.isSafeInteger(data.postId) || data.postId < 1)
+  )
+    return 'data.postId must be a positive integer.';
   return undefined;
 }
 

@@ -27,7 +27,10 @@ export class GetThumbnailInfoService {
   async info(target: ThumbnailTarget, requester: PostRequester = {}): Promise<ThumbnailInfo> {
     const { files, posts, urls } = this.deps;
     const md5 = target.kind === 'md5' ? target.md5 : postMd5OrRefuse(await posts.md5OfPost(target.postId, requester));
-    const [thumbhash, ...present] = await Promise.all([files.readThumbhash(md5), ...THUMBNAIL_TYPES.map((type) => files.exists(md5, type))]);
+    const [thumbhash, ...present] = await Promise.all([
+      files.readThumbhash(md5),
+      ...THUMBNAIL_TYPES.map((type) => files.exists(md5, type)),
+    ]);
     const found = {} as Record<ThumbnailType, string | null>;
     THUMBNAIL_TYPES.forEach((type, i) => {
       found[type] = present[i] ? doneState({ md5, type, urls }).url : null;

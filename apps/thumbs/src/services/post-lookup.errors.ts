@@ -8,7 +8,10 @@ export class PostUnavailableError extends Error {
 
 /** The requester (its API key or its client IP) already holds its share of the board budget; it may ask again in `retryAfterMs`. */
 export class PostShareUsedError extends Error {
-  constructor(readonly retryAfterMs: number, options?: { cause?: unknown }) {
+  constructor(
+    readonly retryAfterMs: number,
+    options?: { cause?: unknown },
+  ) {
     super('the requester holds its share of the board budget', options);
     this.name = 'PostShareUsedError';
   }

@@ -25,12 +25,18 @@ describe('parseThumbnailId', () => {
   });
 
   it('reads 32 decimal digits as an MD5, not an oversized post id', () => {
-    expect(parseThumbnailId('12345678901234567890123456789012')).toEqual({ kind: 'md5', md5: '12345678901234567890123456789012' });
+    expect(parseThumbnailId('12345678901234567890123456789012')).toEqual({
+      kind: 'md5',
+      md5: '12345678901234567890123456789012',
+    });
     expect(codeOf(parseThumbnailId, '1234567890123456789012345678901')).toBe(1062);
   });
 
   it('lower-cases MD5s', () => {
-    expect(parseThumbnailId('D41D8CD98F00B204E9800998ECF8427E')).toEqual({ kind: 'md5', md5: 'd41d8cd98f00b204e9800998ecf8427e' });
+    expect(parseThumbnailId('D41D8CD98F00B204E9800998ECF8427E')).toEqual({
+      kind: 'md5',
+      md5: 'd41d8cd98f00b204e9800998ecf8427e',
+    });
   });
 
   it('reports everything else as an invalid MD5', () => {

@@ -34,7 +34,8 @@ export function isThumbnailType(raw: unknown): raw is ThumbnailType {
  */
 export function orderCheckSegments(first: string, second: string): { md5: string; type: string } {
   const swapped =
-    (isThumbnailType(first) && !isThumbnailType(second)) || (!isThumbnailType(second) && MD5_PATTERN.test(second) && !MD5_PATTERN.test(first));
+    (isThumbnailType(first) && !isThumbnailType(second)) ||
+    (!isThumbnailType(second) && MD5_PATTERN.test(second) && !MD5_PATTERN.test(first));
   return swapped ? { md5: second, type: first } : { md5: first, type: second };
 }
 

@@ -6,7 +6,14 @@ import { ThumbnailQueueAdminService } from './thumbnail-queue-admin.service.js';
 class InMemoryQueue implements Pick<ThumbnailQueueRepository, 'countJobs' | 'countWorkers' | 'removeFailed'> {
   failedAgoMs = [1000, 60_000, 120_000];
   countJobs(): Promise<Record<QueueState, number>> {
-    return Promise.resolve({ waiting: 2, prioritized: 0, delayed: 1, active: 1, completed: 5, failed: this.failedAgoMs.length });
+    return Promise.resolve({
+      waiting: 2,
+      prioritized: 0,
+      delayed: 1,
+      active: 1,
+      completed: 5,
+      failed: this.failedAgoMs.length,
+    });
   }
   countWorkers(): Promise<number> {
     return Promise.resolve(3);

@@ -16,7 +16,15 @@ export interface ThumbnailUrls {
  */
 export type ThumbnailState =
   | { status: 'done'; url: string }
-  | { status: 'processing'; md5: string; checkURL: string; checkAt: number; time: number; startedAt: number; progress: number }
+  | {
+      status: 'processing';
+      md5: string;
+      checkURL: string;
+      checkAt: number;
+      time: number;
+      startedAt: number;
+      progress: number;
+    }
   | { status: 'failed'; timedOut: boolean; reason: string }
   /** The job failed because no post on the board has the md5: the client asked for something that is not there. */
   | { status: 'notOnBoard' }
@@ -50,9 +58,21 @@ export function isStaleJob(job: JobSnapshot, keepFailedSeconds: number, now: num
  * answers 202 even when a fast worker has already failed the job, and the client's check reports
  * the failure.
  */
-export function settledStateOf(job: JobSnapshot, ref: ThumbnailRef, options: { queuedNow: boolean; now: number }): Exclude<ThumbnailState, { status: 'missing' }> | undefined {
+export function settledStateOf(
+  job: JobSnapshot,
+  ref: ThumbnailRef,
+  options: { queuedNow: boolean; now: number },
+): Exclude<ThumbnailState, { status: 'missing' }> | undefined {
   if (job.phase === 'failed' && options.queuedNow) {
-    return { status: 'processing', md5: ref.md5, checkURL: checkUrlOf(ref), checkAt: options.now + MIN_WAIT_MS, time: MIN_WAIT_MS, startedAt: job.queuedAt, progress: job.progress ?? 0 };
+    return {
+      status: 'processing',
+      md5: ref.md5,
+      checkURL: checkUrlOf(ref),
+      checkAt: options.now + MIN_WAIT_MS,
+      time: MIN_WAIT_MS,
+      startedAt: job.queuedAt,
+      progress: job.progress ?? 0,
+    };
   }
   if (job.phase === 'failed') {
     const report = thumbnailFailureReportOf(job.failedReason);
@@ -65,7 +85,11 @@ export function settledStateOf(job: JobSnapshot, ref: ThumbnailRef, options: { q
 }
 
 /** A waiting or running job, with the estimate of when to look again from the queue ahead of it and recent durations. */
-export function processingStateOf(job: JobSnapshot, ref: ThumbnailRef, seen: { averageJobMs: number; load: QueueLoad; now: number }): Extract<ThumbnailState, { status: 'processing' }> {
+export function processingStateOf(
+  job: JobSnapshot,
+  ref: ThumbnailRef,
+  seen: { averageJobMs: number; load: QueueLoad; now: number },
+): Extract<ThumbnailState, { status: 'processing' }> {
   const time = estimateWaitMs({
     state: job.phase === 'active' || job.phase === 'delayed' ? job.phase : 'waiting',
     averageJobMs: seen.averageJobMs,

@@ -21,11 +21,17 @@ describe('estimateWaitMs', () => {
   });
 
   it('uses progress for a running job once it says something', () => {
-    expect(estimateWaitMs({ state: 'active', averageJobMs: 10_000, slots: 1, jobsAhead: 0, elapsedMs: 2000, progress: 50 })).toBe(2000);
-    expect(estimateWaitMs({ state: 'active', averageJobMs: 10_000, slots: 1, jobsAhead: 0, elapsedMs: 2000, progress: 0 })).toBe(8000);
+    expect(
+      estimateWaitMs({ state: 'active', averageJobMs: 10_000, slots: 1, jobsAhead: 0, elapsedMs: 2000, progress: 50 }),
+    ).toBe(2000);
+    expect(
+      estimateWaitMs({ state: 'active', averageJobMs: 10_000, slots: 1, jobsAhead: 0, elapsedMs: 2000, progress: 0 }),
+    ).toBe(8000);
   });
 
   it('never answers less than the floor', () => {
-    expect(estimateWaitMs({ state: 'active', averageJobMs: 1000, slots: 1, jobsAhead: 0, elapsedMs: 60_000 })).toBe(MIN_WAIT_MS);
+    expect(estimateWaitMs({ state: 'active', averageJobMs: 1000, slots: 1, jobsAhead: 0, elapsedMs: 60_000 })).toBe(
+      MIN_WAIT_MS,
+    );
   });
 });

@@ -33,7 +33,8 @@ export function estimateWaitMs(input: WaitEstimateInput): number {
   if (input.state === 'active') {
     const elapsed = Math.max(0, input.elapsedMs ?? 0);
     const progress = input.progress ?? 0;
-    wait = progress >= PROGRESS_TRUSTED_FROM && progress < 100 ? (elapsed * (100 - progress)) / progress : average - elapsed;
+    wait =
+      progress >= PROGRESS_TRUSTED_FROM && progress < 100 ? (elapsed * (100 - progress)) / progress : average - elapsed;
   } else {
     const rounds = Math.floor(Math.max(0, input.jobsAhead) / slots);
     wait = (rounds + 1) * average + (input.state === 'delayed' ? Math.max(0, input.delayMs ?? 0) : 0);

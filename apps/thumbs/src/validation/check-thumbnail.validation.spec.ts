@@ -4,15 +4,35 @@ import { checkThumbnailValidation } from './check-thumbnail.validation.js';
 
 describe('check thumbnail validation', () => {
   it('accepts an MD5 in any case, kept lower-case, and the four types exactly', async () => {
-    expect(await runValidation(checkThumbnailValidation, { params: { md5: 'D41D8CD98F00B204E9800998ECF8427E', type: 'gif' } })).toEqual({
+    expect(
+      await runValidation(checkThumbnailValidation, {
+        params: { md5: 'D41D8CD98F00B204E9800998ECF8427E', type: 'gif' },
+      }),
+    ).toEqual({
       ok: true,
       input: { md5: 'd41d8cd98f00b204e9800998ecf8427e', type: 'gif' },
     });
     // The segments the other way round (`/check/png/<md5>`): each lands where it belongs.
-    expect(await runValidation(checkThumbnailValidation, { params: { md5: 'png', type: 'd41d8cd98f00b204e9800998ecf8427e' } })).toEqual({ ok: true, input: { md5: 'd41d8cd98f00b204e9800998ecf8427e', type: 'png' } });
-    expect(await runValidation(checkThumbnailValidation, { params: { md5: 'webp', type: 'd41d8cd98f00b204e9800998ecf8427e' } })).toMatchObject({ input: { type: 'webp' } });
-    expect(await runValidation(checkThumbnailValidation, { params: { md5: 'd41d8cd98f00b204e9800998ecf8427e', type: 'mp4' } })).toMatchObject({ ok: true, input: { type: 'mp4' } });
-    expect(await runValidation(checkThumbnailValidation, { params: { md5: 'mp4', type: 'd41d8cd98f00b204e9800998ecf8427e' } })).toMatchObject({ ok: true, input: { type: 'mp4' } });
+    expect(
+      await runValidation(checkThumbnailValidation, {
+        params: { md5: 'png', type: 'd41d8cd98f00b204e9800998ecf8427e' },
+      }),
+    ).toEqual({ ok: true, input: { md5: 'd41d8cd98f00b204e9800998ecf8427e', type: 'png' } });
+    expect(
+      await runValidation(checkThumbnailValidation, {
+        params: { md5: 'webp', type: 'd41d8cd98f00b204e9800998ecf8427e' },
+      }),
+    ).toMatchObject({ input: { type: 'webp' } });
+    expect(
+      await runValidation(checkThumbnailValidation, {
+        params: { md5: 'd41d8cd98f00b204e9800998ecf8427e', type: 'mp4' },
+      }),
+    ).toMatchObject({ ok: true, input: { type: 'mp4' } });
+    expect(
+      await runValidation(checkThumbnailValidation, {
+        params: { md5: 'mp4', type: 'd41d8cd98f00b204e9800998ecf8427e' },
+      }),
+    ).toMatchObject({ ok: true, input: { type: 'mp4' } });
   });
 
   it('refuses other MD5s with 1063', async () => {

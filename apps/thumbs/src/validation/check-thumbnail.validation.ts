@@ -4,7 +4,8 @@ import { param, type ValidationChain } from 'express-validator';
 import { orderCheckSegments } from '../services/thumbnail-id.rules.js';
 
 /** An MD5: 32 hex digits in any case, kept lower-case (1063). */
-const thumbnailMd5 = (chain: ValidationChain): ValidationChain => chain.matches(MD5_PATTERN).withMessage(fail('INVALID_MD5')).bail().toLowerCase();
+const thumbnailMd5 = (chain: ValidationChain): ValidationChain =>
+  chain.matches(MD5_PATTERN).withMessage(fail('INVALID_MD5')).bail().toLowerCase();
 
 /**
  * `/check/:md5/:type` also takes the two segments the other way round: the first chain puts both
@@ -24,4 +25,7 @@ const orderedCheckSegments = (): ValidationChain =>
  * GET /check/:md5/:type (either order) → `{ md5, type }`: the MD5 is reported (1063) before the
  * type, which is exactly `gif`, `png`, `webp` or `mp4` (1064).
  */
-export const checkThumbnailValidation = [thumbnailMd5(orderedCheckSegments()), param('type').isIn(THUMBNAIL_TYPES).withMessage(fail('INVALID_TYPE'))];
+export const checkThumbnailValidation = [
+  thumbnailMd5(orderedCheckSegments()),
+  param('type').isIn(THUMBNAIL_TYPES).withMessage(fail('INVALID_TYPE')),
+];

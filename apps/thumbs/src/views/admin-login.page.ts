@@ -15,7 +15,14 @@ p.note{font-size:.9rem;opacity:.8}
 const sha256 = (text: string): string => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
 /** No script at all; only the page's own style (pinned by hash); the form posts to this origin only. */
-export const ADMIN_LOGIN_CSP = ["default-src 'none'", `style-src ${sha256(STYLE)}`, "img-src 'none'", "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'"].join('; ');
+export const ADMIN_LOGIN_CSP = [
+  "default-src 'none'",
+  `style-src ${sha256(STYLE)}`,
+  "img-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
 
 export const ADMIN_PAGE_HEADERS: Readonly<Record<string, string>> = {
   'Content-Type': 'text/html; charset=utf-8',

@@ -4,7 +4,8 @@ import { unavailableDependencyOf } from '@pawlink/service-kit';
 import type { RequestHandler } from 'express';
 
 /** A `<link rel="stylesheet">` whose `href` is on another host (`https://…`, `//…`). */
-const FOREIGN_STYLESHEET = /<link\b(?=[^>]*\brel=["']?stylesheet\b)(?=[^>]*\bhref=["']?(?:https?:)?\/\/)[^>]*>[ \t]*\n?/gi;
+const FOREIGN_STYLESHEET =
+  /<link\b(?=[^>]*\brel=["']?stylesheet\b)(?=[^>]*\bhref=["']?(?:https?:)?\/\/)[^>]*>[ \t]*\n?/gi;
 
 /** bull-board's page as it renders it, without stylesheets from other hosts. */
 export const withoutForeignStylesheets = (html: string): string => html.replace(FOREIGN_STYLESHEET, '');

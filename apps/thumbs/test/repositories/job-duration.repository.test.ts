@@ -15,7 +15,13 @@ let queueConnection: RedisClient;
 let queue: ThumbnailQueue;
 
 /** A repository over this test's Redis; `prefix` separates the cases' lists. */
-const durationsUnder = (prefix: string, samples = 3) => new JobDurationRepository(redis, queue, { redisPrefix: `${config.redis.prefix}${prefix}:`, samples, defaultMs: 5000, cacheMs: 0 });
+const durationsUnder = (prefix: string, samples = 3) =>
+  new JobDurationRepository(redis, queue, {
+    redisPrefix: `${config.redis.prefix}${prefix}:`,
+    samples,
+    defaultMs: 5000,
+    cacheMs: 0,
+  });
 
 beforeAll(async () => {
   ctx = await createTestContext('thumbs-durations');
@@ -38,7 +44,8 @@ describe('JobDurationRepository', () => {
 
   it('averages the recent durations, keeping only the last `samples`', async () => {
     const durations = durationsUnder('recent');
-    for (const [i, ms] of [100_000, 1000, 2000, 3000].entries()) expect(await durations.record(`job-${i}`, 1, ms)).toBe(true);
+    for (const [i, ms] of [100_000, 1000, 2000, 3000].entries())
+      expect(await durations.record(`job-${i}`, 1, ms)).toBe(true);
     expect(await redis.lrange(durations.key, 0, -1)).toEqual(['3000', '2000', '1000']);
     expect(await durations.averageMs()).toBe(2000);
   });
@@ -57,9 +64,13 @@ describe('JobDurationRepository', () => {
 
   it('falls back to the durations of the completed jobs the queue keeps when the list is empty', async () => {
     const connection = createRedis(config.redis, { forQueue: true });
-    const worker = new Worker<ThumbnailJobPayload>(THUMBNAIL_QUEUE, () => Promise.resolve({}), { connection, prefix: thumbnailQueuePrefix(config.redis.prefix) });
+    const worker = new Worker<ThumbnailJobPayload>(THUMBNAIL_QUEUE, () => Promise.resolve({}), {
+      connection,
+      prefix: thumbnailQueuePrefix(config.redis.prefix),
+    });
     try {
-      for (const label of ['done-1', 'done-2']) await queue.add('generate-thumbnail', { md5: md5For(label), type: 'png', requestedAt: Date.now() });
+      for (const label of ['done-1', 'done-2'])
+        await queue.add('generate-thumbnail', { md5: md5For(label), type: 'png', requestedAt: Date.now() });
       await waitFor(async () => ((await queue.getCompletedCount()) >= 2 ? true : undefined));
     } finally {
       await worker.close();
@@ -67,6 +78,8 @@ describe('JobDurationRepository', () => {
     }
     const completed = await queue.getCompleted(0, 2);
     const took = completed.map((job) => (job.finishedOn ?? 0) - (job.processedOn ?? 0));
-    expect(await durationsUnder('fallback').averageMs()).toBe(Math.round(took.reduce((a, b) => a + b, 0) / took.length));
+    expect(await durationsUnder('fallback').averageMs()).toBe(
+      Math.round(took.reduce((a, b) => a + b, 0) / took.length),
+    );
   });
 });

@@ -5,7 +5,12 @@ import { createTestContext, type TestContext } from '@pawlink/test-kit';
 import { UnrecoverableError, Worker } from 'bullmq';
 import type { RedisClient } from '@pawlink/service-kit/redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openThumbnailQueue, ThumbnailQueueRepository, type JobPolicy, type ThumbnailQueue } from '../../src/repositories/thumbnail-queue.repository.js';
+import {
+  openThumbnailQueue,
+  ThumbnailQueueRepository,
+  type JobPolicy,
+  type ThumbnailQueue,
+} from '../../src/repositories/thumbnail-queue.repository.js';
 import { md5For, waitFor } from '../helpers.js';
 
 const POLICY: JobPolicy = { attempts: 2, keepCompletedSeconds: 120, keepFailedSeconds: 600 };
@@ -40,12 +45,19 @@ function openInstance(redisPrefix = config.redis.prefix): Instance {
 }
 
 /** Fails every job it takes with `reason`, until closed. */
-function failingWorker(redisPrefix: string, reason: string): { worker: Worker<ThumbnailJobPayload>; connection: RedisClient } {
+function failingWorker(
+  redisPrefix: string,
+  reason: string,
+): { worker: Worker<ThumbnailJobPayload>; connection: RedisClient } {
   const connection = createRedis(config.redis, { forQueue: true });
-  const worker = new Worker<ThumbnailJobPayload>(THUMBNAIL_QUEUE, () => Promise.reject(new UnrecoverableError(reason)), {
-    connection,
-    prefix: thumbnailQueuePrefix(redisPrefix),
-  });
+  const worker = new Worker<ThumbnailJobPayload>(
+    THUMBNAIL_QUEUE,
+    () => Promise.reject(new UnrecoverableError(reason)),
+    {
+      connection,
+      prefix: thumbnailQueuePrefix(redisPrefix),
+    },
+  );
   worker.on('error', () => undefined);
   return { worker, connection };
 }
@@ -75,18 +87,33 @@ describe('ThumbnailQueueRepository', () => {
     const second = await repository.enqueue(payload(md5, 2), POLICY);
 
     const stored = await queue.getJob(thumbnailJobId(md5, 'gif'));
-    expect(first).toEqual({ id: thumbnailJobId(md5, 'gif'), phase: 'waiting', progress: 0, queuedAt: stored?.timestamp, processedOn: null, finishedOn: null, failedReason: null, delayMs: null });
+    expect(first).toEqual({
+      id: thumbnailJobId(md5, 'gif'),
+      phase: 'waiting',
+      progress: 0,
+      queuedAt: stored?.timestamp,
+      processedOn: null,
+      finishedOn: null,
+      failedReason: null,
+      delayMs: null,
+    });
     expect(second).toEqual(first);
     expect(await repository.find(md5, 'gif')).toEqual(first);
     expect(stored?.data).toEqual(payload(md5, 1));
-    expect(stored?.opts).toMatchObject({ attempts: 2, removeOnComplete: { age: 120 }, removeOnFail: { age: 600 }, backoff: { type: 'exponential', delay: 2000 } });
+    expect(stored?.opts).toMatchObject({
+      attempts: 2,
+      removeOnComplete: { age: 120 },
+      removeOnFail: { age: 600 },
+      backoff: { type: 'exponential', delay: 2000 },
+    });
     expect((await queue.getJobs(['waiting'])).filter((job) => job.data.md5 === md5)).toHaveLength(1);
   });
 
   it('counts the waiting jobs in front of a job', async () => {
     const { repository } = openInstance();
     const jobs = [];
-    for (const label of ['ahead-1', 'ahead-2', 'ahead-3']) jobs.push(await repository.enqueue(payload(md5For(label), Date.now()), POLICY));
+    for (const label of ['ahead-1', 'ahead-2', 'ahead-3'])
+      jobs.push(await repository.enqueue(payload(md5For(label), Date.now()), POLICY));
     const [firstLoad, lastLoad] = [await repository.load(jobs[0]!), await repository.load(jobs[2]!)];
     expect(lastLoad.jobsAhead - firstLoad.jobsAhead).toBe(2);
     expect(lastLoad.slots).toBe(1);
@@ -105,7 +132,10 @@ describe('ThumbnailQueueRepository', () => {
       for (const id of Object.values(md5)) await repository.enqueue(payload(id, 1), POLICY);
       const { worker, connection } = failingWorker(prefix, 'corrupt: bad header');
       try {
-        for (const id of Object.values(md5)) await waitFor(async () => ((await queue.getJobState(thumbnailJobId(id, 'gif'))) === 'failed' ? true : undefined));
+        for (const id of Object.values(md5))
+          await waitFor(async () =>
+            (await queue.getJobState(thumbnailJobId(id, 'gif'))) === 'failed' ? true : undefined,
+          );
       } finally {
         await worker.close();
         connection.disconnect();
@@ -124,9 +154,15 @@ describe('ThumbnailQueueRepository', () => {
       const stale = await instances[0]!.repository.find(md5.raced, 'gif');
       expect(stale?.phase).toBe('failed');
       await sleep(5);
-      const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => instances[i % 3]!.repository.replace(stale!, payload(md5.raced, 100 + i), POLICY)));
+      const answers = await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          instances[i % 3]!.repository.replace(stale!, payload(md5.raced, 100 + i), POLICY),
+        ),
+      );
 
-      const jobs = (await instances[0]!.queue.getJobs(['waiting', 'active', 'delayed', 'completed', 'failed'])).filter((job) => job.data.md5 === md5.raced);
+      const jobs = (await instances[0]!.queue.getJobs(['waiting', 'active', 'delayed', 'completed', 'failed'])).filter(
+        (job) => job.data.md5 === md5.raced,
+      );
       expect(jobs).toHaveLength(1);
       expect(await jobs[0]?.getState()).toBe('waiting');
       expect(jobs[0]?.data.requestedAt).toBeGreaterThanOrEqual(100);
@@ -137,12 +173,21 @@ describe('ThumbnailQueueRepository', () => {
 
       // A replace that arrives with the old snapshot leaves the new attempt alone.
       expect(await instances[1]!.repository.replace(stale!, payload(md5.raced, 999), POLICY)).toEqual(replaced);
-      expect((await instances[0]!.queue.getJob(thumbnailJobId(md5.raced, 'gif')))?.data.requestedAt).toBe(jobs[0]?.data.requestedAt);
+      expect((await instances[0]!.queue.getJob(thumbnailJobId(md5.raced, 'gif')))?.data.requestedAt).toBe(
+        jobs[0]?.data.requestedAt,
+      );
     });
 
     it('is counted for operators and forgotten by removeFailed', async () => {
       const { repository } = open();
-      expect(await repository.countJobs()).toEqual({ waiting: 1, prioritized: 0, delayed: 0, active: 0, completed: 0, failed: 1 });
+      expect(await repository.countJobs()).toEqual({
+        waiting: 1,
+        prioritized: 0,
+        delayed: 0,
+        active: 0,
+        completed: 0,
+        failed: 1,
+      });
       expect(await repository.countWorkers()).toBe(0);
       expect(await repository.removeFailed(3_600_000)).toBe(0);
       expect(await repository.removeFailed(0)).toBe(1);

@@ -4,7 +4,12 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { RateLimitWindows, WeightedRateLimitWindows, WindowState } from '../repositories/rate-limit.repository.js';
 import type { InvalidKeyAllowance } from '../services/api-key.service.js';
 import type { RateLimitStatus } from '../services/get-status.service.js';
-import { GLOBAL_RATE_LIMIT, INVALID_KEY_RATE_LIMIT, type RateLimitBucket, type RateLimitRule } from '../services/rate-limit.policy.js';
+import {
+  GLOBAL_RATE_LIMIT,
+  INVALID_KEY_RATE_LIMIT,
+  type RateLimitBucket,
+  type RateLimitRule,
+} from '../services/rate-limit.policy.js';
 import { apiKeyOf } from './api-key.guard.js';
 
 export interface RateLimitOptions<B extends string> {
@@ -51,19 +56,27 @@ const identityOf = (req: Request, res: Response): string => {
 };
 
 /** A rule with the key's own override applied (0 in an override means unlimited). */
-const withOverride = (rule: RateLimitRule, override: number | null | undefined): RateLimitRule => (override != null ? { ...rule, limit: override } : rule);
+const withOverride = (rule: RateLimitRule, override: number | null | undefined): RateLimitRule =>
+  override != null ? { ...rule, limit: override } : rule;
 
 /** The route and global rules of a request, with its key's overrides, and the identity they count for. */
 function rulesOf(req: Request, res: Response, routeDefault: RateLimitRule, globalDefault: RateLimitRule) {
   const key = apiKeyOf(res);
-  return { identity: identityOf(req, res), routeRule: withOverride(routeDefault, key?.rateLimitRoute), globalRule: withOverride(globalDefault, key?.rateLimitGlobal) };
+  return {
+    identity: identityOf(req, res),
+    routeRule: withOverride(routeDefault, key?.rateLimitRoute),
+    globalRule: withOverride(globalDefault, key?.rateLimitGlobal),
+  };
 }
 
 /** The 429 (1001) of a full global window, with its headers. */
 function globalLimitReached(res: Response, global: ReturnType<typeof describe>): ApiError {
   const headers = setHeaders(res, global, true);
   res.setHeader('X-RateLimit-Global', 'true');
-  return new ApiError('RATE_LIMITED_GLOBAL', { info: { ...global, global: true }, headers: { ...headers, 'X-RateLimit-Global': 'true' } });
+  return new ApiError('RATE_LIMITED_GLOBAL', {
+    info: { ...global, global: true },
+    headers: { ...headers, 'X-RateLimit-Global': 'true' },
+  });
 }
 
 /** The buckets a service's `/status` lists: its own (`<service>.…`), and those of no service (`status`). */
@@ -179,7 +192,11 @@ export function createInvalidKeyLimit(options: InvalidKeyLimitOptions): InvalidK
       if (state.count <= rule.limit) return;
       const info = describe(bucket, rule, state, Date.now());
       const headers = setHeaders(res, info, true);
-      throw new ApiError('RATE_LIMITED_ROUTE', { message: 'Too many invalid API keys from this address; try again later.', info: { ...info, global: false }, headers });
+      throw new ApiError('RATE_LIMITED_ROUTE', {
+        message: 'Too many invalid API keys from this address; try again later.',
+        info: { ...info, global: false },
+        headers,
+      });
     },
     async refund(res: Response): Promise<void> {
       if (rule.limit === 0) return;
@@ -213,13 +230,24 @@ export function createWeightedRateLimit<B extends string = RateLimitBucket>(opti
       const units = unitsOf(req);
       const now = Date.now();
       const { taken, states } = await options.windows.takeIfFits([
-        { key: windowKey(options.service, bucket, identity), windowMs: routeRule.windowMs, units, limit: routeRule.limit },
-        { key: windowKey(options.service, 'global', identity), windowMs: globalRule.windowMs, units: 1, limit: globalRule.limit },
+        {
+          key: windowKey(options.service, bucket, identity),
+          windowMs: routeRule.windowMs,
+          units,
+          limit: routeRule.limit,
+        },
+        {
+          key: windowKey(options.service, 'global', identity),
+          windowMs: globalRule.windowMs,
+          units: 1,
+          limit: globalRule.limit,
+        },
       ]);
       const [routeState, globalState] = states as [WindowState, WindowState];
       const route = describe(bucket, routeRule, routeState, now);
       const global = describe('global', globalRule, globalState, now);
-      if (!taken && globalRule.limit !== 0 && globalState.count + 1 > globalRule.limit) throw globalLimitReached(res, global);
+      if (!taken && globalRule.limit !== 0 && globalState.count + 1 > globalRule.limit)
+        throw globalLimitReached(res, global);
       if (!taken) {
         const headers = setHeaders(res, route, true);
         const message = `You have been rate limited on this route: this request needs ${units} of the ${route.remaining} left in bucket ${bucket} (${routeRule.limit} per ${routeRule.windowMs / 1000} s); nothing was done.`;

@@ -3,7 +3,12 @@ import type { ReadOnlySwitch } from '@pawlink/service-kit';
 import type { Request, RequestHandler, Response } from 'express';
 import type { ApiKey } from '../db/entities/api-key.entity.js';
 import { apiKeyOf } from '../guards/api-key.guard.js';
-import { getStatus, type GetStatusDeps, type RateLimitStatus, type StatusSection } from '../services/get-status.service.js';
+import {
+  getStatus,
+  type GetStatusDeps,
+  type RateLimitStatus,
+  type StatusSection,
+} from '../services/get-status.service.js';
 
 /** What a status section is given: the request, and its key (undefined when anonymous). */
 export interface StatusContext {

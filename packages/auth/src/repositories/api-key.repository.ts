@@ -55,7 +55,10 @@ export class ApiKeyRepository {
   }
 
   /** Returns false when no key has that id. */
-  async update(id: number, changes: Partial<Pick<ApiKey, 'active' | 'disabled' | 'disabledReason' | 'bulkLimit'>>): Promise<boolean> {
+  async update(
+    id: number,
+    changes: Partial<Pick<ApiKey, 'active' | 'disabled' | 'disabledReason' | 'bulkLimit'>>,
+  ): Promise<boolean> {
     const result = await this.repo.update({ id }, changes);
     return (result.affected ?? 0) > 0;
   }
@@ -69,7 +72,12 @@ export class ApiKeyRepository {
   /** The sealed webhook secret of key `id` (undefined: no such key; null: none made yet). */
   async webhookSecretSealedOf(id: number): Promise<string | null | undefined> {
     // The column is left out of every other read (select: false).
-    const row = await this.repo.createQueryBuilder('key').select('key.id').addSelect('key.webhookSecretSealed').where('key.id = :id', { id }).getOne();
+    const row = await this.repo
+      .createQueryBuilder('key')
+      .select('key.id')
+      .addSelect('key.webhookSecretSealed')
+      .where('key.id = :id', { id })
+      .getOne();
     return row ? (row.webhookSecretSealed ?? null) : undefined;
   }
 

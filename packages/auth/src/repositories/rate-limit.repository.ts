@@ -31,7 +31,8 @@ export interface WeightedRateLimitWindows {
   takeIfFits(windows: readonly WeightedWindow[]): Promise<TakeOutcome>;
 }
 
-const takeArgs = (windows: readonly WeightedWindow[]): number[] => windows.flatMap((w) => [w.windowMs, w.units, w.limit]);
+const takeArgs = (windows: readonly WeightedWindow[]): number[] =>
+  windows.flatMap((w) => [w.windowMs, w.units, w.limit]);
 const takeOutcomeOf = (windows: readonly WeightedWindow[], raw: number[]): TakeOutcome => ({
   taken: Number(raw[0]) === 1,
   states: windows.map((_, i) => ({ count: Number(raw[1 + 2 * i] ?? 0), resetInMs: Number(raw[2 + 2 * i] ?? 0) })),
@@ -85,8 +86,11 @@ export class RedisRateLimitWindows implements RateLimitWindows {
     private readonly prefix: string,
   ) {
     const commands = redis as unknown as Record<string, Script | undefined>;
-    if (!commands.pawlinkRateLimitRefund) redis.defineCommand('pawlinkRateLimitRefund', { numberOfKeys: 1, lua: REFUND_SCRIPT });
-    this.refundOne = (commands.pawlinkRateLimitRefund as Script).bind(redis) as unknown as (key: string) => Promise<number>;
+    if (!commands.pawlinkRateLimitRefund)
+      redis.defineCommand('pawlinkRateLimitRefund', { numberOfKeys: 1, lua: REFUND_SCRIPT });
+    this.refundOne = (commands.pawlinkRateLimitRefund as Script).bind(redis) as unknown as (
+      key: string,
+    ) => Promise<number>;
     this.groupBySlot = redis instanceof Cluster;
   }
 
@@ -103,7 +107,12 @@ export class RedisRateLimitWindows implements RateLimitWindows {
     if (windows.length === 0 || windows.length > 2) return Promise.reject(new RangeError('one or two windows per hit'));
     return new Promise((resolve, reject) => {
       if (this.pending.length === 0) setImmediate(() => this.countPending());
-      this.pending.push({ keys: windows.map((w) => `${this.prefix}${w.key}`), windowMs: windows.map((w) => w.windowMs), resolve, reject });
+      this.pending.push({
+        keys: windows.map((w) => `${this.prefix}${w.key}`),
+        windowMs: windows.map((w) => w.windowMs),
+        resolve,
+        reject,
+      });
     });
   }
 
@@ -156,14 +165,22 @@ export class RedisRateLimitWindows implements RateLimitWindows {
 
   async peek(keys: readonly string[]): Promise<WindowState[]> {
     if (keys.length === 0) return [];
-    const raw = await this.evalOver(PEEK_SCRIPT, keys.map((key) => `${this.prefix}${key}`), []);
+    const raw = await this.evalOver(
+      PEEK_SCRIPT,
+      keys.map((key) => `${this.prefix}${key}`),
+      [],
+    );
     return keys.map((_, i) => ({ count: Number(raw[2 * i] ?? 0), resetInMs: Number(raw[2 * i + 1] ?? 0) }));
   }
 
   async takeIfFits(windows: readonly WeightedWindow[]): Promise<TakeOutcome> {
     if (windows.length === 0) return { taken: true, states: [] };
     // One identity's windows share its hash tag, so on a Cluster they are one slot.
-    const raw = await this.evalOver(TAKE_IF_FITS_SCRIPT, windows.map((w) => `${this.prefix}${w.key}`), takeArgs(windows));
+    const raw = await this.evalOver(
+      TAKE_IF_FITS_SCRIPT,
+      windows.map((w) => `${this.prefix}${w.key}`),
+      takeArgs(windows),
+    );
     return takeOutcomeOf(windows, raw);
   }
 }
@@ -187,7 +204,8 @@ export class LocalRateLimitWindows implements RateLimitWindows {
       windows.map(({ key, windowMs }) => {
         let window = this.windows.get(key);
         if (!window || window.resetsAt <= now) {
-          if (!window && this.windows.size >= this.maxWindows) this.windows.delete(this.windows.keys().next().value as string);
+          if (!window && this.windows.size >= this.maxWindows)
+            this.windows.delete(this.windows.keys().next().value as string);
           window = { count: 0, resetsAt: now + windowMs };
           this.windows.set(key, window);
         }
@@ -208,7 +226,9 @@ export class LocalRateLimitWindows implements RateLimitWindows {
     return Promise.resolve(
       keys.map((key) => {
         const window = this.windows.get(key);
-        return window && window.resetsAt > now ? { count: window.count, resetInMs: window.resetsAt - now } : { count: 0, resetInMs: 0 };
+        return window && window.resetsAt > now
+          ? { count: window.count, resetInMs: window.resetsAt - now }
+          : { count: 0, resetInMs: 0 };
       }),
     );
   }
@@ -222,9 +242,11 @@ export class LocalRateLimitWindows implements RateLimitWindows {
     const taken = windows.every(({ key, units, limit }) => limit === 0 || (open(key)?.count ?? 0) + units <= limit);
     const states = windows.map(({ key, windowMs, units }) => {
       let window = open(key);
-      if (!taken) return window ? { count: window.count, resetInMs: window.resetsAt - now } : { count: 0, resetInMs: 0 };
+      if (!taken)
+        return window ? { count: window.count, resetInMs: window.resetsAt - now } : { count: 0, resetInMs: 0 };
       if (!window) {
-        if (!this.windows.has(key) && this.windows.size >= this.maxWindows) this.windows.delete(this.windows.keys().next().value as string);
+        if (!this.windows.has(key) && this.windows.size >= this.maxWindows)
+          this.windows.delete(this.windows.keys().next().value as string);
         window = { count: 0, resetsAt: now + windowMs };
         this.windows.set(key, window);
       }

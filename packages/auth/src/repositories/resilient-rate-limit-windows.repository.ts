@@ -1,5 +1,12 @@
 import { unavailableDependencyOf, type LogSink } from '@pawlink/service-kit';
-import type { RateLimitWindows, TakeOutcome, WeightedRateLimitWindows, WeightedWindow, Window, WindowState } from './rate-limit.repository.js';
+import type {
+  RateLimitWindows,
+  TakeOutcome,
+  WeightedRateLimitWindows,
+  WeightedWindow,
+  Window,
+  WindowState,
+} from './rate-limit.repository.js';
 
 /**
  * Counts in Redis, and in this process while Redis is unavailable (logged once when it goes and
@@ -47,7 +54,9 @@ export class ResilientRateLimitWindows implements RateLimitWindows {
     if (unavailableDependencyOf(error) !== 'redis') throw error;
     if (this.usingLocal) return;
     this.usingLocal = true;
-    this.logger.warn('rate limits counted in this process while Redis is unavailable', { error: (error as Error).message });
+    this.logger.warn('rate limits counted in this process while Redis is unavailable', {
+      error: (error as Error).message,
+    });
   }
 
   private sharedAnswered(): void {

@@ -6,8 +6,10 @@ const at = (iso: string) => Date.parse(iso);
 const quietLogger = { info: () => undefined, warn: () => undefined };
 
 /** A tally whose Redis is `add` (never reached unless a test flushes). */
-const tallyAt = (now: () => number, add: (chunkId: string, counts: readonly UsageCount[]) => Promise<void> = () => Promise.resolve()) =>
-  new UsageTallyRepository({ pending: { add }, flushMs: 60_000, logger: quietLogger, now });
+const tallyAt = (
+  now: () => number,
+  add: (chunkId: string, counts: readonly UsageCount[]) => Promise<void> = () => Promise.resolve(),
+) => new UsageTallyRepository({ pending: { add }, flushMs: 60_000, logger: quietLogger, now });
 
 describe('UsageTallyRepository', () => {
   it('counts per key, UTC day and field, and drains to empty', () => {
@@ -37,7 +39,7 @@ describe('UsageTallyRepository', () => {
     expect(tally.unflushedOf(12)).toEqual([{ keyId: 12, day: '1970-01-01', field: 'thumbs GET /:id', count: 1 }]);
   });
 
-  it('still holds a key\'s counts that Redis refused, until a flush gets them there', async () => {
+  it("still holds a key's counts that Redis refused, until a flush gets them there", async () => {
     let redisDown = true;
     const sent: UsageCount[] = [];
     const tally = tallyAt(

@@ -20,7 +20,12 @@ export class UsageRepository {
         const { service, route } = splitUsageField(c.field);
         return [c.keyId, c.day, service, route, c.count] as const;
       });
-      await upsertRows(manager, 'api_key_usage (key_id, day, service, route, count)', values, 'count = count + VALUES(count)');
+      await upsertRows(
+        manager,
+        'api_key_usage (key_id, day, service, route, count)',
+        values,
+        'count = count + VALUES(count)',
+      );
     });
   }
 
@@ -29,7 +34,10 @@ export class UsageRepository {
    * batches applied since `appliedSince` (a reader adds a batch it finds in Redis only when it is
    * not among them).
    */
-  async snapshot(keyId: number, options: { since: string; appliedSince: Date }): Promise<{ counts: UsageCount[]; applied: Set<string> }> {
+  async snapshot(
+    keyId: number,
+    options: { since: string; appliedSince: Date },
+  ): Promise<{ counts: UsageCount[]; applied: Set<string> }> {
     return this.dataSource.transaction('REPEATABLE READ', async (manager) => {
       const rows: Array<{ day: string; service: string; route: string; count: string | number }> = await manager.query(
         "SELECT DATE_FORMAT(day, '%Y-%m-%d') AS day, service, route, count FROM api_key_usage WHERE key_id = ? AND day >= ?",

@@ -10,7 +10,8 @@ import type { KeyUsageCounter } from '../usage.js';
 /** `usage`: the key's own requests to this service, today and the last STATUS_USAGE_DAYS days; absent when anonymous. */
 const usageSection = (usage: KeyUsageCounter): StatusSection<StatusContext> => ({
   name: 'usage',
-  build: ({ key }) => (key ? usage.reader.ofKey(key.id, { service: usage.service, dayCount: STATUS_USAGE_DAYS }) : undefined),
+  build: ({ key }) =>
+    key ? usage.reader.ofKey(key.id, { service: usage.service, dayCount: STATUS_USAGE_DAYS }) : undefined,
 });
 
 export interface GetStatusRouteDeps {
@@ -30,6 +31,11 @@ export interface GetStatusRouteDeps {
 export function registerGetStatusRoute(app: Express, deps: GetStatusRouteDeps): void {
   const { guards } = deps;
   const sections = [...(guards.usage ? [usageSection(guards.usage)] : []), ...(deps.sections ?? [])];
-  app.get('/status', guards.optionalKey(), guards.rateLimit('status'), getStatusHandler({ service: deps.service, readOnly: deps.readOnly, limits: guards.limits, sections }));
+  app.get(
+    '/status',
+    guards.optionalKey(),
+    guards.rateLimit('status'),
+    getStatusHandler({ service: deps.service, readOnly: deps.readOnly, limits: guards.limits, sections }),
+  );
   app.all('/status', onlyMethods('GET', 'HEAD'));
 }

@@ -10,9 +10,19 @@ function memoryStore(): ApiKeyAdminStore & { rows: ApiKey[] } {
     rows,
     create(input: NewApiKey) {
       const record: ApiKey = {
-        id: rows.length + 1, keyHash: 'h', name: input.name, contact: input.contact, flags: input.flags, active: true, disabled: false,
-        disabledReason: null, bulkLimit: input.bulkLimit ?? 100, rateLimitRoute: input.rateLimitRoute ?? null, rateLimitGlobal: input.rateLimitGlobal ?? null,
-        createdAt: new Date(), lastUsedAt: null,
+        id: rows.length + 1,
+        keyHash: 'h',
+        name: input.name,
+        contact: input.contact,
+        flags: input.flags,
+        active: true,
+        disabled: false,
+        disabledReason: null,
+        bulkLimit: input.bulkLimit ?? 100,
+        rateLimitRoute: input.rateLimitRoute ?? null,
+        rateLimitGlobal: input.rateLimitGlobal ?? null,
+        createdAt: new Date(),
+        lastUsedAt: null,
       };
       rows.push(record);
       return Promise.resolve({ key: `pl_${record.id}`, record });

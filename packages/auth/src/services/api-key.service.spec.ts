@@ -8,8 +8,20 @@ const PRESENTED = 'pl_spec-key';
 
 function keyRow(changes: Partial<ApiKey> = {}): ApiKey {
   return {
-    id: 1, keyHash: 'h', name: 'bot', contact: 'c', flags: ['thumbs'], active: true, disabled: false, disabledReason: null,
-    bulkLimit: 100, rateLimitRoute: null, rateLimitGlobal: null, createdAt: new Date(0), lastUsedAt: null, ...changes,
+    id: 1,
+    keyHash: 'h',
+    name: 'bot',
+    contact: 'c',
+    flags: ['thumbs'],
+    active: true,
+    disabled: false,
+    disabledReason: null,
+    bulkLimit: 100,
+    rateLimitRoute: null,
+    rateLimitGlobal: null,
+    createdAt: new Date(0),
+    lastUsedAt: null,
+    ...changes,
   };
 }
 
@@ -32,10 +44,15 @@ function setup(row: ApiKey | null, options: { cacheTtlMs?: number; staleTtlMs?: 
     refund: () => Promise.resolve(void state.refunded++),
   };
   const service = new ApiKeyService<string>(store, { ...options, invalidKeys, now: () => state.now });
-  const codeOf = (promise: Promise<unknown>) => promise.then(() => 'let in', (error: unknown) => (error instanceof ApiError ? error.code : error));
+  const codeOf = (promise: Promise<unknown>) =>
+    promise.then(
+      () => 'let in',
+      (error: unknown) => (error instanceof ApiError ? error.code : error),
+    );
   return {
     state,
-    authenticate: (presented: string | undefined, flag?: ApiKeyFlag, required = true) => service.authenticate(presented, 'client', required, flag),
+    authenticate: (presented: string | undefined, flag?: ApiKeyFlag, required = true) =>
+      service.authenticate(presented, 'client', required, flag),
     verify: (presented: string, flag: ApiKeyFlag = 'thumbs') => service.verify(presented, flag, 'client'),
     codeOf,
   };

@@ -85,7 +85,12 @@ export class ApiKeyService<C = unknown> {
    * 1010 unknown, 1011 inactive, 1012 disabled (with its reason), 1022 without `flag`.
    * Undefined for an anonymous request that may pass.
    */
-  async authenticate(presented: string | undefined, client: C, required: boolean, flag?: ApiKeyFlag): Promise<ApiKey | undefined> {
+  async authenticate(
+    presented: string | undefined,
+    client: C,
+    required: boolean,
+    flag?: ApiKeyFlag,
+  ): Promise<ApiKey | undefined> {
     if (presented === undefined) {
       if (required) throw new ApiError('API_KEY_REQUIRED');
       return undefined;
@@ -94,7 +99,8 @@ export class ApiKeyService<C = unknown> {
     const key = found instanceof Promise ? await found : found;
     if (!key) throw new ApiError('INVALID_API_KEY');
     if (!key.active) throw new ApiError('INACTIVE_API_KEY');
-    if (key.disabled) throw new ApiError('DISABLED_API_KEY', { extra: { reason: key.disabledReason ?? 'No reason was given.' } });
+    if (key.disabled)
+      throw new ApiError('DISABLED_API_KEY', { extra: { reason: key.disabledReason ?? 'No reason was given.' } });
     if (flag && !key.flags.includes(flag)) throw new ApiError('MISSING_FLAG');
     this.touch(key);
     return key;
@@ -138,7 +144,13 @@ export class ApiKeyService<C = unknown> {
     return null;
   }
 
-  private async lookup(presented: string, hash: string, now: number, client: C, accepts: (key: ApiKey) => boolean): Promise<ApiKey | null> {
+  private async lookup(
+    presented: string,
+    hash: string,
+    now: number,
+    client: C,
+    accepts: (key: ApiKey) => boolean,
+  ): Promise<ApiKey | null> {
     const trusted = this.valid.get(hash);
     const age = trusted ? now - trusted.checkedAt : Infinity;
     if (trusted && age >= this.staleMs) this.valid.delete(hash);
@@ -178,7 +190,8 @@ export class ApiKeyService<C = unknown> {
     this.lastTouched.set(key.id, now);
     this.keys.touch(key.id, new Date(now)).catch((error: unknown) => {
       // A database outage is reported once by its circuit, not once per request here.
-      if (unavailableDependencyOf(error) === undefined) this.options.logger?.warn('could not record key use', { error });
+      if (unavailableDependencyOf(error) === undefined)
+        this.options.logger?.warn('could not record key use', { error });
     });
   }
 }

@@ -44,7 +44,10 @@ export class KeyUsageService {
     const now = this.deps.now();
     const since = firstOfLastDays(now, options.dayCount);
     const stored = await this.deps.usage.snapshot(keyId, { since, appliedSince: appliedSinceFor(now) });
-    const counts = [...stored.counts, ...(await countsNotInMysql(this.deps.pending.pendingOf(String(keyId)), stored.applied))];
+    const counts = [
+      ...stored.counts,
+      ...(await countsNotInMysql(this.deps.pending.pendingOf(String(keyId)), stored.applied)),
+    ];
     counts.push(...(this.deps.unflushedOf?.(keyId) ?? []));
 
     const byDay = new Map<string, UsageDay>();
@@ -61,7 +64,8 @@ export class KeyUsageService {
     }
     const today = utcDay(now);
     const list = [...byDay.values()].sort((a, b) => (a.date < b.date ? -1 : 1));
-    for (const day of list) day.routes = Object.fromEntries(Object.entries(day.routes).sort(([a], [b]) => (a < b ? -1 : 1)));
+    for (const day of list)
+      day.routes = Object.fromEntries(Object.entries(day.routes).sort(([a], [b]) => (a < b ? -1 : 1)));
     return { service: options.service, today: byDay.get(today) ?? { date: today, total: 0, routes: {} }, days: list };
   }
 }

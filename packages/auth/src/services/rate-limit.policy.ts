@@ -39,6 +39,12 @@ export const INVALID_KEY_RATE_LIMIT: RateLimitRule = { limit: 30, windowMs: 60_0
 
 /** A service's default limits as its documentation lists them: its route buckets, the global window, invalid keys. */
 export function serviceRateLimits(service: string): Array<{ bucket: string; limit: number; windowMs: number }> {
-  const buckets = Object.entries(RATE_LIMIT_BUCKETS as Record<string, RateLimitRule>).filter(([bucket]) => bucket.startsWith(`${service}.`));
-  return [...buckets.map(([bucket, rule]) => ({ bucket, ...rule })), { bucket: 'global', ...GLOBAL_RATE_LIMIT }, { bucket: 'auth.invalid', ...INVALID_KEY_RATE_LIMIT }];
+  const buckets = Object.entries(RATE_LIMIT_BUCKETS as Record<string, RateLimitRule>).filter(([bucket]) =>
+    bucket.startsWith(`${service}.`),
+  );
+  return [
+    ...buckets.map(([bucket, rule]) => ({ bucket, ...rule })),
+    { bucket: 'global', ...GLOBAL_RATE_LIMIT },
+    { bucket: 'auth.invalid', ...INVALID_KEY_RATE_LIMIT },
+  ];
 }

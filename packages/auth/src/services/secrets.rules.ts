@@ -50,7 +50,12 @@ export function sealSecret(secret: string, key: Buffer, rowId: number): string {
   const cipher = createCipheriv('aes-256-gcm', key, iv);
   cipher.setAAD(Buffer.from(`api_keys:${rowId}`, 'utf8'));
   const ciphertext = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
-  return [SEALED_VERSION, iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), ciphertext.toString('base64url')].join('.');
+  return [
+    SEALED_VERSION,
+    iv.toString('base64url'),
+    cipher.getAuthTag().toString('base64url'),
+    ciphertext.toString('base64url'),
+  ].join('.');
 }
 
 /** The secret inside `sealed`, or null when it was not sealed with `key` for that row (wrong key, tampered, another row's). */

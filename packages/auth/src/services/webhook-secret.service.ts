@@ -6,7 +6,9 @@ export type WebhookSecretStore = Pick<ApiKeyRepository, 'setWebhookSecretSealed'
 /** Without PAWLINK_SECRETS_KEY no webhook secret can be sealed or opened. */
 export class SecretsKeyMissingError extends Error {
   constructor() {
-    super('PAWLINK_SECRETS_KEY is not set: webhook secrets are sealed with it (64 hex digits; scripts/start.sh keeps one per data directory).');
+    super(
+      'PAWLINK_SECRETS_KEY is not set: webhook secrets are sealed with it (64 hex digits; scripts/start.sh keeps one per data directory).',
+    );
     this.name = 'SecretsKeyMissingError';
   }
 }

@@ -6,7 +6,10 @@ import { DEMO_POSTS, type DemoPost } from './demo-posts.js';
  * The demo posts' files in `dir` (`<id>.<ext>`), made with ffmpeg and sharp the first time and
  * kept, so their md5s (and the thumbnails made of them) stay the same from one start to the next.
  */
-export async function ensureDemoMedia(dir: string, posts: readonly DemoPost[] = DEMO_POSTS): Promise<Array<{ post: DemoPost; bytes: Buffer }>> {
+export async function ensureDemoMedia(
+  dir: string,
+  posts: readonly DemoPost[] = DEMO_POSTS,
+): Promise<Array<{ post: DemoPost; bytes: Buffer }>> {
   await mkdir(dir, { recursive: true });
   const files: Array<{ post: DemoPost; bytes: Buffer }> = [];
   for (const post of posts) {

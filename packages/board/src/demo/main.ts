@@ -11,7 +11,9 @@ import { startDemoBoard } from './demo-board.js';
 const port = readPort(process.env, 'DEMO_BOARD_PORT', DEMO_BOARD_DEFAULT_PORT);
 const dir = path.resolve(readString(process.env, 'DEMO_BOARD_DIR', './data/demo-board'));
 const log = (message: string, fields: Record<string, unknown> = {}): void => {
-  process.stdout.write(`${JSON.stringify({ level: 'info', service: 'demo-board', message, ...fields, timestamp: new Date().toISOString() })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ level: 'info', service: 'demo-board', message, ...fields, timestamp: new Date().toISOString() })}\n`,
+  );
 };
 
 log('making the demo posts (first start only)', { dir });

@@ -53,7 +53,11 @@ export interface FakeBoard {
    * JSON. For hostile or malformed board answers; with `headers` (e.g. a `Location` and status
    * 302, also on a file's path) for redirects.
    */
-  answerRaw(pathAndQuery: string, body: unknown, options?: { status?: number; contentType?: string; headers?: Record<string, string> }): void;
+  answerRaw(
+    pathAndQuery: string,
+    body: unknown,
+    options?: { status?: number; contentType?: string; headers?: Record<string, string> },
+  ): void;
   close(): Promise<void>;
 }
 
@@ -63,7 +67,13 @@ interface StoredPost {
 }
 
 const MIME: Record<string, string> = {
-  webm: 'video/webm', mp4: 'video/mp4', gif: 'image/gif', png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', webp: 'image/webp',
+  webm: 'video/webm',
+  mp4: 'video/mp4',
+  gif: 'image/gif',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  webp: 'image/webp',
 };
 
 const filePath = (md5: string, ext: string): string => `/data/${md5.slice(0, 2)}/${md5.slice(2, 4)}/${md5}.${ext}`;
@@ -73,14 +83,19 @@ const filePath = (md5: string, ext: string): string => `/data/${md5.slice(0, 2)}
  * `/posts.json?tags=md5:<md5>`) and its static host (`/data/xx/yy/<md5>.<ext>`), on `port`
  * (default 0: a free one) of `host` (default 127.0.0.1).
  */
-export async function startFakeBoard(options: { posts?: Array<BoardPostInput & { bytes?: Buffer }>; port?: number; host?: string } = {}): Promise<FakeBoard> {
+export async function startFakeBoard(
+  options: { posts?: Array<BoardPostInput & { bytes?: Buffer }>; port?: number; host?: string } = {},
+): Promise<FakeBoard> {
   const byId = new Map<number, StoredPost>();
   const byMd5 = new Map<string, StoredPost>();
   const requests: FakeBoardRequest[] = [];
   const failures: Array<{ status: number; remaining: number; options: FailOptions }> = [];
   let mediaDelayMs = 0;
   let apiDelayMs = 0;
-  const rawAnswers = new Map<string, { body: unknown; status: number; contentType: string | undefined; headers: Record<string, string> }>();
+  const rawAnswers = new Map<
+    string,
+    { body: unknown; status: number; contentType: string | undefined; headers: Record<string, string> }
+  >();
   const pendingTimers = new Set<NodeJS.Timeout>();
   let baseUrl = '';
 
@@ -90,7 +105,11 @@ export async function startFakeBoard(options: { posts?: Array<BoardPostInput & {
       id: input.id,
       created_at: '2024-01-01T00:00:00.000-00:00',
       file: {
-        width: input.width, height: input.height, ext: input.ext, size: input.size, md5: input.md5,
+        width: input.width,
+        height: input.height,
+        ext: input.ext,
+        size: input.size,
+        md5: input.md5,
         url: input.hideUrl ? null : `${baseUrl}${filePath(input.md5, input.ext)}`,
       },
       preview: { width: 150, height: 150, url: null },
@@ -112,9 +131,18 @@ export async function startFakeBoard(options: { posts?: Array<BoardPostInput & {
     return failure;
   };
 
-  const json = (res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void => {
+  const json = (
+    res: http.ServerResponse,
+    status: number,
+    body: unknown,
+    headers: Record<string, string> = {},
+  ): void => {
     const text = JSON.stringify(body);
-    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), ...headers });
+    res.writeHead(status, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(text),
+      ...headers,
+    });
     res.end(text);
   };
 
@@ -135,19 +163,34 @@ export async function startFakeBoard(options: { posts?: Array<BoardPostInput & {
     else answer(req, res, rawPath, url, isMedia);
   });
 
-  const answer = (req: http.IncomingMessage, res: http.ServerResponse, rawPath: string, url: URL, isMedia: boolean): void => {
+  const answer = (
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    rawPath: string,
+    url: URL,
+    isMedia: boolean,
+  ): void => {
     if (res.destroyed) return;
     const failure = takeFailure(isMedia ? 'media' : 'api');
     if (failure) {
-      const headers: Record<string, string> = failure.options.retryAfterSeconds !== undefined ? { 'retry-after': String(failure.options.retryAfterSeconds) } : {};
+      const headers: Record<string, string> =
+        failure.options.retryAfterSeconds !== undefined
+          ? { 'retry-after': String(failure.options.retryAfterSeconds) }
+          : {};
       json(res, failure.status, { success: false, reason: `injected ${failure.status}` }, headers);
       return;
     }
     const rawAnswer = rawAnswers.get(rawPath);
     if (rawAnswer) {
       const text = typeof rawAnswer.body === 'string' ? rawAnswer.body : JSON.stringify(rawAnswer.body);
-      const contentType = rawAnswer.contentType ?? (typeof rawAnswer.body === 'string' ? 'text/html; charset=utf-8' : 'application/json; charset=utf-8');
-      res.writeHead(rawAnswer.status, { ...rawAnswer.headers, 'content-type': contentType, 'content-length': Buffer.byteLength(text) });
+      const contentType =
+        rawAnswer.contentType ??
+        (typeof rawAnswer.body === 'string' ? 'text/html; charset=utf-8' : 'application/json; charset=utf-8');
+      res.writeHead(rawAnswer.status, {
+        ...rawAnswer.headers,
+        'content-type': contentType,
+        'content-length': Buffer.byteLength(text),
+      });
       res.end(text);
       return;
     }
@@ -178,7 +221,10 @@ export async function startFakeBoard(options: { posts?: Array<BoardPostInput & {
     }
     const bytes = stored.bytes;
     const send = (): void => {
-      res.writeHead(200, { 'content-type': MIME[stored.input.ext] ?? 'application/octet-stream', 'content-length': bytes.length });
+      res.writeHead(200, {
+        'content-type': MIME[stored.input.ext] ?? 'application/octet-stream',
+        'content-length': bytes.length,
+      });
       res.end(req.method === 'HEAD' ? undefined : bytes);
     };
     if (mediaDelayMs > 0) later(mediaDelayMs, send);
@@ -196,11 +242,19 @@ export async function startFakeBoard(options: { posts?: Array<BoardPostInput & {
   baseUrl = `http://${host}:${(server.address() as AddressInfo).port}`;
 
   const addPost: FakeBoard['addPost'] = (post, fileBytes) => {
-    const md5 = (post.md5 ?? (fileBytes ? createHash('md5').update(fileBytes).digest('hex') : undefined))?.toLowerCase();
+    const md5 = (
+      post.md5 ?? (fileBytes ? createHash('md5').update(fileBytes).digest('hex') : undefined)
+    )?.toLowerCase();
     if (!md5) throw new Error('addPost needs an md5 or the file bytes');
     const input = {
-      id: post.id, md5, ext: post.ext, width: post.width ?? 0, height: post.height ?? 0,
-      size: post.size ?? fileBytes?.length ?? 0, duration: post.duration ?? null, hideUrl: post.hideUrl ?? false,
+      id: post.id,
+      md5,
+      ext: post.ext,
+      width: post.width ?? 0,
+      height: post.height ?? 0,
+      size: post.size ?? fileBytes?.length ?? 0,
+      duration: post.duration ?? null,
+      hideUrl: post.hideUrl ?? false,
     };
     const stored: StoredPost = { input, bytes: fileBytes };
     byId.set(input.id, stored);
@@ -225,13 +279,19 @@ export async function startFakeBoard(options: { posts?: Array<BoardPostInput & {
       apiDelayMs = ms;
     },
     answerRaw(pathAndQuery, body, rawOptions = {}) {
-      rawAnswers.set(pathAndQuery, { body, status: rawOptions.status ?? 200, contentType: rawOptions.contentType, headers: rawOptions.headers ?? {} });
+      rawAnswers.set(pathAndQuery, {
+        body,
+        status: rawOptions.status ?? 200,
+        contentType: rawOptions.contentType,
+        headers: rawOptions.headers ?? {},
+      });
     },
-    close: () => new Promise<void>((resolve) => {
-      for (const timer of pendingTimers) clearTimeout(timer);
-      pendingTimers.clear();
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const timer of pendingTimers) clearTimeout(timer);
+        pendingTimers.clear();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -19,17 +19,25 @@ export interface VideoOptions {
 
 async function runFfmpeg(args: string[], ffmpegPath = 'ffmpeg'): Promise<void> {
   await new Promise<void>((resolve, reject) => {
-    const child = spawn(ffmpegPath, ['-hide_banner', '-loglevel', 'error', '-nostdin', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(ffmpegPath, ['-hide_banner', '-loglevel', 'error', '-nostdin', ...args], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
     });
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`ffmpeg exited ${code}: ${stderr.trim()}`))));
+    child.on('close', (code) =>
+      code === 0 ? resolve() : reject(new Error(`ffmpeg exited ${code}: ${stderr.trim()}`)),
+    );
   });
 }
 
-async function renderToBuffer(extension: string, args: (file: string) => string[], ffmpegPath?: string): Promise<Buffer> {
+async function renderToBuffer(
+  extension: string,
+  args: (file: string) => string[],
+  ffmpegPath?: string,
+): Promise<Buffer> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'pawlink-media-'));
   const file = path.join(dir, `out.${extension}`);
   try {
@@ -42,18 +50,41 @@ async function renderToBuffer(extension: string, args: (file: string) => string[
 
 // testsrc2 refuses tiny sizes, so the pattern is drawn at ≥ 32×32 and scaled (down to 1×1).
 const source = (seconds: number, width: number, height: number, fps: number): string[] => [
-  '-f', 'lavfi', '-i', `testsrc2=size=${Math.max(32, width)}x${Math.max(32, height)}:rate=${fps}:duration=${seconds}`,
-  '-vf', `hue=h=${randomInt(0, 360)},scale=${width}:${height}`,
-  '-metadata', `comment=pawlink-${randomBytes(8).toString('hex')}`,
+  '-f',
+  'lavfi',
+  '-i',
+  `testsrc2=size=${Math.max(32, width)}x${Math.max(32, height)}:rate=${fps}:duration=${seconds}`,
+  '-vf',
+  `hue=h=${randomInt(0, 360)},scale=${width}:${height}`,
+  '-metadata',
+  `comment=pawlink-${randomBytes(8).toString('hex')}`,
 ];
 
 /** A VP8 WebM of `seconds` at `width`×`height`. */
 export function makeWebm(seconds: number, width: number, height: number, options: VideoOptions = {}): Promise<Buffer> {
   const fps = options.fps ?? 25;
-  return renderToBuffer('webm', (file) => [
-    ...source(seconds, width, height, fps),
-    '-c:v', 'libvpx', '-deadline', 'realtime', '-cpu-used', '8', '-b:v', options.bitrate ?? '1M', '-pix_fmt', 'yuv420p', '-an', '-f', 'webm', '-y', file,
-  ], options.ffmpegPath);
+  return renderToBuffer(
+    'webm',
+    (file) => [
+      ...source(seconds, width, height, fps),
+      '-c:v',
+      'libvpx',
+      '-deadline',
+      'realtime',
+      '-cpu-used',
+      '8',
+      '-b:v',
+      options.bitrate ?? '1M',
+      '-pix_fmt',
+      'yuv420p',
+      '-an',
+      '-f',
+      'webm',
+      '-y',
+      file,
+    ],
+    options.ffmpegPath,
+  );
 }
 
 /**
@@ -61,33 +92,97 @@ export function makeWebm(seconds: number, width: number, height: number, options
  * at, so a decoded frame says where in the video it came from. A keyframe every
  * `keyframeEverySeconds`.
  */
-export function makeClockWebm(seconds: number, keyframeEverySeconds: number, options: { fps?: number; ffmpegPath?: string } = {}): Promise<Buffer> {
+export function makeClockWebm(
+  seconds: number,
+  keyframeEverySeconds: number,
+  options: { fps?: number; ffmpegPath?: string } = {},
+): Promise<Buffer> {
   const fps = options.fps ?? 25;
-  return renderToBuffer('webm', (file) => [
-    '-f', 'lavfi', '-i', `color=c=black:s=64x64:r=${fps}:d=${seconds}`,
-    '-vf', "format=yuv420p,geq=lum='16+20*T':cb=128:cr=128",
-    '-metadata', `comment=pawlink-${randomBytes(8).toString('hex')}`,
-    '-c:v', 'libvpx', '-deadline', 'realtime', '-cpu-used', '8', '-b:v', '200k', '-g', String(Math.round(fps * keyframeEverySeconds)), '-keyint_min', String(Math.round(fps * keyframeEverySeconds)),
-    '-pix_fmt', 'yuv420p', '-an', '-f', 'webm', '-y', file,
-  ], options.ffmpegPath);
+  return renderToBuffer(
+    'webm',
+    (file) => [
+      '-f',
+      'lavfi',
+      '-i',
+      `color=c=black:s=64x64:r=${fps}:d=${seconds}`,
+      '-vf',
+      "format=yuv420p,geq=lum='16+20*T':cb=128:cr=128",
+      '-metadata',
+      `comment=pawlink-${randomBytes(8).toString('hex')}`,
+      '-c:v',
+      'libvpx',
+      '-deadline',
+      'realtime',
+      '-cpu-used',
+      '8',
+      '-b:v',
+      '200k',
+      '-g',
+      String(Math.round(fps * keyframeEverySeconds)),
+      '-keyint_min',
+      String(Math.round(fps * keyframeEverySeconds)),
+      '-pix_fmt',
+      'yuv420p',
+      '-an',
+      '-f',
+      'webm',
+      '-y',
+      file,
+    ],
+    options.ffmpegPath,
+  );
 }
 
 /** An H.264 MP4 (faststart) of `seconds` at `width`×`height`. */
 export function makeMp4(seconds: number, width: number, height: number, options: VideoOptions = {}): Promise<Buffer> {
   const fps = options.fps ?? 25;
-  return renderToBuffer('mp4', (file) => [
-    ...source(seconds, width, height, fps),
-    '-c:v', 'libx264', '-preset', 'ultrafast', '-b:v', options.bitrate ?? '1M', '-pix_fmt', 'yuv420p', '-movflags', '+faststart', '-an', '-f', 'mp4', '-y', file,
-  ], options.ffmpegPath);
+  return renderToBuffer(
+    'mp4',
+    (file) => [
+      ...source(seconds, width, height, fps),
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-b:v',
+      options.bitrate ?? '1M',
+      '-pix_fmt',
+      'yuv420p',
+      '-movflags',
+      '+faststart',
+      '-an',
+      '-f',
+      'mp4',
+      '-y',
+      file,
+    ],
+    options.ffmpegPath,
+  );
 }
 
 /** An MP4 with an AAC audio track and no video stream at all. */
 export function makeAudioOnlyMp4(seconds: number, options: { ffmpegPath?: string } = {}): Promise<Buffer> {
-  return renderToBuffer('mp4', (file) => [
-    '-f', 'lavfi', '-i', `sine=frequency=${randomInt(200, 2000)}:duration=${seconds}`,
-    '-metadata', `comment=pawlink-${randomBytes(8).toString('hex')}`,
-    '-c:a', 'aac', '-b:a', '32k', '-vn', '-f', 'mp4', '-y', file,
-  ], options.ffmpegPath);
+  return renderToBuffer(
+    'mp4',
+    (file) => [
+      '-f',
+      'lavfi',
+      '-i',
+      `sine=frequency=${randomInt(200, 2000)}:duration=${seconds}`,
+      '-metadata',
+      `comment=pawlink-${randomBytes(8).toString('hex')}`,
+      '-c:a',
+      'aac',
+      '-b:a',
+      '32k',
+      '-vn',
+      '-f',
+      'mp4',
+      '-y',
+      file,
+    ],
+    options.ffmpegPath,
+  );
 }
 
 /**
@@ -101,11 +196,34 @@ function withUniqueComment(gif: Buffer): Buffer {
 }
 
 /** An animated, looping GIF with `frames` frames at 10 fps. */
-export async function makeAnimatedGif(frames: number, width: number, height: number, options: { ffmpegPath?: string } = {}): Promise<Buffer> {
-  return withUniqueComment(await renderToBuffer('gif', (file) => [
-    '-f', 'lavfi', '-i', `testsrc2=size=${width}x${height}:rate=10`,
-    '-vf', `hue=h=${randomInt(0, 360)}`, '-frames:v', String(frames), '-loop', '0', '-f', 'gif', '-y', file,
-  ], options.ffmpegPath));
+export async function makeAnimatedGif(
+  frames: number,
+  width: number,
+  height: number,
+  options: { ffmpegPath?: string } = {},
+): Promise<Buffer> {
+  return withUniqueComment(
+    await renderToBuffer(
+      'gif',
+      (file) => [
+        '-f',
+        'lavfi',
+        '-i',
+        `testsrc2=size=${width}x${height}:rate=10`,
+        '-vf',
+        `hue=h=${randomInt(0, 360)}`,
+        '-frames:v',
+        String(frames),
+        '-loop',
+        '0',
+        '-f',
+        'gif',
+        '-y',
+        file,
+      ],
+      options.ffmpegPath,
+    ),
+  );
 }
 
 /**
@@ -116,9 +234,17 @@ export async function makeSolidAnimatedGif(frames: number, width: number, height
   const pixels = Buffer.alloc(width * height * frames * 3);
   const hue = randomInt(0, 256);
   for (let frame = 0; frame < frames; frame++) {
-    pixels.fill(Buffer.from([(hue + frame * 37) & 0xff, (frame * 11) & 0xff, 255 - ((frame * 23) & 0xff)]), frame * width * height * 3, (frame + 1) * width * height * 3);
+    pixels.fill(
+      Buffer.from([(hue + frame * 37) & 0xff, (frame * 11) & 0xff, 255 - ((frame * 23) & 0xff)]),
+      frame * width * height * 3,
+      (frame + 1) * width * height * 3,
+    );
   }
-  return withUniqueComment(await sharp(pixels, { raw: { width, height: height * frames, channels: 3, pageHeight: height } }).gif({ delay: Array.from({ length: frames }, () => 100), loop: 0 }).toBuffer());
+  return withUniqueComment(
+    await sharp(pixels, { raw: { width, height: height * frames, channels: 3, pageHeight: height } })
+      .gif({ delay: Array.from({ length: frames }, () => 100), loop: 0 })
+      .toBuffer(),
+  );
 }
 
 /** An animated WebP with `frames` frames (converted from an animated GIF by sharp). */

@@ -4,7 +4,14 @@ import { HEADER_FIELDS_LIMIT_BYTES, REQUEST_TARGET_LIMIT_BYTES } from '../common
 import { header, requestIdHeader } from './headers.js';
 import { json, media, operation, pathParameter, successWith } from './operations.js';
 import { KEY_USAGE_SCHEMA } from './key-usage.schema.js';
-import { FALLBACK, INTERNAL, type JsonSchema, type OpenApiDocument, type PathItemObject, type ResponseObject } from './types.js';
+import {
+  FALLBACK,
+  INTERNAL,
+  type JsonSchema,
+  type OpenApiDocument,
+  type PathItemObject,
+  type ResponseObject,
+} from './types.js';
 
 /** Where every service serves its document and its documentation page's assets. */
 export const OPENAPI_PATH = '/openapi.json';
@@ -45,8 +52,15 @@ const LIMIT_STATUS: JsonSchema = {
   properties: {
     limit: { type: ['integer', 'null'], minimum: 0, description: 'Null when unlimited.' },
     remaining: { type: ['integer', 'null'], minimum: 0, description: 'Null when unlimited.' },
-    reset: { type: ['number', 'null'], description: 'Unix seconds when the open window resets; null while none is open.' },
-    resetAfter: { type: ['number', 'null'], minimum: 0, description: 'Seconds until then; null while no window is open.' },
+    reset: {
+      type: ['number', 'null'],
+      description: 'Unix seconds when the open window resets; null while none is open.',
+    },
+    resetAfter: {
+      type: ['number', 'null'],
+      minimum: 0,
+      description: 'Seconds until then; null while no window is open.',
+    },
     windowSeconds: { type: 'number', exclusiveMinimum: 0 },
   },
   additionalProperties: false,
@@ -98,17 +112,40 @@ function fallbackResponses(): Record<string, ResponseObject> {
   const malformed = errorResponses(['MALFORMED_BODY'])['400']!;
   return {
     UnknownRoute: { ...unknown, description: `No documented path matches. ${unknown.description}` },
-    MethodNotAllowed: { ...wrongMethod, description: `The path exists but not with this method; \`Allow\` lists its methods. ${wrongMethod.description}` },
-    Options: { description: 'OPTIONS on a documented path: its methods in `Allow`, no body.', headers: { ...requestIdHeader(), Allow: header('Allow', true) } },
-    MalformedRequest: { ...malformed, description: `A request line or header that cannot be parsed, or an HTTP/1.1 request without \`Host\`; the connection is closed. ${malformed.description}` },
-    RequestTimeout: { ...late, description: `The head or the body did not arrive within the server's limits (\`HTTP_HEADERS_TIMEOUT_MS\`, \`HTTP_REQUEST_TIMEOUT_MS\`); the connection is closed. ${late.description}` },
-    RequestTargetTooLong: { ...headTooLarge, description: `A request target (path and query) over ${REQUEST_TARGET_LIMIT_BYTES} bytes. ${headTooLarge.description}` },
-    HeaderFieldsTooLarge: { ...headTooLarge, description: `Header fields (names and values) over ${HEADER_FIELDS_LIMIT_BYTES} bytes in all. ${headTooLarge.description}` },
+    MethodNotAllowed: {
+      ...wrongMethod,
+      description: `The path exists but not with this method; \`Allow\` lists its methods. ${wrongMethod.description}`,
+    },
+    Options: {
+      description: 'OPTIONS on a documented path: its methods in `Allow`, no body.',
+      headers: { ...requestIdHeader(), Allow: header('Allow', true) },
+    },
+    MalformedRequest: {
+      ...malformed,
+      description: `A request line or header that cannot be parsed, or an HTTP/1.1 request without \`Host\`; the connection is closed. ${malformed.description}`,
+    },
+    RequestTimeout: {
+      ...late,
+      description: `The head or the body did not arrive within the server's limits (\`HTTP_HEADERS_TIMEOUT_MS\`, \`HTTP_REQUEST_TIMEOUT_MS\`); the connection is closed. ${late.description}`,
+    },
+    RequestTargetTooLong: {
+      ...headTooLarge,
+      description: `A request target (path and query) over ${REQUEST_TARGET_LIMIT_BYTES} bytes. ${headTooLarge.description}`,
+    },
+    HeaderFieldsTooLarge: {
+      ...headTooLarge,
+      description: `Header fields (names and values) over ${HEADER_FIELDS_LIMIT_BYTES} bytes in all. ${headTooLarge.description}`,
+    },
   };
 }
 
 /** The protocol refusals by status, as `x-pawlink-fallback.protocol` names them. */
-const PROTOCOL_REFUSALS = { '400': 'MalformedRequest', '408': 'RequestTimeout', '414': 'RequestTargetTooLong', '431': 'HeaderFieldsTooLarge' } as const;
+const PROTOCOL_REFUSALS = {
+  '400': 'MalformedRequest',
+  '408': 'RequestTimeout',
+  '414': 'RequestTargetTooLong',
+  '431': 'HeaderFieldsTooLarge',
+} as const;
 
 const tag = 'service';
 
@@ -121,7 +158,8 @@ function servicePaths(): Record<string, PathItemObject> {
         ...base,
         operationId: 'getDocumentation',
         summary: 'This documentation',
-        description: 'The HTML page rendered from this document. A client that prefers JSON over HTML gets a small pointer to the document instead.',
+        description:
+          'The HTML page rendered from this document. A client that prefers JSON over HTML gets a small pointer to the document instead.',
         responses: {
           '200': {
             description: 'The page, or (Accept: application/json) where to find the document.',
@@ -139,17 +177,26 @@ function servicePaths(): Record<string, PathItemObject> {
         ...base,
         operationId: 'getOpenApiDocument',
         summary: 'This OpenAPI 3.1 document',
-        responses: { '200': json('The document; `servers` names the configured public base URL.', { type: 'object', required: ['openapi', 'info', 'paths'] }) },
+        responses: {
+          '200': json('The document; `servers` names the configured public base URL.', {
+            type: 'object',
+            required: ['openapi', 'info', 'paths'],
+          }),
+        },
       }),
     },
     [`${DOCS_ASSETS_PREFIX}{file}`]: {
       get: operation({
         ...base,
         operationId: 'getDocumentationAsset',
-        summary: "A script, style sheet or icon of the documentation page",
+        summary: 'A script, style sheet or icon of the documentation page',
         description: 'Served from the renderer the service ships; cacheable.',
         parameters: [pathParameter('file', 'The asset file name.', { type: 'string', pattern: '^[A-Za-z0-9._-]+$' })],
-        responses: { '200': media('The asset.', ['text/javascript', 'text/css', 'image/png'], { 'Cache-Control': header('Cache-Control', true) }) },
+        responses: {
+          '200': media('The asset.', ['text/javascript', 'text/css', 'image/png'], {
+            'Cache-Control': header('Cache-Control', true),
+          }),
+        },
         errors: ['UNKNOWN_ROUTE'],
       }),
     },
@@ -162,7 +209,11 @@ function servicePaths(): Record<string, PathItemObject> {
           '200': json('The process answers.', {
             type: 'object',
             required: ['success', 'uptime'],
-            properties: { success: { const: true }, uptime: { type: 'integer', minimum: 0, description: 'Seconds since the process started.' }, readOnly: { type: 'boolean' } },
+            properties: {
+              success: { const: true },
+              uptime: { type: 'integer', minimum: 0, description: 'Seconds since the process started.' },
+              readOnly: { type: 'boolean' },
+            },
             additionalProperties: false,
           }),
         },
@@ -180,7 +231,10 @@ function servicePaths(): Record<string, PathItemObject> {
             properties: { success: { const: true }, ready: { const: true }, checks: DEPENDENCY_CHECKS },
             additionalProperties: false,
           }),
-          ...errorResponses(['DEPENDENCY_UNAVAILABLE'], { extra: { properties: { checks: DEPENDENCY_CHECKS }, required: ['checks'] }, note: 'Not ready: `checks` says what is down.' }),
+          ...errorResponses(['DEPENDENCY_UNAVAILABLE'], {
+            extra: { properties: { checks: DEPENDENCY_CHECKS }, required: ['checks'] },
+            note: 'Not ready: `checks` says what is down.',
+          }),
         },
       }),
     },
@@ -193,7 +247,7 @@ function servicePaths(): Record<string, PathItemObject> {
         summary: 'The service, the key presented and its rate limits',
         description:
           'Never the key, its hash or its contact. `key` is null without a key; `limits` are then those of the client IP. ' +
-          '`limits` has `global` and every bucket of the service (with the key\'s overrides); reading them counts nothing, the request itself counts in `status` and `global`.',
+          "`limits` has `global` and every bucket of the service (with the key's overrides); reading them counts nothing, the request itself counts in `status` and `global`.",
         responses: { '200': json('The status.', STATUS, { 'Cache-Control': header('Cache-Control', true) }) },
       }),
     },
@@ -250,7 +304,12 @@ export function serviceDocument(spec: ServiceDocumentSpec): OpenApiDocument {
         DocumentationPointer: {
           type: 'object',
           required: ['success', 'service', 'openapi', 'docs'],
-          properties: { success: { const: true }, service: { const: spec.service }, openapi: { type: 'string', format: 'uri' }, docs: { type: 'string', format: 'uri' } },
+          properties: {
+            success: { const: true },
+            service: { const: spec.service },
+            openapi: { type: 'string', format: 'uri' },
+            docs: { type: 'string', format: 'uri' },
+          },
           additionalProperties: false,
         },
         ...spec.schemas,
@@ -258,7 +317,12 @@ export function serviceDocument(spec: ServiceDocumentSpec): OpenApiDocument {
       },
       responses: fallbackResponses(),
       securitySchemes: {
-        ApiKey: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'The API key as `Authorization: <key>`; `Bearer <key>` is also accepted.' },
+        ApiKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'Authorization',
+          description: 'The API key as `Authorization: <key>`; `Bearer <key>` is also accepted.',
+        },
       },
     },
     [FALLBACK]: {
@@ -266,13 +330,18 @@ export function serviceDocument(spec: ServiceDocumentSpec): OpenApiDocument {
       methodNotAllowed: { $ref: '#/components/responses/MethodNotAllowed' },
       options: { $ref: '#/components/responses/Options' },
       head: 'as GET, without a body',
-      protocol: Object.fromEntries(Object.entries(PROTOCOL_REFUSALS).map(([status, name]) => [status, { $ref: `#/components/responses/${name}` }])),
+      protocol: Object.fromEntries(
+        Object.entries(PROTOCOL_REFUSALS).map(([status, name]) => [status, { $ref: `#/components/responses/${name}` }]),
+      ),
     },
   };
 }
 
 /** The document with `servers` set to a service's configured public base URL. */
-export const withServer = (document: OpenApiDocument, url: string): OpenApiDocument => ({ ...document, servers: [{ url }] });
+export const withServer = (document: OpenApiDocument, url: string): OpenApiDocument => ({
+  ...document,
+  servers: [{ url }],
+});
 
 /** The document without the paths marked INTERNAL: what a service serves and its page renders. */
 export const publicDocument = (document: OpenApiDocument): OpenApiDocument => ({
@@ -281,5 +350,5 @@ export const publicDocument = (document: OpenApiDocument): OpenApiDocument => ({
 });
 
 /** The document as a service serves it (`GET /openapi.json`): public paths only, `servers` its public base URL. */
-export const servedDocument = (document: OpenApiDocument, url: string): OpenApiDocument => withServer(publicDocument(document), url);
-
+export const servedDocument = (document: OpenApiDocument, url: string): OpenApiDocument =>
+  withServer(publicDocument(document), url);

@@ -8,7 +8,13 @@ export const schemaRef = (name: string): Reference => ({ $ref: `#/components/sch
 export const errorSchemaName = (name: ErrorName): string => `Error${Errors[name].code}`;
 
 /** The rate-limit headers every limited route sends (docs/api.md §1); Retry-After only when limited. */
-export const RATE_LIMIT_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-RateLimit-Reset-After', 'X-RateLimit-Bucket'] as const;
+export const RATE_LIMIT_HEADERS = [
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+  'X-RateLimit-Reset-After',
+  'X-RateLimit-Bucket',
+] as const;
 
 interface ErrorDetail {
   /** Properties this code's body carries beyond success/error/code. */
@@ -23,10 +29,25 @@ interface ErrorDetail {
  * headers they always send. Every other code is exactly `{success:false, error, code}`.
  */
 const ERROR_DETAILS: Partial<Record<ErrorName, ErrorDetail>> = {
-  RATE_LIMITED_ROUTE: { properties: { info: schemaRef('RateLimitInfo') }, required: ['info'], headers: [...RATE_LIMIT_HEADERS, 'Retry-After'] },
-  RATE_LIMITED_GLOBAL: { properties: { info: schemaRef('RateLimitInfo') }, required: ['info'], headers: [...RATE_LIMIT_HEADERS, 'Retry-After', 'X-RateLimit-Global'] },
+  RATE_LIMITED_ROUTE: {
+    properties: { info: schemaRef('RateLimitInfo') },
+    required: ['info'],
+    headers: [...RATE_LIMIT_HEADERS, 'Retry-After'],
+  },
+  RATE_LIMITED_GLOBAL: {
+    properties: { info: schemaRef('RateLimitInfo') },
+    required: ['info'],
+    headers: [...RATE_LIMIT_HEADERS, 'Retry-After', 'X-RateLimit-Global'],
+  },
   DISABLED_API_KEY: {
-    properties: { extra: { type: 'object', required: ['reason'], properties: { reason: { type: 'string' } }, additionalProperties: false } },
+    properties: {
+      extra: {
+        type: 'object',
+        required: ['reason'],
+        properties: { reason: { type: 'string' } },
+        additionalProperties: false,
+      },
+    },
     required: ['extra'],
   },
   BOARD_SHARE_USED: { headers: ['Retry-After'] },
@@ -38,7 +59,10 @@ const ERROR_DETAILS: Partial<Record<ErrorName, ErrorDetail>> = {
       extra: {
         type: 'object',
         required: ['expiredAt', 'reason'],
-        properties: { expiredAt: { type: 'string', format: 'date-time' }, reason: { enum: ['expiresAt', 'maxVisits'] } },
+        properties: {
+          expiredAt: { type: 'string', format: 'date-time' },
+          reason: { enum: ['expiresAt', 'maxVisits'] },
+        },
         additionalProperties: false,
       },
     },
@@ -72,7 +96,11 @@ export function errorSchemas(): Record<string, JsonSchema> {
       title: `${def.code} ${name}`,
       description: `${statusText(def)}. ${def.message}${'retired' in def && def.retired ? ' (retired: no longer raised)' : ''}`,
       allOf: [schemaRef('ErrorResponse')],
-      properties: { code: { const: def.code }, error: { type: 'string', examples: [def.message] }, ...detail.properties },
+      properties: {
+        code: { const: def.code },
+        error: { type: 'string', examples: [def.message] },
+        ...detail.properties,
+      },
       ...(detail.required ? { required: detail.required } : {}),
     };
   }
@@ -80,14 +108,22 @@ export function errorSchemas(): Record<string, JsonSchema> {
 }
 
 /** A failure body allowing exactly what its code's schema names (JSON Schema 2020-12 `unevaluatedProperties`). */
-function failureSchema(names: readonly ErrorName[], extra?: { properties: Record<string, JsonSchema>; required?: string[] }): JsonSchema {
+function failureSchema(
+  names: readonly ErrorName[],
+  extra?: { properties: Record<string, JsonSchema>; required?: string[] },
+): JsonSchema {
   const refs = names.map((name) => schemaRef(errorSchemaName(name)));
   const choice: JsonSchema = refs.length === 1 ? { allOf: refs } : { oneOf: refs };
-  return { ...choice, ...(extra ? { properties: extra.properties, required: extra.required ?? [] } : {}), unevaluatedProperties: false };
+  return {
+    ...choice,
+    ...(extra ? { properties: extra.properties, required: extra.required ?? [] } : {}),
+    unevaluatedProperties: false,
+  };
 }
 
 /** Codes listed in a response's description, so a reader sees them without opening schemas. */
-const describeCodes = (names: readonly ErrorName[]): string => names.map((name) => `${Errors[name].code} ${Errors[name].message}`).join(' · ');
+const describeCodes = (names: readonly ErrorName[]): string =>
+  names.map((name) => `${Errors[name].code} ${Errors[name].message}`).join(' · ');
 
 export interface ErrorResponseOptions {
   /** Extra body properties on every code of this response (e.g. `/ready`'s `checks`). */
@@ -101,7 +137,10 @@ export interface ErrorResponseOptions {
  * response per status whose JSON body is one of those codes' schemas, with the headers each code
  * always sends (required when every code of the status sends it).
  */
-export function errorResponses(names: readonly ErrorName[], options: ErrorResponseOptions = {}): Record<string, ResponseObject> {
+export function errorResponses(
+  names: readonly ErrorName[],
+  options: ErrorResponseOptions = {},
+): Record<string, ResponseObject> {
   const byStatus = new Map<number, ErrorName[]>();
   for (const name of new Set(names)) {
     const status = Errors[name].status;
@@ -112,7 +151,11 @@ export function errorResponses(names: readonly ErrorName[], options: ErrorRespon
     codes.sort((a, b) => Errors[a].code - Errors[b].code);
     const headerNames = new Set(codes.flatMap(alwaysSent));
     const headers: Record<string, HeaderObject> = requestIdHeader();
-    for (const name of headerNames) headers[name] = header(name, codes.every((code) => alwaysSent(code).includes(name)));
+    for (const name of headerNames)
+      headers[name] = header(
+        name,
+        codes.every((code) => alwaysSent(code).includes(name)),
+      );
     const media: MediaTypeObject = { schema: failureSchema(codes, options.extra) };
     responses[String(status)] = {
       description: `${describeCodes(codes)}${options.note ? `. ${options.note}` : ''}`,

@@ -8,7 +8,21 @@ import { MULTI_SEGMENT, type HeaderObject, type OpenApiDocument } from './types.
 
 const IMAGE = {
   type: 'object',
-  required: ['id', 'url', 'name', 'ext', 'type', 'size', 'width', 'height', 'artists', 'sources', 'reportURL', 'shortURL', 'thumbhash'],
+  required: [
+    'id',
+    'url',
+    'name',
+    'ext',
+    'type',
+    'size',
+    'width',
+    'height',
+    'artists',
+    'sources',
+    'reportURL',
+    'shortURL',
+    'thumbhash',
+  ],
   properties: {
     id: { type: 'string', pattern: '^[0-9a-f]{32}$', description: "The file's MD5." },
     url: { type: 'string', format: 'uri', description: 'IMAGES_MEDIA_URL/<id>.<ext>' },
@@ -22,7 +36,11 @@ const IMAGE = {
     sources: { type: 'array', items: { type: 'string' } },
     reportURL: { type: ['string', 'null'] },
     shortURL: { type: ['string', 'null'], description: "The image's link on the shortener; null until it is made." },
-    thumbhash: { type: ['string', 'null'], contentEncoding: 'base64', description: 'ThumbHash placeholder of the image; null until computed.' },
+    thumbhash: {
+      type: ['string', 'null'],
+      contentEncoding: 'base64',
+      description: 'ThumbHash placeholder of the image; null until computed.',
+    },
   },
 };
 
@@ -60,7 +78,12 @@ const CATEGORY_INFO = successWith({
             size: {
               type: 'object',
               required: ['total', 'totalM', 'average', 'averageM'],
-              properties: { total: { type: 'number' }, totalM: { type: 'number' }, average: { type: 'number' }, averageM: { type: 'number' } },
+              properties: {
+                total: { type: 'number' },
+                totalM: { type: 'number' },
+                average: { type: 'number' },
+                averageM: { type: 'number' },
+              },
               additionalProperties: false,
             },
             types: { type: 'object', additionalProperties: { type: 'integer', minimum: 0 } },
@@ -76,23 +99,41 @@ const CATEGORY_INFO = successWith({
 
 /** The category lists carry a validator; a client that polls them revalidates instead of downloading again. */
 const revalidation = {
-  parameter: { name: 'If-None-Match', in: 'header', required: false, description: 'The ETag of a copy you hold: 304 without a body while it is still current.', schema: { type: 'string' } },
+  parameter: {
+    name: 'If-None-Match',
+    in: 'header',
+    required: false,
+    description: 'The ETag of a copy you hold: 304 without a body while it is still current.',
+    schema: { type: 'string' },
+  },
   notModified: empty('Not modified: the copy whose ETag you sent is current.', { ETag: header('ETag', true) }),
   etag: { ETag: header('ETag', true) },
 } as const;
 
 const tags = ['images'];
 const info = { tags, access: 'optional-key' as const, rateLimit: 'images.info' };
-const sizeLimit = queryParameter('sizeLimit', 'Only images up to this size: bytes, or a number with B, KB, MB or GB (powers of two, decimals allowed).', { type: 'string', examples: ['512KB'] });
-const pickType = queryParameter('type', `Only images of this kind: ${IMAGE_PICK_TYPES.join(', ')} (case-insensitive; \`animated\`: more than one frame).`, {
-  type: 'string',
-  // Case-insensitive: JSON Schema patterns have no flags, so each letter is a class (`[gG][iI][fF]`).
-  pattern: `^(${IMAGE_PICK_TYPES.map((name) => [...name].map((c) => `[${c}${c.toUpperCase()}]`).join('')).join('|')})$`,
-});
-const exclude = queryParameter('exclude', `1 to ${EXCLUDE_MAX} image ids (MD5s, any case), comma-separated: never returned while another image fits.`, {
-  type: 'string',
-  pattern: `^[0-9A-Fa-f]{32}(,[0-9A-Fa-f]{32}){0,${EXCLUDE_MAX - 1}}$`,
-});
+const sizeLimit = queryParameter(
+  'sizeLimit',
+  'Only images up to this size: bytes, or a number with B, KB, MB or GB (powers of two, decimals allowed).',
+  { type: 'string', examples: ['512KB'] },
+);
+const pickType = queryParameter(
+  'type',
+  `Only images of this kind: ${IMAGE_PICK_TYPES.join(', ')} (case-insensitive; \`animated\`: more than one frame).`,
+  {
+    type: 'string',
+    // Case-insensitive: JSON Schema patterns have no flags, so each letter is a class (`[gG][iI][fF]`).
+    pattern: `^(${IMAGE_PICK_TYPES.map((name) => [...name].map((c) => `[${c}${c.toUpperCase()}]`).join('')).join('|')})$`,
+  },
+);
+const exclude = queryParameter(
+  'exclude',
+  `1 to ${EXCLUDE_MAX} image ids (MD5s, any case), comma-separated: never returned while another image fits.`,
+  {
+    type: 'string',
+    pattern: `^[0-9A-Fa-f]{32}(,[0-9A-Fa-f]{32}){0,${EXCLUDE_MAX - 1}}$`,
+  },
+);
 const imageArray = { type: 'array', items: schemaRef('Image') };
 const imageHeaders: Record<string, HeaderObject> = Object.fromEntries(
   IMAGE_BYTES_HEADERS.map((name) => [
@@ -111,7 +152,8 @@ const imageHeaders: Record<string, HeaderObject> = Object.fromEntries(
 export const imagesOpenApi: OpenApiDocument = serviceDocument({
   service: 'images',
   title: 'Pawlink images',
-  description: 'Random images by category, as JSON records or as the bytes of one image; category listings and bulk picks.',
+  description:
+    'Random images by category, as JSON records or as the bytes of one image; category listings and bulk picks.',
   tags: [{ name: 'images', description: 'Categories and random images.' }],
   schemas: { Image: IMAGE, Category: CATEGORY },
   paths: {
@@ -122,7 +164,19 @@ export const imagesOpenApi: OpenApiDocument = serviceDocument({
         summary: 'Every category, enabled and disabled',
         parameters: [revalidation.parameter],
         responses: {
-          '200': json('The categories.', successWith({ type: 'object', required: ['enabled', 'disabled'], properties: { enabled: { type: 'array', items: schemaRef('Category') }, disabled: { type: 'array', items: schemaRef('Category') } }, additionalProperties: false }), revalidation.etag),
+          '200': json(
+            'The categories.',
+            successWith({
+              type: 'object',
+              required: ['enabled', 'disabled'],
+              properties: {
+                enabled: { type: 'array', items: schemaRef('Category') },
+                disabled: { type: 'array', items: schemaRef('Category') },
+              },
+              additionalProperties: false,
+            }),
+            revalidation.etag,
+          ),
           '304': revalidation.notModified,
         },
       }),
@@ -144,7 +198,15 @@ export const imagesOpenApi: OpenApiDocument = serviceDocument({
         summary: 'One image by its MD5',
         parameters: [pathParameter('id', 'The MD5 (any case).', { type: 'string', pattern: MD5_PATTERN.source })],
         responses: {
-          '200': json('The image with its category key.', successWith({ allOf: [schemaRef('Image')], required: ['category'], properties: { category: { type: 'string' } }, unevaluatedProperties: false })),
+          '200': json(
+            'The image with its category key.',
+            successWith({
+              allOf: [schemaRef('Image')],
+              required: ['category'],
+              properties: { category: { type: 'string' } },
+              unevaluatedProperties: false,
+            }),
+          ),
         },
         errors: ['IMAGE_NOT_FOUND', 'SFW_ONLY_KEY', 'UNKNOWN_ROUTE'],
       }),
@@ -157,7 +219,8 @@ export const imagesOpenApi: OpenApiDocument = serviceDocument({
         readsBody: true,
         operationId: 'bulkImages',
         summary: 'Random images from several categories at once',
-        description: "The total asked for may not exceed the key's bulk limit (default 100). `sizeLimit`, `type` and `exclude` apply to every category; a category where no image fits gets `[]`. A key with `sfw_only` gets 403 1058 naming the first category that is not SFW (nothing is picked).",
+        description:
+          "The total asked for may not exceed the key's bulk limit (default 100). `sizeLimit`, `type` and `exclude` apply to every category; a category where no image fits gets `[]`. A key with `sfw_only` gets 403 1058 naming the first category that is not SFW (nothing is picked).",
         parameters: [sizeLimit, pickType, exclude],
         requestBody: jsonBody('Category key → number of images (a positive integer); at most 100 categories.', {
           type: 'object',
@@ -168,7 +231,13 @@ export const imagesOpenApi: OpenApiDocument = serviceDocument({
         responses: {
           '200': json('Images per category.', successWith({ type: 'object', additionalProperties: imageArray })),
         },
-        errors: ['BULK_INVALID_BODY', 'BULK_INVALID_CATEGORY', 'BULK_OVER_LIMIT', 'INVALID_QUERY_VALUE', 'SFW_ONLY_KEY'],
+        errors: [
+          'BULK_INVALID_BODY',
+          'BULK_INVALID_CATEGORY',
+          'BULK_OVER_LIMIT',
+          'INVALID_QUERY_VALUE',
+          'SFW_ONLY_KEY',
+        ],
       }),
     },
     '/{category}': {
@@ -185,7 +254,10 @@ export const imagesOpenApi: OpenApiDocument = serviceDocument({
           'JSON by default; when `Accept` ranks an image type above JSON and HTML (`Accept: image/*`), the bytes of one random image with `X-Yiffy-*` headers.',
         parameters: [
           pathParameter('category', 'The category key: `furry.hug` or `furry/hug`.'),
-          queryParameter('amount', `How many images, ${AMOUNT_MIN} to ${AMOUNT_MAX} (default ${AMOUNT_MIN}).`, { type: 'string', pattern: '^\\s*[-+]?\\d+\\s*$' }),
+          queryParameter('amount', `How many images, ${AMOUNT_MIN} to ${AMOUNT_MAX} (default ${AMOUNT_MIN}).`, {
+            type: 'string',
+            pattern: '^\\s*[-+]?\\d+\\s*$',
+          }),
           queryParameter('notes', '`disabled` for an empty `notes` list.', { enum: ['disabled'] }),
           sizeLimit,
           pickType,
@@ -203,7 +275,15 @@ export const imagesOpenApi: OpenApiDocument = serviceDocument({
                   properties: {
                     success: { const: true },
                     images: imageArray,
-                    notes: { type: 'array', items: { type: 'object', required: ['id', 'content'], properties: { id: { type: 'integer' }, content: { type: 'string' } }, additionalProperties: false } },
+                    notes: {
+                      type: 'array',
+                      items: {
+                        type: 'object',
+                        required: ['id', 'content'],
+                        properties: { id: { type: 'integer' }, content: { type: 'string' } },
+                        additionalProperties: false,
+                      },
+                    },
                   },
                   additionalProperties: false,
                 },
@@ -212,9 +292,16 @@ export const imagesOpenApi: OpenApiDocument = serviceDocument({
             },
           },
         },
-        errors: ['AMOUNT_TOO_LOW', 'AMOUNT_TOO_HIGH', 'INVALID_QUERY_VALUE', 'CATEGORY_NOT_FOUND', 'SFW_ONLY_KEY', 'NO_RESULTS', 'UNKNOWN_ROUTE'],
+        errors: [
+          'AMOUNT_TOO_LOW',
+          'AMOUNT_TOO_HIGH',
+          'INVALID_QUERY_VALUE',
+          'CATEGORY_NOT_FOUND',
+          'SFW_ONLY_KEY',
+          'NO_RESULTS',
+          'UNKNOWN_ROUTE',
+        ],
       }),
     },
   },
 });
-

@@ -6,7 +6,11 @@ const USAGE_DAY: JsonSchema = {
   properties: {
     date: { type: 'string', format: 'date', description: 'UTC day, `YYYY-MM-DD`.' },
     total: { type: 'integer', minimum: 0 },
-    routes: { type: 'object', description: 'Requests per route pattern (`GET /:category`), never the requested URL.', additionalProperties: { type: 'integer', minimum: 1 } },
+    routes: {
+      type: 'object',
+      description: 'Requests per route pattern (`GET /:category`), never the requested URL.',
+      additionalProperties: { type: 'integer', minimum: 1 },
+    },
   },
   additionalProperties: false,
 };
@@ -19,9 +23,18 @@ export const KEY_USAGE_SCHEMA: JsonSchema = {
   type: 'object',
   required: ['service', 'today', 'days'],
   properties: {
-    service: { type: 'string', enum: ['shortener', 'images', 'thumbs'], description: 'The service the routes belong to (this one).' },
+    service: {
+      type: 'string',
+      enum: ['shortener', 'images', 'thumbs'],
+      description: 'The service the routes belong to (this one).',
+    },
     today: { ...USAGE_DAY, description: 'Always present; `total` 0 when the key was not used today.' },
-    days: { type: 'array', maxItems: 30, items: USAGE_DAY, description: 'Days with requests, oldest first, today included.' },
+    days: {
+      type: 'array',
+      maxItems: 30,
+      items: USAGE_DAY,
+      description: 'Days with requests, oldest first, today included.',
+    },
   },
   additionalProperties: false,
 };

@@ -2,7 +2,16 @@ import type { ApiKeyFlag } from '../common.js';
 import type { ErrorName } from '../errors.js';
 import { errorResponses, RATE_LIMIT_HEADERS } from './error-schemas.js';
 import { header, requestIdHeader } from './headers.js';
-import { RATE_LIMIT_BUCKET, type JsonSchema, type MediaTypeObject, type OperationObject, type ParameterObject, type PathItemObject, type RequestBodyObject, type ResponseObject } from './types.js';
+import {
+  RATE_LIMIT_BUCKET,
+  type JsonSchema,
+  type MediaTypeObject,
+  type OperationObject,
+  type ParameterObject,
+  type PathItemObject,
+  type RequestBodyObject,
+  type ResponseObject,
+} from './types.js';
 
 /** Who may call an operation: anyone, anyone (a presented key must be valid), or a key with a flag. */
 export type Access = 'public' | 'optional-key' | { key: ApiKeyFlag };
@@ -37,7 +46,8 @@ const KEY_ERRORS: ErrorName[] = ['INVALID_API_KEY', 'INACTIVE_API_KEY', 'DISABLE
 function impliedErrors(spec: OperationSpec): ErrorName[] {
   const errors: ErrorName[] = [];
   if (spec.access === 'optional-key') errors.push(...KEY_ERRORS, 'DEPENDENCY_UNAVAILABLE');
-  if (typeof spec.access === 'object') errors.push('API_KEY_REQUIRED', ...KEY_ERRORS, 'MISSING_FLAG', 'DEPENDENCY_UNAVAILABLE');
+  if (typeof spec.access === 'object')
+    errors.push('API_KEY_REQUIRED', ...KEY_ERRORS, 'MISSING_FLAG', 'DEPENDENCY_UNAVAILABLE');
   if (spec.rateLimit) errors.push('RATE_LIMITED_ROUTE', 'RATE_LIMITED_GLOBAL');
   if (spec.readOnlyAffected) errors.push('READ_ONLY');
   if (spec.readsBody) errors.push('UNSUPPORTED_BODY_ENCODING', 'MALFORMED_BODY', 'BODY_TOO_LARGE');
@@ -56,11 +66,19 @@ export function mergeResponses(a: ResponseObject, b: ResponseObject): ResponseOb
   for (const name of Object.keys(headers)) {
     const inA = a.headers?.[name] as { required?: boolean } | undefined;
     const inB = b.headers?.[name] as { required?: boolean } | undefined;
-    headers[name] = { ...(headers[name] as object), required: inA?.required === true && inB?.required === true } as (typeof headers)[string];
+    headers[name] = {
+      ...(headers[name] as object),
+      required: inA?.required === true && inB?.required === true,
+    } as (typeof headers)[string];
   }
   const content: Record<string, MediaTypeObject> = { ...a.content };
-  for (const [type, media] of Object.entries(b.content ?? {})) content[type] = content[type] ? mergeMedia(content[type], media) : media;
-  return { description: `${a.description} Or: ${b.description}`, headers, ...(Object.keys(content).length > 0 ? { content } : {}) };
+  for (const [type, media] of Object.entries(b.content ?? {}))
+    content[type] = content[type] ? mergeMedia(content[type], media) : media;
+  return {
+    description: `${a.description} Or: ${b.description}`,
+    headers,
+    ...(Object.keys(content).length > 0 ? { content } : {}),
+  };
 }
 
 const SECURITY: Record<'public' | 'optional-key' | 'key', Array<Record<string, string[]>>> = {
@@ -79,14 +97,25 @@ export function operation(spec: OperationSpec): OperationObject {
   }
   const failures = errorResponses([...impliedErrors(spec), ...(spec.errors ?? [])]);
   const responses: Record<string, ResponseObject> = { ...ownResponses };
-  for (const [status, failure] of Object.entries(failures)) responses[status] = responses[status] ? mergeResponses(responses[status], failure) : failure;
+  for (const [status, failure] of Object.entries(failures))
+    responses[status] = responses[status] ? mergeResponses(responses[status], failure) : failure;
   const sorted = Object.fromEntries(Object.entries(responses).sort(([a], [b]) => Number(a) - Number(b)));
   const flag = typeof spec.access === 'object' ? spec.access.key : undefined;
-  const accessNote = flag ? `Needs an API key with the \`${flag}\` flag.` : spec.access === 'optional-key' ? 'Public; a key may be sent (then it must be valid, and it is what is rate limited).' : 'Public.';
+  const accessNote = flag
+    ? `Needs an API key with the \`${flag}\` flag.`
+    : spec.access === 'optional-key'
+      ? 'Public; a key may be sent (then it must be valid, and it is what is rate limited).'
+      : 'Public.';
   return {
     operationId: spec.operationId,
     summary: spec.summary,
-    description: [spec.description, accessNote, spec.rateLimit ? `Rate-limit bucket: \`${spec.rateLimit}\`.` : undefined].filter(Boolean).join('\n\n'),
+    description: [
+      spec.description,
+      accessNote,
+      spec.rateLimit ? `Rate-limit bucket: \`${spec.rateLimit}\`.` : undefined,
+    ]
+      .filter(Boolean)
+      .join('\n\n'),
     tags: spec.tags,
     security: SECURITY[flag ? 'key' : spec.access === 'optional-key' ? 'optional-key' : 'public'],
     ...(spec.parameters ? { parameters: spec.parameters } : {}),
@@ -120,10 +149,21 @@ export const media = (description: string, types: string[], headers?: ResponseOb
 });
 
 /** A response without a body (204, 302). */
-export const empty = (description: string, headers?: ResponseObject['headers']): ResponseObject => ({ description, ...(headers ? { headers } : {}) });
+export const empty = (description: string, headers?: ResponseObject['headers']): ResponseObject => ({
+  description,
+  ...(headers ? { headers } : {}),
+});
 
-export const pathParameter = (name: string, description: string, schema: JsonSchema = { type: 'string' }): ParameterObject => ({ name, in: 'path', required: true, description, schema });
-export const queryParameter = (name: string, description: string, schema: JsonSchema = { type: 'string' }): ParameterObject => ({ name, in: 'query', required: false, description, schema });
+export const pathParameter = (
+  name: string,
+  description: string,
+  schema: JsonSchema = { type: 'string' },
+): ParameterObject => ({ name, in: 'path', required: true, description, schema });
+export const queryParameter = (
+  name: string,
+  description: string,
+  schema: JsonSchema = { type: 'string' },
+): ParameterObject => ({ name, in: 'query', required: false, description, schema });
 
 /** A JSON (or form) request body. */
 export const jsonBody = (description: string, schema: JsonSchema, required = true): RequestBodyObject => ({

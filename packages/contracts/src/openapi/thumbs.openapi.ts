@@ -2,13 +2,36 @@ import { THUMBNAIL_TYPES } from '../thumbs.js';
 import { serviceDocument } from './document.js';
 import { header } from './headers.js';
 import { CALLBACK_URL_MAX_LENGTH, THUMBNAIL_CALLBACK_EVENTS } from '../thumb-callbacks.js';
-import { empty, json, jsonBody, media, operation, pathParameter, queryParameter, type OperationSpec } from './operations.js';
-import { INTERNAL, MOUNTED, MULTI_SEGMENT, type HeaderObject, type JsonSchema, type OpenApiDocument, type OperationObject, type PathItemObject, type ResponseObject } from './types.js';
+import {
+  empty,
+  json,
+  jsonBody,
+  media,
+  operation,
+  pathParameter,
+  queryParameter,
+  type OperationSpec,
+} from './operations.js';
+import {
+  INTERNAL,
+  MOUNTED,
+  MULTI_SEGMENT,
+  type HeaderObject,
+  type JsonSchema,
+  type OpenApiDocument,
+  type OperationObject,
+  type PathItemObject,
+  type ResponseObject,
+} from './types.js';
 
 const done: JsonSchema = {
   type: 'object',
   required: ['success', 'status', 'url'],
-  properties: { success: { const: true }, status: { const: 'done' }, url: { type: 'string', format: 'uri', description: 'MEDIA_URL/<md5>.<type>' } },
+  properties: {
+    success: { const: true },
+    status: { const: 'done' },
+    url: { type: 'string', format: 'uri', description: 'MEDIA_URL/<md5>.<type>' },
+  },
   additionalProperties: false,
 };
 
@@ -36,9 +59,19 @@ const callbackEvent: JsonSchema = {
     event: { enum: [...THUMBNAIL_CALLBACK_EVENTS] },
     md5: { type: 'string', pattern: '^[0-9a-f]{32}$' },
     type: { enum: [...THUMBNAIL_TYPES] },
-    url: { type: ['string', 'null'], format: 'uri', description: 'MEDIA_URL/<md5>.<type> for thumbnail.done; null otherwise.' },
-    code: { type: ['integer', 'null'], description: 'As GET /check answers the failure: 1060, 1065 or 1068; null for thumbnail.done.' },
-    error: { type: ['string', 'null'], description: 'The failure\'s message as GET /check answers it; null for thumbnail.done.' },
+    url: {
+      type: ['string', 'null'],
+      format: 'uri',
+      description: 'MEDIA_URL/<md5>.<type> for thumbnail.done; null otherwise.',
+    },
+    code: {
+      type: ['integer', 'null'],
+      description: 'As GET /check answers the failure: 1060, 1065 or 1068; null for thumbnail.done.',
+    },
+    error: {
+      type: ['string', 'null'],
+      description: "The failure's message as GET /check answers it; null for thumbnail.done.",
+    },
     at: { type: 'integer', description: 'Unix ms when the job ended.' },
   },
   additionalProperties: false,
@@ -57,7 +90,8 @@ const thumbnailEnded = {
           name: 'X-Pawlink-Signature',
           in: 'header' as const,
           required: true,
-          description: '`t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the API key\'s webhook secret>`.',
+          description:
+            '`t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the API key\'s webhook secret>`.',
           schema: { type: 'string', pattern: '^t=[0-9]+,v1=[0-9a-f]{64}$' },
         },
       ],
@@ -77,20 +111,38 @@ const poll = { ...noStore, 'Retry-After': header('Retry-After', true) };
 const adminTags = ['admin'];
 const ADMIN_QUEUES = '/admin/queues';
 /** A relative redirect target: the admin pages redirect within the service (`res.redirect('/admin/…')`). */
-const to = (path: string): HeaderObject => ({ description: 'Where the browser goes next.', required: true, schema: { const: path } });
-const adminCookie = (description: string): HeaderObject => ({ description, required: true, schema: { type: 'string', pattern: '^pawlink_admin=[^;]*; ' } });
+const to = (path: string): HeaderObject => ({
+  description: 'Where the browser goes next.',
+  required: true,
+  schema: { const: path },
+});
+const adminCookie = (description: string): HeaderObject => ({
+  description,
+  required: true,
+  schema: { type: 'string', pattern: '^pawlink_admin=[^;]*; ' },
+});
 /** The login form's headers (a page without script, under `default-src 'none'`). */
-const formHeaders = { 'Content-Security-Policy': header('Content-Security-Policy', true), 'Cache-Control': header('Cache-Control', true) };
+const formHeaders = {
+  'Content-Security-Policy': header('Content-Security-Policy', true),
+  'Cache-Control': header('Cache-Control', true),
+};
 const loginForm = (description: string) => media(description, ['text/html'], formHeaders);
 /** Express's redirect: a short "Redirecting to …" text or page, as the client's `Accept` prefers. */
-const redirect = (description: string, headers: Record<string, HeaderObject>) => media(description, ['text/plain', 'text/html'], headers);
+const redirect = (description: string, headers: Record<string, HeaderObject>) =>
+  media(description, ['text/plain', 'text/html'], headers);
 
 const bullBoardAnswer: ResponseObject = {
-  description: "bull-board's answer: its UI (HTML), its assets, or its API's JSON. `Cache-Control: no-store`, except bull-board's content-named bundles (`static/js|css/<name>.<hash>.js|css`): `private, max-age=31536000, immutable`.",
-  headers: { 'Content-Security-Policy': header('Content-Security-Policy'), 'Cache-Control': header('Cache-Control', true) },
+  description:
+    "bull-board's answer: its UI (HTML), its assets, or its API's JSON. `Cache-Control: no-store`, except bull-board's content-named bundles (`static/js|css/<name>.<hash>.js|css`): `private, max-age=31536000, immutable`.",
+  headers: {
+    'Content-Security-Policy': header('Content-Security-Policy'),
+    'Cache-Control': header('Cache-Control', true),
+  },
   content: {
     ...media('', ['text/html', 'text/javascript', 'application/javascript', 'text/css', 'image/*', 'font/*']).content,
-    'application/json': { schema: { type: ['object', 'array'], description: "bull-board's own API (not Pawlink's `{success}` bodies)." } },
+    'application/json': {
+      schema: { type: ['object', 'array'], description: "bull-board's own API (not Pawlink's `{success}` bodies)." },
+    },
   },
 };
 
@@ -103,7 +155,10 @@ const bullBoardRefusal = (description: string): ResponseObject => ({
       schema: {
         type: 'object',
         required: ['error'],
-        properties: { error: { type: 'object', required: ['key'], properties: { key: { type: 'string', pattern: '^ERRORS\\.' } } }, message: { type: 'string' } },
+        properties: {
+          error: { type: 'object', required: ['key'], properties: { key: { type: 'string', pattern: '^ERRORS\\.' } } },
+          message: { type: 'string' },
+        },
       },
     },
   },
@@ -115,7 +170,8 @@ function dashboardOperation(method: string, where: 'entry' | 'sub'): OperationOb
     tags: adminTags,
     access: { key: 'admin' },
     operationId: `queueDashboard${where === 'entry' ? '' : 'Path'}${method[0]!.toUpperCase()}${method.slice(1)}`,
-    summary: where === 'entry' ? 'The queue dashboard (bull-board)' : "The dashboard's pages, assets and API (bull-board)",
+    summary:
+      where === 'entry' ? 'The queue dashboard (bull-board)' : "The dashboard's pages, assets and API (bull-board)",
     rateLimit: 'thumbs.admin',
     description:
       'HTML for operators, not part of the bot API. An admin key in `Authorization`, or the session cookie of `/admin/login`. ' +
@@ -127,16 +183,35 @@ function dashboardOperation(method: string, where: 'entry' | 'sub'): OperationOb
       (method === 'get'
         ? ''
         : 'Read-only unless `THUMBS_DASHBOARD_WRITE=true`: bull-board then answers 405 `ERRORS.QUEUE_READ_ONLY`; a job added or edited that is not a thumbnail job gets 400 `ERRORS.INVALID_REQUEST_BODY`.'),
-    ...(where === 'sub' ? { parameters: [pathParameter('path', "A path of bull-board's (its UI's `queue/…`, `static/…`, `api/…`); spans segments.")] } : {}),
+    ...(where === 'sub'
+      ? {
+          parameters: [
+            pathParameter('path', "A path of bull-board's (its UI's `queue/…`, `static/…`, `api/…`); spans segments."),
+          ],
+        }
+      : {}),
     responses: {
       ...(method === 'delete' ? {} : { '200': bullBoardAnswer }),
-      ...(method === 'get' ? { '303': redirect('A browser without a key or a live session: to the login form.', { Location: to('/admin/login'), 'Cache-Control': header('Cache-Control', true) }) } : {}),
+      ...(method === 'get'
+        ? {
+            '303': redirect('A browser without a key or a live session: to the login form.', {
+              Location: to('/admin/login'),
+              'Cache-Control': header('Cache-Control', true),
+            }),
+          }
+        : {}),
       ...(method === 'get'
         ? {}
         : {
-            '204': empty("bull-board's answer without a body (with `THUMBS_DASHBOARD_WRITE`: a job retried, say).", { 'Cache-Control': header('Cache-Control', true) }),
-            '400': bullBoardRefusal("bull-board's refusal of a bad body: with `THUMBS_DASHBOARD_WRITE`, a job added or edited that is not a thumbnail job."),
-            '405': bullBoardRefusal("bull-board's read-only refusal (`ERRORS.QUEUE_READ_ONLY`): the dashboard only shows unless `THUMBS_DASHBOARD_WRITE=true`."),
+            '204': empty("bull-board's answer without a body (with `THUMBS_DASHBOARD_WRITE`: a job retried, say).", {
+              'Cache-Control': header('Cache-Control', true),
+            }),
+            '400': bullBoardRefusal(
+              "bull-board's refusal of a bad body: with `THUMBS_DASHBOARD_WRITE`, a job added or edited that is not a thumbnail job.",
+            ),
+            '405': bullBoardRefusal(
+              "bull-board's read-only refusal (`ERRORS.QUEUE_READ_ONLY`): the dashboard only shows unless `THUMBS_DASHBOARD_WRITE=true`.",
+            ),
           }),
     },
     errors: [...(method === 'get' ? [] : (['CROSS_SITE_REQUEST'] as const)), 'UNKNOWN_ROUTE'],
@@ -163,7 +238,7 @@ const adminPaths: Record<string, PathItemObject> = {
       usesDependencies: false,
       operationId: 'adminLoginForm',
       summary: 'The login form of the queue dashboard',
-      responses: { '200': loginForm('The form (no script; CSP `default-src \'none\'`).') },
+      responses: { '200': loginForm("The form (no script; CSP `default-src 'none'`).") },
     }),
     post: operation({
       tags: adminTags,
@@ -176,16 +251,27 @@ const adminPaths: Record<string, PathItemObject> = {
         'A session cookie for a key with the `admin` flag, and a 303 to the dashboard. The key is checked as the dashboard checks one in `Authorization`: ' +
         'every key that is not an active, enabled admin key gets the same 403 1022, and the 30 invalid keys a minute per address apply (429 1000, bucket `auth.invalid`). ' +
         'A refused key is shown the form again with the reason (to a browser: `Accept` preferring HTML) or gets the code (JSON). A cross-site post is refused with 403 1023 before the key is looked at.',
-      requestBody: jsonBody('The API key pasted in the form.', { type: 'object', required: ['key'], properties: { key: { type: 'string', minLength: 1, maxLength: 500 } } }),
+      requestBody: jsonBody('The API key pasted in the form.', {
+        type: 'object',
+        required: ['key'],
+        properties: { key: { type: 'string', minLength: 1, maxLength: 500 } },
+      }),
       responses: {
-        '303': redirect('Logged in: to the dashboard, with the session cookie (HttpOnly, SameSite=Strict, Path=/admin).', {
-          Location: to(`${ADMIN_QUEUES}/`),
-          'Set-Cookie': adminCookie('The session: `pawlink_admin=<token>; Path=/admin; HttpOnly; SameSite=Strict; Max-Age=<THUMBS_ADMIN_SESSION_TTL_SECONDS>`.'),
-          'Cache-Control': header('Cache-Control', true),
-        }),
+        '303': redirect(
+          'Logged in: to the dashboard, with the session cookie (HttpOnly, SameSite=Strict, Path=/admin).',
+          {
+            Location: to(`${ADMIN_QUEUES}/`),
+            'Set-Cookie': adminCookie(
+              'The session: `pawlink_admin=<token>; Path=/admin; HttpOnly; SameSite=Strict; Max-Age=<THUMBS_ADMIN_SESSION_TTL_SECONDS>`.',
+            ),
+            'Cache-Control': header('Cache-Control', true),
+          },
+        ),
         '401': loginForm('To a browser: the form again with the reason (no key).'),
         '403': loginForm('To a browser: the form again with the reason (not an admin key, whatever is wrong with it).'),
-        '429': loginForm('To a browser: the form again with the reason, when its address presented too many invalid keys (too many attempts are answered in JSON).'),
+        '429': loginForm(
+          'To a browser: the form again with the reason, when its address presented too many invalid keys (too many attempts are answered in JSON).',
+        ),
       },
       errors: ['CROSS_SITE_REQUEST', 'API_KEY_REQUIRED', 'MISSING_FLAG', 'RATE_LIMITED_ROUTE'],
     }),
@@ -224,7 +310,8 @@ const adminPaths: Record<string, PathItemObject> = {
 export const thumbsOpenApi: OpenApiDocument = serviceDocument({
   service: 'thumbs',
   title: 'Pawlink thumbnails',
-  description: 'Animated GIF, WebP and MP4 (H.264) and still PNG thumbnails of image-board posts, made by the worker: ask with PUT, poll the check URL.',
+  description:
+    'Animated GIF, WebP and MP4 (H.264) and still PNG thumbnails of image-board posts, made by the worker: ask with PUT, poll the check URL.',
   tags: [
     { name: 'thumbnails', description: 'Request thumbnails and follow their jobs.' },
     {
@@ -245,14 +332,28 @@ export const thumbsOpenApi: OpenApiDocument = serviceDocument({
         summary: 'The state of a thumbnail job',
         description: '`/check/<md5>/<type>`, or the two segments the other way round.',
         parameters: [
-          pathParameter('md5', 'The MD5 of the post\'s file (32 hex digits, any case); the type when the two segments come the other way round.'),
-          pathParameter('type', 'The thumbnail format: `gif`, `png`, `webp` or `mp4`; the MD5 when the two segments come the other way round.'),
+          pathParameter(
+            'md5',
+            "The MD5 of the post's file (32 hex digits, any case); the type when the two segments come the other way round.",
+          ),
+          pathParameter(
+            'type',
+            'The thumbnail format: `gif`, `png`, `webp` or `mp4`; the MD5 when the two segments come the other way round.',
+          ),
         ],
         responses: {
           '201': json('Done.', done, noStore),
           '200': json('Still processing; ask again at checkAt.', processing, poll),
         },
-        errors: ['INVALID_MD5', 'INVALID_TYPE', 'CHECK_NOT_FOUND', 'POST_NOT_ON_BOARD', 'THUMBNAIL_ERROR', 'THUMBNAIL_TIMEOUT', 'UNKNOWN_ROUTE'],
+        errors: [
+          'INVALID_MD5',
+          'INVALID_TYPE',
+          'CHECK_NOT_FOUND',
+          'POST_NOT_ON_BOARD',
+          'THUMBNAIL_ERROR',
+          'THUMBNAIL_TIMEOUT',
+          'UNKNOWN_ROUTE',
+        ],
       }),
     },
     '/{id}': {
@@ -271,8 +372,18 @@ export const thumbsOpenApi: OpenApiDocument = serviceDocument({
               gifURL: { type: ['string', 'null'], format: 'uri' },
               pngURL: { type: ['string', 'null'], format: 'uri' },
               webpURL: { type: ['string', 'null'], format: 'uri' },
-              mp4URL: { type: ['string', 'null'], format: 'uri', description: 'H.264 MP4 (`video/mp4`) of the same clip as the GIF; one second of the still for a still image.' },
-              thumbhash: { type: ['string', 'null'], contentEncoding: 'base64', description: "ThumbHash of the still frame (a placeholder to show while the thumbnail loads); null until a thumbnail exists." },
+              mp4URL: {
+                type: ['string', 'null'],
+                format: 'uri',
+                description:
+                  'H.264 MP4 (`video/mp4`) of the same clip as the GIF; one second of the still for a still image.',
+              },
+              thumbhash: {
+                type: ['string', 'null'],
+                contentEncoding: 'base64',
+                description:
+                  'ThumbHash of the still frame (a placeholder to show while the thumbnail loads); null until a thumbnail exists.',
+              },
             },
             additionalProperties: false,
           }),
@@ -288,17 +399,36 @@ export const thumbsOpenApi: OpenApiDocument = serviceDocument({
         readsBody: true,
         operationId: 'requestThumbnail',
         summary: 'Ask for a thumbnail',
-        description: 'Takes no body. One job per (md5, type), whoever asks. With `callbackURL`, the job\'s end is POSTed there (see the callback `thumbnailEnded`) unless the answer is 200.',
+        description:
+          "Takes no body. One job per (md5, type), whoever asks. With `callbackURL`, the job's end is POSTed there (see the callback `thumbnailEnded`) unless the answer is 200.",
         parameters: [
           id,
           type,
-          queryParameter('callbackURL', `Where to POST when the job ends: an http or https URL of at most ${CALLBACK_URL_MAX_LENGTH} characters on a public address (else 422 code 1085 and nothing is queued). Each different URL given for one job gets its call.`, { type: 'string', format: 'uri', maxLength: CALLBACK_URL_MAX_LENGTH }),
+          queryParameter(
+            'callbackURL',
+            `Where to POST when the job ends: an http or https URL of at most ${CALLBACK_URL_MAX_LENGTH} characters on a public address (else 422 code 1085 and nothing is queued). Each different URL given for one job gets its call.`,
+            { type: 'string', format: 'uri', maxLength: CALLBACK_URL_MAX_LENGTH },
+          ),
         ],
         responses: {
           '200': json('The file exists.', done, noStore),
-          '202': json('Queued now or already queued; poll `checkURL` (also in `Location`).', processing, { ...poll, Location: header('Location', true) }),
+          '202': json('Queued now or already queued; poll `checkURL` (also in `Location`).', processing, {
+            ...poll,
+            Location: header('Location', true),
+          }),
         },
-        errors: ['INVALID_POST_ID', 'INVALID_MD5', 'INVALID_TYPE', 'POST_NOT_ON_BOARD', 'BOARD_SHARE_USED', 'BOARD_UNAVAILABLE', 'THUMBNAIL_ERROR', 'THUMBNAIL_TIMEOUT', 'CALLBACK_URL_REFUSED', 'UNKNOWN_ROUTE'],
+        errors: [
+          'INVALID_POST_ID',
+          'INVALID_MD5',
+          'INVALID_TYPE',
+          'POST_NOT_ON_BOARD',
+          'BOARD_SHARE_USED',
+          'BOARD_UNAVAILABLE',
+          'THUMBNAIL_ERROR',
+          'THUMBNAIL_TIMEOUT',
+          'CALLBACK_URL_REFUSED',
+          'UNKNOWN_ROUTE',
+        ],
         callbacks: { thumbnailEnded },
       }),
     },

@@ -2,12 +2,14 @@ import { InvalidArgumentError } from 'commander';
 
 /** Parsers for option values; a bad value becomes commander's usage error (bin/admin exits 2). */
 export function positiveInt(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 2_147_483_647) throw new InvalidArgumentError('expected a positive integer.');
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 2_147_483_647)
+    throw new InvalidArgumentError('expected a positive integer.');
   return Number(value);
 }
 
 export function nonNegativeInt(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) > 2_147_483_647) throw new InvalidArgumentError('expected a non-negative integer.');
+  if (!/^\d+$/.test(value) || Number(value) > 2_147_483_647)
+    throw new InvalidArgumentError('expected a non-negative integer.');
   return Number(value);
 }
 
@@ -23,7 +25,8 @@ export function nonEmpty(max: number) {
 
 export function oneOf<T extends string>(allowed: readonly T[]) {
   return (value: string): T => {
-    if (!(allowed as readonly string[]).includes(value)) throw new InvalidArgumentError(`expected one of: ${allowed.join(', ')}.`);
+    if (!(allowed as readonly string[]).includes(value))
+      throw new InvalidArgumentError(`expected one of: ${allowed.join(', ')}.`);
     return value as T;
   };
 }
@@ -31,9 +34,13 @@ export function oneOf<T extends string>(allowed: readonly T[]) {
 /** A comma-separated list of allowed values, without repeats; an empty value is the empty list. */
 export function listOf<T extends string>(allowed: readonly T[]) {
   return (value: string): T[] => {
-    const items = value.split(',').map((item) => item.trim()).filter((item) => item !== '');
+    const items = value
+      .split(',')
+      .map((item) => item.trim())
+      .filter((item) => item !== '');
     for (const item of items) {
-      if (!(allowed as readonly string[]).includes(item)) throw new InvalidArgumentError(`unknown value "${item}"; expected: ${allowed.join(', ')}.`);
+      if (!(allowed as readonly string[]).includes(item))
+        throw new InvalidArgumentError(`unknown value "${item}"; expected: ${allowed.join(', ')}.`);
     }
     return [...new Set(items)] as T[];
   };

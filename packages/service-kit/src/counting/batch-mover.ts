@@ -125,7 +125,9 @@ export class BatchMover<B> {
     await this.move();
     // Readers racing a shutdown are not worth keeping batches for: another mover would have to apply them again.
     await this.forgetApplied(Number.POSITIVE_INFINITY).catch((error: unknown) => {
-      this.options.logger.warn(`applied ${this.options.what} batches could not be forgotten; the next mover will`, { error });
+      this.options.logger.warn(`applied ${this.options.what} batches could not be forgotten; the next mover will`, {
+        error,
+      });
     });
   }
 }

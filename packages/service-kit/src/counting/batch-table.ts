@@ -5,7 +5,8 @@ import { APPLIED_BATCH_VISIBLE_MS } from './batch-mover.js';
 /** Rows per multi-row upsert. */
 const UPSERT_CHUNK = 500;
 
-const isDuplicateKey = (error: unknown): boolean => error instanceof QueryFailedError && (error.driverError as { errno?: number } | undefined)?.errno === 1062;
+const isDuplicateKey = (error: unknown): boolean =>
+  error instanceof QueryFailedError && (error.driverError as { errno?: number } | undefined)?.errno === 1062;
 
 /**
  * The MySQL step of counting on a hot path: a batch's rows are written in the transaction that
@@ -34,7 +35,10 @@ export class AppliedBatches {
 
   /** Ids of the batches applied since `since`, read in the reader's transaction (its snapshot). */
   async appliedSince(manager: EntityManager, since: Date): Promise<Set<string>> {
-    const rows: Array<{ batch_id: string }> = await manager.query(`SELECT batch_id FROM ${this.movesTable} WHERE moved_at >= ?`, [since]);
+    const rows: Array<{ batch_id: string }> = await manager.query(
+      `SELECT batch_id FROM ${this.movesTable} WHERE moved_at >= ?`,
+      [since],
+    );
     return new Set(rows.map((row) => row.batch_id));
   }
 
@@ -51,11 +55,19 @@ export class AppliedBatches {
 export const appliedSinceFor = (now: number): Date => new Date(now - 2 * APPLIED_BATCH_VISIBLE_MS);
 
 /** `INSERT INTO <into> VALUES (…), … ON DUPLICATE KEY UPDATE <onDuplicate>`, 500 rows a statement. */
-export async function upsertRows(manager: EntityManager, into: string, rows: ReadonlyArray<readonly unknown[]>, onDuplicate: string): Promise<void> {
+export async function upsertRows(
+  manager: EntityManager,
+  into: string,
+  rows: ReadonlyArray<readonly unknown[]>,
+  onDuplicate: string,
+): Promise<void> {
   for (let i = 0; i < rows.length; i += UPSERT_CHUNK) {
     const chunk = rows.slice(i, i + UPSERT_CHUNK);
     const row = `(${chunk[0]!.map(() => '?').join(', ')})`;
-    await manager.query(`INSERT INTO ${into} VALUES ${chunk.map(() => row).join(', ')} ON DUPLICATE KEY UPDATE ${onDuplicate}`, chunk.flat());
+    await manager.query(
+      `INSERT INTO ${into} VALUES ${chunk.map(() => row).join(', ')} ON DUPLICATE KEY UPDATE ${onDuplicate}`,
+      chunk.flat(),
+    );
   }
 }
 

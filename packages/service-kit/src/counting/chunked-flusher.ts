@@ -46,13 +46,17 @@ export class ChunkedFlusher<C> {
   private async send(): Promise<void> {
     const counts = this.options.drain();
     const run = `${Date.now().toString(36)}-${randomBytes(6).toString('hex')}`;
-    for (let i = 0; i < counts.length; i += FLUSH_CHUNK) this.unsent.push({ id: `${run}-${i / FLUSH_CHUNK}`, counts: counts.slice(i, i + FLUSH_CHUNK) });
+    for (let i = 0; i < counts.length; i += FLUSH_CHUNK)
+      this.unsent.push({ id: `${run}-${i / FLUSH_CHUNK}`, counts: counts.slice(i, i + FLUSH_CHUNK) });
     while (this.unsent.length > 0) {
       const chunk = this.unsent[0]!;
       try {
         await this.options.send(chunk.id, chunk.counts);
       } catch (error) {
-        logUnlessUnavailable(this.options.logger, `${this.options.what} could not be sent to Redis; kept for the next flush`)(error);
+        logUnlessUnavailable(
+          this.options.logger,
+          `${this.options.what} could not be sent to Redis; kept for the next flush`,
+        )(error);
         return;
       }
       this.unsent.shift();

@@ -37,7 +37,13 @@ export class DayTally<K, V, C> {
 
   constructor(private readonly options: DayTallyOptions<K, V, C>) {
     this.now = options.now ?? Date.now;
-    this.flusher = new ChunkedFlusher({ drain: () => this.drain(), send: options.send, flushMs: options.flushMs, logger: options.logger, what: options.what });
+    this.flusher = new ChunkedFlusher({
+      drain: () => this.drain(),
+      send: options.send,
+      flushMs: options.flushMs,
+      logger: options.logger,
+      what: options.what,
+    });
   }
 
   /** The accumulator of `key` for the current UTC day, to add to. */

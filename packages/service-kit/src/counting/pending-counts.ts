@@ -131,13 +131,32 @@ export class PendingCounts<C> implements PendingBatches<C[]> {
       const [key, day, field, n] = this.codec.write(count);
       return [key, field === '' ? day : `${day}\t${field}`, String(n)];
     });
-    await this.redis.eval(ADD_SCRIPT, 1, `${this.base}flush:${flushId}`, FLUSH_MARK_TTL_SECONDS, this.options.ttlSeconds ?? 0, this.pendingPrefix, this.dirtyKey, ...args);
+    await this.redis.eval(
+      ADD_SCRIPT,
+      1,
+      `${this.base}flush:${flushId}`,
+      FLUSH_MARK_TTL_SECONDS,
+      this.options.ttlSeconds ?? 0,
+      this.pendingPrefix,
+      this.dirtyKey,
+      ...args,
+    );
   }
 
   /** Moves the pending counts of up to `maxKeys` keys into the batch `batchId`; false when none were pending. */
   async take(batchId: string, maxKeys: number): Promise<boolean> {
     const batch = this.batchKey(batchId);
-    const taken = (await this.redis.eval(TAKE_SCRIPT, 3, this.dirtyKey, this.movesKey, batch, this.pendingPrefix, `${batch}:`, batchId, maxKeys)) as number;
+    const taken = (await this.redis.eval(
+      TAKE_SCRIPT,
+      3,
+      this.dirtyKey,
+      this.movesKey,
+      batch,
+      this.pendingPrefix,
+      `${batch}:`,
+      batchId,
+      maxKeys,
+    )) as number;
     return taken > 0;
   }
 
@@ -162,7 +181,14 @@ export class PendingCounts<C> implements PendingBatches<C[]> {
 
   /** What Redis holds for `key`, read in one step. */
   async pendingOf(key: string): Promise<PendingOf<C>> {
-    const [pendingHash, ...rest] = (await this.redis.eval(READ_SCRIPT, 2, this.pendingPrefix + key, this.movesKey, `${this.base}move:`, key)) as [string[], ...Array<string | string[]>];
+    const [pendingHash, ...rest] = (await this.redis.eval(
+      READ_SCRIPT,
+      2,
+      this.pendingPrefix + key,
+      this.movesKey,
+      `${this.base}move:`,
+      key,
+    )) as [string[], ...Array<string | string[]>];
     const pending: C[] = [];
     this.readHash(key, pendingHash, pending);
     const batches = new Map<string, C[]>();
@@ -176,7 +202,11 @@ export class PendingCounts<C> implements PendingBatches<C[]> {
 
   /** Drops what is pending for `key` (its owner is gone, and the key may be given to another). */
   async discard(key: string): Promise<void> {
-    await this.redis.multi().del(this.pendingPrefix + key).srem(this.dirtyKey, key).exec();
+    await this.redis
+      .multi()
+      .del(this.pendingPrefix + key)
+      .srem(this.dirtyKey, key)
+      .exec();
   }
 
   /** A key's hash as HGETALL gives it (`<day>[\t<field>]`, n, …), appended to `into` as counts. */

@@ -7,4 +7,5 @@ export const utcDay = (ms: number): string => new Date(ms).toISOString().slice(0
 export const nextUtcDayStart = (ms: number): number => (Math.floor(ms / DAY_MS) + 1) * DAY_MS;
 
 /** The first of the `count` UTC days ending with the day of `ms` (`count` 1: that day). */
-export const firstOfLastDays = (ms: number, count: number): string => utcDay((Math.floor(ms / DAY_MS) - (count - 1)) * DAY_MS);
+export const firstOfLastDays = (ms: number, count: number): string =>
+  utcDay((Math.floor(ms / DAY_MS) - (count - 1)) * DAY_MS);

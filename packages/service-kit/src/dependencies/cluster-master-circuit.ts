@@ -223,7 +223,10 @@ export class ClusterMasterCircuit {
     const answered = await this.ping(owner);
     // Slow, not gone: its commands keep their own timeout.
     if (answered || stalled.every((sent) => !waiting.has(sent))) return waiting.size > 0 ? this.stallMs : undefined;
-    this.markDown(owner, `a command unanswered for ${this.stallMs} ms and no answer to PING within ${this.probeTimeoutMs} ms`);
+    this.markDown(
+      owner,
+      `a command unanswered for ${this.stallMs} ms and no answer to PING within ${this.probeTimeoutMs} ms`,
+    );
     return undefined;
   }
 
@@ -247,7 +250,10 @@ export class ClusterMasterCircuit {
   private markDown(key: string, reason: string): void {
     if (this.down.has(key) || this.clusters.size === 0) return;
     this.down.set(key, {});
-    this.options.logger?.warn('redis cluster master unavailable; commands for its slots fail at once until it answers or is replaced', { node: key, error: reason });
+    this.options.logger?.warn(
+      'redis cluster master unavailable; commands for its slots fail at once until it answers or is replaced',
+      { node: key, error: reason },
+    );
     const waiting = this.waiting.get(key);
     this.waiting.delete(key);
     for (const sent of waiting ?? []) sent.command.reject(new DependencyUnavailableError('redis'));
@@ -280,7 +286,9 @@ export class ClusterMasterCircuit {
 
   /** Asks the cluster for its slot map on every connection (each keeps its own). */
   private async refreshSlots(): Promise<void> {
-    await Promise.all([...this.clusters].map((cluster) => new Promise<void>((resolve) => cluster.refreshSlotsCache(() => resolve()))));
+    await Promise.all(
+      [...this.clusters].map((cluster) => new Promise<void>((resolve) => cluster.refreshSlotsCache(() => resolve()))),
+    );
   }
 
   /** A PING on a connection of its own, so that nothing queued on the cluster's connection delays it. */

@@ -98,7 +98,8 @@ export class DatabaseCircuit {
 
   /** Reports a failed query; connectivity failures make the circuit probe the database. */
   failed(error: unknown): void {
-    if (this.stopped || unavailableDependencyOf(error) !== 'database' || error instanceof DependencyUnavailableError) return;
+    if (this.stopped || unavailableDependencyOf(error) !== 'database' || error instanceof DependencyUnavailableError)
+      return;
     if (this.state === 'up') this.state = 'suspect';
     void this.probe();
   }
@@ -132,7 +133,8 @@ export class DatabaseCircuit {
     const connection = destroyOnTimeout(await this.obtain());
     try {
       await new Promise<void>((resolve, reject) => {
-        connection.query({ sql: 'SELECT 1', timeout: this.options.probeTimeoutMs }, ((error) => (error ? reject(error) : resolve())) satisfies QueryCallback);
+        connection.query({ sql: 'SELECT 1', timeout: this.options.probeTimeoutMs }, ((error) =>
+          error ? reject(error) : resolve()) satisfies QueryCallback);
       });
     } finally {
       connection.release();
@@ -140,14 +142,18 @@ export class DatabaseCircuit {
   }
 
   private markUp(): void {
-    if (this.state === 'down') this.options.logger.info('database connection restored', { database: this.options.name });
+    if (this.state === 'down')
+      this.options.logger.info('database connection restored', { database: this.options.name });
     this.state = 'up';
   }
 
   private markDown(error: unknown): void {
     if (this.stopped) return;
     if (this.state !== 'down') {
-      this.options.logger.warn('database unavailable; answering 503 until it is back', { database: this.options.name, error: error instanceof Error ? error.message : String(error) });
+      this.options.logger.warn('database unavailable; answering 503 until it is back', {
+        database: this.options.name,
+        error: error instanceof Error ? error.message : String(error),
+      });
     }
     this.state = 'down';
     this.timer = setTimeout(() => void this.probe(), this.options.probeIntervalMs ?? 500);

@@ -31,7 +31,8 @@ const DATABASE_CONNECTIVITY_CODES = new Set([
 ]);
 
 /** mysql2 messages without a code for the same situations. */
-const DATABASE_CONNECTIVITY_MESSAGES = /Pool is closed|connection is in closed state|Connection lost|Query inactivity timeout/i;
+const DATABASE_CONNECTIVITY_MESSAGES =
+  /Pool is closed|connection is in closed state|Connection lost|Query inactivity timeout/i;
 
 /**
  * ioredis' failures of a connection that is down or stalled (not of a command it refused), and a
@@ -60,11 +61,13 @@ export function unavailableDependencyOf(error: unknown): DependencyName | undefi
   if (error instanceof DependencyUnavailableError) return error.dependency;
   if (typeof error !== 'object' || error === null) return undefined;
   const shape = error as ErrorShape;
-  if (shape.driverError !== undefined) return unavailableDependencyOf(shape.driverError) === 'database' ? 'database' : undefined;
+  if (shape.driverError !== undefined)
+    return unavailableDependencyOf(shape.driverError) === 'database' ? 'database' : undefined;
   const message = typeof shape.message === 'string' ? shape.message : '';
   const code = typeof shape.code === 'string' ? shape.code : '';
   const fromMysql = shape.fatal !== undefined || shape.sqlMessage !== undefined;
-  if (shape.name === 'MaxRetriesPerRequestError' || (!fromMysql && REDIS_CONNECTIVITY_MESSAGES.test(message))) return 'redis';
+  if (shape.name === 'MaxRetriesPerRequestError' || (!fromMysql && REDIS_CONNECTIVITY_MESSAGES.test(message)))
+    return 'redis';
   if (DATABASE_CONNECTIVITY_CODES.has(code) || DATABASE_CONNECTIVITY_MESSAGES.test(message)) return 'database';
   return undefined;
 }
@@ -74,7 +77,10 @@ export function unavailableDependencyOf(error: unknown): DependencyName | undefi
  * queue events): an unavailable dependency is left to its connection's monitor, which logs the
  * outage once; anything else is logged as it comes.
  */
-export function logUnlessUnavailable(logger: { warn(message: string, meta?: Record<string, unknown>): unknown }, message: string): (error: unknown) => void {
+export function logUnlessUnavailable(
+  logger: { warn(message: string, meta?: Record<string, unknown>): unknown },
+  message: string,
+): (error: unknown) => void {
   return (error) => {
     if (unavailableDependencyOf(error) !== undefined) return;
     logger.warn(message, { error });

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { openDataSource } from './open-data-source.js';
 
 const timedOut = () => Object.assign(new Error('connect ETIMEDOUT'), { code: 'ETIMEDOUT', fatal: true });
-const denied = () => Object.assign(new Error("Access denied for user 'pawlink'"), { code: 'ER_ACCESS_DENIED_ERROR', fatal: true, sqlMessage: 'Access denied' });
+const denied = () =>
+  Object.assign(new Error("Access denied for user 'pawlink'"), {
+    code: 'ER_ACCESS_DENIED_ERROR',
+    fatal: true,
+    sqlMessage: 'Access denied',
+  });
 
 /** A data source failing with the given errors first, then opening; a clock moved by the pauses. */
 function harness(failures: Array<() => Error>) {
@@ -20,7 +25,10 @@ function harness(failures: Array<() => Error>) {
   const options = (waitMs: number) => ({
     name: 'shortener',
     waitMs,
-    logger: { warn: (message: string) => lines.push(`warn ${message}`), info: (message: string) => lines.push(`info ${message}`) },
+    logger: {
+      warn: (message: string) => lines.push(`warn ${message}`),
+      info: (message: string) => lines.push(`info ${message}`),
+    },
     now: () => clock,
     pause: (ms: number) => {
       pauses.push(ms);
@@ -49,7 +57,9 @@ describe('openDataSource', () => {
 
   it('fails at once on anything but an unreachable MySQL, and with a wait of 0', async () => {
     const wrongPassword = harness([denied]);
-    await expect(openDataSource(wrongPassword.dataSource, wrongPassword.options(30_000))).rejects.toThrow('Access denied');
+    await expect(openDataSource(wrongPassword.dataSource, wrongPassword.options(30_000))).rejects.toThrow(
+      'Access denied',
+    );
     expect(wrongPassword.attempts()).toBe(1);
     const noWait = harness([timedOut]);
     await expect(openDataSource(noWait.dataSource, noWait.options(0))).rejects.toThrow('ETIMEDOUT');

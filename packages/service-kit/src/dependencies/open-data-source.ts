@@ -23,7 +23,10 @@ export interface OpenDataSourceOptions {
  * with one log line when the wait starts and one when it ends; any other failure (a wrong
  * password, a missing schema) and the end of the wait fail at once, as before.
  */
-export async function openDataSource(dataSource: Openable, { name, logger, waitMs, now = Date.now, pause = sleep }: OpenDataSourceOptions): Promise<void> {
+export async function openDataSource(
+  dataSource: Openable,
+  { name, logger, waitMs, now = Date.now, pause = sleep }: OpenDataSourceOptions,
+): Promise<void> {
   const giveUpAt = now() + waitMs;
   let delayMs = 200;
   let waiting = false;
@@ -34,7 +37,12 @@ export async function openDataSource(dataSource: Openable, { name, logger, waitM
       return;
     } catch (error) {
       if (unavailableDependencyOf(error) !== 'database' || now() + delayMs > giveUpAt) throw error;
-      if (!waiting) logger.warn('database not reachable yet; trying again', { database: name, error: (error as Error).message, waitMs });
+      if (!waiting)
+        logger.warn('database not reachable yet; trying again', {
+          database: name,
+          error: (error as Error).message,
+          waitMs,
+        });
       waiting = true;
       await pause(delayMs);
       delayMs = Math.min(2_000, delayMs * 2);

@@ -48,7 +48,9 @@ const PAGE_STYLE = `.pawlink-docs{font-family:system-ui,-apple-system,"Segoe UI"
 const require = createRequire(import.meta.url);
 const SWAGGER_DIR = path.dirname(require.resolve('swagger-ui-dist/package.json'));
 /** The renderer's version: part of the asset URLs, so a new version is never served from a stale cache. */
-export const SWAGGER_UI_VERSION = (JSON.parse(readFileSync(path.join(SWAGGER_DIR, 'package.json'), 'utf8')) as { version: string }).version;
+export const SWAGGER_UI_VERSION = (
+  JSON.parse(readFileSync(path.join(SWAGGER_DIR, 'package.json'), 'utf8')) as { version: string }
+).version;
 
 type Source = { type: string; file: string } | { type: string; text: string };
 
@@ -69,7 +71,8 @@ export function docsAsset(name: string): DocsAsset | undefined {
   if (!source) return undefined;
   let asset = loaded.get(name);
   if (!asset) {
-    const body = 'file' in source ? readFileSync(path.join(SWAGGER_DIR, source.file)) : Buffer.from(source.text, 'utf8');
+    const body =
+      'file' in source ? readFileSync(path.join(SWAGGER_DIR, source.file)) : Buffer.from(source.text, 'utf8');
     asset = { type: source.type, body, gzip: gzipSync(body) };
     loaded.set(name, asset);
   }

@@ -32,13 +32,24 @@ export interface DocsPageContent {
   sections: DocsSection[];
 }
 
-const per = (windowMs: number): string => (windowMs === 60_000 ? 'minute' : windowMs === 1000 ? 'second' : windowMs === 3_600_000 ? 'hour' : `${windowMs / 1000} s`);
-const limitText = (rule: DocsRateLimit): string => (rule.limit === 0 ? 'unlimited' : `${rule.limit} per ${per(rule.windowMs)}`);
+const per = (windowMs: number): string =>
+  windowMs === 60_000
+    ? 'minute'
+    : windowMs === 1000
+      ? 'second'
+      : windowMs === 3_600_000
+        ? 'hour'
+        : `${windowMs / 1000} s`;
+const limitText = (rule: DocsRateLimit): string =>
+  rule.limit === 0 ? 'unlimited' : `${rule.limit} per ${per(rule.windowMs)}`;
 
 function table(section: DocsSection): string {
   const head = `<tr>${section.columns.map((column) => `<th scope="col">${escapeHtml(column)}</th>`).join('')}</tr>`;
   const rows = section.rows
-    .map((row) => `<tr>${row.map((cell) => (typeof cell === 'number' ? `<td class="number">${cell}</td>` : `<td>${escapeHtml(cell)}</td>`)).join('')}</tr>`)
+    .map(
+      (row) =>
+        `<tr>${row.map((cell) => (typeof cell === 'number' ? `<td class="number">${cell}</td>` : `<td>${escapeHtml(cell)}</td>`)).join('')}</tr>`,
+    )
     .join('\n');
   const note = section.note ? `<p class="note">${escapeHtml(section.note)}</p>` : '';
   return `<section id="${escapeHtml(section.title.toLowerCase().replace(/[^a-z0-9]+/g, '-'))}"><h2>${escapeHtml(section.title)}</h2>${section.rows.length > 0 ? `<table>${head}\n${rows}</table>` : ''}${note}</section>`;
@@ -54,7 +65,12 @@ function table(section: DocsSection): string {
  */
 export function renderDocsPage(content: DocsPageContent): string {
   const asset = (name: string): string => `assets/docs/${name}?v=${DOCS_ASSETS_VERSION}`;
-  const others = content.otherServices.map(({ service, url }) => `<li><a href="${escapeHtml(url)}/">${escapeHtml(service)}</a> <code>${escapeHtml(url)}</code></li>`).join('');
+  const others = content.otherServices
+    .map(
+      ({ service, url }) =>
+        `<li><a href="${escapeHtml(url)}/">${escapeHtml(service)}</a> <code>${escapeHtml(url)}</code></li>`,
+    )
+    .join('');
   const limits: DocsSection = {
     title: 'Rate limits',
     columns: ['Bucket', 'Default limit'],

@@ -75,13 +75,23 @@ export function registerDocsRoutes(app: Express, service: ServiceName, docs: Ser
       rateLimits: docs.rateLimits,
       sections,
     });
-    res.set({ 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': csp, 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'no-referrer', 'Cache-Control': 'no-cache' });
+    res.set({
+      'Content-Type': 'text/html; charset=utf-8',
+      'Content-Security-Policy': csp,
+      'X-Content-Type-Options': 'nosniff',
+      'Referrer-Policy': 'no-referrer',
+      'Cache-Control': 'no-cache',
+    });
     res.send(html);
   });
   app.all('/', onlyMethods('GET', 'HEAD'));
 
   app.get(OPENAPI_PATH, (_req, res) => {
-    res.set({ 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-cache', 'Access-Control-Allow-Origin': '*' });
+    res.set({
+      'Content-Type': 'application/json; charset=utf-8',
+      'Cache-Control': 'no-cache',
+      'Access-Control-Allow-Origin': '*',
+    });
     res.send(json);
   });
   app.all(OPENAPI_PATH, onlyMethods('GET', 'HEAD'));
@@ -90,7 +100,12 @@ export function registerDocsRoutes(app: Express, service: ServiceName, docs: Ser
     const asset = docsAsset(req.params.file ?? '');
     if (!asset) throw new ApiError('UNKNOWN_ROUTE');
     const gzip = req.acceptsEncodings(['gzip', 'identity']) === 'gzip';
-    res.set({ 'Content-Type': asset.type, 'Cache-Control': ASSET_CACHE, 'X-Content-Type-Options': 'nosniff', Vary: 'Accept-Encoding' });
+    res.set({
+      'Content-Type': asset.type,
+      'Cache-Control': ASSET_CACHE,
+      'X-Content-Type-Options': 'nosniff',
+      Vary: 'Accept-Encoding',
+    });
     if (gzip) res.setHeader('Content-Encoding', 'gzip');
     res.send(gzip ? asset.gzip : asset.body);
   });

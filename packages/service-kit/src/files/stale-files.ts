@@ -7,7 +7,12 @@ import { TEMP_FILE_NAME } from './atomic-file.js';
  * `olderThanMs` ago (files or whole directories). Younger ones may belong to a write or a job in
  * progress and are left alone. A missing directory has nothing to remove. Returns how many went.
  */
-export async function removeStaleEntries(dir: string, name: RegExp, olderThanMs: number, now = Date.now()): Promise<number> {
+export async function removeStaleEntries(
+  dir: string,
+  name: RegExp,
+  olderThanMs: number,
+  now = Date.now(),
+): Promise<number> {
   let names: string[];
   try {
     names = await readdir(dir);

@@ -13,7 +13,8 @@ let offset = POOL_BYTES;
  * Node's own `randomUUID` does. Every byte is handed out once and then zeroed in the pool.
  */
 export function secretBytes(length: number): Buffer {
-  if (!Number.isInteger(length) || length < 1 || length > POOL_BYTES) throw new RangeError(`secretBytes: length must be an integer from 1 to ${POOL_BYTES}, got ${length}`);
+  if (!Number.isInteger(length) || length < 1 || length > POOL_BYTES)
+    throw new RangeError(`secretBytes: length must be an integer from 1 to ${POOL_BYTES}, got ${length}`);
   if (offset + length > POOL_BYTES) {
     randomFillSync(pool);
     offset = 0;

@@ -20,6 +20,10 @@ export function onlyBodyFields(endpoint: string, fields: readonly string[]): Val
   return body()
     .custom((value: unknown) => firstUnknownField(value, known) === undefined)
     .withMessage(
-      failWith('UNKNOWN_BODY_FIELD', (value) => `The request body has a field ${endpoint} does not take: ${quoted(firstUnknownField(value, known) ?? '')} (it takes ${fields.join(', ')}).`),
+      failWith(
+        'UNKNOWN_BODY_FIELD',
+        (value) =>
+          `The request body has a field ${endpoint} does not take: ${quoted(firstUnknownField(value, known) ?? '')} (it takes ${fields.join(', ')}).`,
+      ),
     );
 }

@@ -10,17 +10,24 @@ export type ValidationOutcome<T> = { ok: true; input: T } | { ok: false; code: n
  * failure, as the contract code and message the client would get, or the validated input. For
  * specs of validation chains, without an HTTP server.
  */
-export async function runValidation<T>(chains: ValidationChain[], request: { query?: Record<string, unknown>; params?: Record<string, unknown>; body?: unknown }): Promise<ValidationOutcome<T>> {
+export async function runValidation<T>(
+  chains: ValidationChain[],
+  request: { query?: Record<string, unknown>; params?: Record<string, unknown>; body?: unknown },
+): Promise<ValidationOutcome<T>> {
   const req = { query: {}, params: {}, headers: {}, ...request } as unknown as Request;
   const failure = await new Promise<unknown>((resolve) => {
     void validate(...chains)(req, {} as Response, resolve);
   });
-  if (failure !== undefined) return { ok: false, code: isApiError(failure) ? failure.code : undefined, message: (failure as Error).message };
+  if (failure !== undefined)
+    return { ok: false, code: isApiError(failure) ? failure.code : undefined, message: (failure as Error).message };
   return { ok: true, input: validated<T>(req) };
 }
 
 /** The code of the first failure, or 'ok'. */
-export async function codeOf(chains: ValidationChain[], request: Parameters<typeof runValidation>[1]): Promise<number | 'ok' | undefined> {
+export async function codeOf(
+  chains: ValidationChain[],
+  request: Parameters<typeof runValidation>[1],
+): Promise<number | 'ok' | undefined> {
   const outcome = await runValidation(chains, request);
   return outcome.ok ? 'ok' : outcome.code;
 }

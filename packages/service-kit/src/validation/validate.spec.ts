@@ -5,7 +5,10 @@ import { fail } from './input-failure.js';
 import { runValidation } from './run-validation.js';
 
 /** What express-validator itself makes of the chains: every chain run, the first failure's message, or the matched data. */
-async function byExpressValidator(chains: ValidationChain[], request: { query?: Record<string, unknown>; body?: unknown }): Promise<unknown> {
+async function byExpressValidator(
+  chains: ValidationChain[],
+  request: { query?: Record<string, unknown>; body?: unknown },
+): Promise<unknown> {
   const req = { query: {}, params: {}, headers: {}, ...request } as unknown as Request;
   for (const chain of chains) {
     const result = await chain.run(req);
@@ -14,7 +17,10 @@ async function byExpressValidator(chains: ValidationChain[], request: { query?: 
   return { ok: true, input: matchedData(req, { onlyValidData: true }) };
 }
 
-async function byValidate(chains: ValidationChain[], request: { query?: Record<string, unknown>; body?: unknown }): Promise<unknown> {
+async function byValidate(
+  chains: ValidationChain[],
+  request: { query?: Record<string, unknown>; body?: unknown },
+): Promise<unknown> {
   const outcome = await runValidation(chains, request);
   return outcome.ok ? outcome : { ok: false, message: outcome.message };
 }
@@ -22,7 +28,11 @@ async function byValidate(chains: ValidationChain[], request: { query?: Record<s
 const chains = (): ValidationChain[] => [
   query('page').optional().isInt().withMessage(fail('INVALID_QUERY_VALUE', 'page')),
   body('code').optional({ values: 'null' }).isString().withMessage(fail('INVALID_CODE', 'code must be a string')),
-  body('credit').optional().customSanitizer((value: unknown) => (value === null ? 'Unknown' : value)).isString().withMessage(fail('CREDIT_TOO_LONG', 'credit')),
+  body('credit')
+    .optional()
+    .customSanitizer((value: unknown) => (value === null ? 'Unknown' : value))
+    .isString()
+    .withMessage(fail('CREDIT_TOO_LONG', 'credit')),
   body('length').optional().isInt({ max: 2 }).withMessage(fail('INVALID_CODE', 'length at most 2')),
   body('url').isString().withMessage(fail('INVALID_URL', 'url')),
 ];
@@ -30,8 +40,14 @@ const chains = (): ValidationChain[] => [
 describe('validate() skips the optional chains of absent fields', () => {
   it.each([
     ['only the required field', { body: { url: 'https://e.example/' } }],
-    ['every field', { query: { page: '2' }, body: { url: 'https://e.example/', code: 'abc', credit: 'me', length: 1 } }],
-    ['a null that one optional() takes as absent and another sanitizes', { body: { url: 'https://e.example/', code: null, credit: null } }],
+    [
+      'every field',
+      { query: { page: '2' }, body: { url: 'https://e.example/', code: 'abc', credit: 'me', length: 1 } },
+    ],
+    [
+      'a null that one optional() takes as absent and another sanitizes',
+      { body: { url: 'https://e.example/', code: null, credit: null } },
+    ],
     ['an optional field that fails', { body: { url: 'https://e.example/', code: 7 } }],
     ['a field present as undefined', { body: { url: 'https://e.example/', code: undefined } }],
     ['a required field that is absent', { body: {} }],

@@ -5,7 +5,10 @@ import { asInputFailure, InputFailure } from './input-failure.js';
 
 /** Thrown when a chain fails without naming a contract error: a bug in the chain, answered as code 0. */
 export class UncodedValidationError extends Error {
-  constructor(readonly path: string, readonly detail: unknown) {
+  constructor(
+    readonly path: string,
+    readonly detail: unknown,
+  ) {
     super(`validation of "${path}" failed without a contract error: ${String(detail)}`);
     this.name = 'UncodedValidationError';
   }
@@ -14,7 +17,8 @@ export class UncodedValidationError extends Error {
 /** The registry error a failed check names; a check that names none is a bug in its chain. */
 function errorOf(first: ValidationError | undefined): Error {
   const failure: unknown = first?.msg;
-  if (!(failure instanceof InputFailure)) return new UncodedValidationError(first?.type === 'field' ? first.path : '(request)', failure);
+  if (!(failure instanceof InputFailure))
+    return new UncodedValidationError(first?.type === 'field' ? first.path : '(request)', failure);
   return new ApiError(failure.error, failure.message === undefined ? {} : { message: failure.message });
 }
 
@@ -24,7 +28,8 @@ const URL_LOCATIONS = new Set(['query', 'params']);
 const REMEMBERED_URLS = 4096;
 const REMEMBERED_URL_LENGTH = 512;
 
-type Outcome = { data: Readonly<Record<string, unknown>> } | { error: { name: ApiError['errorName']; message: string } };
+type Outcome =
+  { data: Readonly<Record<string, unknown>> } | { error: { name: ApiError['errorName']; message: string } };
 
 const VALIDATED = Symbol('validated');
 type RequestWithValidated = Request & { [VALIDATED]?: Readonly<Record<string, unknown>> };
@@ -82,7 +87,9 @@ async function firstFailure(chains: readonly CheckedChain[], req: Request): Prom
  * A chain that would do nothing (an optional field the request does not carry) is not run.
  */
 export function validate(...chainList: ValidationChain[]): RequestHandler {
-  const urlOnly = chainList.every((chain) => chain.builder.build().locations.every((location) => URL_LOCATIONS.has(location)));
+  const urlOnly = chainList.every((chain) =>
+    chain.builder.build().locations.every((location) => URL_LOCATIONS.has(location)),
+  );
   const chains = chainList.map((chain): CheckedChain => ({ chain, isAbsent: absenceTestOf(chain) }));
   if (!urlOnly) {
     return async (req, _res, next) => {

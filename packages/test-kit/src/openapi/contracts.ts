@@ -37,6 +37,8 @@ export function assertMatchesContract(received: ReceivedResponse): void {
   if (!validator) return;
   const problems = validator.check(received);
   if (problems.length > 0) {
-    throw new ContractViolation(`${received.method.toUpperCase()} ${received.url} answered ${received.status}, which the OpenAPI document does not allow:\n- ${problems.join('\n- ')}`);
+    throw new ContractViolation(
+      `${received.method.toUpperCase()} ${received.url} answered ${received.status}, which the OpenAPI document does not allow:\n- ${problems.join('\n- ')}`,
+    );
   }
 }

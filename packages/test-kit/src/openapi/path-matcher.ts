@@ -1,4 +1,10 @@
-import { HTTP_METHODS, MULTI_SEGMENT, type OpenApiDocument, type OperationObject, type PathItemObject } from '@pawlink/contracts/openapi';
+import {
+  HTTP_METHODS,
+  MULTI_SEGMENT,
+  type OpenApiDocument,
+  type OperationObject,
+  type PathItemObject,
+} from '@pawlink/contracts/openapi';
 
 interface CompiledPath {
   template: string;
@@ -30,7 +36,14 @@ function compile(template: string, item: PathItemObject): CompiledPath {
     }
   }
   // Express routes ignore case and one trailing slash.
-  return { template, item, pattern: new RegExp(`^${source}/?$`, 'i'), concrete: !template.includes('{'), multi: typeof multiName === 'string', literals };
+  return {
+    template,
+    item,
+    pattern: new RegExp(`^${source}/?$`, 'i'),
+    concrete: !template.includes('{'),
+    multi: typeof multiName === 'string',
+    literals,
+  };
 }
 
 const methodsOf = (item: PathItemObject): string[] => HTTP_METHODS.filter((method) => item[method] !== undefined);
@@ -48,7 +61,10 @@ export class PathMatcher {
   constructor(document: OpenApiDocument) {
     this.paths = Object.entries(document.paths)
       .map(([template, item]) => compile(template, item))
-      .sort((a, b) => Number(b.concrete) - Number(a.concrete) || Number(a.multi) - Number(b.multi) || b.literals - a.literals);
+      .sort(
+        (a, b) =>
+          Number(b.concrete) - Number(a.concrete) || Number(a.multi) - Number(b.multi) || b.literals - a.literals,
+      );
   }
 
   match(method: string, pathname: string): PathMatch {

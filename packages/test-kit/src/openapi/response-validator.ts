@@ -4,7 +4,9 @@ import addFormatsModule from 'ajv-formats';
 import { PathMatcher } from './path-matcher.js';
 
 // ajv-formats is CommonJS: its default export arrives as the module object under some loaders.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as unknown as (ajv: Ajv2020) => Ajv2020;
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as unknown as (
+  ajv: Ajv2020,
+) => Ajv2020;
 
 /** A response as a test received it. */
 export interface ReceivedResponse {
@@ -47,21 +49,40 @@ export class ResponseValidator {
     const match = this.matcher.match(received.method, pathname);
     const method = received.method.toUpperCase();
     if (match.kind === 'unknown-route') {
-      if (received.status !== 404) return [`no documented path matches ${pathname}, so the answer must be 404 1024, not ${received.status}`];
+      if (received.status !== 404)
+        return [`no documented path matches ${pathname}, so the answer must be 404 1024, not ${received.status}`];
       return this.checkResponse(received, this.fallback('UnknownRoute'), '/components/responses/UnknownRoute');
     }
     if (match.kind === 'method-not-allowed') {
       const expected = method === 'OPTIONS' ? 204 : 405;
-      if (received.status !== expected) return [`${match.template} has no ${method} operation, so the answer must be ${expected}, not ${received.status}`];
-      const problems = this.checkResponse(received, this.fallback(method === 'OPTIONS' ? 'Options' : 'MethodNotAllowed'), `/components/responses/${method === 'OPTIONS' ? 'Options' : 'MethodNotAllowed'}`);
-      const allow = (received.headers.get('allow') ?? '').split(',').map((m) => m.trim()).filter(Boolean).sort();
-      if (allow.join(', ') !== match.allow.join(', ')) problems.push(`Allow is "${allow.join(', ')}" but the document gives ${match.template} "${match.allow.join(', ')}"`);
+      if (received.status !== expected)
+        return [
+          `${match.template} has no ${method} operation, so the answer must be ${expected}, not ${received.status}`,
+        ];
+      const problems = this.checkResponse(
+        received,
+        this.fallback(method === 'OPTIONS' ? 'Options' : 'MethodNotAllowed'),
+        `/components/responses/${method === 'OPTIONS' ? 'Options' : 'MethodNotAllowed'}`,
+      );
+      const allow = (received.headers.get('allow') ?? '')
+        .split(',')
+        .map((m) => m.trim())
+        .filter(Boolean)
+        .sort();
+      if (allow.join(', ') !== match.allow.join(', '))
+        problems.push(
+          `Allow is "${allow.join(', ')}" but the document gives ${match.template} "${match.allow.join(', ')}"`,
+        );
       return problems;
     }
     const response = match.operation.responses[String(received.status)] as ResponseObject | undefined;
     const where = `${method} ${match.template}`;
-    if (!response) return [`${where} does not document status ${received.status} (documented: ${Object.keys(match.operation.responses).join(', ')})`];
-    const operationMethod = match.operation === this.document.paths[match.template]?.[match.method as 'get'] ? match.method : 'get';
+    if (!response)
+      return [
+        `${where} does not document status ${received.status} (documented: ${Object.keys(match.operation.responses).join(', ')})`,
+      ];
+    const operationMethod =
+      match.operation === this.document.paths[match.template]?.[match.method as 'get'] ? match.method : 'get';
     const pointer = `/paths/${pointerPart(match.template)}/${operationMethod}/responses/${received.status}`;
     return this.checkResponse(received, response, pointer).map((problem) => `${where} ${received.status}: ${problem}`);
   }
@@ -71,7 +92,8 @@ export class ResponseValidator {
    * unparsable request), matching it exactly; anything else is held to the operation.
    */
   private isProtocolRefusal(received: ReceivedResponse): boolean {
-    const protocol = (this.document[FALLBACK] as { protocol?: Record<string, { $ref: string }> } | undefined)?.protocol ?? {};
+    const protocol =
+      (this.document[FALLBACK] as { protocol?: Record<string, { $ref: string }> } | undefined)?.protocol ?? {};
     const ref = protocol[String(received.status)]?.$ref;
     if (!ref) return false;
     const name = ref.slice(ref.lastIndexOf('/') + 1);
@@ -105,9 +127,13 @@ export class ResponseValidator {
       return problems;
     }
     const contentType = (received.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-    const type = types.find((documented) => documented === contentType || (documented.endsWith('/*') && contentType.startsWith(documented.slice(0, -1))));
+    const type = types.find(
+      (documented) =>
+        documented === contentType || (documented.endsWith('/*') && contentType.startsWith(documented.slice(0, -1))),
+    );
     if (!type) {
-      if (!(noBody && contentType === '')) problems.push(`Content-Type "${contentType}" is not documented (documented: ${types.join(', ')})`);
+      if (!(noBody && contentType === ''))
+        problems.push(`Content-Type "${contentType}" is not documented (documented: ${types.join(', ')})`);
       return problems;
     }
     if (noBody || !type.endsWith('json')) return problems;
@@ -118,7 +144,10 @@ export class ResponseValidator {
       return [...problems, 'the body is not JSON'];
     }
     const validate = this.validator(`${pointer}/content/${pointerPart(type)}/schema`);
-    if (!validate(body)) problems.push(`body ${this.ajv.errorsText(validate.errors, { separator: '; ' })}: ${received.body.toString('utf8').slice(0, 300)}`);
+    if (!validate(body))
+      problems.push(
+        `body ${this.ajv.errorsText(validate.errors, { separator: '; ' })}: ${received.body.toString('utf8').slice(0, 300)}`,
+      );
     return problems;
   }
 

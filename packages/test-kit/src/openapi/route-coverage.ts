@@ -1,4 +1,11 @@
-import { HTTP_METHODS, MOUNTED, MULTI_SEGMENT, RATE_LIMIT_BUCKET, type OpenApiDocument, type OperationObject } from '@pawlink/contracts/openapi';
+import {
+  HTTP_METHODS,
+  MOUNTED,
+  MULTI_SEGMENT,
+  RATE_LIMIT_BUCKET,
+  type OpenApiDocument,
+  type OperationObject,
+} from '@pawlink/contracts/openapi';
 import type { Express, RequestHandler } from 'express';
 
 /** A route an app serves: method and path in OpenAPI template form, with what guards it. */
@@ -18,7 +25,11 @@ export const MOUNT = 'MOUNT';
 interface RouteLayer {
   /** The path given to `app.use` / `app.route` (router 2). */
   rawPath?: unknown;
-  route?: { path: unknown; methods: Record<string, boolean | undefined>; stack: Array<{ handle: RequestHandler; method?: string }> };
+  route?: {
+    path: unknown;
+    methods: Record<string, boolean | undefined>;
+    stack: Array<{ handle: RequestHandler; method?: string }>;
+  };
 }
 
 /** What a recording guard handler stands for. */
@@ -68,19 +79,31 @@ export function expressRoutes(app: Express): ServedRoute[] {
   for (const layer of stack) {
     const route = layer.route;
     if (!route) {
-      if (typeof layer.rawPath === 'string' && layer.rawPath !== '/') routes.push({ method: MOUNT, path: toTemplate(layer.rawPath) });
-      else if (layer.rawPath !== undefined && typeof layer.rawPath !== 'string') throw new Error('a mount path that is not a string (a RegExp or a list) cannot be checked');
+      if (typeof layer.rawPath === 'string' && layer.rawPath !== '/')
+        routes.push({ method: MOUNT, path: toTemplate(layer.rawPath) });
+      else if (layer.rawPath !== undefined && typeof layer.rawPath !== 'string')
+        throw new Error('a mount path that is not a string (a RegExp or a list) cannot be checked');
       continue;
     }
-    if (typeof route.path !== 'string') throw new Error(`a route path that is not a string cannot be checked: ${String(route.path)}`);
-    const guards = route.stack.map((entry) => marks.get(entry.handle)).filter((mark): mark is GuardMark => mark !== undefined);
+    if (typeof route.path !== 'string')
+      throw new Error(`a route path that is not a string cannot be checked: ${String(route.path)}`);
+    const guards = route.stack
+      .map((entry) => marks.get(entry.handle))
+      .filter((mark): mark is GuardMark => mark !== undefined);
     const key = guards.find((mark): mark is { key: 'required' | 'optional' } => 'key' in mark)?.key ?? 'none';
     const rateLimit = guards.find((mark): mark is { rateLimit: string } => 'rateLimit' in mark)?.rateLimit;
-    const methods = Object.entries(route.methods).filter(([method, enabled]) => enabled && method !== '_all').map(([method]) => method);
+    const methods = Object.entries(route.methods)
+      .filter(([method, enabled]) => enabled && method !== '_all')
+      .map(([method]) => method);
     // `app.all()` registers every method Node knows (M-SEARCH, PURGE, …): such a route is onlyMethods' 405 fallback.
     if (route.methods._all || methods.length > HTTP_METHODS.length) continue;
     for (const method of methods) {
-      routes.push({ method: method.toUpperCase(), path: toTemplate(route.path), key, ...(rateLimit ? { rateLimit } : {}) });
+      routes.push({
+        method: method.toUpperCase(),
+        path: toTemplate(route.path),
+        key,
+        ...(rateLimit ? { rateLimit } : {}),
+      });
     }
   }
   return routes;
@@ -95,8 +118,10 @@ function documentedRoutes(document: OpenApiDocument): Array<ServedRoute & { oper
     // A mounted sub-application's paths stand for the mount (once per prefix); its own routes are its own.
     const mounted = item[MOUNTED];
     if (typeof mounted === 'string') {
-      if (path !== mounted && !path.startsWith(`${mounted}/`)) throw new Error(`${path} is marked as mounted at ${mounted} but is not under it`);
-      if (!routes.some((route) => route.method === MOUNT && route.path === mounted)) routes.push({ method: MOUNT, path: mounted, key: 'none', operation: {} as OperationObject });
+      if (path !== mounted && !path.startsWith(`${mounted}/`))
+        throw new Error(`${path} is marked as mounted at ${mounted} but is not under it`);
+      if (!routes.some((route) => route.method === MOUNT && route.path === mounted))
+        routes.push({ method: MOUNT, path: mounted, key: 'none', operation: {} as OperationObject });
       continue;
     }
     const multi = item[MULTI_SEGMENT];
@@ -104,7 +129,12 @@ function documentedRoutes(document: OpenApiDocument): Array<ServedRoute & { oper
       const operation = item[method];
       if (!operation) continue;
       const security = operation.security ?? [];
-      const key = security.length === 0 ? 'none' : security.some((requirement) => Object.keys(requirement).length === 0) ? 'optional' : 'required';
+      const key =
+        security.length === 0
+          ? 'none'
+          : security.some((requirement) => Object.keys(requirement).length === 0)
+            ? 'optional'
+            : 'required';
       const bucket = operation[RATE_LIMIT_BUCKET] as string | undefined;
       const base = { method: method.toUpperCase(), key, operation, ...(bucket ? { rateLimit: bucket } : {}) } as const;
       routes.push({ ...base, path });
@@ -128,7 +158,11 @@ export interface RouteDrift {
  * Compares what an app serves with its document, both ways. `extra` are routes answered outside
  * Express (the shortener's fast redirect) — they must be documented too.
  */
-export function routeDrift(document: OpenApiDocument, served: readonly ServedRoute[], extra: readonly ServedRoute[] = []): RouteDrift {
+export function routeDrift(
+  document: OpenApiDocument,
+  served: readonly ServedRoute[],
+  extra: readonly ServedRoute[] = [],
+): RouteDrift {
   const documented = documentedRoutes(document);
   const id = (route: ServedRoute): string => `${route.method} ${shape(route.path)}`;
   const documentedIds = new Map(documented.map((route) => [id(route), route]));
@@ -138,12 +172,22 @@ export function routeDrift(document: OpenApiDocument, served: readonly ServedRou
   for (const route of served) {
     const doc = documentedIds.get(id(route));
     if (!doc || route.key === undefined) continue;
-    if (doc.key !== route.key) guards.push(`${route.method} ${route.path}: key ${route.key} in the app, ${doc.key} in the document`);
-    if (doc.rateLimit !== route.rateLimit) guards.push(`${route.method} ${route.path}: rate limit ${route.rateLimit ?? 'none'} in the app, ${doc.rateLimit ?? 'none'} in the document`);
+    if (doc.key !== route.key)
+      guards.push(`${route.method} ${route.path}: key ${route.key} in the app, ${doc.key} in the document`);
+    if (doc.rateLimit !== route.rateLimit)
+      guards.push(
+        `${route.method} ${route.path}: rate limit ${route.rateLimit ?? 'none'} in the app, ${doc.rateLimit ?? 'none'} in the document`,
+      );
   }
   return {
-    undocumented: [...new Set(all.filter((route) => !documentedIds.has(id(route))).map((route) => `${route.method} ${route.path}`))],
-    unserved: [...new Set(documented.filter((route) => !servedIds.has(id(route))).map((route) => `${route.method} ${route.path}`))],
+    undocumented: [
+      ...new Set(all.filter((route) => !documentedIds.has(id(route))).map((route) => `${route.method} ${route.path}`)),
+    ],
+    unserved: [
+      ...new Set(
+        documented.filter((route) => !servedIds.has(id(route))).map((route) => `${route.method} ${route.path}`),
+      ),
+    ],
     guards,
   };
 }

@@ -7,7 +7,12 @@ export type ConfigLoader = (env: Record<string, string>) => unknown;
 export type ConfigErrorClass = abstract new (...args: never[]) => Error;
 
 /** Each `[variable, value]` alone is refused with `configError`, whose message names the variable. */
-export function itRefusesBadValues(load: ConfigLoader, configError: ConfigErrorClass, cases: ReadonlyArray<readonly [string, string]>, title = 'names %s when it is bad'): void {
+export function itRefusesBadValues(
+  load: ConfigLoader,
+  configError: ConfigErrorClass,
+  cases: ReadonlyArray<readonly [string, string]>,
+  title = 'names %s when it is bad',
+): void {
   it.each(cases.map(([name, value]) => [name, value] as [string, string]))(title, (name, value) => {
     expect(() => load({ [name]: value })).toThrow(configError);
     expect(() => load({ [name]: value })).toThrow(name);
@@ -44,7 +49,9 @@ export function describeConfigSecrets(load: ConfigLoader, configError: ConfigErr
     });
 
     it('keeps what is not a credential, so the mistake can still be seen', () => {
-      expect(configErrorOf(load, configError, { REDIS_URL: 'http://redis.internal:6379' })).toContain('"http://redis.internal:6379"');
+      expect(configErrorOf(load, configError, { REDIS_URL: 'http://redis.internal:6379' })).toContain(
+        '"http://redis.internal:6379"',
+      );
       expect(configErrorOf(load, configError, { SHORTENER_URL: 'ftp://pawl.ink' })).toContain('"ftp://pawl.ink"');
     });
   });

@@ -45,7 +45,9 @@ export function describeDocsPage<H extends ServiceUnderTest>(suite: DocsPageSuit
   describe('the documentation page in Chromium', () => {
     it('renders the reference of every path of the document, with no console error and no CSP violation', async () => {
       const served = servedDocument(suite.document, 'http://docs.test');
-      const operations = Object.values(served.paths).flatMap((item) => HTTP_METHODS.filter((method) => item[method] !== undefined)).length;
+      const operations = Object.values(served.paths).flatMap((item) =>
+        HTTP_METHODS.filter((method) => item[method] !== undefined),
+      ).length;
       const view = await inspectDocsPage(browser, `${harness.url}/`, operations);
       expect(view.status).toBe(200);
       expect(view.paths.sort()).toEqual(Object.keys(served.paths).sort());

@@ -26,7 +26,8 @@ interface StatusBody {
   data: { readOnly: boolean; limits: Record<string, unknown> };
 }
 
-const getStatus = (url: string, authorization?: string) => request<StatusBody>(`${url}/status`, authorization === undefined ? {} : { headers: { authorization } });
+const getStatus = (url: string, authorization?: string) =>
+  request<StatusBody>(`${url}/status`, authorization === undefined ? {} : { headers: { authorization } });
 
 /** `GET /status` of a service (docs/api.md §1): the cases every service answers alike. */
 export function describeServiceStatus<H extends ServiceUnderTest>(suite: ServiceStatusSuite<H>): void {
@@ -41,7 +42,10 @@ export function describeServiceStatus<H extends ServiceUnderTest>(suite: Service
       const key = await suite.key(harness);
       const res = await getStatus(harness.url, key);
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ success: true, data: { service: suite.service, readOnly: false, key: suite.describesKey } });
+      expect(res.body).toMatchObject({
+        success: true,
+        data: { service: suite.service, readOnly: false, key: suite.describesKey },
+      });
       expect(Object.keys(res.body.data.limits).sort()).toEqual([...suite.buckets].sort());
       expect(res.text).not.toContain(key);
     });

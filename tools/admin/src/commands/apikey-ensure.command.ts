@@ -65,7 +65,9 @@ export function registerApiKeyEnsureCommand(apikey: Command, context: () => Admi
       }
       const others = otherUsableKeys(await keys.list(), options.namePrefix, id);
       if (others.length > 0) {
-        lines.push(`Other usable keys named ${options.namePrefix}…: ${others.map((other) => `id=${other.id}`).join(', ')} (another data directory's, or left by older starts; bin/admin apikey revoke <id> retires one).`);
+        lines.push(
+          `Other usable keys named ${options.namePrefix}…: ${others.map((other) => `id=${other.id}`).join(', ')} (another data directory's, or left by older starts; bin/admin apikey revoke <id> retires one).`,
+        );
       }
       process.stdout.write(`${lines.join('\n')}\n${key}\n`);
     });

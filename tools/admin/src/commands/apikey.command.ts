@@ -8,7 +8,12 @@ import { registerApiKeyEnsureCommand } from './apikey-ensure.command.js';
 import { registerApiKeyWebhookSecretCommand } from './apikey-webhook-secret.command.js';
 
 /** Runs a change on key `id`, failing (exit 1) when there is no such key. */
-async function changeKey(context: AdminContext, id: number, change: (keys: ApiKeyAdminService) => Promise<boolean>, done: string): Promise<void> {
+async function changeKey(
+  context: AdminContext,
+  id: number,
+  change: (keys: ApiKeyAdminService) => Promise<boolean>,
+  done: string,
+): Promise<void> {
   if (!(await change(await context.apiKeys()))) throw new CommandFailure(`No API key with id ${id}.`);
   process.stdout.write(`${done}\n`);
 }
@@ -20,7 +25,9 @@ const MAX_USAGE_DAYS = 400;
 export const usageLines = (id: number, dayCount: number, usage: KeyUsage): string[] => {
   const total = usage.days.reduce((sum, day) => sum + day.total, 0);
   const first = usage.days[0]?.date;
-  const lines = [`API key ${id}: ${total} requests in the last ${dayCount} UTC days up to ${usage.today.date} (all services)${first ? '' : '.'}`];
+  const lines = [
+    `API key ${id}: ${total} requests in the last ${dayCount} UTC days up to ${usage.today.date} (all services)${first ? '' : '.'}`,
+  ];
   for (const day of usage.days) {
     lines.push(`${day.date}  ${day.total}`);
     for (const [route, count] of Object.entries(day.routes)) lines.push(`  ${route}  ${count}`);
@@ -36,14 +43,36 @@ export function registerApiKeyCommands(program: Command, context: () => AdminCon
     .description('Create a key; prints it alone on the last line (it cannot be shown again).')
     .requiredOption('--name <name>', 'who the key is for', nonEmpty(100))
     .requiredOption('--contact <contact>', 'how to reach them', nonEmpty(255))
-    .option('--flags <flags>', `comma-separated: ${API_KEY_FLAGS.join(', ')}; none (omitted or "") makes a key that only identifies its holder`, listOf(API_KEY_FLAGS), [])
+    .option(
+      '--flags <flags>',
+      `comma-separated: ${API_KEY_FLAGS.join(', ')}; none (omitted or "") makes a key that only identifies its holder`,
+      listOf(API_KEY_FLAGS),
+      [],
+    )
     .option('--bulk-limit <n>', `images per bulk request (default ${DEFAULT_BULK_LIMIT})`, positiveInt)
-    .option('--rate-limit-route <n>', 'requests per route window instead of the default (0 = unlimited)', nonNegativeInt)
-    .option('--rate-limit-global <n>', 'requests per global window instead of the default (0 = unlimited)', nonNegativeInt)
-    .action(async (options: { name: string; contact: string; flags: ApiKeyFlag[]; bulkLimit?: number; rateLimitRoute?: number; rateLimitGlobal?: number }) => {
-      const { key, record } = await (await context().apiKeys()).create(options);
-      process.stdout.write(`Created API key ${describeKey(record)}\n${key}\n`);
-    });
+    .option(
+      '--rate-limit-route <n>',
+      'requests per route window instead of the default (0 = unlimited)',
+      nonNegativeInt,
+    )
+    .option(
+      '--rate-limit-global <n>',
+      'requests per global window instead of the default (0 = unlimited)',
+      nonNegativeInt,
+    )
+    .action(
+      async (options: {
+        name: string;
+        contact: string;
+        flags: ApiKeyFlag[];
+        bulkLimit?: number;
+        rateLimitRoute?: number;
+        rateLimitGlobal?: number;
+      }) => {
+        const { key, record } = await (await context().apiKeys()).create(options);
+        process.stdout.write(`Created API key ${describeKey(record)}\n${key}\n`);
+      },
+    );
 
   registerApiKeyEnsureCommand(apikey, context);
   registerApiKeyWebhookSecretCommand(apikey, context);
@@ -76,7 +105,7 @@ export function registerApiKeyCommands(program: Command, context: () => AdminCon
 
   apikey
     .command('usage')
-    .description('Print a key\'s requests per UTC day and route, all services (moved to MySQL or waiting in Redis).')
+    .description("Print a key's requests per UTC day and route, all services (moved to MySQL or waiting in Redis).")
     .argument('<id>', 'key id', positiveInt)
     .option('--days <n>', `days up to today (default 30, at most ${MAX_USAGE_DAYS})`, positiveInt, 30)
     .action(async (id: number, options: { days: number }) => {

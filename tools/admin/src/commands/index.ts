@@ -9,4 +9,11 @@ import { registerReadOnlyCommands } from './readonly.command.js';
 export type CommandRegistrar = (program: Command, context: () => AdminContext) => void;
 
 /** Every command group of `bin/admin`; a service adds its own here. */
-export const COMMANDS: CommandRegistrar[] = [registerApiKeyCommands, registerReadOnlyCommands, registerMigrateCommand, registerCategoryCommands, registerImageCommands, registerQueueCommands];
+export const COMMANDS: CommandRegistrar[] = [
+  registerApiKeyCommands,
+  registerReadOnlyCommands,
+  registerMigrateCommand,
+  registerCategoryCommands,
+  registerImageCommands,
+  registerQueueCommands,
+];

@@ -11,7 +11,9 @@ export function registerMigrateCommand(program: Command, context: () => AdminCon
       const { config } = context();
       for (const spec of DATABASES) {
         const applied = await migrateDatabase(config.database, spec);
-        process.stdout.write(`${config.database.prefix}${spec.name}: ${applied.length === 0 ? 'up to date' : `applied ${applied.join(', ')}`}\n`);
+        process.stdout.write(
+          `${config.database.prefix}${spec.name}: ${applied.length === 0 ? 'up to date' : `applied ${applied.join(', ')}`}\n`,
+        );
       }
     });
 }

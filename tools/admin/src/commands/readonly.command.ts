@@ -11,7 +11,9 @@ export function registerReadOnlyCommands(program: Command, context: () => AdminC
   const serviceOption = () =>
     new Option('--service <service>', 'which service').argParser(oneOf<Target>([...SERVICES, 'all'])).default('all');
 
-  const readonly = program.command('readonly').description('The run-time read-only switch (running services see it within a second).');
+  const readonly = program
+    .command('readonly')
+    .description('The run-time read-only switch (running services see it within a second).');
 
   for (const state of ['on', 'off'] as const) {
     readonly
@@ -35,7 +37,9 @@ export function registerReadOnlyCommands(program: Command, context: () => AdminC
       for (const service of targets(options.service)) {
         const value = stored[service];
         const effective = value ?? ctx.config.readOnlyDefault;
-        process.stdout.write(`${service}: ${effective ? 'on' : 'off'}${value === null ? ' (READ_ONLY default)' : ''}\n`);
+        process.stdout.write(
+          `${service}: ${effective ? 'on' : 'off'}${value === null ? ' (READ_ONLY default)' : ''}\n`,
+        );
       }
     });
 }

@@ -17,7 +17,8 @@ export function verdictOnStoredKey(stored: ApiKey | null, flags: readonly ApiKey
   if (!stored.active) return { action: 'replace', why: `API key ${stored.id} was revoked`, revoke: false };
   if (stored.disabled) return { action: 'replace', why: `API key ${stored.id} is disabled`, revoke: false };
   const missing = flags.filter((flag) => !stored.flags.includes(flag));
-  if (missing.length > 0) return { action: 'replace', why: `API key ${stored.id} lacks the flag(s) ${missing.join(', ')}`, revoke: true };
+  if (missing.length > 0)
+    return { action: 'replace', why: `API key ${stored.id} lacks the flag(s) ${missing.join(', ')}`, revoke: true };
   return { action: 'reuse' };
 }
 

@@ -13,7 +13,10 @@ const here = (file: string): string => fileURLToPath(new URL(file, import.meta.u
 await runHttpBench('framework floor', async ({ defer, measure }) => {
   const nodeHttp = await startCeiling('node:http floor', here('./node-http-server.js'));
   defer(nodeHttp.stop);
-  for (const [settings, label] of [['stock', "Express's defaults"], ['pawlink', 'our settings']] as const) {
+  for (const [settings, label] of [
+    ['stock', "Express's defaults"],
+    ['pawlink', 'our settings'],
+  ] as const) {
     process.env.BENCH_FLOOR_SETTINGS = settings;
     const expressServer = await startCeiling(`Express floor (${label})`, here('./express-server.js'));
     defer(expressServer.stop);

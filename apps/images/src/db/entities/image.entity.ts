@@ -31,7 +31,11 @@ export const ImageEntity = new EntitySchema<ImageRow>({
     category: { type: 'varchar', length: 100 },
     ext: { type: 'varchar', length: 10 },
     mimeType: { name: 'mime_type', type: 'varchar', length: 50 },
-    size: { type: 'bigint', unsigned: true, transformer: { to: (v: number) => v, from: (v: string | number) => Number(v) } },
+    size: {
+      type: 'bigint',
+      unsigned: true,
+      transformer: { to: (v: number) => v, from: (v: string | number) => Number(v) },
+    },
     width: { type: 'int', unsigned: true },
     height: { type: 'int', unsigned: true },
     artists: { type: 'json' },

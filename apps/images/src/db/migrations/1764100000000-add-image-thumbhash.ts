@@ -8,7 +8,9 @@ export class AddImageThumbhash1764100000000 implements MigrationInterface {
   name = 'AddImageThumbhash1764100000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query('ALTER TABLE images ADD COLUMN thumbhash VARCHAR(64) CHARACTER SET ascii COLLATE ascii_bin NULL');
+    await queryRunner.query(
+      'ALTER TABLE images ADD COLUMN thumbhash VARCHAR(64) CHARACTER SET ascii COLLATE ascii_bin NULL',
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

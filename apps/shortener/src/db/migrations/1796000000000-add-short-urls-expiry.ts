@@ -18,6 +18,8 @@ export class AddShortUrlsExpiry1796000000000 implements MigrationInterface {
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query('ALTER TABLE short_urls DROP COLUMN max_visits_reached_at, DROP COLUMN max_visits_used, DROP COLUMN max_visits, DROP COLUMN expires_at');
+    await queryRunner.query(
+      'ALTER TABLE short_urls DROP COLUMN max_visits_reached_at, DROP COLUMN max_visits_used, DROP COLUMN max_visits, DROP COLUMN expires_at',
+    );
   }
 }

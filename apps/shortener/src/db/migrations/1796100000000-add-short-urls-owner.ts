@@ -4,7 +4,9 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 const NOT_SUPPORTED_ERRNOS = new Set([1845, 1846, 1800, 1801, 1064]);
 
 function isUnsupportedAlgorithm(error: unknown): boolean {
-  const errno = (error as { driverError?: { errno?: number }; errno?: number }).driverError?.errno ?? (error as { errno?: number }).errno;
+  const errno =
+    (error as { driverError?: { errno?: number }; errno?: number }).driverError?.errno ??
+    (error as { errno?: number }).errno;
   return errno !== undefined && NOT_SUPPORTED_ERRNOS.has(errno);
 }
 
@@ -38,7 +40,11 @@ export class AddShortUrlsOwner1796100000000 implements MigrationInterface {
 
   async up(queryRunner: QueryRunner): Promise<void> {
     const addColumn = 'ALTER TABLE short_urls ADD COLUMN owner_key_id INT UNSIGNED NULL';
-    await firstAccepted(queryRunner, [`${addColumn}, ALGORITHM=INSTANT`, `${addColumn}, ALGORITHM=INPLACE, LOCK=NONE`, addColumn]);
+    await firstAccepted(queryRunner, [
+      `${addColumn}, ALGORITHM=INSTANT`,
+      `${addColumn}, ALGORITHM=INPLACE, LOCK=NONE`,
+      addColumn,
+    ]);
     const addIndex = 'ALTER TABLE short_urls ADD INDEX ix_short_urls_owner_created (owner_key_id, created_at, pos)';
     await firstAccepted(queryRunner, [`${addIndex}, ALGORITHM=INPLACE, LOCK=NONE`, addIndex]);
   }

@@ -5,7 +5,9 @@ export class AddApiKeyWebhookSecret1766000000000 implements MigrationInterface {
   name = 'AddApiKeyWebhookSecret1766000000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query('ALTER TABLE api_keys ADD COLUMN webhook_secret_sealed VARCHAR(255) CHARACTER SET ascii COLLATE ascii_bin NULL');
+    await queryRunner.query(
+      'ALTER TABLE api_keys ADD COLUMN webhook_secret_sealed VARCHAR(255) CHARACTER SET ascii COLLATE ascii_bin NULL',
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
