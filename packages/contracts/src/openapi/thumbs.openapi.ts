@@ -400,7 +400,7 @@ export const thumbsOpenApi: OpenApiDocument = serviceDocument({
         operationId: 'requestThumbnail',
         summary: 'Ask for a thumbnail',
         description:
-          "Takes no body. One job per (md5, type), whoever asks. With `callbackURL`, the job's end is POSTed there (see the callback `thumbnailEnded`) unless the answer is 200.",
+          "Takes no body fields (one is 400 1017: `callbackURL` is a query parameter). One job per (md5, type), whoever asks. With `callbackURL`, the job's end is POSTed there (see the callback `thumbnailEnded`) unless the answer is 200.",
         parameters: [
           id,
           type,
@@ -418,6 +418,7 @@ export const thumbsOpenApi: OpenApiDocument = serviceDocument({
           }),
         },
         errors: [
+          'UNKNOWN_BODY_FIELD',
           'INVALID_POST_ID',
           'INVALID_MD5',
           'INVALID_TYPE',
