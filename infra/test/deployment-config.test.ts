@@ -165,6 +165,12 @@ describe('docker-compose.yml', () => {
       const runtime = dockerfile.slice(dockerfile.indexOf(' AS runtime'));
       expect(runtime, app).toMatch(/apt-get install -y --no-install-recommends [^\n]*\btini\b/);
       expect(runtime, app).toMatch(/^ENTRYPOINT \["\/usr\/bin\/tini", "--"(, "bin\/admin")?\]$/m);
+      // hadolint's main rules (it is on neither registry we install from): every apt-get install
+      // without recommends and followed by removing the lists, an unprivileged user.
+      for (const install of runtime.match(/apt-get install[^\n]*/g) ?? [])
+        expect(install, app).toContain('--no-install-recommends');
+      expect(runtime, app).toContain('rm -rf /var/lib/apt/lists/*');
+      expect(runtime, app).toMatch(/^USER node$/m);
       // Exec form: no shell between tini and the program to swallow the signal.
       for (const line of runtime.split('\n').filter((l) => /^(CMD|ENTRYPOINT) /.test(l)))
         expect(line, app).toMatch(/^(CMD|ENTRYPOINT) \[/);
