@@ -219,6 +219,7 @@ bs_ensure_promtool() {
     bs_apt_install prometheus
     return 0
   fi
+  # shellcheck disable=SC2064 # expanded now on purpose: $policy is local to this function
   trap "bs_as_root rm -f '$policy'" EXIT
   bs_as_root sh -c "printf '#!/bin/sh\nexit 101\n' >'$policy' && chmod 755 '$policy'"
   bs_apt_install prometheus

@@ -1,9 +1,9 @@
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { ApiKeyRepository, authDatabase } from '@pawlink/auth';
+import { ApiKeyRepository, authDatabase, parseSecretsKey, WebhookSecretService } from '@pawlink/auth';
 import { createDataSource, loadBaseConfig } from '@pawlink/service-kit';
-import { createTestContext, freePort, processEnv, type TestContext } from '@pawlink/test-kit';
+import { admin, createTestContext, freePort, processEnv, type TestContext } from '@pawlink/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   commandOf,
@@ -151,6 +151,17 @@ describe('npm start', () => {
     const afterOne = await usableKeys();
     expect(afterOne.demo).toHaveLength(1);
     expect(afterOne.imagesService).toHaveLength(1);
+    // bin/admin beside it finds the secrets key the start keeps (no PAWLINK_SECRETS_KEY given), and
+    // the workers open the secret it makes with that key.
+    const hook = await admin(env, ['apikey', 'webhook-secret', String(afterOne.demo[0])]);
+    expect(hook.stderr).toBe('');
+    expect(hook.code).toBe(0);
+    const secret = hook.stdout.trim().split('\n').at(-1);
+    const sealed = new WebhookSecretService({
+      keys: new ApiKeyRepository(auth!),
+      secretsKey: parseSecretsKey(secretsKey),
+    });
+    expect(await sealed.current(afterOne.demo[0]!)).toBe(secret);
     const keyFile = path.join(dataDir, 'keys', `${ctx.dbPrefix}demo.key`);
     expect((await stat(keyFile)).mode & 0o777).toBe(0o600);
     expect(await readFile(keyFile, 'utf8')).toContain(first.demoKey);
