@@ -146,7 +146,7 @@ export async function stopPawlink(run: StartRun, options: StopOptions = {}): Pro
 }
 
 /** SIGKILL to every group of `runs` that still has a process (a test's cleanup). */
-export async function killPawlink(runs: Iterable<StartRun>): Promise<void> {
+export function killPawlink(runs: Iterable<StartRun>): void {
   for (const run of runs) {
     for (const pgid of run.groups) {
       try {

@@ -99,7 +99,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await killPawlink(runs);
+  killPawlink(runs);
   await auth?.destroy();
   await rm(dataDir, { recursive: true, force: true });
   await ctx?.cleanup();

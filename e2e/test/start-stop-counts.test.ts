@@ -83,7 +83,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await killPawlink(runs);
+  killPawlink(runs);
   await rm(dataDir, { recursive: true, force: true });
   await ctx?.cleanup();
 });
