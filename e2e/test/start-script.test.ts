@@ -95,6 +95,8 @@ beforeAll(async () => {
     DB_CONNECT_TIMEOUT_MS: '15000',
     DB_QUERY_TIMEOUT_MS: '15000',
     REDIS_CONNECT_TIMEOUT_MS: '15000',
+    // The worker's first commands too (a loaded CI machine timed one out at the 1 s default).
+    REDIS_COMMAND_TIMEOUT_MS: '15000',
   });
 });
 
