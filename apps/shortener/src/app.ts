@@ -1,4 +1,5 @@
 import { registerGetStatusRoute, serviceRateLimits, type AccessGuards } from '@pawlink/auth';
+import { BULK_CREATE_BODY_MAX_BYTES } from '@pawlink/contracts';
 import { shortenerOpenApi } from '@pawlink/contracts/openapi';
 import { createServiceApp, HttpMetrics, type Logger, type Readiness, type ReadOnlySwitch } from '@pawlink/service-kit';
 import type { Express } from 'express';
@@ -46,6 +47,8 @@ export function createApp(deps: ShortenerAppDeps): Express {
     service: 'shortener',
     ...deps,
     docs: { document: shortenerOpenApi, urls: config.urls, rateLimits: serviceRateLimits('shortener') },
+    // 100 items at their longest do not fit in BODY_LIMIT_BYTES (100 KiB by default); no other body grows so.
+    bodyLimits: { 'POST /create/bulk': BULK_CREATE_BODY_MAX_BYTES },
   });
   const app = base.app;
   // Before the `/:code` routes; `status` is a reserved code.

@@ -123,6 +123,16 @@ export interface ListShortUrlsResponse {
 /** Items of one `POST /create/bulk`. */
 export const BULK_CREATE_MAX_LINKS = 100;
 
+/**
+ * The body POST /create/bulk takes (its own, above BODY_LIMIT_BYTES, which bounds every other
+ * body): BULK_CREATE_MAX_LINKS items of 5 KiB, which holds an item with every field at its longest
+ * as the most verbose JSON encoders write it — a URL of URL_MAX_LENGTH characters with every `/`
+ * escaped (`\/`, 4096 bytes), a 50-character code, a 50-character credit of surrogate pairs each
+ * written `\uXXXX\uXXXX` (600 bytes), an expiry, a visit limit, the names and punctuation — and
+ * the envelope.
+ */
+export const BULK_CREATE_BODY_MAX_BYTES = 512 * 1024;
+
 /** `POST /create/bulk` body. */
 export interface BulkCreateShortUrlsRequest {
   links: CreateShortUrlRequest[];

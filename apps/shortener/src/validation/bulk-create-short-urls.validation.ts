@@ -31,7 +31,7 @@ export const bulkCreateShortUrlsValidation = [
 /** How many units of the create bucket a validated bulk request takes: one per item. */
 export const bulkCreateUnits = (req: Request): number => ((req.body as { links: unknown[] }).links ?? []).length;
 
-const itemChains = createShortUrlBodyValidation();
+const itemChains = createShortUrlBodyValidation('an item of POST /create/bulk');
 
 /**
  * One item of a bulk create, checked by the chains of POST /create's body (so it fails with the

@@ -1,5 +1,5 @@
 import { SHORT_CODE_MAX_LENGTH } from '@pawlink/contracts';
-import { ApiError, fail, parsedBy } from '@pawlink/service-kit';
+import { ApiError, fail, onlyBodyFields, parsedBy } from '@pawlink/service-kit';
 import { body, query, type ValidationChain } from 'express-validator';
 import { credit, expiresAt, maxVisits, targetUrl } from './short-url-fields.validation.js';
 
@@ -34,16 +34,27 @@ export interface CreateShortUrlInput {
 }
 
 /**
+ * The fields a create takes. Any other is 1017, naming it (as PATCH): a client that sends a field
+ * we do not know is told, not given a link without what it asked for. The official client (yiffy)
+ * sends `url`, `code` and `credit` only.
+ */
+export const CREATE_FIELDS = ['code', 'url', 'credit', 'expiresAt', 'maxVisits'] as const;
+
+/**
  * POST /create `[?editable=false]` {code?, url, credit?, expiresAt?, maxVisits?}, checked in that
- * order: `editable` (1057), a custom code (absent or null means a random one; 1071 invalid, empty
+ * order: `editable` (1057), a field it does not take (1017), a custom code (absent or null means a random one; 1071 invalid, empty
  * included, 1070 too long), the url (1073), the credit (1074), expiresAt (1081), maxVisits (1082).
  * Entries are editable unless the query says `editable=false` (or `0`), as the original server made them.
  */
-export const createShortUrlValidation = [editable(), ...createShortUrlBodyValidation()];
+export const createShortUrlValidation = [editable(), ...createShortUrlBodyValidation('POST /create')];
 
-/** The body of one create, {code?, url, credit?, expiresAt?, maxVisits?}, as POST /create and each item of POST /create/bulk check it. */
-export function createShortUrlBodyValidation(): ValidationChain[] {
+/**
+ * The body of one create, {code?, url, credit?, expiresAt?, maxVisits?}, as POST /create and each
+ * item of POST /create/bulk check it; `endpoint` names what refuses a field it does not take.
+ */
+export function createShortUrlBodyValidation(endpoint: string): ValidationChain[] {
   return [
+    onlyBodyFields(endpoint, CREATE_FIELDS),
     body('code')
       .optional({ values: 'null' })
       .isString()

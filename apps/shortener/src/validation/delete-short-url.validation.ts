@@ -1,3 +1,4 @@
+import { onlyBodyFields } from '@pawlink/service-kit';
 import { body, param } from 'express-validator';
 import { existingCode, managementCode } from './short-url-fields.validation.js';
 
@@ -6,8 +7,16 @@ export interface DeleteShortUrlInput {
   managementCode: string;
 }
 
-/** DELETE /:code {managementCode}. */
-export const deleteShortUrlValidation = [managementCode(), existingCode(param('code'))];
+/** DELETE /:code {managementCode}; any other field is 1017. */
+export const deleteShortUrlValidation = [
+  onlyBodyFields('DELETE /:code', ['managementCode']),
+  managementCode(),
+  existingCode(param('code')),
+];
 
-/** POST /delete {code, managementCode}: the compatibility alias. */
-export const deleteShortUrlAliasValidation = [managementCode(), existingCode(body('code'))];
+/** POST /delete {code, managementCode}: the compatibility alias (what the official client sends); any other field is 1017. */
+export const deleteShortUrlAliasValidation = [
+  onlyBodyFields('POST /delete', ['code', 'managementCode']),
+  managementCode(),
+  existingCode(body('code')),
+];

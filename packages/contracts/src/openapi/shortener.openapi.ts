@@ -1,4 +1,5 @@
 import {
+  BULK_CREATE_BODY_MAX_BYTES,
   BULK_CREATE_MAX_LINKS,
   CREDIT_MAX_LENGTH,
   LINKS_PAGE_DEFAULT,
@@ -220,6 +221,8 @@ const BULK_ITEM_RESULT = {
 const createBody = {
   type: 'object',
   required: ['url'],
+  // Any other field is 400 1017 (an item of a bulk create: that item's result), as on PATCH.
+  additionalProperties: false,
   properties: {
     url: {
       type: 'string',
@@ -301,6 +304,7 @@ export const shortenerOpenApi: OpenApiDocument = serviceDocument({
         },
         errors: [
           'INVALID_QUERY_VALUE',
+          'UNKNOWN_BODY_FIELD',
           'CODE_TOO_LONG',
           'INVALID_CODE',
           'CODE_IN_USE',
@@ -320,6 +324,8 @@ export const shortenerOpenApi: OpenApiDocument = serviceDocument({
         description:
           `Each item is one POST /create, in input order (a code or a fixed URL used twice behaves as two creates one after the other), and the key is recorded as each new entry's owner. ` +
           `Each item takes one unit of the \`shortener.create\` bucket (the request one of the global window), all or nothing: a request that does not fit in what is left is refused whole with 429 and nothing is created or counted. ` +
+          `A request with more items than the key's bucket allows in a whole window (120 a minute by default) could never fit: it is 422 1086 at once, naming the bucket, its limit and the most a request can send (\`extra.maxItems\`). ` +
+          `The body may be up to ${BULK_CREATE_BODY_MAX_BYTES / 1024} KiB (100 items with every field at its longest), above BODY_LIMIT_BYTES. ` +
           `400 1084 for a body that is not {links: [...]} with 1 to ${BULK_CREATE_MAX_LINKS} items; an item that fails answers its own failure and the others go on.`,
         parameters: [
           queryParameter(
@@ -352,7 +358,7 @@ export const shortenerOpenApi: OpenApiDocument = serviceDocument({
             successWith({ type: 'array', minItems: 1, maxItems: BULK_CREATE_MAX_LINKS, items: BULK_ITEM_RESULT }),
           ),
         },
-        errors: ['INVALID_QUERY_VALUE', 'BULK_CREATE_INVALID'],
+        errors: ['INVALID_QUERY_VALUE', 'BULK_CREATE_INVALID', 'BULK_ABOVE_RATE_LIMIT'],
       }),
     },
     '/links': {
@@ -391,10 +397,11 @@ export const shortenerOpenApi: OpenApiDocument = serviceDocument({
         requestBody: jsonBody('The code and its management code.', {
           type: 'object',
           required: ['code', 'managementCode'],
+          additionalProperties: false,
           properties: { code: { type: 'string' }, managementCode },
         }),
         responses: { '204': empty('Deleted.') },
-        errors: [...manageErrors],
+        errors: [...manageErrors, 'UNKNOWN_BODY_FIELD'],
       }),
     },
     '/{code}.json': {
@@ -536,10 +543,11 @@ export const shortenerOpenApi: OpenApiDocument = serviceDocument({
         requestBody: jsonBody('The management code.', {
           type: 'object',
           required: ['managementCode'],
+          additionalProperties: false,
           properties: { managementCode },
         }),
         responses: { '204': empty('Deleted.') },
-        errors: [...manageErrors, 'UNKNOWN_ROUTE'],
+        errors: [...manageErrors, 'UNKNOWN_BODY_FIELD', 'UNKNOWN_ROUTE'],
       }),
     },
   },
