@@ -70,8 +70,10 @@ describe('the worker’s /metrics', () => {
     expect(sample(text, 'thumbs_job_wait_seconds_count', { type: 'webp' })).toBe(1);
     expect(sample(text, 'pawlink_dependency_up', { dependency: 'redis' })).toBe(1);
     expect(sample(text, 'pawlink_dependency_up', { dependency: 'media' })).toBe(1);
-    // Callbacks are counted from the start, so a rate reads 0 before the first one.
+    // The common series are there from the start, so a rate reads 0 before the first event.
     expect(sample(text, 'thumbs_callback_attempts_total', { outcome: 'delivered' })).toBe(0);
+    expect(sample(text, 'thumbs_job_duration_seconds_count', { type: 'gif', outcome: 'done' })).toBe(0);
+    expect(sample(text, 'thumbs_jobs_stalled_total', { queue: 'thumbs' })).toBe(0);
     const promtool = spawnSync('promtool', ['check', 'metrics'], { input: text, encoding: 'utf8' });
     expect(promtool.error).toBeUndefined();
     expect(`${promtool.stdout}${promtool.stderr}`).toBe('');

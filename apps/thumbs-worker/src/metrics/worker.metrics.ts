@@ -1,3 +1,4 @@
+import { THUMBNAIL_CALLBACK_QUEUE, THUMBNAIL_QUEUE, THUMBNAIL_TYPES } from '@pawlink/contracts';
 import { Counter, Histogram, type Registry } from 'prom-client';
 import type { CallbackAttemptOutcome, CallbackDeliveryResult } from '../services/callback-outcome.rules.js';
 
@@ -52,7 +53,13 @@ export class ThumbsWorkerMetrics {
       labelNames: ['result'],
       registers,
     });
-    // Every series from the start, so rates and ratios read 0 rather than nothing before the first event.
+    // The common series from the start, so rates and ratios read 0 rather than nothing before the
+    // first event, and the first event counts (a series that appears at 1 is no increase to rate()).
+    for (const type of THUMBNAIL_TYPES) {
+      this.wait.zero({ type });
+      this.duration.zero({ type, outcome: 'done' });
+    }
+    for (const queue of [THUMBNAIL_QUEUE, THUMBNAIL_CALLBACK_QUEUE]) this.stalled.inc({ queue }, 0);
     for (const outcome of ['delivered', 'rejected', 'gone', 'disabled', 'refused', 'unsigned', 'error'] as const)
       this.attempts.inc({ outcome }, 0);
     for (const result of ['delivered', 'gone', 'failed'] as const) this.deliveries.inc({ result }, 0);
