@@ -88,10 +88,10 @@ describe('bin/admin apikey webhook-secret', () => {
     expect(rotated.code, rotated.stderr).toBe(0);
     expect(rotated.stdout).toContain('for 24 hours');
     expect(await secrets.signing(keyId)).toEqual({ current: rotated.lastLine, previous: [old] });
-    const [row] = (await dataSource.query(
+    const [row] = await dataSource.query<Array<{ minutes: number | string }>>(
       'SELECT TIMESTAMPDIFF(MINUTE, UTC_TIMESTAMP(3), webhook_secret_previous_until) AS minutes FROM api_keys WHERE id = ?',
       [keyId],
-    )) as Array<{ minutes: number | string }>;
+    );
     expect(Number(row!.minutes)).toBeGreaterThanOrEqual(23 * 60);
     expect(Number(row!.minutes)).toBeLessThanOrEqual(24 * 60);
     const dump = await rowDump(keyId);
