@@ -1,5 +1,6 @@
 import { RATE_LIMIT_BUCKETS } from '@pawlink/auth';
-import { shortenerOpenApi, withServer, type OpenApiDocument } from '@pawlink/contracts/openapi';
+import { withServer, type OpenApiDocument } from '@pawlink/contracts/openapi';
+import { shortenerOpenApi } from '../src/openapi.js';
 import { createLogger, type ReadOnlySwitch } from '@pawlink/service-kit';
 import {
   ContractViolation,
@@ -15,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
 import { loadShortenerConfig } from '../src/config.js';
 import type { ShortenerContainer } from '../src/container.js';
-import { REDIRECT_ROUTE } from '../src/routes/redirect-short-url.routes.js';
+import { REDIRECT_ROUTE } from '../src/endpoints/redirect-short-url.endpoint.js';
 import { create, SHORTENER_URL, startHarness, type Harness } from './support.js';
 
 /** The app's route table, built with guards that record what they stand for (nothing is served). */

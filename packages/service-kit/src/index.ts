@@ -23,3 +23,4 @@ export * from './lru/index.js';
 export * from './random/index.js';
 export { sendRevalidatableJson } from './send-json.js';
 export { applyExpressSettings } from './http/express-settings.js';
+export * from './endpoint/index.js';

@@ -12,7 +12,12 @@ export type ValidationOutcome<T> = { ok: true; input: T } | { ok: false; code: n
  */
 export async function runValidation<T>(
   chains: ValidationChain[],
-  request: { query?: Record<string, unknown>; params?: Record<string, unknown>; body?: unknown },
+  request: {
+    query?: Record<string, unknown>;
+    params?: Record<string, unknown>;
+    body?: unknown;
+    headers?: Record<string, unknown>;
+  },
 ): Promise<ValidationOutcome<T>> {
   const req = { query: {}, params: {}, headers: {}, ...request } as unknown as Request;
   const failure = await new Promise<unknown>((resolve) => {
