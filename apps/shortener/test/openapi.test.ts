@@ -12,6 +12,7 @@ import {
   toTemplate,
 } from '@pawlink/test-kit';
 import type { ServerResponse } from 'node:http';
+import { describeOpenApiDocument } from '@pawlink/test-kit/suites/openapi-document';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
 import { loadShortenerConfig } from '../src/config.js';
@@ -29,6 +30,8 @@ function routeTable() {
     readOnly: {} as ReadOnlySwitch,
   });
 }
+
+describeOpenApiDocument('shortener', shortenerOpenApi);
 
 /** The fast redirect answers `GET /:code` before Express: it is a route of the service too. */
 const FAST_PATH = [{ method: 'GET', path: toTemplate(REDIRECT_ROUTE) }];
