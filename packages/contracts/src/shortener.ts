@@ -107,23 +107,32 @@ const visits = () => s.integer({ minimum: 1 });
  * and `os` the top 10, the rest as `other`; `countries` are ISO 3166 alpha-2 or `unknown`.
  */
 const VISIT_BREAKDOWN_PROPERTIES = {
-  referrers: s.array(s.object({ host: s.string({ description: 'A host name, `direct`, `unknown` or `other`.' }), visits: visits() }), {
-    maxItems: 21,
-    description:
-      "Where the visits of `days` came from: the top 20 referring hosts (the `Referer` URL's host, lower case, without port; `direct` for none or an unparseable one), most visits first, then `other` for the rest. Visits counted before the breakdown existed are `unknown`. Adds up to the visits of `days`.",
-  }),
-  countries: s.array(s.object({ country: s.string({ description: 'ISO 3166 alpha-2, or `unknown`.' }), visits: visits() }), {
-    description:
-      "The visitors' countries, most visits first; `unknown` when the address is not in the database. From a local country database, by default [IP Geolocation by DB-IP](https://db-ip.com) (IP to Country Lite, CC BY 4.0); the address is never stored. Adds up to the visits of `days`.",
-  }),
-  browsers: s.array(s.object({
+  referrers: s.array(
+    s.object({ host: s.string({ description: 'A host name, `direct`, `unknown` or `other`.' }), visits: visits() }),
+    {
+      maxItems: 21,
+      description:
+        "Where the visits of `days` came from: the top 20 referring hosts (the `Referer` URL's host, lower case, without port; `direct` for none or an unparseable one), most visits first, then `other` for the rest. Visits counted before the breakdown existed are `unknown`. Adds up to the visits of `days`.",
+    },
+  ),
+  countries: s.array(
+    s.object({ country: s.string({ description: 'ISO 3166 alpha-2, or `unknown`.' }), visits: visits() }),
+    {
+      description:
+        "The visitors' countries, most visits first; `unknown` when the address is not in the database. From a local country database, by default [IP Geolocation by DB-IP](https://db-ip.com) (IP to Country Lite, CC BY 4.0); the address is never stored. Adds up to the visits of `days`.",
+    },
+  ),
+  browsers: s.array(
+    s.object({
       name: s.string({ description: 'A browser name (e.g. `Chrome`, `Firefox`, `Safari`), or `other`.' }),
       visits: visits(),
-    }), {
-    maxItems: 11,
-    description:
-      'The top 10 browsers by visits, then `other` for the rest (and the unrecognised). Adds up to the visits of `days`.',
-  }),
+    }),
+    {
+      maxItems: 11,
+      description:
+        'The top 10 browsers by visits, then `other` for the rest (and the unrecognised). Adds up to the visits of `days`.',
+    },
+  ),
   os: s.array(
     s.object({
       name: s.string({ description: 'An OS name (e.g. `Windows`, `macOS`, `iOS`, `Android`, `Linux`), or `other`.' }),

@@ -4,7 +4,12 @@ import { existingCode, managementCode } from './short-url.fields.js';
 import { SHORT_URL_TAGS, shortenerEndpoint, type ShortenerEndpointDeps } from './shortener.deps.js';
 
 const guards = [requireKey('shortener'), rateLimit('shortener.manage'), writable(), parsedBody()];
-const errors = ['MANAGEMENT_CODE_REQUIRED', 'NO_MANAGEMENT_CODE', 'MANAGEMENT_CODE_MISMATCH', 'SHORT_URL_NOT_FOUND'] as const;
+const errors = [
+  'MANAGEMENT_CODE_REQUIRED',
+  'NO_MANAGEMENT_CODE',
+  'MANAGEMENT_CODE_MISMATCH',
+  'SHORT_URL_NOT_FOUND',
+] as const;
 
 /** 204 once the entry named by its code and management code is gone. */
 const deleteEntry =

@@ -1,10 +1,4 @@
-import {
-  QR_MARGIN_DEFAULT,
-  QR_MARGIN_MAX,
-  QR_SIZE_DEFAULT,
-  QR_SIZE_MAX,
-  QR_SIZE_MIN,
-} from '@pawlink/contracts';
+import { QR_MARGIN_DEFAULT, QR_MARGIN_MAX, QR_SIZE_DEFAULT, QR_SIZE_MAX, QR_SIZE_MIN } from '@pawlink/contracts';
 import { header, media } from '@pawlink/contracts/openapi';
 import { ApiError, inPath, inQuery } from '@pawlink/service-kit';
 import { sendJsonLimited } from '../http/public-answers.http.js';

@@ -1,6 +1,12 @@
 import { header, media } from '@pawlink/contracts/openapi';
 import { inPath } from '@pawlink/service-kit';
-import { expiredPage, lookupLimited, sendExpired, sendPreviewLimited, sendPreviewNotFound } from '../http/public-answers.http.js';
+import {
+  expiredPage,
+  lookupLimited,
+  sendExpired,
+  sendPreviewLimited,
+  sendPreviewNotFound,
+} from '../http/public-answers.http.js';
 import { PREVIEW_HEADERS, renderPreviewPage } from '../views/preview.page.js';
 import { publicCode } from './short-url.fields.js';
 import { SHORT_URL_TAGS, shortenerEndpoint } from './shortener.deps.js';

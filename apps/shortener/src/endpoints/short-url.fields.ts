@@ -89,8 +89,9 @@ export const editable = (description: string): Field<boolean> =>
       const value: unknown = raw ?? 'true';
       const parsed = typeof value === 'string' ? EDITABLE.get(value) : undefined;
       if (parsed === undefined)
-        throw new ApiError(
-          'INVALID_QUERY_VALUE', { message: `Invalid editable: ${Array.isArray(value) ? 'given more than once' : quoted(value)}; give it once, as true, false, 1 or 0.` });
+        throw new ApiError('INVALID_QUERY_VALUE', {
+          message: `Invalid editable: ${Array.isArray(value) ? 'given more than once' : quoted(value)}; give it once, as true, false, 1 or 0.`,
+        });
       return parsed;
     },
   });
@@ -114,10 +115,13 @@ export function wholeNumber(
     parse: (raw) => {
       const value: unknown = raw ?? String(fallback);
       if (!isSingle(value)) throw new ApiError('INVALID_QUERY_VALUE', { message: `Invalid ${name}: ${expected}.` });
-      if (!/^[0-9]{1,9}$/.test(value)) throw new ApiError('INVALID_QUERY_VALUE', { message: `Invalid ${name}: ${quoted(value)}; ${expected}.` });
+      if (!/^[0-9]{1,9}$/.test(value))
+        throw new ApiError('INVALID_QUERY_VALUE', { message: `Invalid ${name}: ${quoted(value)}; ${expected}.` });
       const n = Number.parseInt(value, 10);
       if (n < min || n > max)
-        throw new ApiError('INVALID_QUERY_VALUE', { message: `Invalid ${name}: ${quoted(value)} is out of range; ${expected}.` });
+        throw new ApiError('INVALID_QUERY_VALUE', {
+          message: `Invalid ${name}: ${quoted(value)} is out of range; ${expected}.`,
+        });
       return n;
     },
   });
@@ -133,8 +137,9 @@ export const qrFormat = (): Field<QrFormat> =>
       const value: unknown = raw ?? 'svg';
       const format = QR_FORMATS.find((known) => known === value);
       if (format === undefined)
-        throw new ApiError(
-          'INVALID_QUERY_VALUE', { message: `Invalid format: ${isSingle(value) ? quoted(value) : 'given more than once'}; give it once, as svg or png.` });
+        throw new ApiError('INVALID_QUERY_VALUE', {
+          message: `Invalid format: ${isSingle(value) ? quoted(value) : 'given more than once'}; give it once, as svg or png.`,
+        });
       return format;
     },
   });
@@ -147,7 +152,9 @@ export const linksCursor = (): Field<OwnerPosition> =>
     codes: ['INVALID_QUERY_VALUE'],
     parse: (value) => {
       if (!isSingle(value))
-        throw new ApiError('INVALID_QUERY_VALUE', { message: 'Invalid cursor: give it once, as the `next` value of the previous page.' });
+        throw new ApiError('INVALID_QUERY_VALUE', {
+          message: 'Invalid cursor: give it once, as the `next` value of the previous page.',
+        });
       return decodeLinksCursor(value);
     },
   });
@@ -160,7 +167,9 @@ export const linksQuery = (): Field<string> =>
     codes: ['INVALID_QUERY_VALUE'],
     parse: (value) => {
       if (!isSingle(value) || lengthOf(value) < 1 || lengthOf(value) > LINKS_QUERY_MAX_LENGTH)
-        throw new ApiError('INVALID_QUERY_VALUE', { message: `Invalid q: give it once, as 1 to ${LINKS_QUERY_MAX_LENGTH} characters.` });
+        throw new ApiError('INVALID_QUERY_VALUE', {
+          message: `Invalid q: give it once, as 1 to ${LINKS_QUERY_MAX_LENGTH} characters.`,
+        });
       return value;
     },
   });
@@ -184,7 +193,9 @@ export const customCode = (): Field<string> =>
       if (typeof value !== 'string')
         throw new ApiError('INVALID_CODE', { message: 'The provided code must be a string (A-Z, a-z, 0-9 and -).' });
       if (value === '')
-        throw new ApiError('INVALID_CODE', { message: 'The provided code is empty: leave it out, or send null, for a random code.' });
+        throw new ApiError('INVALID_CODE', {
+          message: 'The provided code is empty: leave it out, or send null, for a random code.',
+        });
       if (lengthOf(value) > SHORT_CODE_MAX_LENGTH) throw new ApiError('CODE_TOO_LONG');
       if (!SHORT_CODE_PATTERN.test(value)) throw new ApiError('INVALID_CODE');
       return value;
@@ -203,7 +214,9 @@ export const targetUrl = (): Field<string, ShortenerConfig> =>
       if (typeof value !== 'string' || value === '')
         throw new ApiError('INVALID_URL', { message: 'The provided url is invalid: url must be a non-empty string.' });
       if (lengthOf(value) > URL_MAX_LENGTH)
-        throw new ApiError('INVALID_URL', { message: `The provided url is invalid: at most ${URL_MAX_LENGTH} characters.` });
+        throw new ApiError('INVALID_URL', {
+          message: `The provided url is invalid: at most ${URL_MAX_LENGTH} characters.`,
+        });
       return normaliseTargetUrl(value, config.shortener.privateTargetPrefixes);
     },
   });
@@ -216,12 +229,16 @@ export const credit = (): Field<string> =>
     parse: (raw) => {
       const value: unknown = raw === null ? '' : raw;
       if (typeof value !== 'string')
-        throw new ApiError('CREDIT_TOO_LONG', { message: 'The provided credit must be a string of at most 50 characters.' });
+        throw new ApiError('CREDIT_TOO_LONG', {
+          message: 'The provided credit must be a string of at most 50 characters.',
+        });
       const trimmed = value.trim();
       if (!fitsCredit(trimmed)) throw new ApiError('CREDIT_TOO_LONG');
       if (CREDIT_NOT_TEXT.test(trimmed))
-        throw new ApiError(
-          'CREDIT_TOO_LONG', { message: 'The provided credit must be plain text: no control characters, bidirectional controls or broken unicode.' });
+        throw new ApiError('CREDIT_TOO_LONG', {
+          message:
+            'The provided credit must be plain text: no control characters, bidirectional controls or broken unicode.',
+        });
       return trimmed === '' ? DEFAULT_CREDIT : trimmed;
     },
   });
@@ -284,9 +301,9 @@ export const bulkLinks = (itemSchema: Record<string, unknown>): Field<unknown[]>
     codes: ['BULK_CREATE_INVALID'],
     parse: (value) => {
       if (!Array.isArray(value) || value.length < 1 || value.length > BULK_CREATE_MAX_LINKS)
-        throw new ApiError(
-          'BULK_CREATE_INVALID', { message: `Invalid bulk create: the body must be {links: [...]} with 1 to ${BULK_CREATE_MAX_LINKS} items.` });
+        throw new ApiError('BULK_CREATE_INVALID', {
+          message: `Invalid bulk create: the body must be {links: [...]} with 1 to ${BULK_CREATE_MAX_LINKS} items.`,
+        });
       return value;
     },
   });
-

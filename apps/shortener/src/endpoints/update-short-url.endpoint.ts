@@ -27,7 +27,9 @@ export const updateShortUrlEndpoint = shortenerEndpoint({
     maxVisits: inBody(optional(maxVisits())),
   },
   body: { description: 'The management code and what changes.' },
-  responses: { 200: json('The changed record with its visits; modifiedAt is set.', successWith(shortUrlWithVisitsRef)) },
+  responses: {
+    200: json('The changed record with its visits; modifiedAt is set.', successWith(shortUrlWithVisitsRef)),
+  },
   errors: ['NO_MANAGEMENT_CODE', 'MANAGEMENT_CODE_MISMATCH', 'SHORT_URL_NOT_FOUND', 'NO_CHANGES', 'UNKNOWN_ROUTE'],
   handler:
     ({ services }) =>

@@ -2,14 +2,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import { Errors } from '../errors.js';
 import { errorSchemaName } from './error-schemas.js';
-import {
-  imagesOpenApi,
-  INTERNAL,
-  servedDocument,
-  thumbsOpenApi,
-  withServer,
-  type OpenApiDocument,
-} from './index.js';
+import { imagesOpenApi, INTERNAL, servedDocument, thumbsOpenApi, withServer, type OpenApiDocument } from './index.js';
 
 const DOCUMENTS: Array<[string, OpenApiDocument]> = [
   ['images', imagesOpenApi],

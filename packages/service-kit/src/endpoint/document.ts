@@ -28,7 +28,8 @@ function requestBodyOf(endpoint: AnyEndpoint<never>, fields: Fields<unknown>): R
   if (Object.keys(bodyFields).length === 0) return undefined;
   if (!endpoint.body) throw new Error(`${endpoint.operationId}: body fields need a body description`);
   const schema = objectSchemaOf(bodyFields, { closed: endpoint.onlyBodyFieldsOf !== undefined });
-  const media = endpoint.body.media === 'json' ? ['application/json'] : ['application/json', 'application/x-www-form-urlencoded'];
+  const media =
+    endpoint.body.media === 'json' ? ['application/json'] : ['application/json', 'application/x-www-form-urlencoded'];
   return {
     description: endpoint.body.description,
     required: true,
@@ -63,7 +64,9 @@ export function endpointOperation(endpoint: AnyEndpoint<never>): OperationObject
     .filter(([, f]) => f.in !== 'body')
     .sort(([, a], [, b]) => Number(b.in === 'params') - Number(a.in === 'params'))
     .map(([name, f]) =>
-      f.in === 'params' ? pathParameter(name, f.description ?? '', f.schema) : queryParameter(name, f.description ?? '', f.schema),
+      f.in === 'params'
+        ? pathParameter(name, f.description ?? '', f.schema)
+        : queryParameter(name, f.description ?? '', f.schema),
     );
   const requestBody = requestBodyOf(endpoint, fields);
   const errors = ownErrors(endpoint, fields);
