@@ -156,7 +156,8 @@ const VISIT_BREAKDOWN_PROPERTIES = {
     },
   ),
 };
-const VisitBreakdownSchema = s.object(VISIT_BREAKDOWN_PROPERTIES);
+/** Where the visits came from (the breakdown lists of the stats). */
+export const VisitBreakdownSchema = s.object(VISIT_BREAKDOWN_PROPERTIES);
 export type VisitBreakdown = Static<typeof VisitBreakdownSchema>;
 
 /** `GET /:code/stats`: the counted visits of a code. */

@@ -304,6 +304,7 @@ export const bulkLinks = (itemSchema: Record<string, unknown>): Field<unknown[]>
         throw new ApiError('BULK_CREATE_INVALID', {
           message: `Invalid bulk create: the body must be {links: [...]} with 1 to ${BULK_CREATE_MAX_LINKS} items.`,
         });
-      return value;
+      const items: unknown[] = value;
+      return items;
     },
   });

@@ -56,9 +56,11 @@ export function endpointOperation(endpoint: AnyEndpoint<never>): OperationObject
     summary: endpoint.summary,
     tags: endpoint.tags,
     access: 'public',
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- AnyEndpoint: every endpoint's responses are a Record<number, ResponseObject>
     responses: endpoint.responses,
   };
   for (const step of endpoint.guards) if (step !== VALIDATION) Object.assign(spec, step.doc);
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- AnyEndpoint: every endpoint's fields are Fields of its app's config
   const fields: Fields<unknown> = endpoint.fields;
   const parameters = Object.entries(fields)
     .filter(([, f]) => f.in !== 'body')

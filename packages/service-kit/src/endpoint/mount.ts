@@ -13,6 +13,7 @@ import { VALIDATION } from './guards.js';
  * before `/:code`).
  */
 export function mountEndpoint<D extends { config: unknown }>(app: Express, endpoint: AnyEndpoint<D>, deps: D): void {
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-argument -- AnyEndpoint: its fields are Fields of D's config
   const chains = chainsOf(endpoint.fields, deps.config, endpoint.onlyBodyFieldsOf);
   const validation: RequestHandler | undefined = chains.length > 0 ? validate(...chains) : undefined;
   const steps: RequestHandler[] = [];
