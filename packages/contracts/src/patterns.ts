@@ -3,7 +3,6 @@
  * request fields and the OpenAPI documents read them from here, never from a copy.
  */
 import { CREDIT_MAX_LENGTH } from './credit-text.js';
-import { MD5_PATTERN } from './md5.js';
 import { string, type Schema } from './schema.js';
 
 export const SHORT_CODE_MAX_LENGTH = 50;
@@ -17,11 +16,7 @@ export const SHORT_CODE = new RegExp(`^[${SHORT_CODE_CHARACTERS}]{1,${SHORT_CODE
 export const shortCodeSchema = (keywords: Record<string, unknown> = {}): Schema<string> =>
   string({ pattern: SHORT_CODE_PATTERN.source, maxLength: SHORT_CODE_MAX_LENGTH, ...keywords });
 
-/** An MD5 as stored and answered: 32 lower-case hex digits (requests may use either case: MD5_PATTERN). */
-export const MD5_LOWER_PATTERN = new RegExp(MD5_PATTERN.source.replace('0-9a-fA-F', '0-9a-f'));
-/** An MD5 in a document, as answered. */
-export const md5Schema = (keywords: Record<string, unknown> = {}): Schema<string> =>
-  string({ pattern: MD5_LOWER_PATTERN.source, ...keywords });
+/* The MD5 patterns (MD5_PATTERN, MD5_LOWER_PATTERN, md5Schema) are in md5.ts. */
 
 /** The longest target URL, before and after normalisation. */
 export const URL_MAX_LENGTH = 2048;
