@@ -6,7 +6,7 @@
  */
 import {
   BULK_CREATE_MAX_LINKS,
-  CREDIT_MAX_LENGTH,
+  creditSchema,
   CREDIT_NOT_TEXT,
   DEFAULT_CREDIT,
   fitsCredit,
@@ -14,7 +14,6 @@ import {
   MAX_VISITS_LIMIT,
   QR_FORMATS,
   s,
-  SHORT_CODE,
   SHORT_CODE_MAX_LENGTH,
   SHORT_CODE_PATTERN,
   shortCodeSchema,
@@ -52,7 +51,7 @@ export const existingCode = (description = CODE_PARAMETER): Field<string> =>
     description,
     codes: ['SHORT_URL_NOT_FOUND'],
     parse: (value) => {
-      if (typeof value !== 'string' || !SHORT_CODE.test(value)) throw new ApiError('SHORT_URL_NOT_FOUND');
+      if (typeof value !== 'string' || !isWellFormedCode(value)) throw new ApiError('SHORT_URL_NOT_FOUND');
       return value;
     },
   });
@@ -224,7 +223,7 @@ export const targetUrl = (): Field<string, ShortenerConfig> =>
 /** A credit: plain text of at most 50 characters after trimming (1074); blank and null mean the default, "Unknown". */
 export const credit = (): Field<string> =>
   field({
-    schema: s.nullable(s.string({ maxLength: CREDIT_MAX_LENGTH, description: 'Default "Unknown".' })),
+    schema: s.nullable(creditSchema({ description: 'Default "Unknown".' })),
     codes: ['CREDIT_TOO_LONG'],
     parse: (raw) => {
       const value: unknown = raw === null ? '' : raw;

@@ -51,3 +51,13 @@ export function objectChecker<F extends Fields<C>, C>(fields: F, config: C) {
     return { ok: false, code: outcome.code, error: outcome.message };
   };
 }
+
+/**
+ * The input of a request from its validated data: the declared fields only. A whole-body check
+ * (`onlyBodyFields`) leaves the body itself under the empty name, which is not a field.
+ */
+export function inputOf(data: Readonly<Record<string, unknown>>, names: readonly string[]): Record<string, unknown> {
+  const input: Record<string, unknown> = {};
+  for (const name of names) if (name in data) input[name] = data[name];
+  return input;
+}

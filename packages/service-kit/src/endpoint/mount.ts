@@ -1,7 +1,7 @@
 import type { Express, RequestHandler } from 'express';
 import { onlyMethods } from '../only-methods.js';
 import { validate, validated } from '../validation/validate.js';
-import { chainsOf } from './chains.js';
+import { chainsOf, inputOf } from './chains.js';
 import type { AnyEndpoint } from './endpoint.js';
 import type { InputOf } from './field.js';
 import { VALIDATION } from './guards.js';
@@ -26,9 +26,12 @@ export function mountEndpoint<D extends { config: unknown }>(app: Express, endpo
   }
   if (!checked && validation) steps.push(validation);
   const handle = endpoint.handler(deps);
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-argument -- AnyEndpoint: its fields are a record
+  const names = Object.keys(endpoint.fields);
+  const whole = endpoint.onlyBodyFieldsOf !== undefined;
   const answer: RequestHandler = async (req, res) => {
     // The fields' parsers made every value of this record; their types are InputOf<the fields>.
-    const input: InputOf<typeof endpoint.fields> = validated(req);
+    const input: InputOf<typeof endpoint.fields> = whole ? inputOf(validated(req), names) : validated(req);
     const reply: unknown = await handle({ input, req, res });
     if (typeof reply === 'object' && reply !== null && 'status' in reply && typeof reply.status === 'number')
       res.status(reply.status).json('body' in reply ? reply.body : undefined);
