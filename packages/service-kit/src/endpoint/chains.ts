@@ -20,17 +20,18 @@ export function chainOf<C>(location: FieldLocation, name: string, f: Field<unkno
 }
 
 /**
- * The chains of a request, in the contract's order: with `onlyBodyFieldsOf` (the endpoint's name
- * in the message), first the check that the body holds only its fields (400 1017), then each field
- * in the order written.
+ * The chains of a request, in the contract's order: each field in the order written and, with
+ * `onlyBodyFieldsOf` (the endpoint's name in the message), the check that the body holds only its
+ * fields (400 1017) just before the first body field, so a query parameter written first is still
+ * answered first (POST /create's `editable`).
  */
 export function chainsOf<C>(fields: Fields<C>, config: C, onlyBodyFieldsOf?: string): ValidationChain[] {
-  const chains = Object.entries(fields).map(([name, f]) => chainOf(f.in, name, f, config));
+  const entries = Object.entries(fields);
+  const chains = entries.map(([name, f]) => chainOf(f.in, name, f, config));
   if (onlyBodyFieldsOf !== undefined) {
-    const bodyNames = Object.entries(fields)
-      .filter(([, f]) => f.in === 'body')
-      .map(([name]) => name);
-    chains.unshift(onlyBodyFields(onlyBodyFieldsOf, bodyNames));
+    const bodyNames = entries.filter(([, f]) => f.in === 'body').map(([name]) => name);
+    const firstBody = entries.findIndex(([, f]) => f.in === 'body');
+    chains.splice(firstBody === -1 ? chains.length : firstBody, 0, onlyBodyFields(onlyBodyFieldsOf, bodyNames));
   }
   return chains;
 }
@@ -41,12 +42,16 @@ export type ObjectCheck<F> = { ok: true; input: InputOf<F> } | { ok: false; code
  * A checker of one object against fields (read as its properties, wherever a request carries them), by the chains a request's body runs (so it fails
  * with the same code and message): a bulk create's items. A chain that names no contract code is a
  * bug in it and throws, as it would answer 500 on a request. Build it once (at mount), use it per item.
+ * With `onlyFieldsOf`, a property that is not a field is 1017 first, naming it as that says.
  */
-export function objectChecker<F extends Fields<C>, C>(fields: F, config: C) {
+export function objectChecker<F extends Fields<C>, C>(fields: F, config: C, onlyFieldsOf?: string) {
   const chains = Object.entries(fields).map(([name, f]) => chainOf('body', name, f, config));
+  const names = Object.keys(fields);
+  if (onlyFieldsOf !== undefined) chains.unshift(onlyBodyFields(onlyFieldsOf, names));
   return async (value: object, headers: Request['headers']): Promise<ObjectCheck<F>> => {
-    const outcome = await runValidation<InputOf<F>>(chains, { body: value, headers });
-    if (outcome.ok) return outcome;
+    const outcome = await runValidation<Record<string, unknown>>(chains, { body: value, headers });
+    // The fields' parsers made every value; their types are InputOf<F>.
+    if (outcome.ok) return { ok: true, input: inputOf(outcome.input, names) as InputOf<F> };
     if (outcome.code === undefined) throw new Error(outcome.message);
     return { ok: false, code: outcome.code, error: outcome.message };
   };

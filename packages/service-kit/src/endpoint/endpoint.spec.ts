@@ -93,16 +93,18 @@ describe('fields become express-validator chains', () => {
     });
   });
 
-  it('refuse a body field the endpoint does not take before any field (1017)', async () => {
+  it('refuse a body field the endpoint does not take (1017) just before the first body field', async () => {
+    expect(await run({ query: {}, params: { id: 'a' }, body: { other: 1 } })).toMatchObject({ ok: false, code: 1017 });
     expect(await run({ query: { count: 'x' }, params: { id: 'a' }, body: { other: 1 } })).toMatchObject({
       ok: false,
-      code: 1017,
+      code: 1057,
     });
   });
 
   it('check an object on its own (a bulk item); a parser without a code throws', async () => {
-    const check = objectChecker({ name: inBody(name) }, config);
+    const check = objectChecker({ name: inBody(name) }, config, 'an item');
     expect(await check({ name: 'x' }, {})).toEqual({ ok: true, input: { name: 'X' } });
+    expect(await check({ name: 1, other: 2 }, {})).toMatchObject({ ok: false, code: 1017 });
     expect(await check({ name: 1 }, {})).toEqual({ ok: false, code: 1071, error: 'bad name' });
     await expect(objectChecker({ name: inBody(uncoded) }, config)({ name: 'x' }, {})).rejects.toThrow(
       /a parser that names no contract code/,

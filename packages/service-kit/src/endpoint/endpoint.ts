@@ -53,7 +53,7 @@ export interface Endpoint<D, F extends Fields<ConfigOf<D>> = Fields<ConfigOf<D>>
   guards: ReadonlyArray<Step<D>>;
   fields: F;
   body?: BodyDoc;
-  /** The body may hold only its fields (1017, naming the endpoint as this says: `PATCH`), checked first. */
+  /** The body may hold only its fields (1017, naming the endpoint as this says: `PATCH`), checked just before the first body field. */
   onlyBodyFieldsOf?: string;
   responses: R;
   /** The registry codes the handler's service answers (the fields' and guards' codes are added). */
