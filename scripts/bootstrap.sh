@@ -206,6 +206,25 @@ bs_ensure_system_packages() {
     if [[ " ${missing[*]} " == *" redis-server "* ]]; then bs_stop_packaged_redis; fi
   fi
   bs_ensure_fault_suite_packages
+  bs_ensure_promtool
+}
+
+# promtool (Debian's prometheus package) checks every service's /metrics in the tests. Installed
+# without starting the package's prometheus service, as the fault suite's MariaDB is.
+bs_ensure_promtool() {
+  bs_have promtool && return 0
+  command -v apt-get >/dev/null 2>&1 || bs_die "missing promtool (package prometheus; the metrics tests run it) and no apt-get to install it"
+  local policy=/usr/sbin/policy-rc.d
+  if [[ -e "$policy" ]]; then
+    bs_apt_install prometheus
+    return 0
+  fi
+  # shellcheck disable=SC2064 # expanded now on purpose: $policy is local to this function
+  trap "bs_as_root rm -f '$policy'" EXIT
+  bs_as_root sh -c "printf '#!/bin/sh\nexit 101\n' >'$policy' && chmod 755 '$policy'"
+  bs_apt_install prometheus
+  bs_as_root rm -f "$policy"
+  trap - EXIT
 }
 
 # The fault suite (faults/) starts private MariaDB instances from these binaries (its private Redis
@@ -399,6 +418,13 @@ bs_media_dirs() {
 }
 
 bootstrap_main() {
+  # PAWLINK_BOOTSTRAP=skip: the environment and the pinned Node only, for a restart when nothing
+  # changed since the last full bootstrap (the stop tests restart `npm start` many times so).
+  if [[ "${PAWLINK_BOOTSTRAP:-}" == skip ]]; then
+    bs_use_pinned_node
+    bs_env_defaults
+    return 0
+  fi
   # pnpm first, with the machine's own npm and node: npm's global prefix follows the node running it.
   bs_ensure_system_packages
   bs_ensure_pnpm

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # npm start: bootstrap, demo data + API keys, then nginx (media), the three services and
-# WORKERS (default 1) thumbs workers in the foreground with prefixed logs. Ctrl-C/SIGTERM stops all.
+# WORKERS (default 1) thumbs workers in the foreground with prefixed logs. Ctrl-C/SIGTERM (any
+# number of them) stops each program once, in order, and waits for it (see STOP_ORDER).
 # `npm start --demo` (or `npm start -- --demo`, or BOARD_URL=demo) also runs the local demo board,
 # for a first run without internet: thumbs and the workers use it instead of the real image board.
 # What a start keeps (its keys, nginx's config, the demo board's files) lives in PAWLINK_DATA_DIR
@@ -200,6 +201,11 @@ prepare_nginx() {
 bs_timed "nginx config (media on port $MEDIA_PORT)" prepare_nginx
 
 # ---------------------------------------------------------------- processes
+# Each program writes its pid before it execs (the shell concurrently runs it with becomes the
+# program), so the stop below signals each one itself, once, in order.
+RUN_DIR="$(mktemp -d "${TMPDIR:-/tmp}/pawlink-start.XXXXXX")" || bs_die "cannot create a run directory"
+trap 'rm -rf "$RUN_DIR"' EXIT
+run_as() { printf 'echo $$ >%q; ' "$RUN_DIR/$1.pid"; }
 # concurrently hands its environment to every command (through a shell, which each replaces
 # itself with its program): the images service's SHORTENER_KEY is given to concurrently alone,
 # and every other program starts without it.
@@ -207,25 +213,86 @@ without_key="exec env -u SHORTENER_KEY"
 # HTTP_SERVICE_NODE_FLAGS (packages/service-kit/src/runtime/http-service-node-flags.ts): a larger young generation.
 http_node="node --max-semi-space-size=64"
 names=(nginx shortener images thumbs)
+stop_board=""
 cmds=(
-  "$without_key $NGINX_BIN -c $NGINX_DIR/nginx.conf -e $NGINX_DIR/error.log"
-  "$without_key $http_node apps/shortener/dist/main.js"
-  "exec $http_node apps/images/dist/main.js"
-  "$without_key $http_node apps/thumbs/dist/main.js"
+  "$(run_as nginx)$without_key $NGINX_BIN -c $NGINX_DIR/nginx.conf -e $NGINX_DIR/error.log"
+  "$(run_as shortener)$without_key $http_node apps/shortener/dist/main.js"
+  "$(run_as images)exec $http_node apps/images/dist/main.js"
+  "$(run_as thumbs)$without_key $http_node apps/thumbs/dist/main.js"
 )
 if [[ "${BOARD_URL,,}" == demo ]]; then
   # Loopback only; its files are made at first start (ffmpeg, sharp) and kept in DATA_DIR/demo-board.
   export DEMO_BOARD_PORT="${DEMO_BOARD_PORT:-3009}" DEMO_BOARD_DIR="${DEMO_BOARD_DIR:-$DATA_DIR/demo-board}"
   names+=(board)
-  cmds+=("$without_key node packages/board/dist/demo/main.js")
+  stop_board=" board"
+  cmds+=("$(run_as board)$without_key node packages/board/dist/demo/main.js")
 fi
+workers=()
 for ((i = 1; i <= WORKERS; i++)); do
   names+=("worker$i")
-  cmds+=("$without_key node apps/thumbs-worker/dist/main.js")
+  workers+=("worker$i")
+  cmds+=("$(run_as "worker$i")$without_key node apps/thumbs-worker/dist/main.js")
 done
 for f in apps/{shortener,images,thumbs,thumbs-worker}/dist/main.js packages/board/dist/demo/main.js; do
   [[ -f "$f" ]] || bs_die "$f is missing (did the build produce it?)"
 done
+
+# The stop, in this order, each step once its programs have exited: first what uses the others
+# (images' short-link filler calls the shortener, the workers download from the demo board), then
+# the shortener and the demo board, then nginx. MariaDB/MySQL and Redis are not the start's: they
+# keep running, so every service's last flush and move reach them.
+STOP_ORDER=("images thumbs${workers[*]:+ ${workers[*]}}" "shortener$stop_board" "nginx")
+# How long a step may take before what is left of it is killed: the longest graceful stop of its
+# programs (SHUTDOWN_LAST_CALL_MS + SHUTDOWN_TIMEOUT_MS; a worker's THUMBS_JOB_TIMEOUT_MS on top,
+# defaults as in packages/service-kit/src/base-config.ts and apps/thumbs-worker/src/config.ts) and 5 s.
+SERVICE_GRACE_MS=$((${SHUTDOWN_LAST_CALL_MS:-1000} + ${SHUTDOWN_TIMEOUT_MS:-10000} + 5000))
+WORKER_GRACE_MS=$((SERVICE_GRACE_MS + ${THUMBS_JOB_TIMEOUT_MS:-120000}))
+
+# What runs from here on uses builtins only: a process it started (sleep, a command
+# substitution's subshell) would be in the start's process group, and a second group signal would
+# kill it, failing the step under `set -e`.
+# Sets PID to the pid program $1 wrote, or "" when it has not started yet.
+read_pid() {
+  PID=""
+  if [[ -s "$RUN_DIR/$1.pid" ]]; then read -r PID <"$RUN_DIR/$1.pid" || PID=""; fi
+  return 0
+}
+alive() { [[ -n "$1" ]] && kill -0 "$1" 2>/dev/null; }
+# Sets NOW_MS to the time in unix ms (bs_now_ms without its command substitution).
+now_ms() {
+  NOW_MS="${EPOCHREALTIME/./}"
+  NOW_MS="${NOW_MS:0:-3}"
+}
+# Waits $1 seconds, or less when a signal comes: `read -t` on a FIFO nobody writes to.
+mkfifo "$RUN_DIR/tick"
+exec {TICK_FD}<>"$RUN_DIR/tick"
+tick() { read -r -t "$1" -u "$TICK_FD" _ || true; }
+
+# Sends SIGTERM once to each program of one step that still runs, and waits until they have exited.
+stop_step() {
+  local name grace_ms="$SERVICE_GRACE_MS" deadline left=()
+  declare -A pids=()
+  for name in $1; do
+    read_pid "$name"
+    alive "$PID" || continue
+    [[ "$name" == worker* ]] && grace_ms="$WORKER_GRACE_MS"
+    kill -TERM "$PID" 2>/dev/null && pids[$name]="$PID"
+  done
+  now_ms
+  deadline=$((NOW_MS + grace_ms))
+  while :; do
+    left=()
+    for name in "${!pids[@]}"; do alive "${pids[$name]}" && left+=("$name"); done
+    ((${#left[@]})) || return 0
+    now_ms
+    if ((NOW_MS > deadline)); then
+      say "WARNING: ${left[*]} still running $((grace_ms / 1000)) s after SIGTERM; killing"
+      for name in "${left[@]}"; do kill -KILL "${pids[$name]}" 2>/dev/null; done
+      return 0
+    fi
+    tick 0.1
+  done
+}
 
 banner() {
   # Waits for every service (and the demo board), then prints where things are, one example each
@@ -239,28 +306,53 @@ IFS=,
 name_list="${names[*]}"
 unset IFS
 
-CPID="" BPID=""
-stop_all() {
-  trap - INT TERM HUP
-  [[ -n "$CPID" ]] && kill -TERM "$CPID" 2>/dev/null
-  [[ -n "$BPID" ]] && kill -TERM "$BPID" 2>/dev/null
-  # A signal before concurrently started: nothing else to wait for.
+CPID="" BPID="" STOP_SIGNAL=""
+# The handler stays: a second signal (a process group's SIGTERM and npm's copy of it, a second
+# Ctrl-C) joins the stop under way instead of cutting it short.
+on_signal() {
+  [[ -n "$STOP_SIGNAL" ]] && return 0
+  STOP_SIGNAL="$1"
+  # A signal before concurrently started: nothing else to stop.
   [[ -n "$CPID" ]] || exit 143
 }
-trap stop_all INT TERM HUP
+trap 'on_signal INT' INT
+trap 'on_signal TERM' TERM
+trap 'on_signal HUP' HUP
 
 say "start the services (${name_list//,/, }) ..."
-SHORTENER_KEY="$IMAGES_SHORTENER_KEY" node_modules/.bin/concurrently --kill-others --kill-signal SIGTERM --prefix "[{name}]" \
+# In a session of its own (setsid): a signal to the start's process group (Ctrl-C, `kill --
+# -<pgid>`) reaches the start alone, which then stops each program once and in order. Neither
+# concurrently's --kill-others nor its own signal handling sends them a signal of its own.
+SHORTENER_KEY="$IMAGES_SHORTENER_KEY" setsid --wait node_modules/.bin/concurrently --prefix "[{name}]" \
   --names "$name_list" --prefix-colors "gray,cyan,magenta,yellow,green" -- "${cmds[@]}" &
 CPID=$!
 banner &
 BPID=$!
 
-status=0
-# wait returns early when a trapped signal arrives; keep waiting until concurrently has exited.
-while kill -0 "$CPID" 2>/dev/null; do
-  wait "$CPID" || status=$?
+# Until a signal, or a program that exits on its own (then the others are stopped too, as
+# --kill-others did).
+ended=""
+while [[ -z "$STOP_SIGNAL" ]] && alive "$CPID"; do
+  for name in "${names[@]}"; do
+    read_pid "$name"
+    if [[ -n "$PID" ]] && ! alive "$PID"; then
+      ended="$name"
+      break 2
+    fi
+  done
+  tick 0.5
 done
+if [[ -n "$ended" ]]; then
+  say "$ended exited; stopping the others"
+elif [[ -n "$STOP_SIGNAL" ]]; then
+  say "SIG$STOP_SIGNAL: stopping ${STOP_ORDER[0]// /, }, then ${STOP_ORDER[1]// /, }, then nginx"
+fi
+for step in "${STOP_ORDER[@]}"; do stop_step "$step"; done
 kill -TERM "$BPID" 2>/dev/null || true
 wait "$BPID" 2>/dev/null || true
+# A signal interrupts `wait`; bash keeps the status of a child it has reaped for the last one.
+while alive "$CPID"; do wait "$CPID" 2>/dev/null || true; done
+status=0
+wait "$CPID" 2>/dev/null || status=$?
+[[ -n "$ended" && "$status" == 0 ]] && status=1
 exit "$status"

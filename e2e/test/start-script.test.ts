@@ -1,12 +1,19 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { ApiKeyRepository, authDatabase } from '@pawlink/auth';
+import { ApiKeyRepository, authDatabase, parseSecretsKey, WebhookSecretService } from '@pawlink/auth';
 import { createDataSource, loadBaseConfig } from '@pawlink/service-kit';
-import { createTestContext, freePort, processEnv, REPO_ROOT, type TestContext } from '@pawlink/test-kit';
+import { admin, createTestContext, freePort, processEnv, type TestContext } from '@pawlink/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  commandOf,
+  descendants,
+  killPawlink,
+  startPawlink,
+  stopPawlink,
+  type StartRun,
+  type StopResult,
+} from '../support/npm-start.js';
 
 /**
  * The real `npm start` (scripts/start.sh, bootstrap included) on private ports, a private data
@@ -18,31 +25,7 @@ let ctx: TestContext;
 let dataDir: string;
 let env: Record<string, string>;
 let auth: ReturnType<typeof createDataSource> | undefined;
-const groups = new Set<number>();
-
-interface StartRun {
-  child: ChildProcess;
-  lines: string[];
-  demoKey: string;
-  exited: Promise<number | null>;
-}
-
-/** Processes whose process group is `pgid` (the start and everything it started), from /proc. */
-async function groupMembers(pgid: number): Promise<number[]> {
-  const members: number[] = [];
-  for (const entry of await readdir('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
-    // pid (comm) state ppid pgrp …; comm may hold spaces and parentheses, so read after the last ')'.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (Number(fields[2]) === pgid) members.push(Number(entry));
-  }
-  return members;
-}
-
-async function commandOf(pid: number): Promise<string> {
-  return (await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).replace(/\0/g, ' ').trim();
-}
+const runs: StartRun[] = [];
 
 async function environOf(pid: number): Promise<Map<string, string>> {
   const raw = await readFile(`/proc/${pid}/environ`, 'utf8').catch(() => '');
@@ -54,62 +37,17 @@ async function environOf(pid: number): Promise<Map<string, string>> {
   );
 }
 
-/** Starts `command` in a process group of its own and resolves once the banner printed the demo key. */
 async function start(command: string, args: string[]): Promise<StartRun> {
-  const child = spawn(command, args, { cwd: REPO_ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-  groups.add(child.pid!);
-  const lines: string[] = [];
-  let pending = '';
-  const collect = (chunk: Buffer): void => {
-    pending += chunk.toString();
-    const parts = pending.split('\n');
-    pending = parts.pop() ?? '';
-    lines.push(...parts);
-  };
-  child.stdout.on('data', collect);
-  child.stderr.on('data', collect);
-  // 'exit', not 'close': the programs it started hold the pipes until they end too.
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const deadline = Date.now() + 400_000;
-  for (;;) {
-    const banner = lines.findIndex((line) => line.includes('Pawlink is running'));
-    const key =
-      banner < 0
-        ? undefined
-        : lines
-            .slice(banner)
-            .map((line) => /^\s+demo API key\s+(\S+)$/.exec(line)?.[1])
-            .find(Boolean);
-    if (key) return { child, lines, demoKey: key, exited };
-    if (child.exitCode !== null || child.signalCode !== null || Date.now() > deadline) {
-      throw new Error(
-        `${command} ${args.join(' ')} did not get to its banner (exit ${child.exitCode ?? child.signalCode}):\n${lines.slice(-60).join('\n')}`,
-      );
-    }
-    await sleep(250);
-  }
+  const run = await startPawlink(command, args, env);
+  runs.push(run);
+  return run;
 }
 
 /**
  * SIGTERM to what was started (`bash scripts/start.sh`, or `npm start`, which passes it on), as a
  * service manager would; then every process of the start must end.
  */
-async function stop(run: StartRun): Promise<{ code: number | null; leftovers: string[] }> {
-  const pgid = run.child.pid!;
-  run.child.kill('SIGTERM');
-  const code = await Promise.race([run.exited, sleep(90_000).then(() => 'timeout' as const)]);
-  if (code === 'timeout')
-    throw new Error(`the start did not exit within 90 s of SIGTERM:\n${run.lines.slice(-40).join('\n')}`);
-  const deadline = Date.now() + 30_000;
-  let members = await groupMembers(pgid);
-  while (members.length > 0 && Date.now() < deadline) {
-    await sleep(250);
-    members = await groupMembers(pgid);
-  }
-  const leftovers = await Promise.all(members.map(async (pid) => `${pid} ${await commandOf(pid)}`));
-  if (members.length === 0) groups.delete(pgid);
-  return { code, leftovers };
-}
+const stop = (run: StartRun): Promise<StopResult> => stopPawlink(run);
 
 /** Keys usable now, by the name they start with. */
 async function usableKeys(): Promise<{ demo: number[]; imagesService: number[] }> {
@@ -157,17 +95,13 @@ beforeAll(async () => {
     DB_CONNECT_TIMEOUT_MS: '15000',
     DB_QUERY_TIMEOUT_MS: '15000',
     REDIS_CONNECT_TIMEOUT_MS: '15000',
+    // The worker's first commands too (a loaded CI machine timed one out at the 1 s default).
+    REDIS_COMMAND_TIMEOUT_MS: '15000',
   });
 });
 
 afterAll(async () => {
-  for (const pgid of groups) {
-    try {
-      process.kill(-pgid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  }
+  killPawlink(runs);
   await auth?.destroy();
   await rm(dataDir, { recursive: true, force: true });
   await ctx?.cleanup();
@@ -193,7 +127,7 @@ describe('npm start', () => {
 
     // The shortener key reaches the images service and no other program the start runs.
     const programs = await Promise.all(
-      (await groupMembers(first.child.pid!)).map(async (pid) => ({
+      (await descendants(first.child.pid!)).map(async ({ pid }) => ({
         command: await commandOf(pid),
         environ: await environOf(pid),
       })),
@@ -219,6 +153,17 @@ describe('npm start', () => {
     const afterOne = await usableKeys();
     expect(afterOne.demo).toHaveLength(1);
     expect(afterOne.imagesService).toHaveLength(1);
+    // bin/admin beside it finds the secrets key the start keeps (no PAWLINK_SECRETS_KEY given), and
+    // the workers open the secret it makes with that key.
+    const hook = await admin(env, ['apikey', 'webhook-secret', String(afterOne.demo[0])]);
+    expect(hook.stderr).toBe('');
+    expect(hook.code).toBe(0);
+    const secret = hook.stdout.trim().split('\n').at(-1);
+    const sealed = new WebhookSecretService({
+      keys: new ApiKeyRepository(auth!),
+      secretsKey: parseSecretsKey(secretsKey),
+    });
+    expect(await sealed.current(afterOne.demo[0]!)).toBe(secret);
     const keyFile = path.join(dataDir, 'keys', `${ctx.dbPrefix}demo.key`);
     expect((await stat(keyFile)).mode & 0o777).toBe(0o600);
     expect(await readFile(keyFile, 'utf8')).toContain(first.demoKey);

@@ -12,10 +12,14 @@ RUN pnpm install --frozen-lockfile --offline
 RUN pnpm turbo run build --filter=@pawlink/admin...
 
 FROM node:26.10.0-bookworm-slim AS runtime
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends tini \
+ && rm -rf /var/lib/apt/lists/*
 ENV NODE_ENV=production MEDIA_DIR=/srv/media
 WORKDIR /repo
 COPY --from=build --chown=node:node /repo ./
 RUN mkdir -p /srv/media/thumbs /srv/media/images && chown -R node:node /srv/media
 USER node
-ENTRYPOINT ["bin/admin"]
+# tini as PID 1: Ctrl-C or docker stop reaches the command (a long import stops cleanly).
+ENTRYPOINT ["/usr/bin/tini", "--", "bin/admin"]
 CMD ["migrate"]

@@ -13,6 +13,9 @@ RUN pnpm turbo run build --filter=@pawlink/shortener...
 RUN pnpm --filter=@pawlink/shortener deploy --prod --legacy /out
 
 FROM node:26.10.0-bookworm-slim AS runtime
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends tini \
+ && rm -rf /var/lib/apt/lists/*
 # A container is reached from outside it: listen on every interface (HOST defaults to 127.0.0.1).
 ENV NODE_ENV=production MEDIA_DIR=/srv/media HOST=0.0.0.0
 # HTTP_SERVICE_NODE_FLAGS (packages/service-kit/src/runtime/http-service-node-flags.ts): a larger young generation.
@@ -23,4 +26,7 @@ COPY --from=build --chown=node:node /out ./
 RUN mkdir -p /srv/media/thumbs /srv/media/images && chown -R node:node /srv/media
 USER node
 EXPOSE 3001
+# tini as PID 1 (exec form): docker stop's SIGTERM, and any second one, reaches node, whose
+# handlers make it one graceful stop; and what a process leaves behind is reaped.
+ENTRYPOINT ["/usr/bin/tini", "--"]
 CMD ["node", "dist/main.js"]

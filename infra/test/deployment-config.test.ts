@@ -156,6 +156,32 @@ describe('docker-compose.yml', () => {
     }
   });
 
+  it("runs every image under tini in exec form, so docker stop's SIGTERM reaches node, with a stop grace above the shutdown bound", async () => {
+    const doc = parse(await readFile(join(repoRoot, 'docker-compose.yml'), 'utf8')) as {
+      services: Record<string, { stop_grace_period?: string }>;
+    };
+    for (const app of ['shortener', 'images', 'thumbs', 'thumbs-worker', 'admin']) {
+      const dockerfile = await readFile(join(repoRoot, `infra/docker/${app}.Dockerfile`), 'utf8');
+      const runtime = dockerfile.slice(dockerfile.indexOf(' AS runtime'));
+      expect(runtime, app).toMatch(/apt-get install -y --no-install-recommends [^\n]*\btini\b/);
+      expect(runtime, app).toMatch(/^ENTRYPOINT \["\/usr\/bin\/tini", "--"(, "bin\/admin")?\]$/m);
+      // hadolint's main rules (it is on neither registry we install from): every apt-get install
+      // without recommends and followed by removing the lists, an unprivileged user.
+      for (const install of runtime.match(/apt-get install[^\n]*/g) ?? [])
+        expect(install, app).toContain('--no-install-recommends');
+      expect(runtime, app).toContain('rm -rf /var/lib/apt/lists/*');
+      expect(runtime, app).toMatch(/^USER node$/m);
+      // Exec form: no shell between tini and the program to swallow the signal.
+      for (const line of runtime.split('\n').filter((l) => /^(CMD|ENTRYPOINT) /.test(l)))
+        expect(line, app).toMatch(/^(CMD|ENTRYPOINT) \[/);
+    }
+    // SHUTDOWN_LAST_CALL_MS + SHUTDOWN_TIMEOUT_MS (1 s + 10 s) fit, and a worker's job (THUMBS_JOB_TIMEOUT_MS) too.
+    const seconds = (value: string | undefined): number => Number(/^(\d+)s$/.exec(value ?? '')?.[1] ?? 0);
+    for (const app of ['shortener', 'images', 'thumbs'])
+      expect(seconds(doc.services[app]?.stop_grace_period), app).toBeGreaterThan(11);
+    expect(seconds(doc.services['thumbs-worker']?.stop_grace_period)).toBeGreaterThan(131);
+  });
+
   it('runs the HTTP services with the Node flags the benchmarks measured, in containers and under npm start', async () => {
     const flags = HTTP_SERVICE_NODE_FLAGS.join(' ');
     expect(flags).not.toBe('');

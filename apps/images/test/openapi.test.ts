@@ -1,5 +1,5 @@
 import { RATE_LIMIT_BUCKETS } from '@pawlink/auth';
-import { imagesOpenApi, withServer } from '@pawlink/contracts/openapi';
+import { imagesOpenApi, servedDocument } from '@pawlink/contracts/openapi';
 import { createLogger, type ReadOnlySwitch } from '@pawlink/service-kit';
 import { expressRoutes, recordingGuards, request, routeDrift } from '@pawlink/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -49,7 +49,7 @@ describe('the images service serves its document and documentation', () => {
   it('GET /openapi.json is the document, not a category, and needs no key', async () => {
     const res = await request(`${h.url}/openapi.json`);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual(JSON.parse(JSON.stringify(withServer(imagesOpenApi, h.config.urls.images))));
+    expect(res.body).toEqual(JSON.parse(JSON.stringify(servedDocument(imagesOpenApi, h.config.urls.images))));
     expect((await request(`${h.url}/openapi/json`)).body.code).toBe(1030);
   });
 

@@ -184,6 +184,15 @@ describe('GET /:category', () => {
     expect(res.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
   });
 
+  it('takes the slashed form sent as one encoded segment (`/furry%2Fyiff%2Fgay`), as generated clients send it', async () => {
+    for (const path of ['/furry%2Fyiff%2Fgay', '/furry%2fyiff%2fgay?amount=2']) {
+      const res = await request(`${h.url}${path}`);
+      expect(res.status, path).toBe(200);
+      for (const image of res.body.images as { id: string }[]) expect(gay.has(image.id)).toBe(true);
+    }
+    expect((await request(`${h.url}/furry%2F%2Fyiff`)).body.code).toBe(1030);
+  });
+
   it('takes a slashed category path with a trailing slash like the dotted one', async () => {
     for (const path of ['/furry/yiff/gay/', '/furry.yiff.gay/']) {
       const res = await request(`${h.url}${path}`);

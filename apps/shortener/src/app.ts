@@ -1,6 +1,7 @@
 import { registerGetStatusRoute, serviceRateLimits, type AccessGuards } from '@pawlink/auth';
 import {
   createServiceApp,
+  bodyLimitsOf,
   HttpMetrics,
   mountEndpoint,
   type Logger,
@@ -35,7 +36,7 @@ export interface ShortenerAppDeps {
 /**
  * The shortener's Express app (docs/api.md). It never listens; see createRequestHandler. Each
  * endpoint is declared once in `endpoints/` (route, guards in order, fields, responses, handler;
- * docs/adr/0015) and mounted here; its document is generated from the same declarations. The
+ * docs/adr/0016) and mounted here; its document is generated from the same declarations. The
  * public redirect and preview have no key, and their rate limit counts only the requests that must
  * ask Redis or MySQL, per client IP.
  */
@@ -45,6 +46,8 @@ export function createApp(deps: ShortenerAppDeps): Express {
     service: 'shortener',
     ...deps,
     docs: { document: shortenerOpenApi, urls: config.urls, rateLimits: serviceRateLimits('shortener') },
+    // The endpoints whose bodies may be larger than BODY_LIMIT_BYTES (POST /create/bulk).
+    bodyLimits: bodyLimitsOf(SHORTENER_ENDPOINTS),
   });
   const app = base.app;
   // Before the `/:code` routes; `status` is a reserved code.

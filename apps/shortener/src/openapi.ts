@@ -2,7 +2,7 @@ import { SHORTENER_SCHEMAS } from '@pawlink/contracts';
 import { endpointsDocument } from '@pawlink/service-kit';
 import { SHORTENER_ENDPOINTS } from './endpoints/shortener.endpoints.js';
 
-/** The shortener's OpenAPI document (docs/api.md §2), generated from its endpoint declarations (docs/adr/0015). */
+/** The shortener's OpenAPI document (docs/api.md §2), generated from its endpoint declarations (docs/adr/0016). */
 export const shortenerOpenApi = endpointsDocument({
   service: 'shortener',
   title: 'Pawlink shortener',

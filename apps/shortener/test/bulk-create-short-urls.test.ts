@@ -1,4 +1,5 @@
 import { createTestKey } from '@pawlink/auth/testing';
+import { BULK_CREATE_BODY_MAX_BYTES, URL_MAX_LENGTH } from '@pawlink/contracts';
 import type { BulkCreateItemResult } from '@pawlink/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { create, jsonInit, request, startHarness, uniqueUrl, type Harness } from './support.js';
@@ -16,6 +17,7 @@ interface BulkBody {
   code?: number;
   error?: string;
   info?: { remaining: number; limit: number; bucket: string; global: boolean };
+  extra?: Record<string, unknown>;
   data: BulkCreateItemResult[];
 }
 
@@ -124,6 +126,14 @@ describe('POST /create/bulk: one result per item, as POST /create would answer',
     expect((await request(`${h.url}/${first.data.code}`)).headers.get('location')).toBe(good);
   });
 
+  it('fails an item with a field a create does not take (1017, named), and only that item', async () => {
+    const res = await bulk(h.key, { links: [{ url: uniqueUrl(), alias: 'x' }, { url: uniqueUrl() }] });
+    expect(res.status).toBe(200);
+    expect(res.body.data[0]).toMatchObject({ success: false, code: 1017 });
+    expect(res.body.data[0]).toMatchObject({ error: expect.stringContaining('"alias"') });
+    expect(res.body.data[1]).toMatchObject({ success: true, status: 201 });
+  });
+
   it('runs items one after the other: a code used twice is 201 then 409, a fixed url twice is 201 then 200 with the same entry', async () => {
     const code = `twice-${Date.now().toString(36)}`;
     const url = uniqueUrl('fixed');
@@ -194,9 +204,63 @@ describe('POST /create/bulk: rate limit units, all or nothing', () => {
     const mixed = await bulk(key, { links: [{ url: 'bad' }, { url: uniqueUrl() }, 7] });
     expect(mixed.status).toBe(200);
     expect(mixed.headers.get('x-ratelimit-remaining')).toBe('1');
+    // Five items never fit in a bucket of four: 422 1086 at once (issue 34), not a 429 whose Retry-After cannot be met.
     const tooMany = await bulk(key, { links: Array.from({ length: 5 }, () => ({ url: uniqueUrl() })) });
-    expect([tooMany.status, tooMany.body.code]).toEqual([429, 1000]);
-    expect(tooMany.body.info?.remaining).toBe(1);
+    expect([tooMany.status, tooMany.body.code]).toEqual([422, 1086]);
+    expect(tooMany.headers.get('retry-after')).toBeNull();
+  });
+
+  it('answers 422 1086 at once, naming the bucket, its limit and the most a request can send, taking nothing', async () => {
+    const key = await createTestKey(h.apiKeys, ['shortener'], { rateLimitRoute: 4 });
+    const links = Array.from({ length: 5 }, () => ({ url: uniqueUrl('above') }));
+    const refused = await bulk(key, { links });
+    expect([refused.status, refused.body.code]).toEqual([422, 1086]);
+    expect(refused.body.extra).toEqual({
+      bucket: 'shortener.create',
+      limit: 4,
+      windowSeconds: 60,
+      units: 5,
+      maxItems: 4,
+    });
+    expect(refused.body.error).toMatch(/shortener\.create.*4 per 60 s.*at most 4 items/);
+    expect(await listed(key)).toEqual([]);
+    // Nothing was taken: four items fit whole.
+    const fits = await bulk(key, { links: links.slice(0, 4) });
+    expect(fits.status).toBe(200);
+    expect(fits.headers.get('x-ratelimit-remaining')).toBe('0');
+  });
+
+  it('lets a key with the default limits send the 100 items the contract allows: 200, every item created', async () => {
+    const key = await createTestKey(h.apiKeys, ['shortener'], { rateLimitRoute: null, rateLimitGlobal: null });
+    const res = await bulk(key, { links: Array.from({ length: 100 }, () => ({ url: uniqueUrl('default') })) });
+    expect(res.status).toBe(200);
+    expect(res.body.data.filter((r) => r.success && r.status === 201)).toHaveLength(100);
+    expect(res.headers.get('x-ratelimit-limit')).toBe('120');
+    expect(res.headers.get('x-ratelimit-remaining')).toBe('20');
+    expect(await listed(key)).toHaveLength(100);
+  });
+
+  it('takes 100 items with every field at its longest, past BODY_LIMIT_BYTES (bulk only), and 413 1027 above its own bound', async () => {
+    const longUrl = (i: number): string => {
+      const head = `https://example.com/${i}/`;
+      return head + 'a'.repeat(URL_MAX_LENGTH - head.length);
+    };
+    const links = Array.from({ length: 100 }, (_, i) => ({
+      url: longUrl(i),
+      credit: '\u{1F43E}'.repeat(25),
+      expiresAt: '2099-12-31T23:59:59.999Z',
+      maxVisits: 1_000_000,
+    }));
+    const text = JSON.stringify({ links });
+    expect(text.length).toBeGreaterThan(100 * 1024);
+    const res = await bulk(h.key, { links });
+    expect(res.status).toBe(200);
+    expect(res.body.data.filter((r) => r.success && r.status === 201)).toHaveLength(100);
+    // The single create keeps BODY_LIMIT_BYTES.
+    const single = await create(h, { url: longUrl(0), padding: 'x'.repeat(110 * 1024) });
+    expect([single.status, single.body.code]).toEqual([413, 1027]);
+    const tooLarge = await bulk(h.key, { links: [{ url: 'x'.repeat(BULK_CREATE_BODY_MAX_BYTES) }] });
+    expect([tooLarge.status, tooLarge.body.code]).toEqual([413, 1027]);
   });
 
   it('takes one unit of the global window per request, and answers 1001 when that is full', async () => {

@@ -75,6 +75,19 @@ describe.each([
     expect(res.body.code).toBe(1076);
   });
 
+  it('refuses a field it does not take with 400 1017 naming it, and keeps the entry', async () => {
+    const entry = await editable();
+    const path = _name === 'DELETE /:code' ? `/${entry.code}` : '/delete';
+    const body = { code: entry.code, managementCode: entry.managementCode, force: true };
+    const res = await request(
+      `${h.url}${path}`,
+      jsonInit(path === '/delete' ? 'POST' : 'DELETE', body, { authorization: h.key }),
+    );
+    expect([res.status, res.body.code]).toEqual([400, 1017]);
+    expect(res.body.error).toContain(path === '/delete' ? '"force"' : '"code"');
+    expect((await request(`${h.url}/${entry.code}`)).status).toBe(302);
+  });
+
   it('answers 404 1075 for an unknown code', async () => {
     const res = await remove('never-was', 'some-code');
     expect(res.status).toBe(404);

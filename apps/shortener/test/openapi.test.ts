@@ -1,5 +1,5 @@
 import { RATE_LIMIT_BUCKETS } from '@pawlink/auth';
-import { withServer, type OpenApiDocument } from '@pawlink/contracts/openapi';
+import { servedDocument, type OpenApiDocument } from '@pawlink/contracts/openapi';
 import { shortenerOpenApi } from '../src/openapi.js';
 import { createLogger, type ReadOnlySwitch } from '@pawlink/service-kit';
 import {
@@ -127,7 +127,7 @@ describe('the shortener serves its document and documentation', () => {
   it('GET /openapi.json: the document with the public base URL, to anyone', async () => {
     const res = await request(`${h.url}/openapi.json`);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual(JSON.parse(JSON.stringify(withServer(shortenerOpenApi, SHORTENER_URL))));
+    expect(res.body).toEqual(JSON.parse(JSON.stringify(servedDocument(shortenerOpenApi, SHORTENER_URL))));
     const options = await request(`${h.url}/openapi.json`, { method: 'OPTIONS' });
     expect([options.status, options.headers.get('allow')]).toEqual([204, 'GET, HEAD, OPTIONS']);
     expect((await request(`${h.url}/openapi.json`, { method: 'PATCH' })).body.code).toBe(1025);

@@ -23,7 +23,10 @@ describeServiceStatus<Harness>({
       const h = harness();
       const res = await request(`${h.url}/status`);
       expect(res.status).toBe(200);
-      expect(res.body.data).toMatchObject({ key: null, limits: { 'shortener.create': { limit: 60, remaining: 60 } } });
+      expect(res.body.data).toMatchObject({
+        key: null,
+        limits: { 'shortener.create': { limit: 120, remaining: 120 } },
+      });
       const patch = await request(`${h.url}/status`, {
         method: 'PATCH',
         headers: { authorization: h.key, 'content-type': 'application/json' },

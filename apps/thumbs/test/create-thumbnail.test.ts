@@ -46,6 +46,25 @@ describe('PUT /:id/:type', () => {
     expect(await h.queue.count()).toBe(0);
   });
 
+  it('refuses a body field with 400 1017 naming it (a callbackURL belongs in the query), queueing nothing; an empty JSON body is fine', async () => {
+    const md5 = md5For('body-field');
+    const res = await request(`${h.url}/${md5}/gif`, {
+      method: 'PUT',
+      headers: { ...h.auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ callbackURL: 'https://example.com/hook' }),
+    });
+    expect([res.status, res.body.code]).toEqual([400, 1017]);
+    expect(res.body.error).toContain('"callbackURL"');
+    expect(await h.queue.count()).toBe(0);
+    // What the official client sends: Content-Type: application/json and no body (or `{}`).
+    const empty = await request(`${h.url}/${md5}/nope`, {
+      method: 'PUT',
+      headers: { ...h.auth, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(empty.body.code).toBe(1064);
+  });
+
   it('answers 404 1062 for a post id unknown to the board, without queueing', async () => {
     const res = await put('7777777', 'gif');
     expect(res.status).toBe(404);

@@ -1,5 +1,6 @@
 import { RATE_LIMIT_BUCKETS } from '@pawlink/auth';
 import { servedDocument, thumbsOpenApi } from '@pawlink/contracts/openapi';
+import { THUMBNAIL_TYPES } from '@pawlink/contracts';
 import { createLogger, type ReadOnlySwitch } from '@pawlink/service-kit';
 import { expressRoutes, recordingGuards, request, routeDrift } from '@pawlink/test-kit';
 import { Queue } from 'bullmq';
@@ -20,7 +21,18 @@ describe('the thumbs OpenAPI document and the routes', () => {
       // Never asked: bull-board only checks that it is a BullMQ queue when the dashboard is built.
       queue: Object.assign(Object.create(Queue.prototype) as Queue, { name: 'thumbs' }),
     });
-    expect(routeDrift(thumbsOpenApi, expressRoutes(app))).toEqual({ undocumented: [], unserved: [], guards: [] });
+    // The original's `/check/<type>/<md5>` is served by `/check/:md5/:type`, which takes its segments either way.
+    const legacyChecks = THUMBNAIL_TYPES.map((type) => ({
+      method: 'GET',
+      path: `/check/${type}/{md5}`,
+      key: 'required' as const,
+      rateLimit: 'thumbs.check',
+    }));
+    expect(routeDrift(thumbsOpenApi, expressRoutes(app), legacyChecks)).toEqual({
+      undocumented: [],
+      unserved: [],
+      guards: [],
+    });
     const buckets = Object.values(thumbsOpenApi.paths).flatMap((item) =>
       Object.values(item).map((operation) => (operation as Record<string, unknown>)['x-pawlink-rate-limit-bucket']),
     );

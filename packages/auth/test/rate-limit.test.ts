@@ -163,3 +163,41 @@ describe('invalid API keys, counted atomically', () => {
     expect((await call(app.url, key)).status).toBe(200);
   });
 });
+
+describe('a valid key’s first burst', () => {
+  // Its own prefix and a fresh instance: nothing is known of the key, and the address has its whole allowance.
+  let own: TestContext;
+  let app: Awaited<ReturnType<typeof startProbeApp>>;
+  let lookups = 0;
+  beforeAll(async () => {
+    own = await createTestContext('ratelimit-burst');
+    // The production allowance (30 a minute) and key cache (2 s).
+    app = await startProbeApp(own, { invalidKeys: { limit: 30, windowMs: 60_000 }, keyCacheMs: 2_000 });
+    const findByKey = app.keys.findByKey.bind(app.keys);
+    app.keys.findByKey = (key: string) => {
+      lookups++;
+      return findByKey(key);
+    };
+  });
+  afterAll(async () => {
+    await app.close();
+    await own.cleanup();
+  });
+
+  it('100 concurrent first requests with a valid key all succeed: they share one lookup and keep no invalid-key slot', async () => {
+    const { key } = await app.keys.create({
+      name: 'burst',
+      contact: 'c',
+      flags: ['thumbs'],
+      rateLimitRoute: 0,
+      rateLimitGlobal: 0,
+    });
+    const answers = await Promise.all(Array.from({ length: 100 }, () => call(app.url, key)));
+    expect(answers.map((a) => a.status)).toEqual(Array.from({ length: 100 }, () => 200));
+    expect(lookups).toBe(1);
+    // The allowance is whole: 30 unknown keys are still answered 1010, the 31st 429.
+    const unknown = await Promise.all(Array.from({ length: 31 }, (_, i) => call(app.url, `pl_unknown-${i}`)));
+    expect(unknown.filter((a) => a.status === 401)).toHaveLength(30);
+    expect(unknown.filter((a) => a.status === 429)).toHaveLength(1);
+  });
+});

@@ -11,7 +11,7 @@ describe('error registry', () => {
     const named = [
       0, 1000, 1001, 1003, 1004, 1010, 1011, 1012, 1013, 1014, 1015, 1016, 1017, 1022, 1023, 1024, 1025, 1026, 1027,
       1030, 1040, 1041, 1051, 1052, 1054, 1055, 1056, 1057, 1058, 1060, 1062, 1063, 1064, 1065, 1066, 1067, 1068, 1069,
-      1070, 1071, 1072, 1073, 1074, 1075, 1076, 1077, 1078, 1079, 1080, 1081, 1082, 1083, 1084, 1085,
+      1070, 1071, 1072, 1073, 1074, 1075, 1076, 1077, 1078, 1079, 1080, 1081, 1082, 1083, 1084, 1085, 1086,
     ];
     for (const code of named) expect(errorByCode(code)?.code).toBe(code);
     expect(Object.keys(Errors)).toHaveLength(named.length);
@@ -31,6 +31,7 @@ describe('error registry', () => {
     expect(errorByCode(1083)?.status).toBe(410);
     expect(errorByCode(1084)?.status).toBe(400);
     expect(errorByCode(1085)?.status).toBe(422);
+    expect(errorByCode(1086)?.status).toBe(422);
     expect(errorByCode(1067)?.status).toBe(503);
     expect(errorByCode(1068)?.status).toBe(404);
     expect(errorByCode(1069)?.status).toBe(429);

@@ -149,6 +149,16 @@ export const Errors = define({
     message:
       'The callbackURL is refused: it must be an http or https URL of at most 2048 characters on a public address.',
   },
+  /**
+   * A bulk create with more items than the key's `shortener.create` bucket allows in a whole
+   * window: it could never fit, so it is refused at once (never a 429 whose Retry-After cannot be
+   * met). The message and `extra` name the bucket, its limit and the most one request can send.
+   */
+  BULK_ABOVE_RATE_LIMIT: {
+    code: 1086,
+    status: 422,
+    message: "The request has more items than the key's rate-limit bucket allows in a whole window; nothing was done.",
+  },
 });
 
 export type ErrorName = keyof typeof Errors;

@@ -1,5 +1,5 @@
 /*
- * The patterns several layers check, each declared once (docs/adr/0015): the services' rules, the
+ * The patterns several layers check, each declared once (docs/adr/0016): the services' rules, the
  * request fields and the OpenAPI documents read them from here, never from a copy.
  */
 import { CREDIT_MAX_LENGTH } from './credit-text.js';

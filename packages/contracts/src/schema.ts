@@ -1,5 +1,5 @@
 /**
- * JSON Schema objects that carry the TypeScript type of their instances (docs/adr/0015). What a
+ * JSON Schema objects that carry the TypeScript type of their instances (docs/adr/0016). What a
  * builder returns is the plain JSON Schema 2020-12 object the OpenAPI documents hold, written as
  * the documents always wrote it (`type: ['string', 'null']` for a nullable, `oneOf` for a choice);
  * the type rides along as a phantom property that never exists at run time, so `Static<typeof S>`

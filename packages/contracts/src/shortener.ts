@@ -1,6 +1,6 @@
 /*
  * The shortener's wire shapes (docs/api.md §2), each written once as a JSON Schema that carries its
- * type (docs/adr/0015): the OpenAPI document references these schemas and the services and
+ * type (docs/adr/0016): the OpenAPI document references these schemas and the services and
  * handlers use the types inferred from them.
  */
 import { CREDIT_MAX_LENGTH } from './credit-text.js';
@@ -30,6 +30,16 @@ export const LINKS_QUERY_MAX_LENGTH = 200;
 
 /** Items of one `POST /create/bulk`. */
 export const BULK_CREATE_MAX_LINKS = 100;
+
+/**
+ * The body POST /create/bulk takes (its own, above BODY_LIMIT_BYTES, which bounds every other
+ * body): BULK_CREATE_MAX_LINKS items of 5 KiB, which holds an item with every field at its longest
+ * as the most verbose JSON encoders write it — a URL of URL_MAX_LENGTH characters with every `/`
+ * escaped (`\/`, 4096 bytes), a 50-character code, a 50-character credit of surrogate pairs each
+ * written `\uXXXX\uXXXX` (600 bytes), an expiry, a visit limit, the names and punctuation — and
+ * the envelope.
+ */
+export const BULK_CREATE_BODY_MAX_BYTES = 512 * 1024;
 
 /** `GET /:code/qr` parameters. */
 export const QR_FORMATS = ['svg', 'png'] as const;

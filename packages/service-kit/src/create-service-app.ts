@@ -21,6 +21,7 @@ import { assignRequestId, runWithRequestId } from './request-id.js';
 import { sendJson } from './send-json.js';
 import { drainAwareWriteHead } from './serve.js';
 import { applyExpressSettings } from './http/express-settings.js';
+import { strictQuery, type QueryListRule } from './http/query-shape.js';
 
 export interface ServiceAppOptions {
   service: ServiceName;
@@ -35,6 +36,13 @@ export interface ServiceAppOptions {
   readiness?: Readiness;
   /** The service's OpenAPI document and what its documentation page at `GET /` shows. */
   docs?: ServiceDocs;
+  /**
+   * Routes whose bodies may be larger than BODY_LIMIT_BYTES, by `"<METHOD> <path>"` (an exact
+   * path): each gets the larger of the two.
+   */
+  bodyLimits?: Readonly<Record<string, number>>;
+  /** Query parameters routes take as lists (repeated); every other one is refused when repeated or bracketed. */
+  queryLists?: readonly QueryListRule[];
 }
 
 export interface ServiceApp {
@@ -104,9 +112,34 @@ export function deferredBodyError(res: Response): ApiError | undefined {
   return (res.locals as { bodyError?: ApiError }).bodyError;
 }
 
+/** The JSON and form parsers, bounded by `limitBytes`, whose failures the route's guards answer after them. */
+function bodyParsersOf(limitBytes: number): express.Router {
+  const parsers = express.Router();
+  parsers.use(express.json({ limit: limitBytes, type: ['application/json', 'application/*+json'] }));
+  parsers.use(express.urlencoded({ limit: limitBytes, extended: false, parameterLimit: 100 }));
+  parsers.use(deferBodyParserErrors);
+  parsers.use(deferUnparsableBody);
+  return parsers;
+}
+
+/**
+ * A route's path as docs/api.md writes it: Express's escapes dropped (`/:code\+` is `/:code+`),
+ * and a parameter spanning segments read as any other (`/*category` is `/:category`), as key usage
+ * labels routes.
+ */
+const readablePaths = new Map<string, string>();
+function readablePath(path: string): string {
+  let readable = readablePaths.get(path);
+  if (readable === undefined) {
+    readable = path.replace(/\\(.)/g, '$1').replace(/\/\*([A-Za-z_$][\w$]*)/g, '/:$1');
+    readablePaths.set(path, readable);
+  }
+  return readable;
+}
+
 function routeLabel(req: Request): string {
   const route = (req as unknown as { route?: { path?: unknown } }).route;
-  return typeof route?.path === 'string' ? `${req.baseUrl}${route.path}` : '(unmatched)';
+  return typeof route?.path === 'string' ? `${req.baseUrl}${readablePath(route.path)}` : '(unmatched)';
 }
 
 /**
@@ -144,14 +177,17 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
     runWithRequestId(requestId, next);
   });
   applyExpressSettings(app);
+  // The shape of the query, before anything else: like a malformed request line, a bracketed or
+  // repeated parameter says nothing about the client's key or the route.
+  app.use(strictQuery(options.queryLists));
   // A GET (most of the traffic) has no body to parse: it skips the parsers and their content-type checks.
-  const bodyParsers = express.Router();
-  bodyParsers.use(
-    express.json({ limit: options.config.bodyLimitBytes, type: ['application/json', 'application/*+json'] }),
+  const bodyParsers = bodyParsersOf(options.config.bodyLimitBytes);
+  const largerBodies = new Map(
+    Object.entries(options.bodyLimits ?? {}).map(([route, limit]) => [
+      route,
+      bodyParsersOf(Math.max(limit, options.config.bodyLimitBytes)),
+    ]),
   );
-  bodyParsers.use(express.urlencoded({ limit: options.config.bodyLimitBytes, extended: false, parameterLimit: 100 }));
-  bodyParsers.use(deferBodyParserErrors);
-  bodyParsers.use(deferUnparsableBody);
   app.use((req, res, next) => {
     if (!BODY_METHODS.has(req.method) && !hasBody(req)) {
       next();
@@ -162,7 +198,11 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
     if (undecodable) {
       deferBodyError(req, res, undecodable);
       next();
-    } else bodyParsers(req, res, next);
+    } else {
+      const parsers =
+        largerBodies.size === 0 ? bodyParsers : (largerBodies.get(`${req.method} ${req.path}`) ?? bodyParsers);
+      parsers(req, res, next);
+    }
   });
 
   app.get('/online', (_req, res) => {

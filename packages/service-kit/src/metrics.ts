@@ -2,6 +2,12 @@ import type { RequestListener } from 'node:http';
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import { RequestSeries, requestCountMetric, requestLatencyMetric } from './request-series.js';
 
+const MISNAMED_DEFAULT_GAUGES = [
+  'nodejs_active_handles_total',
+  'nodejs_active_requests_total',
+  'nodejs_active_resources_total',
+] as const;
+
 /** One Prometheus registry per app instance, so several apps can live in one test process. */
 export class HttpMetrics {
   readonly registry = new Registry();
@@ -11,6 +17,9 @@ export class HttpMetrics {
   constructor(service: string) {
     this.registry.setDefaultLabels({ service });
     collectDefaultMetrics({ register: this.registry });
+    // prom-client names these gauges `…_total`, a counter's suffix (promtool refuses them); the same
+    // totals are `sum(nodejs_active_handles)` and so on, from its by-type gauges.
+    for (const name of MISNAMED_DEFAULT_GAUGES) this.registry.removeSingleMetric(name);
     const all = (): Iterable<RequestSeries> => this.series.values();
     this.registry.registerMetric(
       requestCountMetric('http_requests_total', 'HTTP requests by method, route pattern and status.', all),

@@ -12,7 +12,14 @@ import { DatabaseCircuit } from './dependencies/database-circuit.js';
 import { openDataSource } from './dependencies/open-data-source.js';
 import { readinessOf, redisReadiness, type Readiness, type ReadinessCheck } from './dependencies/readiness.js';
 import { createRedis, failFastRedis, type RedisClient } from './redis.js';
-import { exitOnConfigError, installGracefulShutdown, labelled, listen, type Closer } from './serve.js';
+import {
+  exitOnConfigError,
+  exitOnStopSignalWhileStarting,
+  installGracefulShutdown,
+  labelled,
+  listen,
+  type Closer,
+} from './serve.js';
 
 /** What a process gets to build itself with; everything opened through it is closed on shutdown. */
 export interface ServiceRuntime<C extends BaseConfig> {
@@ -161,6 +168,7 @@ export async function runService<C extends BaseConfig>(definition: ServiceDefini
   }
   const logger = createLogger(definition.name, config.logLevel);
   const { runtime, closers } = createServiceRuntime(config, logger, definition.name);
+  const releaseStartingSignals = exitOnStopSignalWhileStarting(logger);
 
   const servers: Server[] = [];
   try {
@@ -191,6 +199,7 @@ export async function runService<C extends BaseConfig>(definition: ServiceDefini
     process.exit(1);
   }
 
+  releaseStartingSignals();
   installGracefulShutdown({
     servers,
     closers: () => [...closers].reverse(),

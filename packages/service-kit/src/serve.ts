@@ -155,7 +155,7 @@ export interface ShutdownOptions {
    */
   lastCallMs?: number;
   exit?: (code: number) => void;
-  signals?: NodeJS.Signals[];
+  signals?: readonly NodeJS.Signals[];
 }
 
 /** Waits for `promise` at most `ms`; false when it took longer (it is left to finish or not). */
@@ -172,7 +172,7 @@ async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
 }
 
 /**
- * On SIGTERM/SIGINT: keep accepting for `lastCallMs` while the connections open at the signal are
+ * On SIGTERM/SIGINT (any number of them: one shutdown): keep accepting for `lastCallMs` while the connections open at the signal are
  * told to close, then stop accepting, let every open connection end (after its next answer, or at
  * its keep-alive timeout), then close queues, Redis and the database and exit 0. The servers get
  * `timeoutMs` to drain: past it the remaining connections are cut and the process exits 1. A closer that hangs (a stalled database) is abandoned after its share
@@ -216,10 +216,34 @@ export function installGracefulShutdown(options: ShutdownOptions): () => Promise
     return shuttingDown;
   };
 
-  for (const signal of options.signals ?? ['SIGTERM', 'SIGINT']) {
-    process.once(signal, () => void shutdown(signal));
-  }
+  // `on`, never `once`: a second signal (a process group's SIGTERM, then a supervisor's or
+  // concurrently's own) joins the shutdown under way instead of taking the default action, which
+  // would kill the process in the middle of its last flush. Only `timeoutMs` cuts a stop short.
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (shuttingDown) options.logger.info('already shutting down', { signal });
+    void shutdown(signal);
+  };
+  for (const signal of options.signals ?? STOP_SIGNALS) process.on(signal, onSignal);
   return () => shutdown('manual');
+}
+
+/** The signals that stop a Pawlink process (a service manager's SIGTERM, a terminal's Ctrl-C). */
+export const STOP_SIGNALS: readonly NodeJS.Signals[] = ['SIGTERM', 'SIGINT'];
+
+/**
+ * Until `installGracefulShutdown` takes over, a stop signal ends the process at once with `exitCode`
+ * (nothing has been served, so nothing counted is lost), instead of the default action, which a
+ * container's PID 1 does not get at all. Call the returned function once the shutdown is installed.
+ */
+export function exitOnStopSignalWhileStarting(logger: Logger, exitCode = 0): () => void {
+  const onSignal = (signal: NodeJS.Signals): void => {
+    logger.info('stopped while starting', { signal });
+    process.exit(exitCode);
+  };
+  for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
+  return () => {
+    for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
+  };
 }
 
 /** Stops the process with a readable message when configuration is bad. */

@@ -161,6 +161,24 @@ describe('graceful shutdown', () => {
     expect(outcomes.answered).toBeGreaterThan(40);
   });
 
+  it('joins a second and a third SIGTERM (and a SIGINT) to the shutdown under way: the request finishes, closers run, exit 0', async () => {
+    const { child, output } = start();
+    const [, port] = await waitForLine(child, /port=(\d+)/);
+    const inFlight = fetch(`http://127.0.0.1:${port}/slow`);
+    await waitForLine(child, /slow-started/);
+    child.kill('SIGTERM');
+    for (const signal of ['SIGTERM', 'SIGTERM', 'SIGINT'] as const) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      child.kill(signal);
+    }
+    const response = await inFlight;
+    expect(response.status).toBe(200);
+    const [code, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null];
+    expect({ code, signal }).toEqual({ code: 0, signal: null });
+    expect(output.join('')).toContain('closers-ran');
+    expect(output.join('')).toContain('already shutting down');
+  });
+
   it('abandons a closer that hangs (a stalled database) with a log line naming it, and still exits 0', async () => {
     const { child, output } = start({ HANG_CLOSER: '1', SHUTDOWN_TIMEOUT_MS: '2000' });
     await waitForLine(child, /port=(\d+)/);

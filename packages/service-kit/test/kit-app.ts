@@ -54,6 +54,11 @@ export async function startKitApp(ctx: TestContext, options: KitAppOptions = {})
     logger,
     readOnly,
     metrics,
+    // A route that takes a parameter as a list: `tag` may be repeated on /tagged only.
+    queryLists: [{ path: /^\/tagged$/, names: ['tag'] }],
+  });
+  app.get('/tagged', (req, res) => {
+    res.json({ success: true, query: req.query });
   });
   app.post('/echo', requireParsedBody, (req, res) => {
     res.json({ success: true, body: req.body as unknown });

@@ -194,6 +194,40 @@ describe('common errors', () => {
   });
 });
 
+describe('query parameters: one shape each, in one place for every route', () => {
+  it('refuses a bracketed or repeated parameter with 400 1057 naming it, on a route that reads it or not, known or not', async () => {
+    for (const [path, name] of [
+      ['/things/1?id[]=2', 'id'],
+      ['/things/1?limit[x]=2', 'limit'],
+      ['/things/1?q=1&q=2', 'q'],
+      ['/online?a%5B%5D=1', 'a'],
+      ['/no/such/route?x=1&x=1', 'x'],
+      ['/tagged?tag[]=a', 'tag'],
+    ] as const) {
+      const res = await request(`${kit.url}${path}`);
+      expect(res.status, path).toBe(400);
+      expect(res.body, path).toMatchObject({ success: false, code: 1057 });
+      expect(res.body.error, path).toContain(name);
+    }
+  });
+
+  it('answers 422 1085 for a bracketed or repeated callbackURL', async () => {
+    for (const path of ['/things/1?callbackURL[]=http://example.com/', '/things/1?callbackURL=a&callbackURL=b']) {
+      const res = await request(`${kit.url}${path}`);
+      expect(res.status, path).toBe(422);
+      expect(res.body.code, path).toBe(1085);
+    }
+  });
+
+  it('takes plain parameters, and repeats of a parameter a route declares as a list', async () => {
+    expect((await request(`${kit.url}/things/1?a=1&b=%5Bx%5D`)).status).toBe(200);
+    const tagged = await request(`${kit.url}/tagged?tag=a&tag=b&other=1`);
+    expect(tagged.status).toBe(200);
+    expect(tagged.body.query).toEqual({ tag: ['a', 'b'], other: '1' });
+    expect((await request(`${kit.url}/tagged?tag=a&other=1&other=2`)).body.code).toBe(1057);
+  });
+});
+
 describe('read-only switch', () => {
   it('answers 503 code 1003 on affected routes only, and lifts again', async () => {
     expect((await request(`${kit.url}/write`, { method: 'POST' })).status).toBe(201);

@@ -1,5 +1,8 @@
 import { chromium, type Browser } from 'playwright-core';
 
+/** The path of every operation Swagger UI rendered (a deprecated one's has a class of its own). */
+const OPERATION_PATHS = '.opblock-summary-path[data-path], .opblock-summary-path__deprecated[data-path]';
+
 const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
@@ -69,7 +72,8 @@ export async function inspectDocsPage(
   try {
     const response = await page.goto(url);
     await page.waitForFunction(
-      `document.querySelectorAll('.opblock-summary-path[data-path]').length >= ${Number(expectedOperations)}`,
+      // Swagger UI gives a deprecated operation's path a class of its own.
+      `document.querySelectorAll('${OPERATION_PATHS}').length >= ${Number(expectedOperations)}`,
       undefined,
       { timeout: 30_000 },
     );
@@ -81,7 +85,7 @@ export async function inspectDocsPage(
     }
     if (options.screenshot) await page.screenshot({ path: options.screenshot, fullPage: true });
     const paths = await page.evaluate<string[]>(
-      "[...document.querySelectorAll('.opblock-summary-path[data-path]')].map((e) => e.getAttribute('data-path') || '')",
+      `[...document.querySelectorAll('${OPERATION_PATHS}')].map((e) => e.getAttribute('data-path') || '')`,
     );
     const header = (await page.locator('header.pawlink-docs').innerText()).replace(/\s+/g, ' ');
     const text = (await page.locator('body').innerText()).replace(/\s+/g, ' ');

@@ -96,7 +96,7 @@ export function spawnNode(name: string, script: string, env: Record<string, stri
 const SERVICE_PORT_VARIABLE = { shortener: 'SHORTENER', images: 'IMAGES', thumbs: 'THUMBS' } as const;
 /**
  * Each service's OpenAPI document: every response `request()` gets from a started service must
- * match it. A document generated from an app's endpoint declarations (docs/adr/0015) is read from
+ * match it. A document generated from an app's endpoint declarations (docs/adr/0016) is read from
  * the app's build, beside the `main.js` that is started (test-kit cannot depend on the apps).
  */
 const SERVICE_CONTRACT: Record<'shortener' | 'images' | 'thumbs', () => Promise<OpenApiDocument>> = {

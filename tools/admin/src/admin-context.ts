@@ -15,9 +15,23 @@ import {
   type BaseConfig,
   type DataSourceSpec,
 } from '@pawlink/service-kit';
+import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { CommandFailure, type CliContext } from '@pawlink/service-kit/cli';
 import type { RedisClient } from '@pawlink/service-kit/redis';
 import type { DataSource } from 'typeorm';
+import { parseDotEnv, secretsKeyFileOf, withDotEnv } from './services/start-environment.rules.js';
+
+/** The checkout's `.env`, as scripts/bootstrap.sh reads it; empty when there is none. */
+function dotEnvOf(root: string): Map<string, string> {
+  try {
+    return parseDotEnv(readFileSync(path.join(root, '.env'), 'utf8'));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new Map();
+    throw error;
+  }
+}
 
 /**
  * What a command may need, opened on first use and closed once the command ends, so a
@@ -29,11 +43,19 @@ export class AdminContext implements CliContext {
   private queueClient: RedisClient | undefined;
   private readonly dataSources = new Map<string, DataSource>();
 
+  private readonly env: NodeJS.ProcessEnv;
+
+  /**
+   * `env` completed as `npm start` completes it: the checkout's `.env` (in `root`) fills in what
+   * the environment does not set, so bin/admin beside `npm start` finds the same databases, Redis
+   * prefix and data directory.
+   */
   constructor(
-    private readonly env: NodeJS.ProcessEnv = process.env,
-    root = env.PAWLINK_ROOT ?? process.cwd(),
+    env: NodeJS.ProcessEnv = process.env,
+    private readonly root = env.PAWLINK_ROOT ?? process.cwd(),
   ) {
-    this.config = loadBaseConfig(env, root);
+    this.env = withDotEnv(env, dotEnvOf(root));
+    this.config = loadBaseConfig(this.env, root);
   }
 
   get redis(): RedisClient {
@@ -64,12 +86,26 @@ export class AdminContext implements CliContext {
     return new ApiKeyRepository(await this.dataSource(authDatabase));
   }
 
-  /** Webhook secrets, sealed with PAWLINK_SECRETS_KEY (unset: the service says so when used; malformed: refused here). */
+  /**
+   * Webhook secrets, sealed with PAWLINK_SECRETS_KEY, or else with the key `npm start` keeps for
+   * this data directory (PAWLINK_DATA_DIR/keys/secrets.key). Neither, or a malformed one: refused
+   * here, naming the variable and the file.
+   */
   async webhookSecrets(): Promise<WebhookSecretService> {
-    const text = this.env.PAWLINK_SECRETS_KEY ?? '';
-    const secretsKey = text === '' ? null : parseSecretsKey(text);
-    if (text !== '' && !secretsKey)
-      throw new CommandFailure('PAWLINK_SECRETS_KEY must be 64 hex digits (or base64 of 32 bytes).');
+    let text = this.env.PAWLINK_SECRETS_KEY ?? '';
+    let source = 'PAWLINK_SECRETS_KEY';
+    if (text === '') {
+      const file = secretsKeyFileOf(this.env, this.root);
+      text = (await readSecretsKeyFile(file)).trim();
+      if (text === '') {
+        throw new CommandFailure(
+          `PAWLINK_SECRETS_KEY is not set and ${file} does not exist: webhook secrets are sealed with that key. Set PAWLINK_SECRETS_KEY (64 hex digits, the same the callback workers have), or run npm start once with this data directory (PAWLINK_DATA_DIR), which makes the file.`,
+        );
+      }
+      source = file;
+    }
+    const secretsKey = parseSecretsKey(text);
+    if (!secretsKey) throw new CommandFailure(`${source} must hold 64 hex digits (or base64 of 32 bytes).`);
     return new WebhookSecretService({ keys: await this.keyRepository(), secretsKey });
   }
 
@@ -91,5 +127,18 @@ export class AdminContext implements CliContext {
     if (this.queueClient) await this.queueClient.quit();
     this.redisClient = undefined;
     this.queueClient = undefined;
+  }
+}
+
+/** The secrets key file's text; empty when it does not exist. */
+async function readSecretsKeyFile(file: string): Promise<string> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return '';
+    throw new CommandFailure(
+      `PAWLINK_SECRETS_KEY is not set and ${file} cannot be read (${code ?? String(error)}): run bin/admin as the user who runs npm start, or set PAWLINK_SECRETS_KEY.`,
+    );
   }
 }

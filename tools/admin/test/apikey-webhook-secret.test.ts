@@ -1,20 +1,41 @@
 import { randomBytes } from 'node:crypto';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { ApiKeyRepository, authDatabase, parseSecretsKey, WebhookSecretService } from '@pawlink/auth';
 import { createDataSource, loadBaseConfig } from '@pawlink/service-kit';
 import { createTestContext, type TestContext } from '@pawlink/test-kit';
 import type { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runAdmin } from './run-admin.js';
+import { execFile } from 'node:child_process';
+import { ADMIN, runAdmin } from './run-admin.js';
 
 let ctx: TestContext;
 let env: Record<string, string>;
 let dataSource: DataSource;
 let secrets: WebhookSecretService;
 let keyId: number;
+let secretsKey: string;
+/** An empty directory: PAWLINK_DATA_DIR for the runs that must find no secrets key file. */
+let emptyDataDir: string;
+const dirs: string[] = [];
+
+async function tempDir(label: string): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), `pawlink-admin-${label}-`));
+  dirs.push(dir);
+  return dir;
+}
+
+/** A directory laid out as `npm start` leaves a data directory: keys/secrets.key, mode 600. */
+async function dataDirWithSecretsKey(dir: string, key: string): Promise<void> {
+  await mkdir(path.join(dir, 'keys'), { recursive: true, mode: 0o700 });
+  await writeFile(path.join(dir, 'keys', 'secrets.key'), key, { mode: 0o600 });
+}
 
 beforeAll(async () => {
   ctx = await createTestContext('adminhook');
-  const secretsKey = randomBytes(32).toString('hex');
+  secretsKey = randomBytes(32).toString('hex');
+  emptyDataDir = await tempDir('empty');
   env = { ...ctx.env, PAWLINK_SECRETS_KEY: secretsKey };
   expect((await runAdmin(env, ['migrate'])).code).toBe(0);
   dataSource = createDataSource(loadBaseConfig(env).database, authDatabase);
@@ -26,6 +47,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
   await dataSource?.destroy();
   await ctx?.cleanup();
 });
@@ -67,13 +89,15 @@ describe('bin/admin apikey webhook-secret', () => {
 
   it('refuses to make a secret without PAWLINK_SECRETS_KEY, or with a malformed one', async () => {
     const before = await secrets.current(keyId);
-    const missing = await runAdmin({ ...ctx.env, PAWLINK_SECRETS_KEY: '' }, [
+    const missing = await runAdmin({ ...ctx.env, PAWLINK_SECRETS_KEY: '', PAWLINK_DATA_DIR: emptyDataDir }, [
       'apikey',
       'webhook-secret',
       String(keyId),
     ]);
     expect(missing.code).not.toBe(0);
     expect(missing.stderr).toContain('PAWLINK_SECRETS_KEY');
+    // It names the file npm start would have kept the key in, too.
+    expect(missing.stderr).toContain(path.join(emptyDataDir, 'keys', 'secrets.key'));
     const malformed = await runAdmin({ ...ctx.env, PAWLINK_SECRETS_KEY: 'not-a-key' }, [
       'apikey',
       'webhook-secret',
@@ -82,5 +106,45 @@ describe('bin/admin apikey webhook-secret', () => {
     expect(malformed.code).not.toBe(0);
     expect(malformed.stderr).toContain('PAWLINK_SECRETS_KEY');
     expect(await secrets.current(keyId)).toBe(before);
+  });
+
+  it('uses the key npm start keeps in the data directory when PAWLINK_SECRETS_KEY is not set', async () => {
+    const dataDir = await tempDir('data');
+    await dataDirWithSecretsKey(dataDir, `${secretsKey}\n`);
+    const result = await runAdmin({ ...ctx.env, PAWLINK_SECRETS_KEY: '', PAWLINK_DATA_DIR: dataDir }, [
+      'apikey',
+      'webhook-secret',
+      String(keyId),
+    ]);
+    expect(result.code).toBe(0);
+    expect(await secrets.current(keyId)).toBe(result.lastLine);
+  });
+
+  it('in a checkout with no PAWLINK_DATA_DIR, finds data/keys/secrets.key and the .env npm start reads', async () => {
+    // A checkout of its own (PAWLINK_ROOT): its .env names this test's databases, as a developer's does.
+    const root = await tempDir('checkout');
+    await dataDirWithSecretsKey(path.join(root, 'data'), secretsKey);
+    const dotEnv = Object.entries(ctx.env)
+      .filter(([name]) => name.startsWith('DB_') || name.startsWith('REDIS_'))
+      .map(([name, value]) => `${name}=${value}`);
+    await writeFile(path.join(root, '.env'), `${dotEnv.join('\n')}\n`);
+    const environment = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: os.homedir(), PAWLINK_ROOT: root };
+    const result = await new Promise<{ code: number; lastLine: string; stderr: string }>((resolve) => {
+      execFile(
+        ADMIN,
+        ['apikey', 'webhook-secret', String(keyId)],
+        { env: environment, cwd: '/' },
+        (error, stdout, stderr) => {
+          resolve({
+            code: error ? (typeof error.code === 'number' ? error.code : 1) : 0,
+            lastLine: stdout.trim().split('\n').at(-1) ?? '',
+            stderr,
+          });
+        },
+      );
+    });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(await secrets.current(keyId)).toBe(result.lastLine);
   });
 });

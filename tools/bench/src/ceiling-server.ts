@@ -62,7 +62,11 @@ function listenCeiling(handler: RequestListener, close: () => Promise<unknown>):
   if (!Number.isInteger(port) || port <= 0) throw new Error(`${CEILING_PORT_ENV} must be a port number`);
   const server = http.createServer(handler);
   server.listen(port, '127.0.0.1');
-  process.once('SIGTERM', () => {
+  // `on`, not `once`: a second SIGTERM while closing joins the close instead of killing the process.
+  let closing = false;
+  process.on('SIGTERM', () => {
+    if (closing) return;
+    closing = true;
     server.closeAllConnections();
     server.close(() => {
       void close().finally(() => process.exit(0));

@@ -190,8 +190,9 @@ export async function runHttpBench(name: string, body: (context: BenchContext) =
       }
     })());
   const interrupted = (): void => void cleanUp().finally(() => process.exit(130));
-  process.once('SIGINT', interrupted);
-  process.once('SIGTERM', interrupted);
+  // `on`, not `once`: a second signal during the cleanup joins it (cleanUp runs once).
+  process.on('SIGINT', interrupted);
+  process.on('SIGTERM', interrupted);
   const results: EndpointResult[] = [];
   try {
     log(`== ${name}: Pawlink against its ceilings`);

@@ -7,7 +7,7 @@ import { readSource, repoRoot, sourcePackages } from './source-tree.js';
  * docs/architecture.md has, for every package with routes or endpoint declarations, a table
  * headed "### Endpoints of `apps/<name>`". A package on the route skeleton has the columns
  * endpoint → route → validation → handler → service → repositories; one whose endpoints are
- * declared (docs/adr/0015) has endpoint → declaration → service → repositories. Each cell names
+ * declared (docs/adr/0016) has endpoint → declaration → service → repositories. Each cell names
  * files of that layer's folder under the package's `src/` (a service cell may name the domain's
  * rules). The table must match the code: the files exist, one endpoint's own files share its stem
  * (STYLE.md §11), and no route, handler or declaration file is left out.

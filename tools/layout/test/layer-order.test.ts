@@ -5,7 +5,7 @@ import { LAYER_ORDER_ALLOWED } from './layer-order.allowed.js';
 import { layeredPackages, readSource, repoRoot, typescriptFiles } from './source-tree.js';
 
 /**
- * The layers of an app from the bottom up (docs/adr/0008, amended by 0015): an import may run
+ * The layers of an app from the bottom up (docs/adr/0008, amended by 0016): an import may run
  * down or across, never up. The entity schemas and the domain's rules, policies and errors are
  * below both the repositories and the services, so an adapter uses a rule without an arrow
  * running back up; handlers and the HTTP helpers sit above the services; routes, validation and

@@ -78,7 +78,14 @@ describe('randomImagesValidation', () => {
     ).toMatchObject({ input: { notes: 'enabled' } });
   });
 
-  it.each([['bad key'], ['furry..hug'], ['.furry'], ['furry/hug'], [`furry.${'x'.repeat(100)}`]])(
+  it('reads one segment holding slashes (`furry%2Fhug`, decoded) as the slashed form', async () => {
+    expect(await runValidation(randomImagesValidation, { params: { category: 'furry/hug' } })).toMatchObject({
+      ok: true,
+      input: { category: 'furry.hug' },
+    });
+  });
+
+  it.each([['bad key'], ['furry..hug'], ['.furry'], ['furry//hug'], [`furry.${'x'.repeat(100)}`]])(
     'answers 1030 for the key %j, which names no category',
     async (category) => {
       expect(await codeOf(randomImagesValidation, { params: { category } })).toBe(1030);

@@ -51,12 +51,19 @@ function joinSegments(parts: unknown): string {
   return segments.join('.');
 }
 
+/**
+ * One segment that holds slashes (`/furry%2Fhug`, as clients built from the OpenAPI document send
+ * a slashed category: they encode a path parameter whole) reads as the slashed form does.
+ */
+const segmentWithSlashes = (value: unknown): unknown =>
+  typeof value === 'string' && value.includes('/') ? joinSegments(value.split('/')) : value;
+
 /** GET /:category → RandomImagesInput; the query values are reported before the category. */
 export const randomImagesValidation: ValidationChain[] = [
   amountQuery,
   ...pickOptionsQueries,
   notesQuery,
-  categoryKey(param('category')),
+  categoryKey(param('category').customSanitizer(segmentWithSlashes)),
 ];
 
 /**

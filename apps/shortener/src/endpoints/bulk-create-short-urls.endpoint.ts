@@ -1,5 +1,11 @@
 import { apiKeyOf } from '@pawlink/auth';
-import { BULK_CREATE_MAX_LINKS, BulkCreateItemResultSchema, Errors, s } from '@pawlink/contracts';
+import {
+  BULK_CREATE_BODY_MAX_BYTES,
+  BULK_CREATE_MAX_LINKS,
+  BulkCreateItemResultSchema,
+  Errors,
+  s,
+} from '@pawlink/contracts';
 import { json, successWith } from '@pawlink/contracts/openapi';
 import {
   inBody,
@@ -38,11 +44,15 @@ export const bulkCreateShortUrlsEndpoint = shortenerEndpoint({
   description:
     `Each item is one POST /create, in input order (a code or a fixed URL used twice behaves as two creates one after the other), and the key is recorded as each new entry's owner. ` +
     `Each item takes one unit of the \`shortener.create\` bucket (the request one of the global window), all or nothing: a request that does not fit in what is left is refused whole with 429 and nothing is created or counted. ` +
+    `A request with more items than the key's bucket allows in a whole window (120 a minute by default) could never fit: it is 422 1086 at once, naming the bucket, its limit and the most a request can send (\`extra.maxItems\`). ` +
+    `The body may be up to ${BULK_CREATE_BODY_MAX_BYTES / 1024} KiB (100 items with every field at its longest), above BODY_LIMIT_BYTES. ` +
     `400 1084 for a body that is not {links: [...]} with 1 to ${BULK_CREATE_MAX_LINKS} items; an item that fails answers its own failure and the others go on.`,
   tags: SHORT_URL_TAGS,
   method: 'post',
   path: '/create/bulk',
   refuseOtherMethods: true,
+  // 100 items at their longest do not fit in BODY_LIMIT_BYTES (100 KiB by default); no other body grows so.
+  bodyLimitBytes: BULK_CREATE_BODY_MAX_BYTES,
   guards: [
     requireKey('shortener'),
     writable(),
@@ -56,7 +66,7 @@ export const bulkCreateShortUrlsEndpoint = shortenerEndpoint({
         'As on POST /create, for every item: `false` or `0` for entries nobody can change; `true`, `1` or absent for editable ones. Any other value, or the parameter twice, is 400 1057.',
       ),
     ),
-    links: inBody(bulkLinks(objectSchemaOf(createShortUrlBody))),
+    links: inBody(bulkLinks(objectSchemaOf(createShortUrlBody, { closed: true }))),
   },
   // JSON only: a form body cannot carry a list of objects.
   body: { description: 'The links to create.', media: 'json' },
@@ -66,8 +76,9 @@ export const bulkCreateShortUrlsEndpoint = shortenerEndpoint({
       successWith(s.array(BulkCreateItemResultSchema, { minItems: 1, maxItems: BULK_CREATE_MAX_LINKS })),
     ),
   },
+  errors: ['BULK_ABOVE_RATE_LIMIT'],
   handler: ({ services, config }) => {
-    const checkItem = objectChecker(createShortUrlBody, config);
+    const checkItem = objectChecker(createShortUrlBody, config, 'an item of POST /create/bulk');
     /** One item: a create's input, or its failure (1084 for an item that is not an object). */
     const itemOf = async (item: unknown, index: number, req: Request): Promise<BulkCreateItem> => {
       if (typeof item !== 'object' || item === null || Array.isArray(item))

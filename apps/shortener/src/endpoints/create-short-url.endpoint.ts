@@ -9,7 +9,7 @@ const created = successWith(CreatedShortUrlSchema);
 
 /**
  * POST /create `[?editable=false]` {code?, url, credit?, expiresAt?, maxVisits?}, checked in that
- * order: `editable` (1057), a custom code (absent or null means a random one; 1071 invalid, empty
+ * order: `editable` (1057), a field it does not take (1017), a custom code (absent or null means a random one; 1071 invalid, empty
  * included, 1070 too long), the url (1073), the credit (1074), expiresAt (1081), maxVisits (1082).
  * 201 with the new record and its management code (owned by the presenting key); 200 with the
  * url's shared entry.
@@ -24,6 +24,8 @@ export const createShortUrlEndpoint = shortenerEndpoint({
   path: '/create',
   refuseOtherMethods: true,
   guards: [requireKey('shortener'), rateLimit('shortener.create'), writable(), parsedBody()],
+  // A field it does not take is 1017, naming it (as PATCH): a client is told, not given a link without what it asked for.
+  onlyBodyFieldsOf: 'POST /create',
   fields: {
     editable: inQuery(
       editable(

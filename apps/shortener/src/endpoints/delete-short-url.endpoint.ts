@@ -19,7 +19,7 @@ const deleteEntry =
     res.status(204).end();
   };
 
-/** DELETE /:code {managementCode}: key → rate limit → read-only → body → validation → handler. */
+/** DELETE /:code {managementCode}; any other field is 1017: key → rate limit → read-only → body → validation → handler. */
 export const deleteShortUrlEndpoint = shortenerEndpoint({
   operationId: 'deleteShortUrl',
   summary: 'Delete a short URL',
@@ -27,6 +27,7 @@ export const deleteShortUrlEndpoint = shortenerEndpoint({
   method: 'delete',
   path: '/:code',
   guards,
+  onlyBodyFieldsOf: 'DELETE /:code',
   fields: { managementCode: inBody(managementCode()), code: inPath(existingCode()) },
   body: { description: 'The management code.' },
   responses: { 204: empty('Deleted.') },
@@ -34,7 +35,7 @@ export const deleteShortUrlEndpoint = shortenerEndpoint({
   handler: deleteEntry,
 });
 
-/** POST /delete {code, managementCode}: the compatibility alias, with the same guards and answers; other methods 405. */
+/** POST /delete {code, managementCode}: the compatibility alias (what the official client sends), with the same guards and answers; any other field is 1017; other methods 405. */
 export const deleteShortUrlAliasEndpoint = shortenerEndpoint({
   operationId: 'deleteShortUrlAlias',
   summary: 'Delete a short URL (compatibility alias of DELETE /{code})',
@@ -43,6 +44,7 @@ export const deleteShortUrlAliasEndpoint = shortenerEndpoint({
   path: '/delete',
   refuseOtherMethods: true,
   guards,
+  onlyBodyFieldsOf: 'POST /delete',
   fields: { managementCode: inBody(managementCode()), code: inBody(existingCode()) },
   body: { description: 'The code and its management code.' },
   responses: { 204: empty('Deleted.') },

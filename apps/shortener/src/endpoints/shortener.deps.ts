@@ -39,7 +39,7 @@ export interface ShortenerEndpointDeps {
   limitLookups: LimitLookups;
 }
 
-/** Declares one of the shortener's endpoints (docs/adr/0015). */
+/** Declares one of the shortener's endpoints (docs/adr/0016). */
 export const shortenerEndpoint = defineEndpoint<ShortenerEndpointDeps>();
 
 /** The tag of every short-url operation in the document. */

@@ -1,4 +1,4 @@
-import { assignRequestId } from '@pawlink/service-kit';
+import { assignRequestId, hasPlainQuery } from '@pawlink/service-kit';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { clientAddress } from '../http/client-address.http.js';
 import { sendRedirect } from '../http/send-redirect.http.js';
@@ -25,10 +25,10 @@ export interface FastLaneDeps {
  * in memory (docs/adr/0006): no middleware stack, no I/O, one synchronous service call. A counted
  * visit (a GET by a non-bot) is one tally update, through the same service, with the raw
  * `Referer`, `User-Agent` and client address (parsed later, off this path). Returns false (having
- * written nothing) for everything else — other methods and paths, misses, `maxVisits` links, links
+ * written nothing) for everything else — other methods and paths, a query of a shape no route takes, misses, `maxVisits` links, links
  * past their `expiresAt`, reserved words — which Express then handles. Nothing is left on the
  * request for Express: its redirect endpoint peeks again (one LRU read) and hands that peek to the
- * lookup limit and the visit as an argument (docs/adr/0015).
+ * lookup limit and the visit as an argument (docs/adr/0016).
  */
 export function createRedirectFastLane({
   redirects,
@@ -45,6 +45,8 @@ export function createRedirectFastLane({
     const raw = req.url ?? '';
     if (raw.charCodeAt(0) !== 47 /* '/' */) return false;
     const query = raw.indexOf('?');
+    // A bracketed or repeated parameter is Express's to refuse (400 1057), as on every route.
+    if (query !== -1 && !hasPlainQuery(raw)) return false;
     const code = query === -1 ? raw.slice(1) : raw.slice(1, query);
     const peek = redirects.peek(code);
     if (typeof peek !== 'string') return false;

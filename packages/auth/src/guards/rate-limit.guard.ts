@@ -205,6 +205,15 @@ export function createInvalidKeyLimit(options: InvalidKeyLimitOptions): InvalidK
   };
 }
 
+/** 422 1086: a request of `units` that the bucket could not hold even in an empty window. */
+function aboveBucketLimit(bucket: string, rule: RateLimitRule, units: number): ApiError {
+  const windowSeconds = rule.windowMs / 1000;
+  return new ApiError('BULK_ABOVE_RATE_LIMIT', {
+    message: `This request has ${units} items, but the key's bucket ${bucket} allows ${rule.limit} per ${windowSeconds} s: send at most ${rule.limit} items a request. Nothing was done.`,
+    extra: { bucket, limit: rule.limit, windowSeconds, units, maxItems: rule.limit },
+  });
+}
+
 export interface WeightedRateLimitOptions<B extends string> extends RateLimitOptions<B> {
   windows: RateLimitWindows & WeightedRateLimitWindows;
 }
@@ -228,6 +237,9 @@ export function createWeightedRateLimit<B extends string = RateLimitBucket>(opti
         return;
       }
       const units = unitsOf(req);
+      // The one place where a cost above the bucket's whole limit is decided: it can never fit, so
+      // it is 422 1086 at once, taking nothing, never a 429 whose Retry-After cannot be met.
+      if (routeRule.limit !== 0 && units > routeRule.limit) throw aboveBucketLimit(bucket, routeRule, units);
       const now = Date.now();
       const { taken, states } = await options.windows.takeIfFits([
         {

@@ -168,3 +168,53 @@ describe('ApiKeyService: the invalid-key allowance', () => {
     expect([admin.state.taken, admin.state.refunded, admin.state.finds]).toEqual([1, 1, 1]);
   });
 });
+
+describe('ApiKeyService: concurrent first uses of a key', () => {
+  it('share one lookup, and one slot taken while it runs and given back when the key is stored', async () => {
+    const s = setup(keyRow());
+    const answers = await Promise.all(Array.from({ length: 100 }, () => s.codeOf(s.authenticate(PRESENTED))));
+    expect(new Set(answers)).toEqual(new Set(['let in']));
+    expect([s.state.finds, s.state.taken, s.state.refunded]).toEqual([1, 1, 1]);
+  });
+
+  it('of an unknown key share one lookup, each keeping a slot as one after another would', async () => {
+    const s = setup(null);
+    const answers = await Promise.all(Array.from({ length: 5 }, () => s.codeOf(s.authenticate('pl_unknown'))));
+    expect(answers).toEqual([1010, 1010, 1010, 1010, 1010]);
+    expect([s.state.finds, s.state.taken, s.state.refunded]).toEqual([1, 5, 0]);
+  });
+
+  it('ask for themselves when the first one’s address had no slot left', async () => {
+    const s = setup(keyRow());
+    let calls = 0;
+    const limited = new ApiError('RATE_LIMITED_ROUTE');
+    const service = new ApiKeyService<string>(
+      {
+        findByKey: () => Promise.resolve(keyRow()),
+        touch: () => Promise.resolve(),
+      },
+      {
+        invalidKeys: {
+          take: (client) => (client === 'exhausted' ? Promise.reject(limited) : Promise.resolve(void calls++)),
+          refund: () => Promise.resolve(),
+        },
+      },
+    );
+    const [first, second] = await Promise.all([
+      s.codeOf(service.authenticate(PRESENTED, 'exhausted', true)),
+      s.codeOf(service.authenticate(PRESENTED, 'fresh', true)),
+    ]);
+    expect([first, second]).toEqual([1000, 'let in']);
+    expect(calls).toBe(1);
+  });
+
+  it('through a database outage: a key seen valid before keeps working for every request sharing the lookup', async () => {
+    const s = setup(keyRow(), { cacheTtlMs: 1_000 });
+    await s.authenticate(PRESENTED);
+    s.state.now += 2_000;
+    s.state.down = true;
+    const answers = await Promise.all(Array.from({ length: 3 }, () => s.codeOf(s.authenticate(PRESENTED))));
+    expect(answers).toEqual(['let in', 'let in', 'let in']);
+    expect(s.state.finds).toBe(2);
+  });
+});

@@ -46,6 +46,9 @@ const MAX_REMEMBERED = 10_000;
 /** Any stored key, even an inactive or disabled one, is a real key: its slot is given back. */
 const ANY_STORED_KEY = (): boolean => true;
 
+/** What a shared lookup answers when its first request's address had no slot left, so it asked nothing. */
+const NOT_ASKED = Symbol('not asked');
+
 /** Sets `hash` as the most recently checked entry of `store`, forgetting the least recent one past MAX_REMEMBERED. */
 function remember<V>(store: Map<string, V>, hash: string, value: V): void {
   store.delete(hash);
@@ -70,6 +73,8 @@ export class ApiKeyService<C = unknown> {
   /** When each hash was last found in no row. */
   private readonly invalid = new Map<string, number>();
   private readonly lastTouched = new Map<number, number>();
+  /** The database lookup of each hash under way, which concurrent first uses of the key share. */
+  private readonly lookups = new Map<string, Promise<ApiKey | null | typeof NOT_ASKED>>();
 
   constructor(
     private readonly keys: ApiKeyStore,
@@ -160,27 +165,69 @@ export class ApiKeyService<C = unknown> {
       if (!knownAccepted) await this.options.invalidKeys?.take(client);
       return known;
     }
-    // A key this instance does not already trust (for this use) uses up the address's allowance for unknown keys.
-    if (!knownAccepted) await this.options.invalidKeys?.take(client);
-    const rejectedAt = this.invalid.get(hash);
-    if (rejectedAt !== undefined && now - rejectedAt < this.freshMs) return null;
-    let found: ApiKey | null;
+    // Requests that present this key while it is being looked up wait for that lookup: they take
+    // no slot of their own unless the answer is a key they would refuse (as an unknown key does).
+    const inFlight = this.lookups.get(hash);
+    if (inFlight) {
+      let answer: ApiKey | null | typeof NOT_ASKED;
+      try {
+        answer = await inFlight;
+      } catch (error) {
+        if (known && unavailableDependencyOf(error) === 'database') return known;
+        throw error;
+      }
+      // The first request's address had no slot left: this one asks for itself.
+      if (answer === NOT_ASKED) return this.lookup(presented, hash, now, client, accepts);
+      if (!(answer && accepts(answer)) && !knownAccepted) await this.options.invalidKeys?.take(client);
+      return answer;
+    }
+    let settle!: (answer: ApiKey | null | typeof NOT_ASKED) => void;
+    let fail!: (error: unknown) => void;
+    const asking = new Promise<ApiKey | null | typeof NOT_ASKED>((resolve, reject) => {
+      settle = resolve;
+      fail = reject;
+    });
+    // Nobody may be waiting: a failure is theirs to see, not an unhandled rejection.
+    asking.catch(() => undefined);
+    this.lookups.set(hash, asking);
     try {
-      found = await this.keys.findByKey(presented);
-    } catch (error) {
-      // Through a database outage a key that was valid a moment ago keeps working.
-      if (known && unavailableDependencyOf(error) === 'database') return known;
-      throw error;
+      // A key this instance does not already trust (for this use) uses up the address's allowance
+      // for unknown keys while it is looked up, and gives it back when the database has it.
+      if (!knownAccepted) {
+        try {
+          await this.options.invalidKeys?.take(client);
+        } catch (error) {
+          settle(NOT_ASKED);
+          throw error;
+        }
+      }
+      const rejectedAt = this.invalid.get(hash);
+      if (rejectedAt !== undefined && now - rejectedAt < this.freshMs) {
+        settle(null);
+        return null;
+      }
+      let found: ApiKey | null;
+      try {
+        found = await this.keys.findByKey(presented);
+      } catch (error) {
+        fail(error);
+        // Through a database outage a key that was valid a moment ago keeps working.
+        if (known && unavailableDependencyOf(error) === 'database') return known;
+        throw error;
+      }
+      if (found) {
+        this.invalid.delete(hash);
+        remember(this.valid, hash, { key: found, checkedAt: now });
+      } else {
+        this.valid.delete(hash);
+        remember(this.invalid, hash, now);
+      }
+      settle(found);
+      if (found && accepts(found) && !knownAccepted) await this.options.invalidKeys?.refund(client);
+      return found;
+    } finally {
+      this.lookups.delete(hash);
     }
-    if (found && accepts(found) && !knownAccepted) await this.options.invalidKeys?.refund(client);
-    if (found) {
-      this.invalid.delete(hash);
-      remember(this.valid, hash, { key: found, checkedAt: now });
-    } else {
-      this.valid.delete(hash);
-      remember(this.invalid, hash, now);
-    }
-    return found;
   }
 
   /** Records the key's use, at most once a TOUCH_INTERVAL_MS, without the request waiting for it. */

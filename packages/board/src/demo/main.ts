@@ -19,8 +19,10 @@ const log = (message: string, fields: Record<string, unknown> = {}): void => {
 log('making the demo posts (first start only)', { dir });
 const board = await startDemoBoard({ dir, port });
 log('demo board listening', { url: board.url, posts: board.posts });
+// `on`, not `once`: a second signal while closing joins the close instead of killing the process.
+let closing: Promise<void> | undefined;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-  process.once(signal, () => {
-    void board.close().then(() => process.exit(0));
+  process.on(signal, () => {
+    closing ??= board.close().then(() => process.exit(0));
   });
 }

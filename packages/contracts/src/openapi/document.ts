@@ -92,7 +92,12 @@ const STATUS: JsonSchema = successWith({
         },
       ],
     },
-    limits: { type: 'object', required: ['global', 'status'], additionalProperties: LIMIT_STATUS },
+    limits: {
+      type: 'object',
+      required: ['global', 'status'],
+      properties: { global: LIMIT_STATUS, status: LIMIT_STATUS },
+      additionalProperties: LIMIT_STATUS,
+    },
     usage: KEY_USAGE_SCHEMA,
   },
 });
@@ -181,6 +186,7 @@ function servicePaths(): Record<string, PathItemObject> {
           '200': json('The document; `servers` names the configured public base URL.', {
             type: 'object',
             required: ['openapi', 'info', 'paths'],
+            properties: { openapi: { type: 'string' }, info: { type: 'object' }, paths: { type: 'object' } },
           }),
         },
       }),
@@ -349,6 +355,38 @@ export const publicDocument = (document: OpenApiDocument): OpenApiDocument => ({
   paths: Object.fromEntries(Object.entries(document.paths).filter(([, item]) => item[INTERNAL] !== true)),
 });
 
-/** The document as a service serves it (`GET /openapi.json`): public paths only, `servers` its public base URL. */
+/** Every `#/components/schemas/<name>` that `value` refers to, directly or through the schemas it names. */
+function referencedSchemas(value: unknown, schemas: Record<string, unknown>, found = new Set<string>()): Set<string> {
+  const json = JSON.stringify(value);
+  for (const match of json.matchAll(/"#\/components\/schemas\/([^"]+)"/g)) {
+    const name = match[1]!;
+    if (found.has(name) || !(name in schemas)) continue;
+    found.add(name);
+    referencedSchemas(schemas[name], schemas, found);
+  }
+  return found;
+}
+
+/**
+ * The document without the schemas nothing in it refers to: each service's document is built
+ * with one schema per registry code, of which a service answers some (a linter, rightly, reports
+ * the others as unused).
+ */
+export function withoutUnusedSchemas(document: OpenApiDocument): OpenApiDocument {
+  const { schemas, ...components } = document.components;
+  const used = referencedSchemas({ ...document, components }, schemas);
+  return {
+    ...document,
+    components: {
+      ...components,
+      schemas: Object.fromEntries(Object.entries(schemas).filter(([name]) => used.has(name))),
+    },
+  };
+}
+
+/**
+ * The document as a service serves it (`GET /openapi.json`): public paths only, the schemas they
+ * use, `servers` its public base URL.
+ */
 export const servedDocument = (document: OpenApiDocument, url: string): OpenApiDocument =>
-  withServer(publicDocument(document), url);
+  withServer(withoutUnusedSchemas(publicDocument(document)), url);

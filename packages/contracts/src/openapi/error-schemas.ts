@@ -50,6 +50,23 @@ const ERROR_DETAILS: Partial<Record<ErrorName, ErrorDetail>> = {
     },
     required: ['extra'],
   },
+  BULK_ABOVE_RATE_LIMIT: {
+    properties: {
+      extra: {
+        type: 'object',
+        required: ['bucket', 'limit', 'windowSeconds', 'units', 'maxItems'],
+        properties: {
+          bucket: { type: 'string', description: "The key's bucket the items count against." },
+          limit: { type: 'integer', minimum: 1, description: 'What the bucket allows per window, for this key.' },
+          windowSeconds: { type: 'number' },
+          units: { type: 'integer', description: 'The items of the request.' },
+          maxItems: { type: 'integer', minimum: 1, description: 'The most one request can send.' },
+        },
+        additionalProperties: false,
+      },
+    },
+    required: ['extra'],
+  },
   BOARD_SHARE_USED: { headers: ['Retry-After'] },
   METHOD_NOT_ALLOWED: { headers: ['Allow'] },
   THUMBNAIL_ERROR: { properties: { status: { const: 'error' } }, required: ['status'] },

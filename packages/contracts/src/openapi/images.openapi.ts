@@ -254,11 +254,17 @@ export const imagesOpenApi: OpenApiDocument = serviceDocument({
           'A key with the `sfw_only` flag gets 403 1058 for a category that is not SFW. ' +
           'JSON by default; when `Accept` ranks an image type above JSON and HTML (`Accept: image/*`), the bytes of one random image with `X-Yiffy-*` headers.',
         parameters: [
-          pathParameter('category', 'The category key: `furry.hug` or `furry/hug`.'),
-          queryParameter('amount', `How many images, ${AMOUNT_MIN} to ${AMOUNT_MAX} (default ${AMOUNT_MIN}).`, {
-            type: 'string',
-            pattern: '^\\s*[-+]?\\d+\\s*$',
-          }),
+          pathParameter(
+            'category',
+            'The category key: `furry.hug`, or `furry/hug` (sent as is, or as one encoded segment `furry%2Fhug`, as generated clients send a path parameter).',
+          ),
+          // An integer, as clients should send it (a generated client types it as a number); the
+          // server also reads a sign and surrounding spaces (` 2`), which the schema leaves out.
+          queryParameter(
+            'amount',
+            `How many images, ${AMOUNT_MIN} to ${AMOUNT_MAX} (default ${AMOUNT_MIN}); below is 400 1051, above 400 1052.`,
+            { type: 'integer', default: AMOUNT_MIN },
+          ),
           queryParameter('notes', '`disabled` for an empty `notes` list.', { enum: ['disabled'] }),
           sizeLimit,
           pickType,

@@ -45,7 +45,8 @@ const KEY_ERRORS: ErrorName[] = ['INVALID_API_KEY', 'INACTIVE_API_KEY', 'DISABLE
 
 /** The registry codes the guards and the shared stack add to an operation. */
 function impliedErrors(spec: OperationSpec): ErrorName[] {
-  const errors: ErrorName[] = [];
+  // Every route refuses a bracketed or repeated query parameter (docs/api.md §1), before anything else.
+  const errors: ErrorName[] = ['INVALID_QUERY_VALUE'];
   if (spec.access === 'optional-key') errors.push(...KEY_ERRORS, 'DEPENDENCY_UNAVAILABLE');
   if (typeof spec.access === 'object')
     errors.push('API_KEY_REQUIRED', ...KEY_ERRORS, 'MISSING_FLAG', 'DEPENDENCY_UNAVAILABLE');

@@ -1,3 +1,4 @@
+import type { ErrorName } from '../errors.js';
 import { md5Schema } from '../md5.js';
 import { THUMBNAIL_TYPES } from '../thumbs.js';
 import { serviceDocument } from './document.js';
@@ -97,17 +98,35 @@ const thumbnailEnded = {
         },
       ],
       requestBody: jsonBody('What happened to the thumbnail.', callbackEvent),
-      responses: { '2XX': { description: 'Received; never sent again.' } },
+      // Our call to the client: it carries no API key (the body is signed: X-Pawlink-Signature).
+      security: [],
+      responses: {
+        '2XX': { description: 'Received; never sent again.' },
+        '4XX': { description: 'Not taken: tried again later, up to 5 attempts in all (as any other non-2xx answer).' },
+      },
     },
   },
 };
 
 const tags = ['thumbnails'];
+const checkErrors: ErrorName[] = [
+  'INVALID_MD5',
+  'INVALID_TYPE',
+  'CHECK_NOT_FOUND',
+  'POST_NOT_ON_BOARD',
+  'THUMBNAIL_ERROR',
+  'THUMBNAIL_TIMEOUT',
+  'UNKNOWN_ROUTE',
+];
 const key = { tags, access: { key: 'thumbs' as const } };
 const id = pathParameter('id', 'A 32-hex MD5 (any case) or a decimal post id of the board.');
 const type = pathParameter('type', 'The thumbnail format.', { enum: [...THUMBNAIL_TYPES] });
 const noStore = { 'Cache-Control': header('Cache-Control', true) };
 const poll = { ...noStore, 'Retry-After': header('Retry-After', true) };
+const checkResponses = {
+  '201': json('Done.', done, noStore),
+  '200': json('Still processing; ask again at checkAt.', processing, poll),
+};
 
 const adminTags = ['admin'];
 const ADMIN_QUEUES = '/admin/queues';
@@ -342,21 +361,33 @@ export const thumbsOpenApi: OpenApiDocument = serviceDocument({
             'The thumbnail format: `gif`, `png`, `webp` or `mp4`; the MD5 when the two segments come the other way round.',
           ),
         ],
-        responses: {
-          '201': json('Done.', done, noStore),
-          '200': json('Still processing; ask again at checkAt.', processing, poll),
-        },
-        errors: [
-          'INVALID_MD5',
-          'INVALID_TYPE',
-          'CHECK_NOT_FOUND',
-          'POST_NOT_ON_BOARD',
-          'THUMBNAIL_ERROR',
-          'THUMBNAIL_TIMEOUT',
-          'UNKNOWN_ROUTE',
-        ],
+        responses: checkResponses,
+        errors: checkErrors,
       }),
     },
+    // The original's order (`/check/<type>/<md5>`, what the yiffy client calls), one path per type:
+    // a template `/check/{type}/{md5}` would be the same path as `/check/{md5}/{type}` to OpenAPI.
+    ...Object.fromEntries(
+      THUMBNAIL_TYPES.map((thumbnailType) => [
+        `/check/${thumbnailType}/{md5}`,
+        {
+          get: {
+            ...operation({
+              ...key,
+              rateLimit: 'thumbs.check',
+              readOnlyAffected: true,
+              operationId: `checkThumbnailLegacy${thumbnailType[0]!.toUpperCase()}${thumbnailType.slice(1)}`,
+              summary: `The state of a ${thumbnailType} thumbnail job (the original's order; deprecated)`,
+              description: `\`/check/${thumbnailType}/<md5>\`: the same as \`/check/<md5>/${thumbnailType}\`, kept for clients of the original server. New clients use /check/{md5}/{type}.`,
+              parameters: [pathParameter('md5', "The MD5 of the post's file (32 hex digits, any case).")],
+              responses: checkResponses,
+              errors: checkErrors,
+            }),
+            deprecated: true,
+          },
+        },
+      ]),
+    ),
     '/{id}': {
       get: operation({
         ...key,
@@ -401,7 +432,7 @@ export const thumbsOpenApi: OpenApiDocument = serviceDocument({
         operationId: 'requestThumbnail',
         summary: 'Ask for a thumbnail',
         description:
-          "Takes no body. One job per (md5, type), whoever asks. With `callbackURL`, the job's end is POSTed there (see the callback `thumbnailEnded`) unless the answer is 200.",
+          "Takes no body fields (one is 400 1017: `callbackURL` is a query parameter). One job per (md5, type), whoever asks. With `callbackURL`, the job's end is POSTed there (see the callback `thumbnailEnded`) unless the answer is 200.",
         parameters: [
           id,
           type,
@@ -419,6 +450,7 @@ export const thumbsOpenApi: OpenApiDocument = serviceDocument({
           }),
         },
         errors: [
+          'UNKNOWN_BODY_FIELD',
           'INVALID_POST_ID',
           'INVALID_MD5',
           'INVALID_TYPE',

@@ -49,6 +49,8 @@ export interface OperationObject {
   responses: Record<string, ResponseObject | Reference>;
   /** Out-of-band requests the service makes because of this operation (completion callbacks): name → runtime expression → path item. */
   callbacks?: Record<string, Record<string, PathItemObject>>;
+  /** Still served, for old clients; new ones use another operation. */
+  deprecated?: boolean;
   [extension: `x-${string}`]: unknown;
 }
 

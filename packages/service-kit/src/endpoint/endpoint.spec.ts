@@ -8,12 +8,15 @@ import { chainsOf, inputOf, objectChecker } from './chains.js';
 import { endpointOperation, endpointPaths, templateOf } from './document.js';
 import { defineEndpoint } from './endpoint.js';
 import { field, inBody, inPath, inQuery, optional } from './field.js';
-import { parsedBody, rateLimit, requireKey, VALIDATION, writable } from './guards.js';
+import { parsedBody, rateLimit, requireKey, VALIDATION, writable, type KeyGuards } from './guards.js';
+import type { ReadOnlySwitch } from '../read-only.js';
 import { mountEndpoint } from './mount.js';
 import { runValidation } from '../validation/run-validation.js';
 
 interface Deps {
   config: { limit: number };
+  guards: KeyGuards;
+  readOnly: ReadOnlySwitch;
 }
 
 const count = field<number, Deps['config']>({
@@ -197,6 +200,7 @@ describe('an endpoint becomes an OpenAPI operation', () => {
   });
 
   it('refuses body fields without a body description', () => {
-    expect(() => endpointOperation({ ...endpoint, body: undefined })).toThrow(/body description/);
+    const bodiless = defineEndpoint<Deps>()({ ...endpoint, body: undefined });
+    expect(() => endpointOperation(bodiless)).toThrow(/body description/);
   });
 });

@@ -35,7 +35,7 @@ export interface BodyDoc {
 }
 
 /**
- * One endpoint, declared once (docs/adr/0015): the route, its guards in order, its fields (each
+ * One endpoint, declared once (docs/adr/0016): the route, its guards in order, its fields (each
  * with its contract code, checked in the order written), its responses by status and its handler.
  * `mountEndpoint` makes the Express route from it and `endpointOperation` its OpenAPI operation.
  */
@@ -49,6 +49,8 @@ export interface Endpoint<D, F extends Fields<ConfigOf<D>> = Fields<ConfigOf<D>>
   path: string;
   /** Answer other methods on this path 405 with `Allow` (a fixed word: `/create`, `/links`). */
   refuseOtherMethods?: boolean;
+  /** This endpoint's bodies may be larger than BODY_LIMIT_BYTES, up to this (createServiceApp's `bodyLimits`, by `bodyLimitsOf`). */
+  bodyLimitBytes?: number;
   /** In order; validation runs after the last unless `VALIDATION` stands where it runs. */
   guards: ReadonlyArray<Step<D>>;
   fields: F;

@@ -11,7 +11,7 @@ export interface FieldContext<C = unknown> {
 }
 
 /**
- * One request field (docs/adr/0015): how it is documented, which contract codes it answers, and
+ * One request field (docs/adr/0016): how it is documented, which contract codes it answers, and
  * its parser, which returns the value the handler reads (a number, a Date, a normalised URL) or
  * throws the failure the contract gives (`fail('INVALID_URL', …)` or an ApiError). A required field's
  * parser also sees an absent value (undefined) and answers its code or its default.

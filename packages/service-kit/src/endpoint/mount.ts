@@ -42,3 +42,17 @@ export function mountEndpoint<D extends { config: unknown }>(app: Express, endpo
     app.all(endpoint.path, onlyMethods(...(method === 'GET' ? ['GET', 'HEAD'] : [method])));
   }
 }
+
+/**
+ * The body limits endpoints declare above BODY_LIMIT_BYTES, as createServiceApp's `bodyLimits`
+ * takes them (`"POST /create/bulk"`); only an endpoint with a fixed path may declare one.
+ */
+export function bodyLimitsOf(endpoints: ReadonlyArray<AnyEndpoint<never>>): Record<string, number> {
+  const limits: Record<string, number> = {};
+  for (const endpoint of endpoints) {
+    if (endpoint.bodyLimitBytes === undefined) continue;
+    if (/[:*\\]/.test(endpoint.path)) throw new Error(`${endpoint.path}: a body limit needs a fixed path`);
+    limits[`${endpoint.method.toUpperCase()} ${endpoint.path}`] = endpoint.bodyLimitBytes;
+  }
+  return limits;
+}

@@ -23,7 +23,7 @@ export function onlyBodyFields(endpoint: string, fields: readonly string[]): Val
       failWith(
         'UNKNOWN_BODY_FIELD',
         (value) =>
-          `The request body has a field ${endpoint} does not take: ${quoted(firstUnknownField(value, known) ?? '')} (it takes ${fields.join(', ')}).`,
+          `The request body has a field ${endpoint} does not take: ${quoted(firstUnknownField(value, known) ?? '')} (it takes ${fields.length > 0 ? fields.join(', ') : 'none'}).`,
       ),
     );
 }

@@ -92,7 +92,7 @@ function answeredCodes(document: OpenApiDocument, endpoint: DeclaredEndpoint): S
 
 /**
  * docs/api.md keeps its prose; its endpoint table of `section` is held to the endpoint
- * declarations (docs/adr/0015): one row per declared method and path and no other; the query
+ * declarations (docs/adr/0016): one row per declared method and path and no other; the query
  * parameters and body fields a row names (`[?a&b]`, `body {a, b?}`) are the declared ones, optional
  * where declared so; every code a row names is one the generated operation answers, and a row that
  * names codes names each code of its fields. `record` checks a line listing a schema's properties

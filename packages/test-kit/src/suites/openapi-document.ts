@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 /**
  * What every service's OpenAPI document must be (the checks `packages/contracts`'s openapi.spec
  * runs on the hand-written documents), for a document an app generates from its endpoint
- * declarations (docs/adr/0015): valid OpenAPI 3.1 as served, one schema per registry code, every
+ * declarations (docs/adr/0016): valid OpenAPI 3.1 as served, one schema per registry code, every
  * failure under its registry status, path parameters named for what they are.
  */
 export function describeOpenApiDocument(name: string, document: OpenApiDocument): void {
