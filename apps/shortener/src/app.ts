@@ -1,7 +1,13 @@
 import { registerGetStatusRoute, serviceRateLimits, type AccessGuards } from '@pawlink/auth';
-import { BULK_CREATE_BODY_MAX_BYTES } from '@pawlink/contracts';
-import { shortenerOpenApi } from '@pawlink/contracts/openapi';
-import { createServiceApp, HttpMetrics, type Logger, type Readiness, type ReadOnlySwitch } from '@pawlink/service-kit';
+import {
+  createServiceApp,
+  bodyLimitsOf,
+  HttpMetrics,
+  mountEndpoint,
+  type Logger,
+  type Readiness,
+  type ReadOnlySwitch,
+} from '@pawlink/service-kit';
 import type { Express } from 'express';
 import type { RequestListener } from 'node:http';
 import { Counter } from 'prom-client';
@@ -11,17 +17,9 @@ import { createLookupLimit } from './guards/lookup-limit.guard.js';
 import { createRedirectFastLane } from './handlers/redirect-short-url-fast-lane.handler.js';
 import { REDIRECT_STATUS, redirectCacheControl } from './http/send-redirect.http.js';
 import { answerUndecodableCode } from './http/undecodable-code.http.js';
-import { registerBulkCreateShortUrlsRoute } from './routes/bulk-create-short-urls.routes.js';
-import { registerCreateShortUrlRoute } from './routes/create-short-url.routes.js';
-import { registerDeleteShortUrlRoute } from './routes/delete-short-url.routes.js';
-import { registerGetShortUrlQrRoute } from './routes/get-short-url-qr.routes.js';
-import { registerGetShortUrlStatsRoute } from './routes/get-short-url-stats.routes.js';
-import { registerGetShortUrlRoute } from './routes/get-short-url.routes.js';
-import { registerListShortUrlsRoute } from './routes/list-short-urls.routes.js';
-import { registerPreviewShortUrlRoute } from './routes/preview-short-url.routes.js';
-import { REDIRECT_ROUTE, registerRedirectShortUrlRoute } from './routes/redirect-short-url.routes.js';
-import { registerUpdateShortUrlRoute } from './routes/update-short-url.routes.js';
-import { PRIVATE_TARGET_PREFIXES_LOCAL } from './validation/short-url-fields.validation.js';
+import { REDIRECT_ROUTE } from './endpoints/redirect-short-url.endpoint.js';
+import { SHORTENER_ENDPOINTS } from './endpoints/shortener.endpoints.js';
+import { shortenerOpenApi } from './openapi.js';
 
 export interface ShortenerAppDeps {
   config: ShortenerConfig;
@@ -36,8 +34,9 @@ export interface ShortenerAppDeps {
 }
 
 /**
- * The shortener's Express app (docs/api.md). It never listens; see createRequestHandler. Every
- * route's order on the route is key → rate limit → read-only → body → validation → handler; the
+ * The shortener's Express app (docs/api.md). It never listens; see createRequestHandler. Each
+ * endpoint is declared once in `endpoints/` (route, guards in order, fields, responses, handler;
+ * docs/adr/0016) and mounted here; its document is generated from the same declarations. The
  * public redirect and preview have no key, and their rate limit counts only the requests that must
  * ask Redis or MySQL, per client IP.
  */
@@ -47,29 +46,21 @@ export function createApp(deps: ShortenerAppDeps): Express {
     service: 'shortener',
     ...deps,
     docs: { document: shortenerOpenApi, urls: config.urls, rateLimits: serviceRateLimits('shortener') },
-    // 100 items at their longest do not fit in BODY_LIMIT_BYTES (100 KiB by default); no other body grows so.
-    bodyLimits: { 'POST /create/bulk': BULK_CREATE_BODY_MAX_BYTES },
+    // The endpoints whose bodies may be larger than BODY_LIMIT_BYTES (POST /create/bulk).
+    bodyLimits: bodyLimitsOf(SHORTENER_ENDPOINTS),
   });
   const app = base.app;
   // Before the `/:code` routes; `status` is a reserved code.
   registerGetStatusRoute(app, { service: 'shortener', guards, readOnly });
-  app.locals[PRIVATE_TARGET_PREFIXES_LOCAL] = config.shortener.privateTargetPrefixes;
-  const limitLookups = createLookupLimit(guards.rateLimit('shortener.lookup'), deps.logger);
-  // Fixed words before the `/:code` patterns; the reserved-code policy keeps them out of use.
-  registerCreateShortUrlRoute(app, { createShortUrl: services.createShortUrl, guards, readOnly });
-  registerBulkCreateShortUrlsRoute(app, { bulkCreateShortUrls: services.bulkCreateShortUrls, guards, readOnly });
-  registerListShortUrlsRoute(app, { listShortUrls: services.listShortUrls, guards });
-  registerDeleteShortUrlRoute(app, { deleteShortUrl: services.deleteShortUrl, guards, readOnly });
-  registerGetShortUrlRoute(app, { getShortUrl: services.getShortUrl, guards });
-  registerGetShortUrlStatsRoute(app, { getShortUrlStats: services.getShortUrlStats, guards });
-  registerGetShortUrlQrRoute(app, { getShortUrlQr: services.getShortUrlQr, limitLookups });
-  registerPreviewShortUrlRoute(app, { previewShortUrl: services.previewShortUrl, limitLookups });
-  registerRedirectShortUrlRoute(app, {
-    redirectShortUrl: services.redirectShortUrl,
-    limitLookups,
-    redirectCacheControl: redirectCacheControl(config.shortener.redirectMaxAgeSeconds),
-  });
-  registerUpdateShortUrlRoute(app, { updateShortUrl: services.updateShortUrl, guards, readOnly });
+  const endpointDeps = {
+    config,
+    services,
+    guards,
+    readOnly,
+    limitLookups: createLookupLimit(guards.rateLimit('shortener.lookup'), deps.logger),
+  };
+  // Fixed words before the `/:code` patterns (SHORTENER_ENDPOINTS is in that order); the reserved-code policy keeps them out of use.
+  for (const endpoint of SHORTENER_ENDPOINTS) mountEndpoint(app, endpoint, endpointDeps);
   app.use(answerUndecodableCode);
   return base.finalize();
 }

@@ -8,7 +8,7 @@ import {
   type BaseConfig,
   type Env,
 } from '@pawlink/service-kit';
-import { normalisePrivateTargetPrefix } from './services/target-url.rules.js';
+import { normalisePrivateTargetPrefix } from './domain/target-url.rules.js';
 
 export interface ShortenerConfig extends BaseConfig {
   shortener: {

@@ -2,6 +2,7 @@ import type { Logger } from '@pawlink/service-kit';
 import type { RedisClient } from '@pawlink/service-kit/redis';
 import type { DataSource } from 'typeorm';
 import type { ShortenerConfig } from './config.js';
+import type { ShortenerServices } from './endpoints/shortener.deps.js';
 import { PendingVisitsRepository } from './repositories/pending-visits.repository.js';
 import { PreviewCacheRepository } from './repositories/preview-cache.repository.js';
 import { QrImageRepository } from './repositories/qr-image.repository.js';
@@ -38,18 +39,7 @@ export interface ShortenerConnections {
 }
 
 /** One service per endpoint (docs/architecture.md), and what main.ts starts and stops. */
-export interface ShortenerContainer {
-  createShortUrl: CreateShortUrlService;
-  bulkCreateShortUrls: BulkCreateShortUrlsService;
-  listShortUrls: ListShortUrlsService;
-  getShortUrlQr: GetShortUrlQrService;
-  /** Both lanes of the redirect: the fast lane before Express and the Express route. */
-  redirectShortUrl: RedirectShortUrlService;
-  previewShortUrl: PreviewShortUrlService;
-  getShortUrl: GetShortUrlService;
-  getShortUrlStats: GetShortUrlStatsService;
-  updateShortUrl: UpdateShortUrlService;
-  deleteShortUrl: DeleteShortUrlService;
+export interface ShortenerContainer extends ShortenerServices {
   /** Started (subscribed) and stopped by the caller. */
   redirectCache: RedirectCacheRepository;
   /** This instance's tally of counted visits; started and stopped by the caller. */

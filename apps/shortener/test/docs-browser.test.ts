@@ -1,4 +1,4 @@
-import { shortenerOpenApi } from '@pawlink/contracts/openapi';
+import { shortenerOpenApi } from '../src/openapi.js';
 import { inspectDocsPage } from '@pawlink/test-kit/browser';
 import { describeDocsPage } from '@pawlink/test-kit/suites/docs-page';
 import { expect, it } from 'vitest';

@@ -1,5 +1,6 @@
 import { RATE_LIMIT_BUCKETS } from '@pawlink/auth';
-import { shortenerOpenApi, servedDocument, type OpenApiDocument } from '@pawlink/contracts/openapi';
+import { servedDocument, type OpenApiDocument } from '@pawlink/contracts/openapi';
+import { shortenerOpenApi } from '../src/openapi.js';
 import { createLogger, type ReadOnlySwitch } from '@pawlink/service-kit';
 import {
   ContractViolation,
@@ -11,11 +12,12 @@ import {
   toTemplate,
 } from '@pawlink/test-kit';
 import type { ServerResponse } from 'node:http';
+import { describeOpenApiDocument } from '@pawlink/test-kit/suites/openapi-document';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
 import { loadShortenerConfig } from '../src/config.js';
 import type { ShortenerContainer } from '../src/container.js';
-import { REDIRECT_ROUTE } from '../src/routes/redirect-short-url.routes.js';
+import { REDIRECT_ROUTE } from '../src/endpoints/redirect-short-url.endpoint.js';
 import { create, SHORTENER_URL, startHarness, type Harness } from './support.js';
 
 /** The app's route table, built with guards that record what they stand for (nothing is served). */
@@ -28,6 +30,8 @@ function routeTable() {
     readOnly: {} as ReadOnlySwitch,
   });
 }
+
+describeOpenApiDocument('shortener', shortenerOpenApi);
 
 /** The fast redirect answers `GET /:code` before Express: it is a route of the service too. */
 const FAST_PATH = [{ method: 'GET', path: toTemplate(REDIRECT_ROUTE) }];

@@ -1,7 +1,7 @@
 import { ApiKeyRepository, authDatabase, createAccessGuards, type AccessGuardsOptions } from '@pawlink/auth';
 import { createTestKey } from '@pawlink/auth/testing';
 import type { CreateShortUrlResponse } from '@pawlink/contracts';
-import { shortenerOpenApi } from '@pawlink/contracts/openapi';
+import { shortenerOpenApi } from '../src/openapi.js';
 import {
   createDataSource,
   createLogger,

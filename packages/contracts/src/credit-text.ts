@@ -1,4 +1,5 @@
-import { CREDIT_MAX_LENGTH } from './shortener.js';
+/** The longest credit, in code points. */
+export const CREDIT_MAX_LENGTH = 50;
 
 /**
  * What a credit may not contain: a shortener entry's credit, and an image's artist at import.

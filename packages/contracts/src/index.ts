@@ -9,3 +9,6 @@ export * from './media-layout.js';
 export * from './public-address.js';
 export * from './media-host.js';
 export * from './thumb-callbacks.js';
+export * from './patterns.js';
+export * as s from './schema.js';
+export type { JsonSchema, Schema, Static } from './schema.js';

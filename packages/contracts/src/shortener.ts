@@ -1,63 +1,14 @@
-/** A short URL as every shortener response shows it (docs/api.md §2). */
-export interface ShortUrlRecord {
-  code: string;
-  createdAt: string;
-  modifiedAt: string | null;
-  url: string;
-  pos: number;
-  credit: string;
-  fullURL: string;
-  /** When the link stops redirecting (ISO 8601, UTC); null when it does not expire by date. */
-  expiresAt: string | null;
-  /** The counted visits after which the link stops redirecting; null when unlimited. */
-  maxVisits: number | null;
-}
-
-/** `GET /:code.json`: the record and its total of counted visits. */
-export interface ShortUrlWithVisits extends ShortUrlRecord {
-  visits: number;
-}
-
-export interface CreateShortUrlResponse {
-  success: true;
-  data: ShortUrlRecord & { managementCode: string | null };
-}
-
-export interface ShortUrlResponse {
-  success: true;
-  data: ShortUrlRecord;
-}
-
-export interface ShortUrlInfoResponse {
-  success: true;
-  data: ShortUrlWithVisits;
-}
-
-/** One UTC day of counted visits. */
-export interface VisitDay {
-  /** `YYYY-MM-DD`, UTC. */
-  date: string;
-  visits: number;
-}
-
-/**
- * Where the visits of the stats period came from (docs/api.md): each list adds up to the period's
- * visits. `referrers` names the top 20 hosts (`direct`: no or an unparseable `Referer`), `browsers`
- * and `os` the top 10, the rest as `other`; `countries` are ISO 3166 alpha-2 or `unknown`.
+/*
+ * The shortener's wire shapes (docs/api.md §2), each written once as a JSON Schema that carries its
+ * type (docs/adr/0016): the OpenAPI document references these schemas and the services and
+ * handlers use the types inferred from them.
  */
-export interface VisitBreakdown {
-  referrers: Array<{ host: string; visits: number }>;
-  countries: Array<{ country: string; visits: number }>;
-  browsers: Array<{ name: string; visits: number }>;
-  os: Array<{ name: string; visits: number }>;
-  devices: { desktop: number; mobile: number; tablet: number; other: number };
-}
+import { CREDIT_MAX_LENGTH } from './credit-text.js';
+import { creditSchema, shortCodeSchema, targetUrlSchema } from './patterns.js';
+import * as s from './schema.js';
+import type { Static } from './schema.js';
 
-/** `GET /:code/stats`. */
-export interface ShortUrlStatsResponse {
-  success: true;
-  data: { code: string; visits: number; days: VisitDay[] } & VisitBreakdown;
-}
+export { SHORT_CODE_MAX_LENGTH, SHORT_CODE_PATTERN, URL_MAX_LENGTH } from './patterns.js';
 
 /** Days of `GET /:code/stats`: today (UTC) and the days before it. */
 export const VISIT_STATS_DAYS = 90;
@@ -67,58 +18,15 @@ export const MAX_VISITS_LIMIT = 2_147_483_647;
 /** Why a link answers 410 (`extra.reason` of 1083). */
 export type ExpiryReason = 'expiresAt' | 'maxVisits';
 
-export const SHORT_CODE_MAX_LENGTH = 50;
-export const SHORT_CODE_PATTERN = /^[A-Za-z0-9-]+$/;
 export const RANDOM_CODE_LENGTH = 8;
 export const RANDOM_CODE_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-export const CREDIT_MAX_LENGTH = 50;
 export const DEFAULT_CREDIT = 'Unknown';
-export const URL_MAX_LENGTH = 2048;
-
-/** POST /create body (JSON or form); editable (with a management code) unless `?editable=false` (or `0`). */
-export interface CreateShortUrlRequest {
-  url: string;
-  code?: string;
-  credit?: string;
-  /** ISO 8601 date-time with a zone, in the future. */
-  expiresAt?: string | null;
-  maxVisits?: number | null;
-}
-
-/** PATCH /:code body: at least one of the fields must change (else 1080), and no other field is sent (else 1017); null clears `expiresAt` / `maxVisits`. */
-export interface UpdateShortUrlRequest {
-  managementCode: string;
-  url?: string;
-  credit?: string;
-  expiresAt?: string | null;
-  maxVisits?: number | null;
-}
-
-/** DELETE /:code body. */
-export interface DeleteShortUrlRequest {
-  managementCode: string;
-}
-
-/** POST /delete body: the compatibility alias of DELETE /:code. */
-export interface DeleteShortUrlAliasRequest extends DeleteShortUrlRequest {
-  code: string;
-}
 
 /** `GET /links`: page sizes. */
 export const LINKS_PAGE_DEFAULT = 25;
 export const LINKS_PAGE_MAX = 100;
 /** Longest `q` of `GET /links`. */
 export const LINKS_QUERY_MAX_LENGTH = 200;
-
-/** `GET /links`: the entries created with the presenting key, newest first, and the cursor of the next page. */
-export interface ListShortUrlsResponse {
-  success: true;
-  data: {
-    links: ShortUrlWithVisits[];
-    /** Opaque; null on the last page. */
-    next: string | null;
-  };
-}
 
 /** Items of one `POST /create/bulk`. */
 export const BULK_CREATE_MAX_LINKS = 100;
@@ -133,22 +41,6 @@ export const BULK_CREATE_MAX_LINKS = 100;
  */
 export const BULK_CREATE_BODY_MAX_BYTES = 512 * 1024;
 
-/** `POST /create/bulk` body. */
-export interface BulkCreateShortUrlsRequest {
-  links: CreateShortUrlRequest[];
-}
-
-/** One item's outcome: what `POST /create` would have answered for it (its HTTP status as `status`), or its failure. */
-export type BulkCreateItemResult =
-  | { success: true; status: 201 | 200; data: CreateShortUrlResponse['data'] }
-  | { success: false; code: number; error: string };
-
-/** `POST /create/bulk`: one result per item, in input order. */
-export interface BulkCreateShortUrlsResponse {
-  success: true;
-  data: BulkCreateItemResult[];
-}
-
 /** `GET /:code/qr` parameters. */
 export const QR_FORMATS = ['svg', 'png'] as const;
 export type QrFormat = (typeof QR_FORMATS)[number];
@@ -157,3 +49,178 @@ export const QR_SIZE_MAX = 2048;
 export const QR_SIZE_DEFAULT = 512;
 export const QR_MARGIN_MAX = 8;
 export const QR_MARGIN_DEFAULT = 2;
+
+/** A short URL as every shortener response shows it (component `ShortUrlRecord`). */
+export const ShortUrlRecordSchema = s.object(
+  {
+    code: shortCodeSchema(),
+    createdAt: s.dateTime(),
+    modifiedAt: s.nullable(s.dateTime()),
+    url: targetUrlSchema(),
+    pos: s.integer({ minimum: 1, description: "The entry's 1-based creation sequence number." }),
+    credit: creditSchema(),
+    fullURL: s.string({ format: 'uri', description: 'SHORTENER_URL + "/" + code.' }),
+    /** When the link stops redirecting (ISO 8601, UTC); null when it does not expire by date. */
+    expiresAt: s.nullable(s.dateTime({ description: 'When the link expires (UTC, ms); null when unset.' })),
+    /** The counted visits after which the link stops redirecting; null when unlimited. */
+    maxVisits: s.nullable(
+      s.integer({
+        minimum: 1,
+        maximum: MAX_VISITS_LIMIT,
+        description: 'The counted visits after which the link expires; null when unset.',
+      }),
+    ),
+  },
+  // Extended by `allOf` (with visits, with the management code): closed by each extension.
+  { additionalProperties: true },
+);
+export type ShortUrlRecord = Static<typeof ShortUrlRecordSchema>;
+
+const recordRef = s.ref('ShortUrlRecord', ShortUrlRecordSchema);
+
+/** The record with its total of counted visits (`GET /{code}.json`, PATCH, `/links`; component `ShortUrlWithVisits`). */
+export const ShortUrlWithVisitsSchema = s.extend(recordRef, {
+  visits: s.integer({ minimum: 0, description: "The link's total of counted visits." }),
+});
+export type ShortUrlWithVisits = Static<typeof ShortUrlWithVisitsSchema>;
+
+/** The record as a create answers it: with its management code, shown once. */
+export const CreatedShortUrlSchema = s.extend(recordRef, {
+  managementCode: s.nullable(
+    s.string({ description: 'Shown once; null when not editable or when the URL already had a fixed entry.' }),
+  ),
+});
+export type CreatedShortUrl = Static<typeof CreatedShortUrlSchema>;
+
+/** The components the shortener's document holds, by name. */
+export const SHORTENER_SCHEMAS = {
+  ShortUrlRecord: ShortUrlRecordSchema,
+  ShortUrlWithVisits: ShortUrlWithVisitsSchema,
+};
+
+/** A reference to the record-with-visits component. */
+export const shortUrlWithVisitsRef = s.ref('ShortUrlWithVisits', ShortUrlWithVisitsSchema);
+
+/** One UTC day of counted visits. */
+export const VisitDaySchema = s.object({
+  date: s.string({ format: 'date' }),
+  visits: s.integer({ minimum: 1 }),
+});
+export type VisitDay = Static<typeof VisitDaySchema>;
+
+/** One value of a breakdown list (`host`, `country` or `name`) and its visits. */
+const visits = () => s.integer({ minimum: 1 });
+
+/**
+ * Where the visits of the stats period came from (docs/api.md): each list adds up to the period's
+ * visits. `referrers` names the top 20 hosts (`direct`: no or an unparseable `Referer`), `browsers`
+ * and `os` the top 10, the rest as `other`; `countries` are ISO 3166 alpha-2 or `unknown`.
+ */
+const VISIT_BREAKDOWN_PROPERTIES = {
+  referrers: s.array(
+    s.object({ host: s.string({ description: 'A host name, `direct`, `unknown` or `other`.' }), visits: visits() }),
+    {
+      maxItems: 21,
+      description:
+        "Where the visits of `days` came from: the top 20 referring hosts (the `Referer` URL's host, lower case, without port; `direct` for none or an unparseable one), most visits first, then `other` for the rest. Visits counted before the breakdown existed are `unknown`. Adds up to the visits of `days`.",
+    },
+  ),
+  countries: s.array(
+    s.object({ country: s.string({ description: 'ISO 3166 alpha-2, or `unknown`.' }), visits: visits() }),
+    {
+      description:
+        "The visitors' countries, most visits first; `unknown` when the address is not in the database. From a local country database, by default [IP Geolocation by DB-IP](https://db-ip.com) (IP to Country Lite, CC BY 4.0); the address is never stored. Adds up to the visits of `days`.",
+    },
+  ),
+  browsers: s.array(
+    s.object({
+      name: s.string({ description: 'A browser name (e.g. `Chrome`, `Firefox`, `Safari`), or `other`.' }),
+      visits: visits(),
+    }),
+    {
+      maxItems: 11,
+      description:
+        'The top 10 browsers by visits, then `other` for the rest (and the unrecognised). Adds up to the visits of `days`.',
+    },
+  ),
+  os: s.array(
+    s.object({
+      name: s.string({ description: 'An OS name (e.g. `Windows`, `macOS`, `iOS`, `Android`, `Linux`), or `other`.' }),
+      visits: visits(),
+    }),
+    {
+      maxItems: 11,
+      description: 'The top 10 operating systems by visits, then `other`. Adds up to the visits of `days`.',
+    },
+  ),
+  devices: s.object(
+    {
+      desktop: s.integer({ minimum: 0 }),
+      mobile: s.integer({ minimum: 0 }),
+      tablet: s.integer({ minimum: 0 }),
+      other: s.integer({ minimum: 0 }),
+    },
+    {
+      description:
+        'Visits by device type (TVs, consoles and the unrecognised are `other`). Adds up to the visits of `days`.',
+    },
+  ),
+};
+/** Where the visits came from (the breakdown lists of the stats). */
+export const VisitBreakdownSchema = s.object(VISIT_BREAKDOWN_PROPERTIES);
+export type VisitBreakdown = Static<typeof VisitBreakdownSchema>;
+
+/** `GET /:code/stats`: the counted visits of a code. */
+export const ShortUrlStatsSchema = s.object({
+  code: s.string(),
+  visits: s.integer({ minimum: 0, description: 'The total of counted visits.' }),
+  days: s.array(VisitDaySchema, {
+    description: 'The UTC days of the last 90 (today included) that had visits, oldest first.',
+  }),
+  ...VISIT_BREAKDOWN_PROPERTIES,
+});
+export type ShortUrlStats = Static<typeof ShortUrlStatsSchema>;
+
+/** `GET /links`: a page of the key's entries and the cursor of the next. */
+export const ShortUrlPageSchema = s.object({
+  links: s.array(shortUrlWithVisitsRef, {
+    maxItems: LINKS_PAGE_MAX,
+    description: 'Newest first (createdAt, then pos, descending); expired entries included.',
+  }),
+  next: s.nullable(s.string({ description: 'The `cursor` of the next page; null on the last one.' })),
+});
+export type ShortUrlPage = Static<typeof ShortUrlPageSchema>;
+
+/** One item's outcome in `POST /create/bulk`: what POST /create would have answered (its HTTP status as `status`), or its failure. */
+export const BulkCreateItemResultSchema = s.oneOf(
+  s.object({
+    success: s.literal(true),
+    status: s.oneOfValues([201, 200], {
+      description: "The status POST /create would have answered: 201 made, 200 the URL's existing fixed entry.",
+    }),
+    data: CreatedShortUrlSchema,
+  }),
+  s.object({
+    success: s.literal(false),
+    code: s.integer({
+      description:
+        'The code POST /create would have answered (1070–1074, 1081, 1082), or 1084 for an item that is not an object.',
+    }),
+    error: s.string(),
+  }),
+);
+export type BulkCreateItemResult = Static<typeof BulkCreateItemResultSchema>;
+
+/** A success that carries `data` (docs/api.md §1). */
+export interface Success<T> {
+  success: true;
+  data: T;
+}
+export type CreateShortUrlResponse = Success<CreatedShortUrl>;
+export type ShortUrlInfoResponse = Success<ShortUrlWithVisits>;
+export type ShortUrlStatsResponse = Success<ShortUrlStats>;
+export type ListShortUrlsResponse = Success<ShortUrlPage>;
+export type BulkCreateShortUrlsResponse = Success<BulkCreateItemResult[]>;
+
+/** The credit limit, for readers of this module. */
+export { CREDIT_MAX_LENGTH };

@@ -1,3 +1,4 @@
+import { MD5_LOWER_DIGITS } from './md5.js';
 import type { ThumbnailType } from './thumbs.js';
 
 /** Completion callbacks (docs/api.md, "Completion callbacks"): `PUT /:id/:type?callbackURL=`. */
@@ -77,9 +78,12 @@ export interface ThumbnailCallbackDelivery {
 export const thumbnailCallbacksKey = (redisPrefix: string, jobId: string): string =>
   `${redisPrefix}thumbs:callbacks:${jobId}`;
 
+/** A thumbnail job id: `<md5>.<type>`. */
+const JOB_ID = new RegExp(`^(${MD5_LOWER_DIGITS})\\.([a-z0-9]+)$`);
+
 /** The md5 and type of a thumbnail job id (`thumbnailJobId`), or undefined for another id. */
 export function thumbnailOfJobId(jobId: string): { md5: string; type: string } | undefined {
-  const match = /^([0-9a-f]{32})\.([a-z0-9]+)$/.exec(jobId);
+  const match = JOB_ID.exec(jobId);
   return match ? { md5: match[1]!, type: match[2]! } : undefined;
 }
 

@@ -1,7 +1,7 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { imagesOpenApi, shortenerOpenApi, thumbsOpenApi } from '@pawlink/contracts/openapi';
+import { imagesOpenApi, thumbsOpenApi, type OpenApiDocument } from '@pawlink/contracts/openapi';
 import { request } from './http.js';
 import { freePort } from './free-port.js';
 import { bindContract } from './openapi/contracts.js';
@@ -94,8 +94,21 @@ export function spawnNode(name: string, script: string, env: Record<string, stri
 }
 
 const SERVICE_PORT_VARIABLE = { shortener: 'SHORTENER', images: 'IMAGES', thumbs: 'THUMBS' } as const;
-/** Each service's OpenAPI document: every response `request()` gets from a started service must match it. */
-const SERVICE_CONTRACT = { shortener: shortenerOpenApi, images: imagesOpenApi, thumbs: thumbsOpenApi } as const;
+/**
+ * Each service's OpenAPI document: every response `request()` gets from a started service must
+ * match it. A document generated from an app's endpoint declarations (docs/adr/0016) is read from
+ * the app's build, beside the `main.js` that is started (test-kit cannot depend on the apps).
+ */
+const SERVICE_CONTRACT: Record<'shortener' | 'images' | 'thumbs', () => Promise<OpenApiDocument>> = {
+  shortener: async () => {
+    const built = (await import(new URL('apps/shortener/dist/openapi.js', pathToFileURL(REPO_ROOT)).href)) as {
+      shortenerOpenApi: OpenApiDocument;
+    };
+    return built.shortenerOpenApi;
+  },
+  images: () => Promise.resolve(imagesOpenApi),
+  thumbs: () => Promise.resolve(thumbsOpenApi),
+};
 export type ServiceName = keyof typeof SERVICE_PORT_VARIABLE;
 
 /**
@@ -120,7 +133,7 @@ export async function startService(
     [`${variable}_METRICS_PORT`]: String(metricsPort),
     METRICS_HOST: '127.0.0.1',
   });
-  bindContract(url, SERVICE_CONTRACT[name]);
+  bindContract(url, await SERVICE_CONTRACT[name]());
   const deadline = Date.now() + 30_000;
   for (;;) {
     const up = await request(`${url}/online`, { signal: AbortSignal.timeout(2000) }).catch(() => undefined);

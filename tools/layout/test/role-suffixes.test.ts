@@ -12,6 +12,8 @@ const ROLE_SUFFIXES: Record<string, readonly string[]> = {
   validation: ['.validation.ts'],
   handlers: ['.handler.ts'],
   services: ['.service.ts', '.rules.ts', '.policy.ts', '.errors.ts'],
+  domain: ['.rules.ts', '.policy.ts', '.errors.ts'],
+  endpoints: ['.endpoint.ts', '.fields.ts', '.endpoints.ts', '.deps.ts'],
   repositories: ['.repository.ts'],
   guards: ['.guard.ts'],
   http: ['.http.ts'],

@@ -4,9 +4,6 @@ import type { Request, RequestHandler, Response } from 'express';
 /** Answers a limited request the way its path answers other failures (text for the redirect, HTML for the preview). */
 export type SendLimited = (res: Response, error: ApiError) => void;
 
-/** Whether the request for the path segment `code` must ask Redis or MySQL (its service says). */
-export type NeedsLookup = (req: Request, code: string) => boolean;
-
 /**
  * The per-client-IP limit on public redirects and previews that must ask Redis or MySQL
  * (`limit` is the `shortener.lookup` bucket guard): a flood of made-up codes stops costing queries
@@ -29,7 +26,7 @@ export function createLookupLimit(limit: RequestHandler, logger: Logger) {
       );
     });
 
-  /** The 429 to answer, or undefined to go on. */
+  /** Counts a request that must ask Redis or MySQL: the 429 to answer, or undefined to go on. */
   async function count(req: Request, res: Response): Promise<ApiError | undefined> {
     const failure = await run(req, res);
     if (isApiError(failure) && failure.httpStatus === 429) return failure;
@@ -46,11 +43,11 @@ export function createLookupLimit(limit: RequestHandler, logger: Logger) {
     return undefined;
   }
 
-  /** Counts the request when `needsLookup(req, :code)` says its answer must come from Redis or MySQL. */
-  return function limitLookups(needsLookup: NeedsLookup, send: SendLimited): RequestHandler {
+  /** A guard counting the request when `needsLookup(:code)` says its answer must come from Redis or MySQL. */
+  function when(needsLookup: (code: string) => boolean, send: SendLimited): RequestHandler {
     return async (req, res, next) => {
       const code = req.params.code;
-      if (typeof code === 'string' && needsLookup(req, code)) {
+      if (typeof code === 'string' && needsLookup(code)) {
         const limited = await count(req, res);
         if (limited) {
           send(res, limited);
@@ -59,8 +56,10 @@ export function createLookupLimit(limit: RequestHandler, logger: Logger) {
       }
       next();
     };
-  };
+  }
+
+  return { count, when };
 }
 
-/** What createLookupLimit returns: one limit shared by the redirect and the preview routes. */
+/** What createLookupLimit returns: one limit shared by the redirect, the preview and the QR code. */
 export type LimitLookups = ReturnType<typeof createLookupLimit>;

@@ -1,10 +1,9 @@
 import { assignRequestId, hasPlainQuery } from '@pawlink/service-kit';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { clientAddress } from '../http/client-address.http.js';
-import { keepPeek } from '../http/redirect-peek.http.js';
 import { sendRedirect } from '../http/send-redirect.http.js';
 import type { RedirectShortUrlService } from '../services/redirect-short-url.service.js';
-import { isCountedVisit } from '../services/visitor.rules.js';
+import { isCountedVisit } from '../domain/visitor.rules.js';
 
 /** Called after each redirect answered here, for the metrics Express would have recorded. */
 export type FastRedirectObserver = (method: string, seconds: number) => void;
@@ -27,8 +26,9 @@ export interface FastLaneDeps {
  * visit (a GET by a non-bot) is one tally update, through the same service, with the raw
  * `Referer`, `User-Agent` and client address (parsed later, off this path). Returns false (having
  * written nothing) for everything else — other methods and paths, a query of a shape no route takes, misses, `maxVisits` links, links
- * past their `expiresAt`, reserved words — which Express then handles; a miss leaves its peek on
- * the request, so the Express route does not peek again.
+ * past their `expiresAt`, reserved words — which Express then handles. Nothing is left on the
+ * request for Express: its redirect endpoint peeks again (one LRU read) and hands that peek to the
+ * lookup limit and the visit as an argument (docs/adr/0016).
  */
 export function createRedirectFastLane({
   redirects,
@@ -49,10 +49,7 @@ export function createRedirectFastLane({
     if (query !== -1 && !hasPlainQuery(raw)) return false;
     const code = query === -1 ? raw.slice(1) : raw.slice(1, query);
     const peek = redirects.peek(code);
-    if (typeof peek !== 'string') {
-      if (peek !== null) keepPeek(req, peek);
-      return false;
-    }
+    if (typeof peek !== 'string') return false;
     const headers = req.headers;
     const userAgent = headers['user-agent'];
     if (countVisits && isCountedVisit(method, userAgent))

@@ -3,9 +3,10 @@
  * redirect answers in plain text and the preview (and an expired link) with HTML pages under the
  * preview's CSP, never with the JSON failure shape.
  */
+import { header, media, type ResponseObject } from '@pawlink/contracts/openapi';
 import type { ApiError } from '@pawlink/service-kit';
 import type { Response } from 'express';
-import type { ExpiredLink } from '../services/short-url-record.rules.js';
+import type { ExpiredLink } from '../domain/short-url-record.rules.js';
 import { PREVIEW_HEADERS, renderExpiredPage, renderLimitedPage, renderNotFoundPage } from '../views/preview.page.js';
 
 export const UNKNOWN_CODE_TEXT = 'Unknown short url code.';
@@ -55,3 +56,31 @@ export function sendPreviewLimited(res: Response, error: ApiError): void {
 export function sendJsonLimited(res: Response, error: ApiError): void {
   res.status(error.httpStatus).set(error.headers).json(error.toBody());
 }
+
+const RATE_LIMIT_TEXT_HEADERS = [
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+  'X-RateLimit-Reset-After',
+  'X-RateLimit-Bucket',
+] as const;
+
+/** How the document describes the lookup limit's 429 of the redirect (text) and the preview (a page). */
+export function lookupLimited(type: 'text/plain' | 'text/html'): ResponseObject {
+  return media(
+    `Lookup limit (bucket \`shortener.lookup\`, per client IP; warm redirects and cached previews never count): a ${type === 'text/html' ? 'page' : 'text'} ending with "(code 1000)" or "(code 1001)".`,
+    [type],
+    {
+      ...Object.fromEntries(RATE_LIMIT_TEXT_HEADERS.map((name) => [name, header(name, true)])),
+      'Retry-After': header('Retry-After', true),
+    },
+  );
+}
+
+/** How the document describes an expired link's 410 page (`sendExpired`): saying when and why, never the destination. */
+export const expiredPage = (): ResponseObject =>
+  media(
+    "The link expired (`expiresAt` passed or `maxVisits` used up): an HTML page saying when and why, under the preview's CSP.",
+    ['text/html'],
+    { 'Content-Security-Policy': header('Content-Security-Policy', true) },
+  );

@@ -1,6 +1,7 @@
 import { LocalLru, logUnlessUnavailable, type Logger } from '@pawlink/service-kit';
 import type { RedisClient } from '@pawlink/service-kit/redis';
 import { EventEmitter, once } from 'node:events';
+import type { CachedLink } from '../domain/short-url-record.rules.js';
 
 export interface RedirectCacheOptions {
   redis: RedisClient;
@@ -17,14 +18,7 @@ export interface RedirectCacheOptions {
   now?: () => number;
 }
 
-/** What a redirect needs to know about a code. */
-export interface CachedLink {
-  url: string;
-  /** Unix ms after which the link answers 410; null: no date. */
-  expiresAt: number | null;
-  /** A `maxVisits` link: every visit is admitted against MySQL, so the fast path never serves it. */
-  limited: boolean;
-}
+export type { CachedLink };
 
 /**
  * A link without expiry is stored in Redis as its bare url (the format instances before expiry

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { QueryFailedError, type DataSource, type Repository } from 'typeorm';
 import { ShortUrlEntity, type ShortUrl } from '../db/entities/short-url.entity.js';
+import type { OwnerPosition } from '../domain/links-cursor.rules.js';
 
 export type NewShortUrl = Omit<
   ShortUrl,
@@ -11,10 +12,7 @@ export type NewShortUrl = Omit<
 };
 
 /** Where a page of one owner's entries starts: after this entry in (createdAt desc, pos desc) order. */
-export interface OwnerPosition {
-  createdAt: Date;
-  pos: number;
-}
+export type { OwnerPosition };
 
 export interface OwnerPageQuery {
   ownerKeyId: number;

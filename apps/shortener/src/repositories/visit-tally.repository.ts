@@ -1,5 +1,5 @@
 import { DayTally, type LogSink } from '@pawlink/service-kit';
-import { boundPendingValues } from '../services/visit-breakdown.rules.js';
+import { boundPendingValues } from '../domain/visit-breakdown.rules.js';
 import type { PendingVisitsRepository, VisitCount } from './pending-visits.repository.js';
 
 /** Turns each part of a visit's raw source into its breakdown fields, e.g. `c:DE`. */

@@ -8,7 +8,7 @@ import {
   splitField,
   type Dimension,
   type ValueCounts,
-} from '../services/visit-breakdown.rules.js';
+} from '../domain/visit-breakdown.rules.js';
 import type { VisitCount } from './pending-visits.repository.js';
 
 /** Links per query while a batch learns which breakdown values are stored already. */

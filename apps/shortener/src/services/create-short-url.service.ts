@@ -4,9 +4,9 @@ import { ApiError } from '@pawlink/service-kit';
 import type { ShortUrl } from '../db/entities/short-url.entity.js';
 import type { RedirectCacheRepository } from '../repositories/redirect-cache.repository.js';
 import type { ShortUrlRepository } from '../repositories/short-url.repository.js';
-import { randomCode } from './short-code.rules.js';
-import { linkOf, toRecord } from './short-url-record.rules.js';
-import { isReservedCode } from './shortener.policy.js';
+import { randomCode } from '../domain/short-code.rules.js';
+import { linkOf, toRecord } from '../domain/short-url-record.rules.js';
+import { isReservedCode } from '../domain/shortener.policy.js';
 
 /** Random codes collide with odds ~n/62⁸; a handful of retries is plenty. */
 const RANDOM_CODE_ATTEMPTS = 8;

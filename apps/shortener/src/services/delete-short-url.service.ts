@@ -3,7 +3,7 @@ import type { PendingVisitsRepository } from '../repositories/pending-visits.rep
 import type { PreviewCacheRepository } from '../repositories/preview-cache.repository.js';
 import type { RedirectCacheRepository } from '../repositories/redirect-cache.repository.js';
 import type { ShortUrlRepository } from '../repositories/short-url.repository.js';
-import { authorisedEntry } from './management-code.rules.js';
+import { authorisedEntry } from '../domain/management-code.rules.js';
 
 export interface DeleteShortUrlDeps {
   repository: Pick<ShortUrlRepository, 'findByCode' | 'delete'>;

@@ -1,9 +1,9 @@
 import type { QrFormat } from '@pawlink/contracts';
 import type { PreviewCacheRepository } from '../repositories/preview-cache.repository.js';
 import type { QrImageRepository } from '../repositories/qr-image.repository.js';
-import { assertQrFits, qrModulePng, qrSvg } from './qr-code.rules.js';
-import { isWellFormedCode } from './short-code.rules.js';
-import { fullUrlOf } from './short-url-record.rules.js';
+import { assertQrFits, qrModulePng, qrSvg } from '../domain/qr-code.rules.js';
+import { isWellFormedCode } from '../domain/short-code.rules.js';
+import { fullUrlOf } from '../domain/short-url-record.rules.js';
 
 export interface GetShortUrlQrDeps {
   /** The entries behind previews, in process in front of MySQL: a QR code needs only to know the code exists. */

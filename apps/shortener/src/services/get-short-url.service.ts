@@ -1,8 +1,8 @@
 import type { ShortUrlWithVisits } from '@pawlink/contracts';
 import { ApiError } from '@pawlink/service-kit';
 import type { ShortUrlRepository } from '../repositories/short-url.repository.js';
-import { expiryOf, type Expired } from './expiry.rules.js';
-import { toRecord } from './short-url-record.rules.js';
+import { expiryOf, type Expired } from '../domain/expiry.rules.js';
+import { toRecord } from '../domain/short-url-record.rules.js';
 import type { VisitStatsService } from './visit-stats.service.js';
 
 export interface GetShortUrlDeps {

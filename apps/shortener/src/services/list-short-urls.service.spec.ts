@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { setup } from '../../test/short-url-service-fakes.js';
-import { decodeLinksCursor } from './links-cursor.rules.js';
+import { decodeLinksCursor } from '../domain/links-cursor.rules.js';
 
 /** Entries made by `owner` through the create service, oldest first. */
 async function made(

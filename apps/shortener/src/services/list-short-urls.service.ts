@@ -1,7 +1,7 @@
 import type { ListShortUrlsResponse, ShortUrlWithVisits } from '@pawlink/contracts';
 import type { OwnerPosition, ShortUrlRepository } from '../repositories/short-url.repository.js';
-import { encodeLinksCursor } from './links-cursor.rules.js';
-import { toRecord } from './short-url-record.rules.js';
+import { encodeLinksCursor } from '../domain/links-cursor.rules.js';
+import { toRecord } from '../domain/short-url-record.rules.js';
 import type { VisitStatsService } from './visit-stats.service.js';
 
 export interface ListShortUrlsDeps {

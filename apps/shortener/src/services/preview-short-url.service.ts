@@ -1,10 +1,10 @@
 import { QR_MARGIN_DEFAULT, type ShortUrlRecord } from '@pawlink/contracts';
 import { LocalLru } from '@pawlink/service-kit';
 import type { PreviewCacheRepository } from '../repositories/preview-cache.repository.js';
-import { expiryOf } from './expiry.rules.js';
-import { qrSvg } from './qr-code.rules.js';
-import { isWellFormedCode } from './short-code.rules.js';
-import { expiredLinkOf, toRecord, type ExpiredLink } from './short-url-record.rules.js';
+import { expiryOf } from '../domain/expiry.rules.js';
+import { qrSvg } from '../domain/qr-code.rules.js';
+import { isWellFormedCode } from '../domain/short-code.rules.js';
+import { expiredLinkOf, toRecord, type ExpiredLink } from '../domain/short-url-record.rules.js';
 import type { VisitStatsService } from './visit-stats.service.js';
 
 /** What the preview page shows: the record, when an edit last changed the destination, the visits and the link's QR code. */

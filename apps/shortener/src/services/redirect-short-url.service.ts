@@ -1,11 +1,11 @@
 import type { CachedLink, RedirectCacheRepository } from '../repositories/redirect-cache.repository.js';
 import type { ShortUrlRepository } from '../repositories/short-url.repository.js';
 import type { VisitTallyRepository } from '../repositories/visit-tally.repository.js';
-import { expiryOf } from './expiry.rules.js';
-import { isWellFormedCode } from './short-code.rules.js';
-import { expiredLinkOf, linkOf, type ExpiredLink } from './short-url-record.rules.js';
-import { isReservedCode } from './shortener.policy.js';
-import { rawReferrerHost } from './visit-source.rules.js';
+import { expiryOf } from '../domain/expiry.rules.js';
+import { isWellFormedCode } from '../domain/short-code.rules.js';
+import { expiredLinkOf, linkOf, type ExpiredLink } from '../domain/short-url-record.rules.js';
+import { isReservedCode } from '../domain/shortener.policy.js';
+import { rawReferrerHost } from '../domain/visit-source.rules.js';
 
 /** A redirect that memory cannot answer: Redis or MySQL must (what the lookup limit counts). */
 export interface RedirectLookup {

@@ -4,8 +4,8 @@ import type { ShortUrl } from '../db/entities/short-url.entity.js';
 import type { PreviewCacheRepository } from '../repositories/preview-cache.repository.js';
 import type { RedirectCacheRepository } from '../repositories/redirect-cache.repository.js';
 import type { ShortUrlChanges, ShortUrlRepository } from '../repositories/short-url.repository.js';
-import { authorisedEntry } from './management-code.rules.js';
-import { toRecord } from './short-url-record.rules.js';
+import { authorisedEntry } from '../domain/management-code.rules.js';
+import { toRecord } from '../domain/short-url-record.rules.js';
 import type { VisitStatsService } from './visit-stats.service.js';
 
 /** An edit: at least one field must differ from the entry (else 1080); null clears expiresAt / maxVisits. */

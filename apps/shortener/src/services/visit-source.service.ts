@@ -1,6 +1,6 @@
 import type { VisitCountryRepository } from '../repositories/visit-country.repository.js';
-import { DIMENSIONS, fieldOf } from './visit-breakdown.rules.js';
-import { AgentSummaries, normaliseReferrerHost, UNKNOWN } from './visit-source.rules.js';
+import { DIMENSIONS, fieldOf } from '../domain/visit-breakdown.rules.js';
+import { AgentSummaries, normaliseReferrerHost, UNKNOWN } from '../domain/visit-source.rules.js';
 
 export interface VisitSourceDeps {
   countries: Pick<VisitCountryRepository, 'countryOf'>;

@@ -2,7 +2,7 @@ import { VISIT_STATS_DAYS, type VisitBreakdown, type VisitDay } from '@pawlink/c
 import { appliedSinceFor, countsNotInMysql, firstOfLastDays, LocalLru } from '@pawlink/service-kit';
 import type { PendingVisitsRepository } from '../repositories/pending-visits.repository.js';
 import type { VisitRepository } from '../repositories/visit.repository.js';
-import { addTo, breakdownOf, splitField, type Dimension, type ValueCounts } from './visit-breakdown.rules.js';
+import { addTo, breakdownOf, splitField, type Dimension, type ValueCounts } from '../domain/visit-breakdown.rules.js';
 
 export interface VisitStatsDeps {
   visits: Pick<VisitRepository, 'snapshot'>;

@@ -1,7 +1,7 @@
 import escapeHtml from 'escape-html';
 import { createHash } from 'node:crypto';
 import type { ShortUrlPreview } from '../services/preview-short-url.service.js';
-import type { ExpiredLink } from '../services/short-url-record.rules.js';
+import type { ExpiredLink } from '../domain/short-url-record.rules.js';
 
 const STYLE = `
 :root{color-scheme:light dark;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;line-height:1.5}

@@ -1,7 +1,12 @@
-import { THUMBNAIL_JOB, THUMBNAIL_TYPES, thumbnailJobId, type ThumbnailType } from '@pawlink/contracts';
+import {
+  MD5_LOWER_PATTERN,
+  THUMBNAIL_JOB,
+  THUMBNAIL_TYPES,
+  thumbnailJobId,
+  type ThumbnailType,
+} from '@pawlink/contracts';
 import { failureSentence } from './thumbnail-state.rules.js';
 
-const MD5_LOWER = /^[0-9a-f]{32}$/;
 const PAYLOAD_KEYS = new Set(['md5', 'type', 'requestedAt', 'postId']);
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -15,7 +20,8 @@ export function thumbnailPayloadProblem(data: unknown): string | undefined {
   if (!isRecord(data)) return 'data must be an object {md5, type, requestedAt, postId?}.';
   const extra = Object.keys(data).filter((key) => !PAYLOAD_KEYS.has(key));
   if (extra.length > 0) return `data has unknown fields: ${extra.slice(0, 5).join(', ')}.`;
-  if (typeof data.md5 !== 'string' || !MD5_LOWER.test(data.md5)) return 'data.md5 must be 32 lower-case hex digits.';
+  if (typeof data.md5 !== 'string' || !MD5_LOWER_PATTERN.test(data.md5))
+    return 'data.md5 must be 32 lower-case hex digits.';
   if (!(THUMBNAIL_TYPES as readonly unknown[]).includes(data.type))
     return `data.type must be one of ${THUMBNAIL_TYPES.join(', ')}.`;
   if (typeof data.requestedAt !== 'number' || !Number.isSafeInteger(data.requestedAt) || data.requestedAt < 0)

@@ -1,3 +1,4 @@
+import { md5Schema } from '../md5.js';
 import { AMOUNT_MAX, AMOUNT_MIN, EXCLUDE_MAX, IMAGE_BYTES_HEADERS, IMAGE_PICK_TYPES } from '../images.js';
 import { MD5_PATTERN } from '../md5.js';
 import { schemaRef } from './error-schemas.js';
@@ -24,7 +25,7 @@ const IMAGE = {
     'thumbhash',
   ],
   properties: {
-    id: { type: 'string', pattern: '^[0-9a-f]{32}$', description: "The file's MD5." },
+    id: md5Schema({ description: "The file's MD5." }),
     url: { type: 'string', format: 'uri', description: 'IMAGES_MEDIA_URL/<id>.<ext>' },
     name: { type: 'string' },
     ext: { type: 'string' },

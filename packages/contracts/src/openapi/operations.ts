@@ -1,5 +1,6 @@
 import type { ApiKeyFlag } from '../common.js';
 import type { ErrorName } from '../errors.js';
+import type { Schema } from '../schema.js';
 import { errorResponses, RATE_LIMIT_HEADERS } from './error-schemas.js';
 import { header, requestIdHeader } from './headers.js';
 import {
@@ -128,15 +129,25 @@ export function operation(spec: OperationSpec): OperationObject {
 }
 
 /** The body of a success that carries `data` (docs/api.md §1): `{ success: true, data }` and nothing else. */
-export const successWith = (data: JsonSchema): JsonSchema => ({
+export const successWith = <T>(data: Schema<T>): Schema<{ success: true; data: T }> => ({
   type: 'object',
   required: ['success', 'data'],
   properties: { success: { const: true }, data },
   additionalProperties: false,
 });
 
+declare const BODY: unique symbol;
+/** A JSON response whose body is a `T` (a phantom type, for the handler that answers it). */
+export type JsonResponse<T> = ResponseObject & { readonly [BODY]?: T };
+/** The body type of a JSON response. */
+export type BodyOf<R> = R extends { readonly [BODY]?: infer T } ? T : never;
+
 /** A JSON response. */
-export const json = (description: string, schema: JsonSchema, headers?: ResponseObject['headers']): ResponseObject => ({
+export const json = <T = unknown>(
+  description: string,
+  schema: Schema<T>,
+  headers?: ResponseObject['headers'],
+): JsonResponse<T> => ({
   description,
   ...(headers ? { headers } : {}),
   content: { 'application/json': { schema } },

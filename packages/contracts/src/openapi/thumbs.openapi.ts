@@ -1,4 +1,5 @@
 import type { ErrorName } from '../errors.js';
+import { md5Schema } from '../md5.js';
 import { THUMBNAIL_TYPES } from '../thumbs.js';
 import { serviceDocument } from './document.js';
 import { header } from './headers.js';
@@ -42,7 +43,7 @@ const processing: JsonSchema = {
   properties: {
     success: { const: true },
     status: { const: 'processing' },
-    md5: { type: 'string', pattern: '^[0-9a-f]{32}$' },
+    md5: md5Schema(),
     checkURL: { type: 'string', format: 'uri', description: 'THUMBS_URL/check/<md5>/<type>' },
     checkAt: { type: 'integer', description: 'Unix ms when to ask again.' },
     time: { type: 'integer', minimum: 0, description: 'Milliseconds from now until checkAt.' },
@@ -58,7 +59,7 @@ const callbackEvent: JsonSchema = {
   required: ['event', 'md5', 'type', 'url', 'code', 'error', 'at'],
   properties: {
     event: { enum: [...THUMBNAIL_CALLBACK_EVENTS] },
-    md5: { type: 'string', pattern: '^[0-9a-f]{32}$' },
+    md5: md5Schema(),
     type: { enum: [...THUMBNAIL_TYPES] },
     url: {
       type: ['string', 'null'],

@@ -2,7 +2,8 @@
  * The parts of an OpenAPI 3.1 document Pawlink writes, typed loosely: schemas are JSON Schema 2020-12
  * objects, checked by the OpenAPI validator and ajv in the tests rather than by these types.
  */
-export type JsonSchema = Record<string, unknown>;
+export type { JsonSchema } from '../schema.js';
+import type { JsonSchema } from '../schema.js';
 
 export interface HeaderObject {
   description?: string;

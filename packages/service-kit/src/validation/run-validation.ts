@@ -12,11 +12,17 @@ export type ValidationOutcome<T> = { ok: true; input: T } | { ok: false; code: n
  */
 export async function runValidation<T>(
   chains: ValidationChain[],
-  request: { query?: Record<string, unknown>; params?: Record<string, unknown>; body?: unknown },
+  request: {
+    query?: Record<string, unknown>;
+    params?: Record<string, unknown>;
+    body?: unknown;
+    headers?: Record<string, unknown>;
+  },
 ): Promise<ValidationOutcome<T>> {
   const req = { query: {}, params: {}, headers: {}, ...request } as unknown as Request;
-  const failure = await new Promise<unknown>((resolve) => {
-    void validate(...chains)(req, {} as Response, resolve);
+  // A check that throws something other than a contract failure (a bug) rejects, as Express would answer it 500.
+  const failure = await new Promise<unknown>((resolve, reject) => {
+    Promise.resolve(validate(...chains)(req, {} as Response, resolve)).catch(reject);
   });
   if (failure !== undefined)
     return { ok: false, code: isApiError(failure) ? failure.code : undefined, message: (failure as Error).message };

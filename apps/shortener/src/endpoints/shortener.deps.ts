@@ -1,0 +1,46 @@
+import type { AccessGuards } from '@pawlink/auth';
+import { defineEndpoint, type ReadOnlySwitch } from '@pawlink/service-kit';
+import type { ShortenerConfig } from '../config.js';
+import type { BulkCreateShortUrlsService } from '../services/bulk-create-short-urls.service.js';
+import type { CreateShortUrlService } from '../services/create-short-url.service.js';
+import type { DeleteShortUrlService } from '../services/delete-short-url.service.js';
+import type { GetShortUrlQrService } from '../services/get-short-url-qr.service.js';
+import type { GetShortUrlStatsService } from '../services/get-short-url-stats.service.js';
+import type { GetShortUrlService } from '../services/get-short-url.service.js';
+import type { ListShortUrlsService } from '../services/list-short-urls.service.js';
+import type { PreviewShortUrlService } from '../services/preview-short-url.service.js';
+import type { RedirectShortUrlService } from '../services/redirect-short-url.service.js';
+import type { UpdateShortUrlService } from '../services/update-short-url.service.js';
+
+/** One service per endpoint (docs/architecture.md); container.ts builds them. */
+export interface ShortenerServices {
+  createShortUrl: CreateShortUrlService;
+  bulkCreateShortUrls: BulkCreateShortUrlsService;
+  listShortUrls: ListShortUrlsService;
+  getShortUrlQr: GetShortUrlQrService;
+  /** Both lanes of the redirect: the fast lane before Express and the Express route. */
+  redirectShortUrl: RedirectShortUrlService;
+  previewShortUrl: PreviewShortUrlService;
+  getShortUrl: GetShortUrlService;
+  getShortUrlStats: GetShortUrlStatsService;
+  updateShortUrl: UpdateShortUrlService;
+  deleteShortUrl: DeleteShortUrlService;
+}
+import type { LimitLookups } from '../guards/lookup-limit.guard.js';
+
+/** What the shortener's endpoints are made from (app.ts gives it once, to every endpoint). */
+export interface ShortenerEndpointDeps {
+  /** The app's settings; also what the fields' parsers read (SHORTENER_PRIVATE_TARGET_PREFIXES). */
+  config: ShortenerConfig;
+  services: ShortenerServices;
+  guards: AccessGuards;
+  readOnly: ReadOnlySwitch;
+  /** The per-IP `shortener.lookup` limit of the public paths, for what memory cannot answer. */
+  limitLookups: LimitLookups;
+}
+
+/** Declares one of the shortener's endpoints (docs/adr/0016). */
+export const shortenerEndpoint = defineEndpoint<ShortenerEndpointDeps>();
+
+/** The tag of every short-url operation in the document. */
+export const SHORT_URL_TAGS = ['short urls'];

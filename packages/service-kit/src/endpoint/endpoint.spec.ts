@@ -1,0 +1,206 @@
+import { s } from '@pawlink/contracts';
+import { empty, json, successWith } from '@pawlink/contracts/openapi';
+import express from 'express';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '../api-error.js';
+import { chainsOf, inputOf, objectChecker } from './chains.js';
+import { endpointOperation, endpointPaths, templateOf } from './document.js';
+import { defineEndpoint } from './endpoint.js';
+import { field, inBody, inPath, inQuery, optional } from './field.js';
+import { parsedBody, rateLimit, requireKey, VALIDATION, writable, type KeyGuards } from './guards.js';
+import type { ReadOnlySwitch } from '../read-only.js';
+import { mountEndpoint } from './mount.js';
+import { runValidation } from '../validation/run-validation.js';
+
+interface Deps {
+  config: { limit: number };
+  guards: KeyGuards;
+  readOnly: ReadOnlySwitch;
+}
+
+const count = field<number, Deps['config']>({
+  schema: s.integer(),
+  description: 'How many.',
+  codes: ['INVALID_QUERY_VALUE'],
+  parse: (value, { config }) => {
+    const n = Number(value ?? 1);
+    if (!Number.isInteger(n) || n > config.limit) throw new ApiError('INVALID_QUERY_VALUE', { message: 'bad count' });
+    return n;
+  },
+});
+const name = field<string>({
+  schema: s.string(),
+  codes: ['INVALID_CODE'],
+  parse: (value) => {
+    if (typeof value !== 'string') throw new ApiError('INVALID_CODE', { message: 'bad name' });
+    return value.toUpperCase();
+  },
+});
+const uncoded = field<string>({
+  schema: s.string(),
+  codes: [],
+  parse: () => {
+    throw new Error('a parser that names no contract code');
+  },
+});
+
+const endpoint = defineEndpoint<Deps>()({
+  operationId: 'makeThing',
+  summary: 'Make a thing',
+  tags: ['things'],
+  method: 'post',
+  path: '/things/:id\\+',
+  guards: [requireKey('shortener'), writable(), parsedBody(), VALIDATION, rateLimit('things.make')],
+  fields: { count: inQuery(count), id: inPath(name), name: inBody(optional(name, { nullMeansAbsent: true })) },
+  body: { description: 'The thing.' },
+  onlyBodyFieldsOf: 'POST /things',
+  responses: { 201: json('Made.', successWith(s.object({ count: s.integer() }))), 204: empty('Nothing.') },
+  errors: ['CODE_IN_USE'],
+  handler:
+    () =>
+    ({ input }) => ({ status: 201, body: { success: true, data: { count: input.count } } }),
+});
+
+const config = { limit: 3 };
+async function run(request: Parameters<typeof runValidation>[1]) {
+  const outcome = await runValidation<Record<string, unknown>>(
+    chainsOf(endpoint.fields, config, endpoint.onlyBodyFieldsOf),
+    request,
+  );
+  return outcome.ok ? { ok: true, input: inputOf(outcome.input, Object.keys(endpoint.fields)) } : outcome;
+}
+
+describe('fields become express-validator chains', () => {
+  it('parse in the order written, with the app settings, and keep the parsed values', async () => {
+    expect(await run({ query: { count: '2' }, params: { id: 'a' }, body: { name: 'b' } })).toEqual({
+      ok: true,
+      input: { count: 2, id: 'A', name: 'B' },
+    });
+    expect(await run({ query: {}, params: { id: 'a' }, body: { name: null } })).toEqual({
+      ok: true,
+      input: { count: 1, id: 'A' },
+    });
+  });
+
+  it('answer the first failure with its code and message', async () => {
+    expect(await run({ query: { count: '9' }, params: { id: 7 }, body: {} })).toMatchObject({
+      ok: false,
+      code: 1057,
+      message: 'bad count',
+    });
+    expect(await run({ query: {}, params: { id: 7 }, body: {} })).toMatchObject({
+      ok: false,
+      code: 1071,
+      message: 'bad name',
+    });
+  });
+
+  it('refuse a body field the endpoint does not take (1017) just before the first body field', async () => {
+    expect(await run({ query: {}, params: { id: 'a' }, body: { other: 1 } })).toMatchObject({ ok: false, code: 1017 });
+    expect(await run({ query: { count: 'x' }, params: { id: 'a' }, body: { other: 1 } })).toMatchObject({
+      ok: false,
+      code: 1057,
+    });
+  });
+
+  it('check an object on its own (a bulk item); a parser without a code throws', async () => {
+    const check = objectChecker({ name: inBody(name) }, config, 'an item');
+    expect(await check({ name: 'x' }, {})).toEqual({ ok: true, input: { name: 'X' } });
+    expect(await check({ name: 1, other: 2 }, {})).toMatchObject({ ok: false, code: 1017 });
+    expect(await check({ name: 1 }, {})).toEqual({ ok: false, code: 1071, error: 'bad name' });
+    await expect(objectChecker({ name: inBody(uncoded) }, config)({ name: 'x' }, {})).rejects.toThrow(
+      /a parser that names no contract code/,
+    );
+  });
+});
+
+describe('an endpoint becomes a route', () => {
+  it('runs its guards in order with validation where VALIDATION stands, and sends the reply as JSON', async () => {
+    const app = express();
+    app.use(express.json());
+    const seen: string[] = [];
+    const guard = (label: string) => (_req: unknown, _res: unknown, next: () => void) => {
+      seen.push(label);
+      next();
+    };
+    mountEndpoint(app, endpoint, {
+      config,
+      guards: { requireKey: () => guard('key'), rateLimit: () => guard('limit') },
+      readOnly: { isReadOnly: () => false },
+    } as never);
+    app.use((error: ApiError, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
+      seen.push(`failed ${error.code}`);
+      res.status(error.httpStatus).json({ code: error.code });
+    });
+    const server = app.listen(0);
+    try {
+      const { port } = server.address() as AddressInfo;
+      const made = await fetch(`http://127.0.0.1:${port}/things/a+?count=2`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'b' }),
+      });
+      expect([made.status, await made.json()]).toEqual([201, { success: true, data: { count: 2 } }]);
+      expect(seen).toEqual(['key', 'limit']);
+      const refused = await fetch(`http://127.0.0.1:${port}/things/a+?count=9`, { method: 'POST' });
+      expect(refused.status).toBe(400);
+      // the limit comes after validation: a refused request never reaches it
+      expect(seen).toEqual(['key', 'limit', 'key', 'failed 1057']);
+    } finally {
+      server.close();
+    }
+  });
+});
+
+describe('an endpoint becomes an OpenAPI operation', () => {
+  const operation = endpointOperation(endpoint);
+
+  it('takes who may call it and the codes its guards imply from the guards', () => {
+    expect(operation.security).toEqual([{ ApiKey: [] }]);
+    expect(operation['x-pawlink-rate-limit-bucket']).toBe('things.make');
+    expect(Object.keys(operation.responses)).toEqual(
+      expect.arrayContaining(['400', '401', '403', '409', '413', '415', '429', '503']),
+    );
+  });
+
+  it('documents path and query fields as parameters (path first) and body fields as a closed body', () => {
+    expect(operation.parameters).toEqual([
+      { name: 'id', in: 'path', required: true, description: '', schema: { type: 'string' } },
+      { name: 'count', in: 'query', required: false, description: 'How many.', schema: { type: 'integer' } },
+    ]);
+    expect(operation.requestBody?.content['application/json']?.schema).toEqual({
+      type: 'object',
+      required: [],
+      properties: { name: { type: 'string' } },
+      additionalProperties: false,
+    });
+  });
+
+  it('lists the fields’ codes and 1017 among its answers', () => {
+    const text = JSON.stringify(operation.responses);
+    for (const code of [1017, 1057, 1071]) expect(text).toContain(`Error${code}`);
+  });
+
+  it('writes the template of an Express path', () => {
+    expect(templateOf('/:code\\+')).toBe('/{code}+');
+    expect(templateOf('/:code.json')).toBe('/{code}.json');
+    expect(templateOf('/*category')).toBe('/{category*}');
+  });
+
+  it('merges legacy path objects and refuses an operation described twice', () => {
+    const legacy = { '/legacy': { get: operation }, '/things/{id}+': { get: operation } };
+    const paths = endpointPaths([endpoint], legacy);
+    expect(Object.keys(paths).sort()).toEqual(['/legacy', '/things/{id}+']);
+    expect(Object.keys(paths['/things/{id}+']!).sort()).toEqual(['get', 'post']);
+    expect(() => endpointPaths([endpoint], { '/things/{id}+': { post: operation } })).toThrow(
+      /both declared and hand-written/,
+    );
+    expect(() => endpointPaths([endpoint, endpoint])).toThrow(/declared twice/);
+  });
+
+  it('refuses body fields without a body description', () => {
+    const bodiless = defineEndpoint<Deps>()({ ...endpoint, body: undefined });
+    expect(() => endpointOperation(bodiless)).toThrow(/body description/);
+  });
+});
