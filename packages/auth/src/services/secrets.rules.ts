@@ -25,7 +25,7 @@ const WEBHOOK_SECRET_PREFIX = 'whsec_';
 
 /**
  * A new webhook secret for signing completion callbacks, in the Standard Webhooks form: `whsec_`
- * and the base64 of 32 random bytes. Secrets made before (docs/adr/0016) are `whsec_` and the
+ * and the base64 of 32 random bytes. Secrets made before (docs/adr/0017) are `whsec_` and the
  * base64url of 32 bytes; both forms stay valid.
  */
 export const generateWebhookSecret = (): string => `${WEBHOOK_SECRET_PREFIX}${secretBytes(32).toString('base64')}`;
