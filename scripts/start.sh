@@ -228,10 +228,15 @@ if [[ "${BOARD_URL,,}" == demo ]]; then
   cmds+=("$(run_as board)$without_key node packages/board/dist/demo/main.js")
 fi
 workers=()
+# WORKER_METRICS_PORT (unset: no worker metrics listener) is the first worker's; each next one takes the next port.
+[[ -z "${WORKER_METRICS_PORT:-}" || "$WORKER_METRICS_PORT" =~ ^[0-9]+$ ]] ||
+  bs_die "WORKER_METRICS_PORT must be a port number, got '$WORKER_METRICS_PORT'"
 for ((i = 1; i <= WORKERS; i++)); do
   names+=("worker$i")
   workers+=("worker$i")
-  cmds+=("$(run_as "worker$i")$without_key node apps/thumbs-worker/dist/main.js")
+  worker_metrics=""
+  [[ -n "${WORKER_METRICS_PORT:-}" ]] && worker_metrics=" WORKER_METRICS_PORT=$((WORKER_METRICS_PORT + i - 1))"
+  cmds+=("$(run_as "worker$i")$without_key$worker_metrics node apps/thumbs-worker/dist/main.js")
 done
 for f in apps/{shortener,images,thumbs,thumbs-worker}/dist/main.js packages/board/dist/demo/main.js; do
   [[ -f "$f" ]] || bs_die "$f is missing (did the build produce it?)"

@@ -12,8 +12,11 @@ import {
   verifyCallbackSignature,
   type CallbackReceiver,
   type NodeProcess,
+  type ReceivedCallback,
   type TestContext,
 } from '@pawlink/test-kit';
+import { Webhook } from 'standardwebhooks';
+import { Webhook as SvixWebhook } from 'svix';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /*
@@ -29,6 +32,7 @@ let env: Record<string, string>;
 let apiUrl: string;
 let headers: Record<string, string>;
 let secret: string;
+let keyId: number;
 const procs: NodeProcess[] = [];
 const posts: Record<'still' | 'corrupt', { id: number; md5: string }> = {
   still: { id: 0, md5: '' },
@@ -43,6 +47,15 @@ const callbackWorker = (name: string): NodeProcess => {
 
 const put = (path: string, callbackURL: string) =>
   request(`${apiUrl}${path}?callbackURL=${encodeURIComponent(callbackURL)}`, { method: 'PUT', headers });
+
+/**
+ * The Standard Webhooks check of a call with the libraries integrators use: `standardwebhooks`
+ * and svix's verifier. Answers the body the first parsed; throws when either refuses.
+ */
+function verifiedBody(call: ReceivedCallback, standardSecret: string): unknown {
+  new SvixWebhook(standardSecret).verify(call.body, call.headers);
+  return new Webhook(standardSecret).verify(call.body, call.headers);
+}
 
 function logs(): string {
   return procs.map((p) => `--- ${p.name}\n${p.tail(3000)}`).join('\n');
@@ -86,6 +99,7 @@ beforeAll(async () => {
   });
   await auth.destroy();
   headers = { authorization: key };
+  keyId = record.id;
   const made = await admin(env, ['apikey', 'webhook-secret', String(record.id)]);
   expect(made.code, made.stderr).toBe(0);
   secret = made.stdout.trim().split('\n').at(-1)!;
@@ -123,7 +137,10 @@ describe('completion callbacks through the real services', () => {
       for (const call of [doneCall!, failedCall!]) {
         expect(call.contentType).toBe('application/json');
         expect(verifyCallbackSignature(call, secret), call.signature).not.toBeNull();
+        // The secret bin/admin printed, as is, in the libraries integrators use.
+        expect(verifiedBody(call, secret)).toEqual(JSON.parse(call.body));
       }
+      expect(doneCall!.headers['webhook-id']).toMatch(new RegExp(`^evt_${posts.still.md5}_png_\\d+-\\d+$`));
       expect(JSON.parse(doneCall!.body)).toEqual({
         event: 'thumbnail.done',
         md5: posts.still.md5,
@@ -169,6 +186,30 @@ describe('completion callbacks through the real services', () => {
     );
     expect(calls[1]!.body).toBe(held!.body);
     expect(verifyCallbackSignature(calls[1]!, secret)).not.toBeNull();
+    // Another worker's attempt of the same event: the same webhook-id, a valid signature.
+    expect(calls[1]!.headers['webhook-id']).toBe(held!.headers['webhook-id']);
+    verifiedBody(calls[1]!, secret);
     expect(JSON.parse(calls[1]!.body)).toMatchObject({ event: 'thumbnail.done', md5, type: 'gif' });
+  });
+
+  it('verifies with the old secret and the new one while bin/admin --keep-previous-hours keeps the old signing', async () => {
+    const worker = callbackWorker('callbacks-4');
+    try {
+      const rotated = await admin(env, ['apikey', 'webhook-secret', String(keyId), '--keep-previous-hours', '1']);
+      expect(rotated.code, rotated.stderr).toBe(0);
+      const newSecret = rotated.stdout.trim().split('\n').at(-1)!;
+      const md5 = board.addPost({ id: 9204, ext: 'png' }, await makePng(300, 200)).md5;
+      expect((await put(`/${md5}/png`, receiver.url('/rotated'))).status).toBe(202);
+      const [call] = await receiver.waitForCalls('/rotated', 1, 60_000).catch((error: Error) => {
+        throw new Error(`${error.message}\n${logs()}`);
+      });
+      expect(call!.headers['webhook-signature']).toMatch(/^v1,\S+ v1,\S+$/);
+      expect(verifiedBody(call!, newSecret)).toMatchObject({ event: 'thumbnail.done', md5 });
+      expect(verifiedBody(call!, secret)).toMatchObject({ event: 'thumbnail.done', md5 });
+      expect(verifyCallbackSignature(call!, newSecret)).not.toBeNull();
+      secret = newSecret;
+    } finally {
+      await worker.stop();
+    }
   });
 });

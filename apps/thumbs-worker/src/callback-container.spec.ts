@@ -10,9 +10,10 @@ describe('lazyWebhookSecretStore', () => {
       return opens === 1 ? Promise.reject(new Error('database down')) : Promise.resolve(fakeDataSource('v1.sealed'));
     });
     expect(opens).toBe(0);
-    await expect(store.webhookSecretSealedOf(1)).rejects.toThrow('database down');
-    expect(await store.webhookSecretSealedOf(1)).toBe('v1.sealed');
-    expect(await store.webhookSecretSealedOf(2)).toBe('v1.sealed');
+    await expect(store.webhookSecretsSealedOf(1)).rejects.toThrow('database down');
+    const secrets = { current: 'v1.sealed', previous: null, previousUntil: null };
+    expect(await store.webhookSecretsSealedOf(1)).toEqual(secrets);
+    expect(await store.webhookSecretsSealedOf(2)).toEqual(secrets);
     expect(opens).toBe(2);
     await store.close();
   });

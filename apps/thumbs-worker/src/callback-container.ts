@@ -14,6 +14,7 @@ import {
   openCallbackQueue,
   type CallbackQueue,
 } from './repositories/callback-queue.repository.js';
+import { CallbackGoneRepository } from './repositories/callback-gone.repository.js';
 import { CallbackRegistrationRepository } from './repositories/callback-registration.repository.js';
 import { CallbackSenderRepository } from './repositories/callback-sender.repository.js';
 import { JobEndCursorRepository } from './repositories/job-end-cursor.repository.js';
@@ -65,8 +66,9 @@ export function lazyWebhookSecretStore(
     }
   };
   return {
-    setWebhookSecretSealed: async (id, sealed) => (await repository()).setWebhookSecretSealed(id, sealed),
-    webhookSecretSealedOf: async (id) => (await repository()).webhookSecretSealedOf(id),
+    setWebhookSecretSealed: async (id, sealed, keepPreviousUntil) =>
+      (await repository()).setWebhookSecretSealed(id, sealed, keepPreviousUntil),
+    webhookSecretsSealedOf: async (id) => (await repository()).webhookSecretsSealedOf(id),
     async close() {
       const opened = await keys?.catch(() => undefined);
       keys = undefined;
@@ -121,7 +123,12 @@ export function createCallbackContainer(
       }),
       mediaUrl: config.urls.media,
     }),
-    delivery: new CallbackDeliveryService({ secrets, sender, clock: Date.now }),
+    delivery: new CallbackDeliveryService({
+      secrets,
+      sender,
+      gone: new CallbackGoneRepository(connections.redis, prefix),
+      clock: Date.now,
+    }),
     async close() {
       await queue.close();
       await keys.close();

@@ -84,6 +84,16 @@ describe('loadThumbsWorkerConfig: health server', () => {
   });
 });
 
+describe('loadThumbsWorkerConfig: metrics listener', () => {
+  it('has none unless WORKER_METRICS_PORT is set (or with off); it binds to METRICS_HOST', () => {
+    expect(loadThumbsWorkerConfig({}, '/srv').worker.metricsPort).toBeNull();
+    expect(loadThumbsWorkerConfig({ WORKER_METRICS_PORT: 'off' }, '/srv').worker.metricsPort).toBeNull();
+    const config = loadThumbsWorkerConfig({ WORKER_METRICS_PORT: '9104', METRICS_HOST: '0.0.0.0' }, '/srv');
+    expect([config.worker.metricsPort, config.metrics.host]).toEqual([9104, '0.0.0.0']);
+    expect(() => loadThumbsWorkerConfig({ WORKER_METRICS_PORT: 'metrics' })).toThrow('WORKER_METRICS_PORT');
+  });
+});
+
 describeConfigSecrets(loadThumbsWorkerConfig, ConfigError);
 
 describe('loadThumbsWorkerConfig: completion callbacks', () => {

@@ -8,6 +8,7 @@ import {
   readInt,
   readKey256,
   readPort,
+  readPortOrOff,
   readString,
   type BaseConfig,
   type Env,
@@ -62,6 +63,12 @@ export interface WorkerSettings {
   limits: RenderLimits;
   /** `/online` and `/ready` over HTTP; port null: no server (WORKER_HEALTH_PORT unset). */
   health: { host: string; port: number | null };
+  /**
+   * `GET /metrics` on METRICS_HOST:WORKER_METRICS_PORT; null (unset or `off`): none. Off by
+   * default, unlike the services': several workers run side by side on one host (`npm start`
+   * gives each its own port, compose one per container).
+   */
+  metricsPort: number | null;
 }
 
 /** What a worker process does (THUMBS_WORKER_ROLES): render thumbnails, deliver completion callbacks, or both. */
@@ -140,6 +147,7 @@ export function loadThumbsWorkerConfig(env: Env, cwd = process.cwd()): ThumbsWor
         host: readString(env, 'WORKER_HEALTH_HOST', base.host),
         port: readString(env, 'WORKER_HEALTH_PORT', '') === '' ? null : readPort(env, 'WORKER_HEALTH_PORT', 0),
       },
+      metricsPort: readPortOrOff(env, 'WORKER_METRICS_PORT', null),
       limits: {
         maxInputPixels: readInt(env, 'THUMBS_MAX_INPUT_PIXELS', 100_000_000, { min: 1, max: 1_000_000_000 }),
         maxFrames: readInt(env, 'THUMBS_MAX_FRAMES', 60, { min: 1, max: 1000 }),

@@ -1,5 +1,5 @@
 import '@pawlink/service-kit/check-node';
-import { runService, type ReadinessReport } from '@pawlink/service-kit';
+import { listen, metricsRequestListener, runService, type ReadinessReport } from '@pawlink/service-kit';
 import { createCallbackContainer, openAuthDataSource } from './callback-container.js';
 import { loadThumbsWorkerConfig } from './config.js';
 import { createThumbsWorkerProcessContainer } from './container.js';
@@ -8,6 +8,7 @@ import { createCallbackDeliveryWorker } from './jobs/callback-delivery.worker.js
 import { startThumbnailEndWatcher } from './jobs/thumbnail-end.worker.js';
 import { isConnectionError } from './jobs/thumbnail-queue-errors.worker.js';
 import { createThumbnailWorker } from './jobs/thumbnail.worker.js';
+import { ThumbsWorkerMetrics } from './metrics/worker.metrics.js';
 
 await runService({
   name: 'thumbs-worker',
@@ -22,13 +23,36 @@ await runService({
     // A plain (fail-fast) connection besides the queue's, which waits for Redis as long as it takes:
     // the runtime checks maxmemory-policy on it at start, and readiness PINGs it.
     const checks = runtime.redis('thumbs-worker-checks');
-    const { health } = config.worker;
+    const { health, metricsPort } = config.worker;
+    const readiness = async (): Promise<ReadinessReport> => {
+      if (!render) return runtime.readiness();
+      const [dependencies, media] = await Promise.all([runtime.readiness(), storage.mediaState()]);
+      return { ...dependencies, media };
+    };
+    const metrics = new ThumbsWorkerMetrics(runtime.metrics.registry);
+    runtime.metrics.trackReadiness(readiness);
+    if (metricsPort !== null) {
+      // As the services': its own listener on METRICS_HOST, closed after the workers like the health server.
+      const listener = await listen(
+        metricsRequestListener(runtime.metrics),
+        metricsPort,
+        config.metrics.host,
+        config.http,
+      );
+      logger.info('thumbs-worker metrics listening', {
+        host: config.metrics.host,
+        port: listener.port,
+        path: '/metrics',
+      });
+      runtime.onShutdown(
+        () =>
+          new Promise<void>((resolve) => {
+            listener.server.closeAllConnections();
+            listener.server.close(() => resolve());
+          }),
+      );
+    }
     if (health.port !== null) {
-      const readiness = async (): Promise<ReadinessReport> => {
-        if (!render) return runtime.readiness();
-        const [dependencies, media] = await Promise.all([runtime.readiness(), storage.mediaState()]);
-        return { ...dependencies, media };
-      };
       const server = await startHealthServer({
         host: health.host,
         port: health.port,
@@ -55,6 +79,7 @@ await runService({
         runtime.redis('thumbs-callback-worker', { forQueue: true }),
         callbacks.delivery,
         logger,
+        { metrics },
       );
       runtime.onShutdown(() => delivering.close());
       const watcher = await startThumbnailEndWatcher({
@@ -68,7 +93,9 @@ await runService({
       await delivering.waitUntilReady();
     }
     if (render) {
-      const worker = createThumbnailWorker(config, runtime.redis('thumbs-worker', { forQueue: true }), logger);
+      const worker = createThumbnailWorker(config, runtime.redis('thumbs-worker', { forQueue: true }), logger, {
+        metrics,
+      });
       runtime.onShutdown(() => worker.close());
       await worker.waitUntilReady();
     }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { ApiKeyRepository, authDatabase, parseSecretsKey, WebhookSecretService } from '@pawlink/auth';
+import { ApiKeyRepository, authDatabase, parseSecretsKey, sealSecret, WebhookSecretService } from '@pawlink/auth';
 import {
   THUMBNAIL_FAILURE_REASONS,
   THUMBNAIL_JOB,
@@ -17,9 +17,13 @@ import {
   startCallbackReceiver,
   verifyCallbackSignature,
   type CallbackReceiver,
+  type ReceivedCallback,
   type TestContext,
 } from '@pawlink/test-kit';
 import { Queue, UnrecoverableError, Worker } from 'bullmq';
+import { Registry } from 'prom-client';
+import { Webhook } from 'standardwebhooks';
+import { Webhook as SvixWebhook } from 'svix';
 import type { RedisClient } from '@pawlink/service-kit/redis';
 import type { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -27,6 +31,7 @@ import { createCallbackContainer, type CallbackContainer } from '../src/callback
 import { loadThumbsWorkerConfig, type ThumbsWorkerConfig } from '../src/config.js';
 import { createCallbackDeliveryWorker, type CallbackDeliveryWorker } from '../src/jobs/callback-delivery.worker.js';
 import { startThumbnailEndWatcher, type ThumbnailEndWatcher } from '../src/jobs/thumbnail-end.worker.js';
+import { ThumbsWorkerMetrics } from '../src/metrics/worker.metrics.js';
 
 /*
  * The worker's side of completion callbacks against real Redis, MariaDB and a receiver on
@@ -42,8 +47,11 @@ let config: ThumbsWorkerConfig;
 let redis: RedisClient;
 let auth: DataSource;
 let secrets: WebhookSecretService;
+let keys: ApiKeyRepository;
+let secretsKeyBytes: Buffer;
 let keyId: number;
 let secret: string;
+const registry = new Registry();
 let callbacks: CallbackContainer;
 let deliveries: CallbackDeliveryWorker;
 let watcher: ThumbnailEndWatcher;
@@ -75,6 +83,19 @@ async function endJob(md5: string, urls: string[], ending: () => unknown): Promi
 }
 
 const callbackQueue = (): Queue<ThumbnailCallbackDelivery> => callbacks.queue;
+
+/** The Standard Webhooks check of a call, as the `standardwebhooks` library and svix's verifier do it; throws when it fails. */
+function verifyStandard(call: ReceivedCallback, standardSecret: string): unknown {
+  expect(() => new SvixWebhook(standardSecret).verify(call.body, call.headers)).not.toThrow();
+  return new Webhook(standardSecret).verify(call.body, call.headers);
+}
+
+/** A counter's value by label, as scraped. */
+async function counted(name: string, labels: Record<string, string>): Promise<number> {
+  const metric = await registry.getSingleMetric(name)!.get();
+  const value = metric.values.find((entry) => Object.entries(labels).every(([k, v]) => entry.labels[k] === v));
+  return value?.value ?? 0;
+}
 
 async function deliveryOf(
   md5: string,
@@ -108,9 +129,10 @@ beforeAll(async () => {
   auth = createDataSource(config.database, { ...authDatabase, poolSize: 2 });
   await auth.initialize();
   closers.push(() => auth.destroy());
-  const keys = new ApiKeyRepository(auth);
+  keys = new ApiKeyRepository(auth);
   keyId = (await keys.create({ name: 'bot', contact: 'bot@example.com', flags: ['thumbs'] })).record.id;
-  secrets = new WebhookSecretService({ keys, secretsKey: parseSecretsKey(secretsKey) });
+  secretsKeyBytes = parseSecretsKey(secretsKey)!;
+  secrets = new WebhookSecretService({ keys, secretsKey: secretsKeyBytes });
   secret = (await secrets.rotate(keyId))!;
 
   redis = createRedis(config.redis);
@@ -125,7 +147,9 @@ beforeAll(async () => {
   const logger = createLogger('thumbs-worker', 'error', { silent: true });
   callbacks = createCallbackContainer(config, { redis, queueRedis, authDataSource: () => Promise.resolve(auth) });
   closers.push(() => callbacks.close());
-  deliveries = createCallbackDeliveryWorker(config, workerRedis, callbacks.delivery, logger);
+  deliveries = createCallbackDeliveryWorker(config, workerRedis, callbacks.delivery, logger, {
+    metrics: new ThumbsWorkerMetrics(registry),
+  });
   closers.push(() => deliveries.close());
   watcher = await startThumbnailEndWatcher({
     connection: eventsRedis,
@@ -170,7 +194,10 @@ describe('completion callbacks', () => {
     for (const call of [doneCall!, failedCall!, timeoutCall!]) {
       expect(call.contentType).toBe('application/json');
       expect(verifyCallbackSignature(call, secret), call.signature).not.toBeNull();
+      // Standard Webhooks, verified by the libraries integrators use, with the same secret.
+      expect(verifyStandard(call, secret)).toEqual(JSON.parse(call.body));
     }
+    expect(doneCall!.headers['webhook-id']).toMatch(new RegExp(`^evt_${done}_gif_\\d+-\\d+$`));
     const bodies = [doneCall, failedCall, timeoutCall].map((call) => JSON.parse(call!.body) as ThumbnailCallbackEvent);
     expect(bodies[0]).toEqual({
       event: 'thumbnail.done',
@@ -223,8 +250,12 @@ describe('completion callbacks', () => {
     process.stderr.write(
       `callbacks: attempts to a receiver answering 500, 500, 200 at +${calls.map((call) => call.receivedAt - calls[0]!.receivedAt).join(', +')} ms from the first (schedule ${SCHEDULE_MS})\n`,
     );
-    // Each attempt is signed afresh, and each signature is valid.
-    for (const call of calls) expect(verifyCallbackSignature(call, secret)).not.toBeNull();
+    // Each attempt is signed afresh, and each signature is valid; the event's webhook-id is the same on every one.
+    for (const call of calls) {
+      expect(verifyCallbackSignature(call, secret)).not.toBeNull();
+      verifyStandard(call, secret);
+    }
+    expect(new Set(calls.map((call) => call.headers['webhook-id'])).size).toBe(1);
   });
 
   it('gives up on a receiver that never answers after the five attempts', async () => {
@@ -255,6 +286,66 @@ describe('completion callbacks', () => {
     expect(verifyCallbackSignature(second!, newSecret)).not.toBeNull();
     expect(verifyCallbackSignature(second!, secret)).toBeNull();
     secret = newSecret;
+  });
+
+  it('keeps a rotated secret signing beside the new one when asked: two signatures, either verifies', async () => {
+    const before = secret;
+    const rotated = (await secrets.rotate(keyId, { keepPreviousMs: 60_000 }))!;
+    const md5 = newMd5();
+    await endJob(md5, [receiver.url('/overlap')], () => ({ ok: true }));
+    const [call] = await receiver.waitForCalls('/overlap', 1);
+    expect(call!.headers['webhook-signature']).toMatch(/^v1,\S+ v1,\S+$/);
+    verifyStandard(call!, rotated);
+    verifyStandard(call!, before);
+    // The legacy header is signed with the new secret only.
+    expect(verifyCallbackSignature(call!, rotated)).not.toBeNull();
+    expect(verifyCallbackSignature(call!, before)).toBeNull();
+    // A rotation without the option ends the overlap at once.
+    secret = (await secrets.rotate(keyId))!;
+  });
+
+  it('signs with a secret made before the standard form (base64url): the libraries verify it re-encoded as base64', async () => {
+    const bytes = randomBytes(32);
+    const legacy = `whsec_${bytes.toString('base64url')}`;
+    await keys.setWebhookSecretSealed(keyId, sealSecret(legacy, secretsKeyBytes, keyId));
+    const md5 = newMd5();
+    await endJob(md5, [receiver.url('/legacy-secret')], () => ({ ok: true }));
+    const [call] = await receiver.waitForCalls('/legacy-secret', 1);
+    expect(verifyCallbackSignature(call!, legacy)).not.toBeNull();
+    expect(verifyStandard(call!, `whsec_${bytes.toString('base64')}`)).toEqual(JSON.parse(call!.body));
+    secret = (await secrets.rotate(keyId))!;
+  });
+
+  it('stops at a 410 and drops the deliveries to that URL registered before it; a registration after it is sent', async () => {
+    receiver.answerWith((path) => (path === '/gone' ? 410 : 200));
+    const before = {
+      gone: await counted('thumbs_callback_attempts_total', { outcome: 'gone' }),
+      disabled: await counted('thumbs_callback_attempts_total', { outcome: 'disabled' }),
+      ended: await counted('thumbs_callback_deliveries_total', { result: 'gone' }),
+    };
+    const [first, queuedBefore] = [newMd5(), newMd5()];
+    // Both registered now; the second job ends only after the first delivery's 410.
+    let releaseSecond: () => void = () => undefined;
+    const secondEnds = new Promise<void>((resolve) => (releaseSecond = resolve));
+    await endJob(queuedBefore, [receiver.url('/gone')], () => secondEnds.then(() => ({ ok: true })));
+    await endJob(first, [receiver.url('/gone')], () => ({ ok: true }));
+    const gone = await deliveryOf(first);
+    expect(gone).toMatchObject({ state: 'failed', attemptsMade: 1 });
+    expect(gone.failedReason).toContain('410');
+    releaseSecond();
+    const dropped = await deliveryOf(queuedBefore);
+    expect(dropped).toMatchObject({ state: 'failed', attemptsMade: 1 });
+    expect(dropped.failedReason).toContain('not sent');
+    expect(receiver.calls.filter((call) => call.path === '/gone')).toHaveLength(1);
+    // Asked again after the 410: the integrator wants it back.
+    receiver.answerWith(() => 200);
+    const after = newMd5();
+    await endJob(after, [receiver.url('/gone')], () => ({ ok: true }));
+    expect(await deliveryOf(after)).toMatchObject({ state: 'completed', attemptsMade: 1 });
+    expect(receiver.calls.filter((call) => call.path === '/gone')).toHaveLength(2);
+    expect(await counted('thumbs_callback_attempts_total', { outcome: 'gone' })).toBe(before.gone + 1);
+    expect(await counted('thumbs_callback_attempts_total', { outcome: 'disabled' })).toBe(before.disabled + 1);
+    expect(await counted('thumbs_callback_deliveries_total', { result: 'gone' })).toBe(before.ended + 2);
   });
 
   it('fails a delivery for good when the callback host is at a private address it may not reach', async () => {

@@ -4,6 +4,7 @@ import { runService } from '@pawlink/service-kit';
 import { createApp } from './app.js';
 import { loadThumbsConfig } from './config.js';
 import { createThumbsContainer } from './container.js';
+import { registerQueueMetrics } from './metrics/queue.metrics.js';
 
 await runService({
   name: 'thumbs',
@@ -24,6 +25,7 @@ await runService({
       apiKeys,
     });
     onShutdown(() => services.close());
+    registerQueueMetrics(runtime.metrics.registry, [services.queue, services.callbackQueue]);
     services.durationRecorder.start();
     onShutdown(() => services.durationRecorder.close());
 

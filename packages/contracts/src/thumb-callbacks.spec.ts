@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { CALLBACK_URL_MAX_LENGTH, parseCallbackUrl, thumbnailOfJobId } from './thumb-callbacks.js';
+import {
+  CALLBACK_URL_MAX_LENGTH,
+  parseCallbackUrl,
+  thumbnailCallbackEventId,
+  thumbnailOfJobId,
+} from './thumb-callbacks.js';
 
 describe('parseCallbackUrl', () => {
   it('takes absolute http and https URLs up to the length limit', () => {
@@ -35,5 +40,14 @@ describe('thumbnailOfJobId', () => {
       type: 'gif',
     });
     expect(thumbnailOfJobId('repeat:1')).toBeUndefined();
+  });
+});
+
+describe('thumbnailCallbackEventId', () => {
+  it('names the end of one job: the same for the same end, another for another end, with no dot', () => {
+    const id = thumbnailCallbackEventId('d41d8cd98f00b204e9800998ecf8427e.gif', '1700000000000-3');
+    expect(id).toBe('evt_d41d8cd98f00b204e9800998ecf8427e_gif_1700000000000-3');
+    expect(id).not.toContain('.');
+    expect(thumbnailCallbackEventId('d41d8cd98f00b204e9800998ecf8427e.gif', '1700000000000-4')).not.toBe(id);
   });
 });

@@ -28,8 +28,32 @@ export interface ThumbnailCallbackEvent {
   at: number;
 }
 
-/** The header carrying `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`. */
+/**
+ * The legacy header (kept beside the Standard Webhooks ones): `t=<unix seconds>,v1=<hex
+ * HMAC-SHA256 of "<t>.<body>">`, keyed with the webhook secret's text as written.
+ */
 export const CALLBACK_SIGNATURE_HEADER = 'X-Pawlink-Signature';
+
+/**
+ * The Standard Webhooks headers (standardwebhooks.com) every delivery carries: the event's id (the
+ * same on every attempt), the attempt's unix seconds, and `v1,<base64 HMAC-SHA256 of
+ * "<id>.<timestamp>.<body>">` keyed with the secret's bytes, space-separated when a rotation keeps
+ * the previous secret signing too.
+ */
+export const STANDARD_WEBHOOK_HEADERS = {
+  id: 'webhook-id',
+  timestamp: 'webhook-timestamp',
+  signature: 'webhook-signature',
+} as const;
+
+/**
+ * The `webhook-id` of the event that job `thumbnailJobId` (`<md5>.<type>`) ended with, its end
+ * being event `endEventId` (`<unix ms>-<seq>`) of the queue's stream: `evt_<md5>_<type>_<unix
+ * ms>-<seq>`. Made of what identifies that end, so every attempt, and any worker that sees the same
+ * end, sends the same id; no `.` in it, as the spec asks.
+ */
+export const thumbnailCallbackEventId = (thumbnailJobId: string, endEventId: string): string =>
+  `evt_${thumbnailJobId.replace('.', '_')}_${endEventId}`;
 
 /** Delays after the first attempt at which a delivery is tried again (5 attempts in all). */
 export const CALLBACK_RETRY_SCHEDULE_MS: readonly number[] = [10_000, 60_000, 180_000, 600_000];
@@ -39,6 +63,10 @@ export interface ThumbnailCallbackDelivery {
   callbackURL: string;
   apiKeyId: number;
   payload: ThumbnailCallbackEvent;
+  /** `webhook-id` (`thumbnailCallbackEventId`); absent on deliveries queued before it existed (the worker derives it from the job id). */
+  webhookId?: string;
+  /** Unix ms (Redis's clock) of the URL's registration: a 410 from that URL after it drops the delivery. Absent as `webhookId`. */
+  registeredAt?: number;
   /** Unix ms of the first attempt, set by it: the retry schedule counts from there. */
   firstAttemptAt?: number;
 }

@@ -151,6 +151,7 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   const app = express();
   const metrics = options.metrics ?? new HttpMetrics(options.service);
   const startedAt = options.startedAt ?? Date.now();
+  if (options.readiness) metrics.trackReadiness(options.readiness);
   app.set('trust proxy', options.config.trustProxy);
   // Express gives each response its app's prototype, which skips the one `listen` gave it.
   app.response.writeHead = drainAwareWriteHead as typeof app.response.writeHead;
@@ -163,6 +164,11 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
     res.on('finish', () => {
       const seconds = Number(process.hrtime.bigint() - start) / 1e9;
       metrics.observe(req.method, routeLabel(req), res.statusCode, seconds);
+      if (res.statusCode === 429) {
+        // Every rate limit names its bucket on its 429 (docs/api.md §1), whoever renders it.
+        const bucket = res.getHeader('X-RateLimit-Bucket');
+        if (typeof bucket === 'string') metrics.refused(bucket);
+      }
       // winston formats a line before its transports drop it for its level: ask first
       if (options.logger.isLevelEnabled('http')) {
         options.logger.http('request', {

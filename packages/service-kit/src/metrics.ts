@@ -1,5 +1,6 @@
 import type { RequestListener } from 'node:http';
-import { Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Readiness } from './dependencies/readiness.js';
 import { RequestSeries, requestCountMetric, requestLatencyMetric } from './request-series.js';
 
 const MISNAMED_DEFAULT_GAUGES = [
@@ -13,6 +14,16 @@ export class HttpMetrics {
   readonly registry = new Registry();
   /** Per method, status and route: a request costs one Map lookup and a few additions. */
   private readonly series = new Map<string, RequestSeries>();
+
+  /** 429s that a rate limit answered (they name their bucket in `X-RateLimit-Bucket`), by bucket. */
+  private readonly refusals = new Counter({
+    name: 'pawlink_rate_limit_refusals_total',
+    help: 'Requests refused by a rate limit (429 with X-RateLimit-Bucket), by bucket.',
+    labelNames: ['bucket'],
+    registers: [this.registry],
+  });
+
+  private readiness: Readiness | undefined;
 
   constructor(service: string) {
     this.registry.setDefaultLabels({ service });
@@ -31,6 +42,29 @@ export class HttpMetrics {
         all,
       ),
     );
+    const readiness = (): Readiness | undefined => this.readiness;
+    new Gauge({
+      name: 'pawlink_dependency_up',
+      help: 'Whether each dependency answered the readiness check at scrape time (1 up, 0 down), as /ready reports it.',
+      labelNames: ['dependency'],
+      registers: [this.registry],
+      // asked when scraped: the same checks as /ready, each within its own timeout
+      async collect() {
+        this.reset();
+        const report = (await readiness()?.()) ?? {};
+        for (const [dependency, state] of Object.entries(report)) this.set({ dependency }, state === 'up' ? 1 : 0);
+      },
+    });
+  }
+
+  /** Reports `readiness` (what `/ready` asks) as `pawlink_dependency_up` at each scrape. */
+  trackReadiness(readiness: Readiness): void {
+    this.readiness = readiness;
+  }
+
+  /** A 429 answered by rate limit `bucket`. */
+  refused(bucket: string): void {
+    this.refusals.inc({ bucket });
   }
 
   observe(method: string, route: string, status: number, seconds: number): void {

@@ -79,6 +79,10 @@ export async function startKitApp(ctx: TestContext, options: KitAppOptions = {})
     await Promise.resolve();
     throw new Error('stack with /srv/paths');
   });
+  // A rate limit's 429, as the auth guards raise it: it names its bucket.
+  app.get('/limited', () => {
+    throw new ApiError('RATE_LIMITED_ROUTE', { headers: { 'X-RateLimit-Bucket': 'kit.limited' } });
+  });
   app.get('/teapot', () => {
     throw new ApiError('NO_CHANGES', { extra: { why: 'test' } });
   });

@@ -50,6 +50,18 @@ describe('GET /online and /metrics', () => {
     expect(res.text).toContain('process_cpu_user_seconds_total');
   });
 
+  it('counts a rate limit’s 429 by the bucket it names', async () => {
+    const before = await request(`${kit.metricsUrl}/metrics`);
+    const count = (text: string): number =>
+      Number(
+        /^pawlink_rate_limit_refusals_total\{bucket="kit\.limited",service="shortener"\} (\d+)$/m.exec(text)?.[1] ?? 0,
+      );
+    expect((await request(`${kit.url}/limited`)).status).toBe(429);
+    expect((await request(`${kit.url}/limited`)).status).toBe(429);
+    const after = await request(`${kit.metricsUrl}/metrics`);
+    expect(count(after.text)).toBe(count(before.text) + 2);
+  });
+
   it('keeps /metrics off the public app: 404 1024 there', async () => {
     const res = await request(`${kit.url}/metrics`);
     expect(res.status).toBe(404);

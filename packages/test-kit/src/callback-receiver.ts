@@ -10,6 +10,8 @@ export interface ReceivedCallback {
   contentType: string | undefined;
   /** `X-Pawlink-Signature` as sent. */
   signature: string | undefined;
+  /** Every header as received (names in lower case), for verifiers that take them whole (Standard Webhooks). */
+  headers: Record<string, string>;
   /** Unix ms when the request had arrived whole. */
   receivedAt: number;
 }
@@ -45,6 +47,12 @@ export async function startCallbackReceiver(): Promise<CallbackReceiver> {
         body: Buffer.concat(chunks).toString('utf8'),
         contentType: req.headers['content-type'],
         signature: Array.isArray(signature) ? signature.join(',') : signature,
+        headers: Object.fromEntries(
+          Object.entries(req.headers).map(([name, value]) => [
+            name,
+            Array.isArray(value) ? value.join(', ') : (value ?? ''),
+          ]),
+        ),
         receivedAt: Date.now(),
       });
       void Promise.resolve(answer(path, calls.filter((call) => call.path === path).length)).then((reply) => {

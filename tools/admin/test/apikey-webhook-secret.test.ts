@@ -62,7 +62,8 @@ describe('bin/admin apikey webhook-secret', () => {
   it('makes a secret, prints it once alone on the last line, and the worker reads that one', async () => {
     const result = await runAdmin(env, ['apikey', 'webhook-secret', String(keyId)]);
     expect(result.code).toBe(0);
-    expect(result.lastLine).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+    // The Standard Webhooks form (issue 41): whsec_ and the base64 of 32 bytes.
+    expect(result.lastLine).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(result.stdout.split('\n').filter((line) => line.includes(result.lastLine))).toHaveLength(1);
     expect(await secrets.current(keyId)).toBe(result.lastLine);
   });
@@ -79,6 +80,35 @@ describe('bin/admin apikey webhook-secret', () => {
       expect(dump).not.toContain(secret);
       expect(dump).not.toContain(secret.slice('whsec_'.length));
     }
+  });
+
+  it('--keep-previous-hours keeps the replaced secret signing beside the new one, sealed too', async () => {
+    const old = (await runAdmin(env, ['apikey', 'webhook-secret', String(keyId)])).lastLine;
+    const rotated = await runAdmin(env, ['apikey', 'webhook-secret', String(keyId), '--keep-previous-hours', '24']);
+    expect(rotated.code, rotated.stderr).toBe(0);
+    expect(rotated.stdout).toContain('for 24 hours');
+    expect(await secrets.signing(keyId)).toEqual({ current: rotated.lastLine, previous: [old] });
+    const [row] = await dataSource.query<Array<{ minutes: number | string }>>(
+      'SELECT TIMESTAMPDIFF(MINUTE, UTC_TIMESTAMP(3), webhook_secret_previous_until) AS minutes FROM api_keys WHERE id = ?',
+      [keyId],
+    );
+    expect(Number(row!.minutes)).toBeGreaterThanOrEqual(23 * 60);
+    expect(Number(row!.minutes)).toBeLessThanOrEqual(24 * 60);
+    const dump = await rowDump(keyId);
+    for (const secret of [old, rotated.lastLine]) expect(dump).not.toContain(secret.slice('whsec_'.length));
+    // The next rotation without the option drops it.
+    const next = await runAdmin(env, ['apikey', 'webhook-secret', String(keyId)]);
+    expect(await secrets.signing(keyId)).toEqual({ current: next.lastLine, previous: [] });
+  });
+
+  it('refuses --keep-previous-hours beyond a week or below one hour, changing nothing', async () => {
+    const before = await secrets.current(keyId);
+    for (const hours of ['169', '0', 'x']) {
+      const result = await runAdmin(env, ['apikey', 'webhook-secret', String(keyId), '--keep-previous-hours', hours]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain('--keep-previous-hours');
+    }
+    expect(await secrets.current(keyId)).toBe(before);
   });
 
   it('fails with exit 1 for an id that does not exist', async () => {

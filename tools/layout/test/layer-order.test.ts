@@ -8,7 +8,7 @@ import { layeredPackages, readSource, repoRoot, typescriptFiles } from './source
  * The layers of an app from the bottom up (docs/adr/0008, amended by 0016): an import may run
  * down or across, never up. The entity schemas and the domain's rules, policies and errors are
  * below both the repositories and the services, so an adapter uses a rule without an arrow
- * running back up; handlers and the HTTP helpers sit above the services; routes, validation and
+ * running back up; handlers, the HTTP helpers and the metrics sit above the services; routes, validation and
  * endpoint declarations above the handlers. Files directly under `src/` other than `config.ts`,
  * and the CLI, bench and health folders, wire the layers together and stand on top.
  */
@@ -22,6 +22,8 @@ const RANK: Record<string, number> = {
   views: 5,
   http: 5,
   guards: 5,
+  // What counts the outcomes the services' rules name, for the jobs and the wiring to report.
+  metrics: 5,
   handlers: 6,
   validation: 6,
   routes: 7,

@@ -9,36 +9,57 @@ import type { Logger } from '@pawlink/service-kit/logger';
 import type { RedisClient } from '@pawlink/service-kit/redis';
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { ThumbsWorkerConfig } from '../config.js';
-import { CALLBACK_BACKOFF } from '../repositories/callback-queue.repository.js';
-import { CallbackRefusedError } from '../services/callback.errors.js';
-import type { CallbackDeliveryService } from '../services/callback-delivery.service.js';
+import { CALLBACK_BACKOFF, webhookIdOfDeliveryId } from '../repositories/callback-queue.repository.js';
+import type { ThumbsWorkerMetrics } from '../metrics/worker.metrics.js';
+import { FinalCallbackError } from '../services/callback.errors.js';
+import type { CallbackAttempt, CallbackDeliveryService } from '../services/callback-delivery.service.js';
+import { callbackAttemptOutcomeOf, callbackDeliveryEndOf } from '../services/callback-outcome.rules.js';
 import { callbackRetryDelayMs } from '../services/callback-retry.rules.js';
 import { logQueueErrors } from './thumbnail-queue-errors.worker.js';
 
 export type CallbackDeliveryWorker = Worker<ThumbnailCallbackDelivery, number>;
 
+/** What the processor needs of a delivery that the job may not carry (queued by an older worker). */
+function attemptOf(job: Job<ThumbnailCallbackDelivery, number>): CallbackAttempt {
+  return {
+    ...job.data,
+    webhookId:
+      job.data.webhookId ?? webhookIdOfDeliveryId(job.id ?? '') ?? `evt_${job.id ?? 'unknown'}`.replace(/\./g, '_'),
+    // Queued after its registration: the queue time is a bound on it.
+    registeredAt: job.data.registeredAt ?? job.timestamp,
+  };
+}
+
 /**
  * Delivers completion callbacks from their durable queue. A delivery's first attempt records when
  * it ran, and each retry is due at its delay after that (THUMBS_CALLBACK_RETRY_DELAYS_MS); a 2xx
- * completes it for good, a refused address fails it for good. A worker killed mid-delivery loses
- * its lock; the stalled check (WORKER_LOCK_DURATION_MS, WORKER_STALLED_INTERVAL_MS) gives the
- * delivery to another worker.
+ * completes it for good; a refused address, a 410 (and a URL that answered 410 after the
+ * delivery's registration) fail it for good. A worker killed mid-delivery loses its lock; the
+ * stalled check (WORKER_LOCK_DURATION_MS, WORKER_STALLED_INTERVAL_MS) gives the delivery to another
+ * worker. Each attempt and each end is counted in `metrics` when given.
  */
 export function createCallbackDeliveryWorker(
   config: ThumbsWorkerConfig,
   connection: RedisClient,
   deliveries: Pick<CallbackDeliveryService, 'attempt'>,
   logger: Logger,
-  options: { name?: string } = {},
+  options: { name?: string; metrics?: ThumbsWorkerMetrics } = {},
 ): CallbackDeliveryWorker {
   const { worker: settings, callbacks } = config;
+  const { metrics } = options;
   const deliver = async (job: Job<ThumbnailCallbackDelivery, number>): Promise<number> => {
     if (job.name !== THUMBNAIL_CALLBACK_JOB) throw new UnrecoverableError(`no handler for job "${job.name}"`);
     if (job.data.firstAttemptAt === undefined) await job.updateData({ ...job.data, firstAttemptAt: Date.now() });
     try {
-      return await deliveries.attempt(job.data);
+      const status = await deliveries.attempt(attemptOf(job));
+      metrics?.callbackAttempted('delivered');
+      metrics?.callbackEnded('delivered');
+      return status;
     } catch (error) {
-      if (error instanceof CallbackRefusedError) throw new UnrecoverableError(error.message);
+      metrics?.callbackAttempted(callbackAttemptOutcomeOf(error));
+      const end = callbackDeliveryEndOf(error, (job.opts.attempts ?? 1) - job.attemptsMade - 1);
+      if (end) metrics?.callbackEnded(end);
+      if (error instanceof FinalCallbackError) throw new UnrecoverableError(error.message);
       throw error;
     }
   };
@@ -69,6 +90,7 @@ export function createCallbackDeliveryWorker(
   worker.on('failed', (job, error) =>
     logger.warn('callback delivery failed', { jobId: job?.id, attemptsMade: job?.attemptsMade, reason: error.message }),
   );
+  worker.on('stalled', () => metrics?.jobStalled(THUMBNAIL_CALLBACK_QUEUE));
   logQueueErrors(worker, logger, 'callback worker');
   return worker;
 }

@@ -15,6 +15,8 @@ import type { RedisClient } from '@pawlink/service-kit/redis';
 // glibc Linux), or the process can crash when a thread exits.
 import 'sharp';
 import type { ThumbsWorkerConfig } from '../config.js';
+import type { ThumbsWorkerMetrics } from '../metrics/worker.metrics.js';
+import { jobTypeLabel, thumbnailFailureOutcomeOf } from '../services/thumbnail-outcome.rules.js';
 import type { ProcessorWorkerData } from './generate-thumbnail.job.js';
 import { logQueueErrors } from './thumbnail-queue-errors.worker.js';
 
@@ -39,8 +41,9 @@ export function createThumbnailWorker(
   config: ThumbsWorkerConfig,
   connection: RedisClient,
   logger: Logger,
-  options: { name?: string } = {},
+  options: { name?: string; metrics?: ThumbsWorkerMetrics } = {},
 ): ThumbnailWorker {
+  const { metrics } = options;
   const { worker: settings } = config;
   const workerData: ProcessorWorkerData = { config };
   const worker: ThumbnailWorker = new Worker(THUMBNAIL_QUEUE, processorFile(), {
@@ -56,14 +59,27 @@ export function createThumbnailWorker(
     stalledInterval: settings.stalledIntervalMs,
     maxStalledCount: settings.maxStalledCount,
   });
-  worker.on('active', (job) => logger.info('thumbnail job started', { jobId: job.id, attempt: job.attemptsMade + 1 }));
-  worker.on('completed', (job) =>
-    logger.info('thumbnail job completed', { jobId: job.id, durationMs: job.returnvalue?.durationMs }),
-  );
-  worker.on('failed', (job, error) =>
-    logger.warn('thumbnail job failed', { jobId: job?.id, attemptsMade: job?.attemptsMade, reason: error.message }),
-  );
-  worker.on('stalled', (jobId) => logger.warn('thumbnail job stalled; it goes back to the queue', { jobId }));
+  /** Seconds the attempt that just ended ran (`processedOn` is its start). */
+  const ranSeconds = (job: { processedOn?: number; finishedOn?: number }): number =>
+    job.processedOn === undefined ? 0 : ((job.finishedOn ?? Date.now()) - job.processedOn) / 1000;
+  worker.on('active', (job) => {
+    logger.info('thumbnail job started', { jobId: job.id, attempt: job.attemptsMade + 1 });
+    // The wait before the first start only: a retry's or a stalled job's would count its earlier attempts.
+    if (job.attemptsStarted <= 1)
+      metrics?.jobStarted(jobTypeLabel(job.data.type), ((job.processedOn ?? Date.now()) - job.timestamp) / 1000);
+  });
+  worker.on('completed', (job) => {
+    logger.info('thumbnail job completed', { jobId: job.id, durationMs: job.returnvalue?.durationMs });
+    metrics?.jobEnded(jobTypeLabel(job.data.type), 'done', ranSeconds(job));
+  });
+  worker.on('failed', (job, error) => {
+    logger.warn('thumbnail job failed', { jobId: job?.id, attemptsMade: job?.attemptsMade, reason: error.message });
+    if (job) metrics?.jobEnded(jobTypeLabel(job.data.type), thumbnailFailureOutcomeOf(error.message), ranSeconds(job));
+  });
+  worker.on('stalled', (jobId) => {
+    logger.warn('thumbnail job stalled; it goes back to the queue', { jobId });
+    metrics?.jobStalled(THUMBNAIL_QUEUE);
+  });
   logQueueErrors(worker, logger, 'thumbnail worker');
   return worker;
 }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import {
   THUMBNAIL_CALLBACK_JOB,
   THUMBNAIL_CALLBACK_QUEUE,
+  thumbnailCallbackEventId,
   thumbnailQueuePrefix,
   type ThumbnailCallbackDelivery,
 } from '@pawlink/contracts';
@@ -35,6 +36,15 @@ export function openCallbackQueue(connection: RedisClient, redisPrefix: string):
  */
 export const callbackDeliveryId = (thumbnailJobId: string, endEventId: string, callbackURL: string): string =>
   `${thumbnailJobId}.${endEventId}.${createHash('sha256').update(callbackURL).digest('hex').slice(0, 24)}`;
+
+/**
+ * The `webhook-id` of a delivery queued before deliveries carried it, read back from its id
+ * (`callbackDeliveryId`): the same every attempt, as if it had been queued with it.
+ */
+export function webhookIdOfDeliveryId(deliveryId: string): string | undefined {
+  const match = /^([0-9a-f]{32}\.[a-z0-9]+)\.(\d+-\d+)\.[0-9a-f]{24}$/.exec(deliveryId);
+  return match ? thumbnailCallbackEventId(match[1]!, match[2]!) : undefined;
+}
 
 /** Adds deliveries to the callback queue. */
 export class CallbackQueueRepository {

@@ -34,13 +34,23 @@ describe('CallbackDispatchService', () => {
     const registered = [registration('https://a.example/', 1), registration('https://b.example/', 2)];
     const { service, queued, forgotten } = world(registered);
     expect(await service.jobEnded(`${MD5}.gif`, { kind: 'completed' }, '1700000000000-0')).toBe(2);
+    // One event, one webhook-id for every URL it goes to; each delivery knows when its URL was registered.
+    const webhookId = `evt_${MD5}_gif_1700000000000-0`;
     expect([...queued.values()]).toEqual([
       {
         callbackURL: 'https://a.example/',
         apiKeyId: 1,
         payload: expect.objectContaining({ event: 'thumbnail.done', at: 1_700_000_000_000 }),
+        webhookId,
+        registeredAt: 1,
       },
-      { callbackURL: 'https://b.example/', apiKeyId: 2, payload: expect.objectContaining({ event: 'thumbnail.done' }) },
+      {
+        callbackURL: 'https://b.example/',
+        apiKeyId: 2,
+        payload: expect.objectContaining({ event: 'thumbnail.done' }),
+        webhookId,
+        registeredAt: 1,
+      },
     ]);
     expect(forgotten).toEqual([registered]);
   });

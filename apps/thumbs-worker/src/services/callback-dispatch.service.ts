@@ -1,3 +1,4 @@
+import { thumbnailCallbackEventId } from '@pawlink/contracts';
 import type { CallbackQueueRepository } from '../repositories/callback-queue.repository.js';
 import { callbackDeliveryId } from '../repositories/callback-queue.repository.js';
 import type { CallbackRegistrationRepository } from '../repositories/callback-registration.repository.js';
@@ -14,7 +15,7 @@ export interface CallbackDispatchDeps {
  * When a thumbnail job ends: one delivery per URL registered for it before that end, queued
  * durably, then those registrations forgotten (one made later waits for the next job's end).
  * Seeing the same end twice (two watchers, a restart) queues nothing new: each delivery's id is
- * made of the end event's id and its URL.
+ * made of the end event's id and its URL. Every delivery of one end carries the same `webhook-id`.
  */
 export class CallbackDispatchService {
   constructor(private readonly deps: CallbackDispatchDeps) {}
@@ -27,10 +28,11 @@ export class CallbackDispatchService {
     if (registered.length === 0) return 0;
     const payload = callbackEventOf(jobId, end, endedAt, mediaUrl);
     if (!payload) return 0;
+    const webhookId = thumbnailCallbackEventId(jobId, endEventId);
     await deliveries.enqueue(
-      registered.map(({ callbackURL, apiKeyId }) => ({
+      registered.map(({ callbackURL, apiKeyId, registeredAt }) => ({
         id: callbackDeliveryId(jobId, endEventId, callbackURL),
-        delivery: { callbackURL, apiKeyId, payload },
+        delivery: { callbackURL, apiKeyId, payload, webhookId, registeredAt },
       })),
     );
     await registrations.forget(jobId, registered);

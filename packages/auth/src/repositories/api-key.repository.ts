@@ -4,6 +4,13 @@ import type { DataSource, Repository } from 'typeorm';
 import { ApiKeyEntity, type ApiKey } from '../db/entities/api-key.entity.js';
 import { generateApiKey, hashApiKey } from '../services/secrets.rules.js';
 
+/** A key's webhook secrets as stored (sealed), the replaced one with the moment it stops signing. */
+export interface SealedWebhookSecrets {
+  current: string | null;
+  previous: string | null;
+  previousUntil: Date | null;
+}
+
 export interface NewApiKey {
   name: string;
   contact: string;
@@ -63,22 +70,40 @@ export class ApiKeyRepository {
     return (result.affected ?? 0) > 0;
   }
 
-  /** Stores the sealed webhook secret of key `id`, replacing the old one. False when no key has that id. */
-  async setWebhookSecretSealed(id: number, sealed: string): Promise<boolean> {
-    const result = await this.repo.update({ id }, { webhookSecretSealed: sealed });
-    return (result.affected ?? 0) > 0;
+  /**
+   * Stores the sealed webhook secret of key `id`. The one it replaces is dropped, or, with
+   * `keepPreviousUntil`, kept (sealed as it was) to sign beside it until then; a previous one kept
+   * by an earlier rotation is dropped either way. False when no key has that id.
+   */
+  async setWebhookSecretSealed(id: number, sealed: string, keepPreviousUntil: Date | null = null): Promise<boolean> {
+    // One statement: MySQL and MariaDB assign a single-table UPDATE's columns left to right, so the
+    // previous column takes the current value before it is replaced.
+    const result: { affectedRows?: number } = await this.repo.query(
+      `UPDATE api_keys SET
+         webhook_secret_previous_sealed = IF(? IS NULL, NULL, webhook_secret_sealed),
+         webhook_secret_previous_until = IF(? IS NULL OR webhook_secret_sealed IS NULL, NULL, ?),
+         webhook_secret_sealed = ?
+       WHERE id = ?`,
+      [keepPreviousUntil, keepPreviousUntil, keepPreviousUntil, sealed, id],
+    );
+    return (result.affectedRows ?? 0) > 0;
   }
 
-  /** The sealed webhook secret of key `id` (undefined: no such key; null: none made yet). */
-  async webhookSecretSealedOf(id: number): Promise<string | null | undefined> {
-    // The column is left out of every other read (select: false).
+  /** The sealed webhook secrets of key `id` (undefined: no such key; `current` null: none made yet). */
+  async webhookSecretsSealedOf(id: number): Promise<SealedWebhookSecrets | undefined> {
+    // The columns are left out of every other read (select: false).
     const row = await this.repo
       .createQueryBuilder('key')
       .select('key.id')
-      .addSelect('key.webhookSecretSealed')
+      .addSelect(['key.webhookSecretSealed', 'key.webhookSecretPreviousSealed', 'key.webhookSecretPreviousUntil'])
       .where('key.id = :id', { id })
       .getOne();
-    return row ? (row.webhookSecretSealed ?? null) : undefined;
+    if (!row) return undefined;
+    return {
+      current: row.webhookSecretSealed ?? null,
+      previous: row.webhookSecretPreviousSealed ?? null,
+      previousUntil: row.webhookSecretPreviousUntil ?? null,
+    };
   }
 
   async touch(id: number, at: Date): Promise<void> {

@@ -21,8 +21,28 @@ export function verifyManagementCode(presented: string, storedHash: string): boo
   return stored.length === presentedHash.length && timingSafeEqual(presentedHash, stored);
 }
 
-/** A new webhook secret for signing completion callbacks: 32 random bytes, base64url, recognisable prefix. */
-export const generateWebhookSecret = (): string => `whsec_${secretBytes(32).toString('base64url')}`;
+const WEBHOOK_SECRET_PREFIX = 'whsec_';
+
+/**
+ * A new webhook secret for signing completion callbacks, in the Standard Webhooks form: `whsec_`
+ * and the base64 of 32 random bytes. Secrets made before (docs/adr/0017) are `whsec_` and the
+ * base64url of 32 bytes; both forms stay valid.
+ */
+export const generateWebhookSecret = (): string => `${WEBHOOK_SECRET_PREFIX}${secretBytes(32).toString('base64')}`;
+
+/**
+ * The bytes a webhook secret stands for, which key the Standard Webhooks signature: the text after
+ * `whsec_`, read as base64 or base64url (padded or not), so a secret made before the standard form
+ * (base64url) signs with the same bytes a receiver gets by re-encoding it as base64. Null when the
+ * text is not such a secret (fewer than 24 bytes, as the spec asks at least).
+ */
+export function webhookSecretBytes(secret: string): Buffer | null {
+  if (!secret.startsWith(WEBHOOK_SECRET_PREFIX)) return null;
+  const encoded = secret.slice(WEBHOOK_SECRET_PREFIX.length);
+  if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(encoded)) return null;
+  const bytes = Buffer.from(encoded.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+  return bytes.length >= 24 ? bytes : null;
+}
 
 /**
  * PAWLINK_SECRETS_KEY: the AES-256 key that seals secrets the services must read back (webhook

@@ -1,14 +1,36 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { openSealedSecret, parseSecretsKey, sealSecret } from './secrets.rules.js';
-import { SecretsKeyMissingError, WebhookSecretService, type WebhookSecretStore } from './webhook-secret.service.js';
+import {
+  MAX_KEEP_PREVIOUS_MS,
+  SecretsKeyMissingError,
+  WebhookSecretService,
+  type WebhookSecretStore,
+} from './webhook-secret.service.js';
 
-function memoryStore(ids: number[]): WebhookSecretStore & { rows: Map<number, string | null> } {
-  const rows = new Map<number, string | null>(ids.map((id) => [id, null]));
+interface Row {
+  current: string | null;
+  previous: string | null;
+  previousUntil: Date | null;
+}
+
+/** The columns as api_keys holds them, with the repository's rotation rule. */
+function memoryStore(ids: number[]): WebhookSecretStore & { rows: Map<number, Row> } {
+  const rows = new Map<number, Row>(ids.map((id) => [id, { current: null, previous: null, previousUntil: null }]));
   return {
     rows,
-    setWebhookSecretSealed: (id, sealed) => Promise.resolve(rows.has(id) ? (rows.set(id, sealed), true) : false),
-    webhookSecretSealedOf: (id) => Promise.resolve(rows.has(id) ? rows.get(id)! : undefined),
+    setWebhookSecretSealed: (id, sealed, keepPreviousUntil = null) => {
+      const row = rows.get(id);
+      if (!row) return Promise.resolve(false);
+      const keep = keepPreviousUntil !== null && row.current !== null;
+      rows.set(id, {
+        current: sealed,
+        previous: keep ? row.current : null,
+        previousUntil: keep ? keepPreviousUntil : null,
+      });
+      return Promise.resolve(true);
+    },
+    webhookSecretsSealedOf: (id) => Promise.resolve(rows.has(id) ? { ...rows.get(id)! } : undefined),
   };
 }
 
@@ -20,10 +42,37 @@ describe('WebhookSecretService', () => {
     const service = new WebhookSecretService({ keys, secretsKey });
     const first = await service.rotate(7);
     const second = await service.rotate(7);
-    expect(second).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+    // The Standard Webhooks form: whsec_ and the base64 of 32 bytes.
+    expect(second).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(Buffer.from(second!.slice('whsec_'.length), 'base64')).toHaveLength(32);
     expect(second).not.toBe(first);
     expect(await service.current(7)).toBe(second);
-    expect(keys.rows.get(7)).not.toContain(second!.slice('whsec_'.length));
+    expect(await service.signing(7)).toEqual({ current: second, previous: [] });
+    expect(JSON.stringify(keys.rows.get(7))).not.toContain(second!.slice('whsec_'.length));
+  });
+
+  it('keeps the previous secret signing beside the new one for the time asked, then no longer', async () => {
+    let now = 1_700_000_000_000;
+    const keys = memoryStore([7]);
+    const service = new WebhookSecretService({ keys, secretsKey, clock: () => now });
+    const first = await service.rotate(7);
+    const second = await service.rotate(7, { keepPreviousMs: 3_600_000 });
+    expect(await service.signing(7)).toEqual({ current: second, previous: [first] });
+    expect(await service.current(7)).toBe(second);
+    now += 3_600_000;
+    expect(await service.signing(7)).toEqual({ current: second, previous: [] });
+    // A rotation that keeps nothing drops a previous one kept before.
+    now -= 1;
+    await service.rotate(7);
+    expect((await service.signing(7))!.previous).toEqual([]);
+    expect(keys.rows.get(7)!.previous).toBeNull();
+  });
+
+  it('refuses to keep the previous secret longer than a week, or for a negative time', async () => {
+    const service = new WebhookSecretService({ keys: memoryStore([7]), secretsKey });
+    await expect(service.rotate(7, { keepPreviousMs: MAX_KEEP_PREVIOUS_MS + 1 })).rejects.toBeInstanceOf(RangeError);
+    await expect(service.rotate(7, { keepPreviousMs: -1 })).rejects.toBeInstanceOf(RangeError);
+    expect(await service.current(7)).toBeNull();
   });
 
   it('answers null for an unknown key and for a key without a secret', async () => {
@@ -31,12 +80,14 @@ describe('WebhookSecretService', () => {
     expect(await service.rotate(2)).toBeNull();
     expect(await service.current(1)).toBeNull();
     expect(await service.current(2)).toBeNull();
+    expect(await service.signing(1)).toBeNull();
   });
 
   it('refuses to work without PAWLINK_SECRETS_KEY', async () => {
     const service = new WebhookSecretService({ keys: memoryStore([1]), secretsKey: null });
     await expect(service.rotate(1)).rejects.toBeInstanceOf(SecretsKeyMissingError);
     await expect(service.current(1)).rejects.toBeInstanceOf(SecretsKeyMissingError);
+    await expect(service.signing(1)).rejects.toBeInstanceOf(SecretsKeyMissingError);
   });
 });
 

@@ -85,23 +85,48 @@ const thumbnailEnded = {
       operationId: 'thumbnailEnded',
       summary: 'The job ended: done, failed or timed out',
       description:
-        'One POST per callback URL registered for the job, when it ends. Verify `X-Pawlink-Signature` before trusting the body (docs/api.md shows how). ' +
-        'Answer any 2xx within 5 s; otherwise the call is tried again about 10 s, 1 min, 3 min and 10 min after the first attempt (5 attempts), each signed afresh. Redirects are not followed.',
+        "One POST per callback URL registered for the job, when it ends, in the Standard Webhooks format (standardwebhooks.com): verify `webhook-signature` with any Standard Webhooks library and the key's `whsec_` secret before trusting the body (docs/api.md shows how); `X-Pawlink-Signature` is the legacy signature, kept. " +
+        'Answer any 2xx within 5 s; otherwise the call is tried again about 10 s, 1 min, 3 min and 10 min after the first attempt (5 attempts), each signed afresh with the same `webhook-id`. Redirects are not followed. 410 ends the delivery and disables the URL for the deliveries registered before it.',
       parameters: [
+        {
+          name: 'webhook-id',
+          in: 'header' as const,
+          required: true,
+          description: "The event's id, the same on every attempt: `evt_<md5>_<type>_<unix ms>-<n>`.",
+          schema: { type: 'string', pattern: '^evt_[0-9a-f]{32}_[a-z0-9]+_[0-9]+-[0-9]+$' },
+        },
+        {
+          name: 'webhook-timestamp',
+          in: 'header' as const,
+          required: true,
+          description: 'Unix seconds of this attempt.',
+          schema: { type: 'string', pattern: '^[0-9]+$' },
+        },
+        {
+          name: 'webhook-signature',
+          in: 'header' as const,
+          required: true,
+          description:
+            '`v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>" keyed with the secret\'s bytes>`; two, space-separated, while a rotation keeps the previous secret signing.',
+          schema: { type: 'string', pattern: '^v1,[A-Za-z0-9+/]{43}=( v1,[A-Za-z0-9+/]{43}=)*$' },
+        },
         {
           name: 'X-Pawlink-Signature',
           in: 'header' as const,
           required: true,
           description:
-            '`t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the API key\'s webhook secret>`.',
+            'Legacy (kept): `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the API key\'s webhook secret as text>`.',
           schema: { type: 'string', pattern: '^t=[0-9]+,v1=[0-9a-f]{64}$' },
         },
       ],
       requestBody: jsonBody('What happened to the thumbnail.', callbackEvent),
-      // Our call to the client: it carries no API key (the body is signed: X-Pawlink-Signature).
+      // Our call to the client: it carries no API key (the body is signed: webhook-signature).
       security: [],
       responses: {
         '2XX': { description: 'Received; never sent again.' },
+        '410': {
+          description: 'Gone: never sent again, and the URL is disabled for the deliveries registered before it.',
+        },
         '4XX': { description: 'Not taken: tried again later, up to 5 attempts in all (as any other non-2xx answer).' },
       },
     },

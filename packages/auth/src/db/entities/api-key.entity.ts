@@ -19,9 +19,12 @@ export interface ApiKey {
   lastUsedAt: Date | null;
   /**
    * The webhook secret sealed with PAWLINK_SECRETS_KEY (`sealSecret`); null until one is made.
-   * Not read with the key (select: false): only `webhookSecretSealedOf` reads it.
+   * Not read with the key (select: false): only `webhookSecretsSealedOf` reads it.
    */
   webhookSecretSealed?: string | null;
+  /** The secret a rotation replaced, sealed; it signs beside the current one until `webhookSecretPreviousUntil`. Not read with the key. */
+  webhookSecretPreviousSealed?: string | null;
+  webhookSecretPreviousUntil?: Date | null;
 }
 
 export const ApiKeyEntity = new EntitySchema<ApiKey>({
@@ -42,6 +45,20 @@ export const ApiKeyEntity = new EntitySchema<ApiKey>({
     createdAt: { name: 'created_at', type: 'datetime', precision: 3 },
     lastUsedAt: { name: 'last_used_at', type: 'datetime', precision: 3, nullable: true },
     webhookSecretSealed: { name: 'webhook_secret_sealed', type: 'varchar', length: 255, nullable: true, select: false },
+    webhookSecretPreviousSealed: {
+      name: 'webhook_secret_previous_sealed',
+      type: 'varchar',
+      length: 255,
+      nullable: true,
+      select: false,
+    },
+    webhookSecretPreviousUntil: {
+      name: 'webhook_secret_previous_until',
+      type: 'datetime',
+      precision: 3,
+      nullable: true,
+      select: false,
+    },
   },
   indices: [{ name: 'uq_api_keys_key_hash', columns: ['keyHash'], unique: true }],
 });
