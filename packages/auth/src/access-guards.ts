@@ -17,7 +17,7 @@ import { LocalRateLimitWindows, RedisRateLimitWindows } from './repositories/rat
 import { ResilientRateLimitWindows } from './repositories/resilient-rate-limit-windows.repository.js';
 import { ApiKeyService } from './services/api-key.service.js';
 import type { RateLimitStatus } from './services/get-status.service.js';
-import { RATE_LIMIT_BUCKETS, type RateLimitBucket, type RateLimitRule } from './services/rate-limit.policy.js';
+import { RATE_LIMIT_BUCKETS, type RateLimitBucket, type RateLimitRule } from './domain/rate-limit.policy.js';
 import { createKeyUsage, type KeyUsageCounter } from './usage.js';
 
 /** The guards a route table puts first, in this order: key, then rate limit. */

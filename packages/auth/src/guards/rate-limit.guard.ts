@@ -10,7 +10,7 @@ import {
   INVALID_KEY_RATE_LIMIT,
   type RateLimitBucket,
   type RateLimitRule,
-} from '../services/rate-limit.policy.js';
+} from '../domain/rate-limit.policy.js';
 import { apiKeyOf } from './api-key.guard.js';
 
 export interface RateLimitOptions<B extends string> {
