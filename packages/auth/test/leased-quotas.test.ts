@@ -92,4 +92,30 @@ describe('leased quotas over one Redis', () => {
     await expect(windows.lease([{ key: 'bad:{x}', windowMs: 1_000, units: 0, limit: 5 }])).rejects.toThrow(RangeError);
     await expect(windows.lease([{ key: 'bad:{x}', windowMs: 1_000, units: 1, limit: 0 }])).rejects.toThrow(RangeError);
   });
+
+  it('reject the requests waiting on a lease that fails, and lease again for the next ones', async () => {
+    const quotas = new LeasedQuotasRepository({ windows: new RedisRateLimitWindows(clients[0]!, prefix) });
+    const window = { key: 'broken:route:{key:broken}', windowMs: 60_000, limit: 100 };
+    // A window key holding a non-number makes the lease script fail.
+    await clients[0]!.set(`${prefix}${window.key}`, 'not a number');
+    const failed = await Promise.allSettled([quotas.take(window), quotas.take(window)]);
+    expect(failed.map((result) => result.status)).toEqual(['rejected', 'rejected']);
+    await clients[0]!.del(`${prefix}${window.key}`);
+    expect(await quotas.take(window)).toMatchObject({ taken: true, state: { count: 1 } });
+  });
+
+  it('forget the units held when their window ends: the next window is leased afresh', async () => {
+    const quotas = new LeasedQuotasRepository({ windows: new RedisRateLimitWindows(clients[0]!, prefix) });
+    const window = { key: 'ending:route:{key:ending}', windowMs: 400, limit: 1_000 };
+    await Promise.all(Array.from({ length: 40 }, () => Promise.resolve(quotas.take(window))));
+    expect((await quotas.take(window)).taken).toBe(true);
+    expect(quotas.heldOf(window.key)).toBeGreaterThan(0);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(quotas.heldOf(window.key)).toBe(0);
+    const use = await quotas.take(window);
+    expect(use.taken).toBe(true);
+    // The new window holds what this one lease took: the request, and what is held for the next ones.
+    expect(Number(await clients[0]!.get(`${prefix}${window.key}`))).toBe(1 + quotas.heldOf(window.key));
+    expect(use.state.count).toBe(1);
+  });
 });

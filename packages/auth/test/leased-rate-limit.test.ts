@@ -84,4 +84,21 @@ describe('leased rate limits on two instances', () => {
     expect(await redis.exists(`${prefix}ratelimit:thumbs:global:{key:${record.id}}`)).toBe(0);
     expect(await redis.exists(`${prefix}ratelimit:thumbs:probe:{key:${record.id}}`)).toBe(1);
   });
+
+  it('let a request of several units spend what the instance holds with what is left in Redis, all or nothing', async () => {
+    const { key, record } = await first.keys.create({ name: 'units', contact: 'c', flags: ['thumbs'] });
+    // A busy key: after this burst the instance holds units of its window.
+    const burst = await Promise.all(Array.from({ length: 41 }, () => call(first.url, key)));
+    expect(burst.every((res) => res.status === 200)).toBe(true);
+    const units = (n: number) => request(`${first.url}/units?n=${n}`, { headers: { authorization: key } });
+    const tooMany = await units(200 - 41 + 1);
+    expect(tooMany.status).toBe(429);
+    expect(tooMany.body).toMatchObject({ code: 1000, info: { remaining: 200 - 41 } });
+    // Refused whole: what the instance held is still there, so the rest fits exactly.
+    const rest = await units(200 - 41);
+    expect(rest.status).toBe(200);
+    expect(rest.headers.get('x-ratelimit-remaining')).toBe('0');
+    expect(Number(await redis.get(`${prefix}ratelimit:thumbs:probe:{key:${record.id}}`))).toBe(200);
+    expect((await call(first.url, key)).status).toBe(429);
+  });
 });
