@@ -66,10 +66,11 @@ export const pickType = () =>
         description: `Only images of this kind: ${IMAGE_PICK_TYPES.join(', ')} (case-insensitive; \`animated\`: more than one frame).`,
         codes: ['INVALID_QUERY_VALUE'],
         parse: (value): ImagePickType => {
-          const type = isSingle(value) ? value.toLowerCase() : undefined;
-          if (type === undefined || !(IMAGE_PICK_TYPES as readonly string[]).includes(type))
+          const lower = isSingle(value) ? value.toLowerCase() : undefined;
+          const type = IMAGE_PICK_TYPES.find((name) => name === lower);
+          if (type === undefined)
             throw invalidQueryValue(`Invalid type: ${quoted(value)} is not one of ${IMAGE_PICK_TYPES.join(', ')}.`);
-          return type as ImagePickType;
+          return type;
         },
       }),
     ),
