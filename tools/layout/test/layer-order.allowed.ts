@@ -6,11 +6,6 @@
  * is ever added.  The shortener has none.
  */
 export const LAYER_ORDER_ALLOWED: Record<string, readonly string[]> = {
-  'apps/images': [
-    'apps/images/src/repositories/category-cache.repository.ts → apps/images/src/services/category-key.rules.ts',
-    'apps/images/src/repositories/size-index.repository.ts → apps/images/src/services/image-type.policy.ts',
-    'apps/images/src/services/image-credits.rules.ts ⇄ apps/images/src/services/image-import.service.ts',
-  ],
   'apps/thumbs': ['apps/thumbs/src/repositories/post.repository.ts → apps/thumbs/src/services/post-lookup.errors.ts'],
   'apps/thumbs-worker': [
     'apps/thumbs-worker/src/jobs/generate-thumbnail.job.ts → apps/thumbs-worker/src/container.ts',
