@@ -3,3 +3,4 @@ export * from './database-circuit.js';
 export * from './dependency-failure.js';
 export * from './readiness.js';
 export * from './retry-write.js';
+export * from './writer-check.js';
