@@ -28,12 +28,4 @@ export const LAYER_ORDER_ALLOWED: Record<string, readonly string[]> = {
     'apps/thumbs-worker/src/repositories/video.repository.ts → apps/thumbs-worker/src/services/clip.rules.ts',
     'apps/thumbs-worker/src/repositories/video.repository.ts → apps/thumbs-worker/src/services/thumbnail.errors.ts',
   ],
-  'packages/auth': [
-    'packages/auth/src/repositories/api-key.repository.ts → packages/auth/src/services/secrets.rules.ts',
-    'packages/auth/src/repositories/pending-usage.repository.ts → packages/auth/src/services/usage-count.rules.ts',
-    'packages/auth/src/repositories/usage-tally.repository.ts → packages/auth/src/services/usage-count.rules.ts',
-    'packages/auth/src/repositories/usage.repository.ts → packages/auth/src/services/usage-count.rules.ts',
-    'packages/auth/src/routes/get-status.routes.ts → packages/auth/src/access-guards.ts',
-    'packages/auth/src/routes/get-status.routes.ts → packages/auth/src/usage.ts',
-  ],
 };
