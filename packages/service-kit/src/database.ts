@@ -45,6 +45,22 @@ export async function dropDatabase(config: DatabaseConfig, name: string): Promis
   }
 }
 
+/** A connection of its own to a service schema on the writer (the database circuit's probe). */
+export function openWriterConnection(
+  config: DatabaseConfig,
+  name: string,
+  connectTimeoutMs: number,
+): Promise<mysql.Connection> {
+  return mysql.createConnection({
+    host: config.host,
+    port: config.port,
+    user: config.user,
+    password: config.password,
+    database: databaseName(config, name),
+    connectTimeout: connectTimeoutMs,
+  });
+}
+
 export interface DataSourceSpec {
   /** Schema name without prefix: `auth`, `shortener`, `images`. */
   name: string;

@@ -72,4 +72,60 @@ describe('ShortUrlRepository', () => {
     expect(await repository.delete(inserted.value.pos)).toBe(false);
     expect(await repository.update(inserted.value.pos, { credit: 'x', modifiedAt: at })).toBe(false);
   });
+
+  describe('a create whose connection is cut (a writer moved by HAProxy)', () => {
+    const connectionLost = () =>
+      Object.assign(new Error('Connection lost: The server closed the connection.'), {
+        code: 'PROTOCOL_CONNECTION_LOST',
+        fatal: true,
+      });
+
+    /** The repository on a data source whose first INSERT into short_urls runs `first` instead. */
+    function cutFirstInsert(first: (run: () => Promise<unknown>) => Promise<unknown>): ShortUrlRepository {
+      const query = dataSource.query.bind(dataSource);
+      let cut = false;
+      const cutting = Object.create(dataSource) as DataSource;
+      cutting.query = ((sql: string, parameters?: unknown[]) => {
+        if (cut || !sql.startsWith('INSERT INTO short_urls')) return query(sql, parameters);
+        cut = true;
+        return first(() => query(sql, parameters));
+      }) as DataSource['query'];
+      cutting.getRepository = ((target: never) => {
+        const repo = dataSource.getRepository(target);
+        return Object.assign(Object.create(repo) as object, {
+          query: (sql: string, parameters?: unknown[]) => cutting.query(sql, parameters),
+        });
+      }) as DataSource['getRepository'];
+      return new ShortUrlRepository(cutting);
+    }
+
+    it('recognises its own commit when the answer was lost after it', async () => {
+      const repository = cutFirstInsert(async (run) => {
+        await run();
+        throw connectionLost();
+      });
+      const created = entry('LostAnswer', 'https://example.com/lost-answer', 'a'.repeat(64));
+      const outcome = await repository.insert(created);
+      expect(outcome.ok).toBe(true);
+      const stored = await dataSource.query('SELECT pos FROM short_urls WHERE code = ?', ['LostAnswer']);
+      expect(stored).toHaveLength(1);
+      expect(outcome.ok && outcome.value.pos).toBe(Number(stored[0].pos));
+    });
+
+    it('inserts on the retry when the cut try had not committed', async () => {
+      const repository = cutFirstInsert(() => Promise.reject(connectionLost()));
+      const outcome = await repository.insert(entry('CutBefore', 'https://example.com/cut-before'));
+      expect(outcome.ok).toBe(true);
+      expect(await dataSource.query('SELECT code FROM short_urls WHERE code = ?', ['CutBefore'])).toHaveLength(1);
+    });
+
+    it("still answers a conflict when the code is another create's", async () => {
+      expect((await repository.insert(entry('Taken', 'https://example.com/taken-1', 'b'.repeat(64)))).ok).toBe(true);
+      const cutting = cutFirstInsert(() => Promise.reject(connectionLost()));
+      expect(await cutting.insert(entry('Taken', 'https://example.com/taken-2', 'c'.repeat(64)))).toEqual({
+        ok: false,
+        conflict: 'code',
+      });
+    });
+  });
 });
