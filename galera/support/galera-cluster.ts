@@ -83,6 +83,33 @@ export class GaleraCluster {
     }
   }
 
+  /** True when `node` commits a row within a second (a fresh connection straight to it, not through HAProxy). */
+  async commitsOn(node: GaleraNode): Promise<boolean> {
+    let connection: mysql.Connection | undefined;
+    const attempt = (async () => {
+      connection = await node.connect();
+      await connection.query('CREATE DATABASE IF NOT EXISTS galera_probe');
+      await connection.query('CREATE TABLE IF NOT EXISTS galera_probe.commits (id INT AUTO_INCREMENT PRIMARY KEY)');
+      await connection.query('INSERT INTO galera_probe.commits () VALUES ()');
+      return true;
+    })().catch(() => false);
+    const timeout = new Promise<false>((resolve) => setTimeout(() => resolve(false), 1000).unref());
+    try {
+      return await Promise.race([attempt, timeout]);
+    } finally {
+      void attempt.then(() => connection?.destroy());
+    }
+  }
+
+  /** Milliseconds from `since` until `check` first holds (polled every 100 ms), or undefined after `boundMs`. */
+  static async firstTime(since: number, boundMs: number, check: () => Promise<boolean>): Promise<number | undefined> {
+    while (Date.now() - since <= boundMs) {
+      if (await check()) return Date.now() - since;
+      await sleep(100);
+    }
+    return undefined;
+  }
+
   private startAgent(node: GaleraNode): void {
     const peers = this.nodes.filter((peer) => peer !== node).map((peer) => `127.0.0.1:${peer.ports.sql}`);
     const child = spawnOwned(process.execPath, [HEALTH_AGENT], path.join(this.dir, `${node.name}-agent.log`), {

@@ -119,10 +119,9 @@ export class GaleraSystem {
 
   /** The pid of every started service and the worker, to see afterwards that none was restarted. */
   pids(): Record<string, number | undefined> {
-    return Object.fromEntries([
-      ...SERVICE_NAMES.map((name) => [name, this.services[name]?.child.pid]),
-      ['worker', this.worker?.child.pid],
-    ]);
+    const pids: Record<string, number | undefined> = { worker: this.worker?.child.pid };
+    for (const name of SERVICE_NAMES) pids[name] = this.services[name]?.child.pid;
+    return pids;
   }
 
   /** True when every started process is still the one that was started. */
@@ -140,7 +139,8 @@ export class GaleraSystem {
   }
 
   async stop(): Promise<void> {
-    await Promise.all([...Object.values(this.services), this.worker].map((proc) => proc?.stop(10_000)));
+    const procs = [...Object.values(this.services), this.worker].filter((proc) => proc !== undefined);
+    await Promise.all(procs.map((proc) => proc.stop(10_000)));
     await this.board?.close();
     await this.cluster?.stop();
     await deleteRedisKeys(this.redisPrefix, this.env.REDIS_URL).catch(() => undefined);

@@ -46,9 +46,13 @@ interface HttpAnswer {
   text: string;
 }
 
-/** One client with its own loopback source address and keep-alive sockets. */
+/**
+ * One client with its own loopback source address (the services limit anonymous lookups per IP). A
+ * connection a request: a kept-alive socket the server closes as the next request goes out would
+ * show up as ECONNRESET, a client artefact and not an answer of the service.
+ */
 class Client {
-  private readonly agent = new http.Agent({ keepAlive: true });
+  private readonly agent = new http.Agent({ keepAlive: false });
   constructor(private readonly localAddress: string) {}
 
   request(url: string, method: string, headers: Record<string, string>, body?: unknown): Promise<HttpAnswer> {
@@ -178,7 +182,14 @@ export class MixedLoad {
     const answer = await this.send(client, 'create', `${this.targets.shortener}/create`, 'POST', { url });
     if (!answer.ok) return;
     const data = (JSON.parse(answer.text) as { data: { code: string; managementCode: string } }).data;
-    this.links.push({ code: data.code, managementCode: data.managementCode, url, maybeUrls: [], deleted: 'no', busy: false });
+    this.links.push({
+      code: data.code,
+      managementCode: data.managementCode,
+      url,
+      maybeUrls: [],
+      deleted: 'no',
+      busy: false,
+    });
   }
 
   private async edit(client: Client, link: Link): Promise<void> {
@@ -224,7 +235,8 @@ export class MixedLoad {
       if (res.headers['retry-after'] !== undefined) record.retryAfter = String(res.headers['retry-after']);
     } catch (error) {
       const err = error as { name?: string; code?: string; message?: string };
-      record.failure = err.name === 'TimeoutError' || err.name === 'AbortError' ? 'no answer within 1 s' : (err.code ?? err.message);
+      record.failure =
+        err.name === 'TimeoutError' || err.name === 'AbortError' ? 'no answer within 1 s' : (err.code ?? err.message);
     }
     record.endedAt = Date.now();
     this.answers.push(record);

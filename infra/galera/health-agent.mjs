@@ -41,7 +41,16 @@ WHERE VARIABLE_NAME IN ('WSREP_LOCAL_STATE', 'WSREP_CLUSTER_STATUS', 'WSREP_READ
 
 const parseAddress = (text) => {
   const [host, port] = text.trim().split(':');
-  return { host, port: Number(port ?? 3306), name: text.trim(), sample: undefined, error: 'starting', fitSince: undefined, unfitPolls: 0, uptime: 0 };
+  return {
+    host,
+    port: Number(port ?? 3306),
+    name: text.trim(),
+    sample: undefined,
+    error: 'starting',
+    fitSince: undefined,
+    unfitPolls: 0,
+    uptime: 0,
+  };
 };
 
 const self = parseAddress(process.env.NODE_ADDRESS ?? '127.0.0.1:3306');
