@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { retryWrite } from '@pawlink/service-kit';
+import { lagTolerantLookup, retryWrite } from '@pawlink/service-kit';
 import { QueryFailedError, type DataSource, type Repository } from 'typeorm';
 import { ShortUrlEntity, type ShortUrl } from '../db/entities/short-url.entity.js';
 import type { OwnerPosition } from '../domain/links-cursor.rules.js';
@@ -96,12 +96,21 @@ const isSameRow = (stored: ShortUrl, row: Omit<ShortUrl, 'pos'>): boolean =>
 export class ShortUrlRepository {
   private readonly repo: Repository<ShortUrl>;
 
-  constructor(dataSource: DataSource) {
+  constructor(private readonly dataSource: DataSource) {
     this.repo = dataSource.getRepository(ShortUrlEntity);
   }
 
+  /** On the writer: what redirect-cache and preview fills, edits, deletes and creates must see. */
   findByCode(code: string): Promise<ShortUrl | null> {
     return this.repo.findOneBy({ code });
+  }
+
+  /**
+   * On the reader when there is one, for answers that are not cached and may be a moment behind
+   * (`/:code.json`, `/:code/stats`); a code the reader lacks is asked of the writer.
+   */
+  findByCodeLagTolerant(code: string): Promise<ShortUrl | null> {
+    return lagTolerantLookup(this.dataSource, (manager) => manager.getRepository(ShortUrlEntity).findOneBy({ code }));
   }
 
   /** The entry nobody can change that points at `url`, the only kind ever handed to another creator. */
