@@ -23,9 +23,9 @@ import mysql from 'mysql2/promise';
 
 const POLL_MS = Number(process.env.POLL_MS ?? 250);
 /** A query that has not answered by then counts as a node that does not answer. */
-const QUERY_TIMEOUT_MS = 400;
+const QUERY_TIMEOUT_MS = 800;
 /** A sample older than this is no sample: the node stopped answering. */
-const STALE_MS = 1000;
+const STALE_MS = 1500;
 /** Nodes fit within this long of the agent's start count as fit since its start (the agents agree by uptime then). */
 const WARMUP_MS = 2000;
 const startedAt = Date.now();
@@ -121,7 +121,8 @@ function trackFitness() {
     if (unfitReason(node) === undefined) {
       node.unfitPolls = 0;
       node.fitSince ??= now - startedAt < WARMUP_MS ? startedAt : now;
-    } else if (++node.unfitPolls >= 2) {
+    } else if (++node.unfitPolls >= 2 || node.error === 'ECONNREFUSED') {
+      // A refused connection is a node that is not running, not a slow one.
       node.fitSince = undefined;
     }
   }
