@@ -3,7 +3,7 @@ import { DEFAULT_BULK_LIMIT } from '@pawlink/contracts';
 import { lagTolerantLookup } from '@pawlink/service-kit';
 import type { DataSource, Repository } from 'typeorm';
 import { ApiKeyEntity, type ApiKey } from '../db/entities/api-key.entity.js';
-import { generateApiKey, hashApiKey } from '../services/secrets.rules.js';
+import { generateApiKey, hashApiKey } from '../domain/secrets.rules.js';
 
 /** A key's webhook secrets as stored (sealed), the replaced one with the moment it stops signing. */
 export interface SealedWebhookSecrets {
