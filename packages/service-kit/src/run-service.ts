@@ -125,10 +125,11 @@ export function createServiceRuntime<C extends BaseConfig>(
         name: spec.name,
         logger,
         connect: () => openWriterConnection(config.database, spec.name, timeouts.databaseConnectMs),
-        // Within one DB_QUERY_TIMEOUT_MS: a stalled statement is noticed at a quarter, the probe
-        // gives up at three quarters, and a held write answers at 0.8, with room for the answer.
-        stallMs: Math.round(queryMs / 4),
+        // Within one DB_QUERY_TIMEOUT_MS: a stalled statement is noticed at a fifth, the probe
+        // gives up at 0.7, and a held write answers at 0.8, with room for the answer.
+        stallMs: Math.round(queryMs / 5),
         probeTimeoutMs: Math.round(queryMs / 2),
+        recoveryProbeTimeoutMs: queryMs,
         writeDeadlineMs: Math.round(queryMs * 0.8),
       });
       const dataSource = createDataSource(config.database, spec, {

@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm';
 import type { LogSink } from '../logger.js';
 import { DependencyUnavailableError, unavailableDependencyOf } from './dependency-failure.js';
 import { StatementWatch, type PooledConnection } from './statement-watch.js';
-import { WriterCheck, type WriterCheckOptions } from './writer-check.js';
+import { isWriterCheckTimeout, WriterCheck, type WriterCheckOptions } from './writer-check.js';
 
 type State = 'up' | 'suspect' | 'down';
 
@@ -18,8 +18,10 @@ export interface DatabaseCircuitOptions {
   logger: LogSink;
   /** Opens the probe's own connection to the writer (WriterCheck). */
   connect: WriterCheckOptions['connect'];
-  /** How long the probe may take, connecting included. */
+  /** How long the probe that decides whether to open may take (a stalled writer does not answer it). */
   probeTimeoutMs: number;
+  /** How long a probe may take while the circuit is open, and for `/ready` (DB_QUERY_TIMEOUT_MS). */
+  recoveryProbeTimeoutMs: number;
   /** A statement in flight this long makes the circuit probe the writer. */
   stallMs: number;
   /** A write in flight this long is answered 503 1004 (before the request's deadline). */
@@ -45,6 +47,8 @@ export class DatabaseCircuit {
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
   private readonly statements: StatementWatch;
+  /** Requests waiting for a pool connection: failed at once when the circuit opens. */
+  private readonly waiting = new Set<() => void>();
   private readonly writer: WriterCheck;
 
   constructor(private readonly options: DatabaseCircuitOptions) {
@@ -67,19 +71,49 @@ export class DatabaseCircuit {
    * a connection) are wrapped.
    */
   attach(dataSource: DataSource): void {
+    this.writer.prepare();
     const driver = dataSource.driver as unknown as MysqlDriverLike;
     for (const method of ['obtainMasterConnection', 'obtainSlaveConnection'] as const) {
       const original = driver[method].bind(driver);
       driver[method] = async () => {
         if (this.state === 'down') throw new DependencyUnavailableError('database');
         try {
-          return this.statements.guard(await original());
+          return this.statements.guard(await this.whileUp(original()));
         } catch (error) {
           this.failed(error);
           throw error;
         }
       };
     }
+  }
+
+  /**
+   * A pool connection, unless the circuit opens first: a full pool opens new connections, and a
+   * stalled server holds their handshake for the whole connect timeout. A wait past `stallMs` is
+   * a stall like a statement's; a connection that comes after the circuit opened goes back.
+   */
+  private whileUp(obtaining: Promise<PooledConnection>): Promise<PooledConnection> {
+    return new Promise((resolve, reject) => {
+      const stall = setTimeout(() => this.suspect(), this.options.stallMs);
+      stall.unref();
+      const fail = (): void => {
+        clearTimeout(stall);
+        reject(new DependencyUnavailableError('database'));
+      };
+      this.waiting.add(fail);
+      obtaining.then(
+        (connection) => {
+          clearTimeout(stall);
+          if (this.waiting.delete(fail)) resolve(connection);
+          else connection.release();
+        },
+        (error: unknown) => {
+          clearTimeout(stall);
+          this.waiting.delete(fail);
+          reject(error instanceof Error ? error : new Error(String(error)));
+        },
+      );
+    });
   }
 
   /** Reports a failed query; connectivity failures make the circuit probe the database. */
@@ -90,7 +124,7 @@ export class DatabaseCircuit {
 
   /** Whether the writer answers and accepts writes now (for `/ready`); also moves the circuit. */
   async check(): Promise<boolean> {
-    await this.probe();
+    await this.probe(true);
     return this.state === 'up' && this.writable;
   }
 
@@ -107,12 +141,28 @@ export class DatabaseCircuit {
     void this.probe();
   }
 
-  private probe(): Promise<void> {
+  /**
+   * Asks the writer. While up, within `probeTimeoutMs`; a probe that runs out of time opens the
+   * circuit only when statements sent before it are still waiting (the writer stalled), not when
+   * they were answered meanwhile (a busy machine: slow, not down). While down, or for `/ready`,
+   * within `recoveryProbeTimeoutMs`.
+   */
+  private probe(forReadiness = false): Promise<void> {
+    const startedAt = Date.now();
+    const deciding = this.state !== 'down' && !forReadiness;
     this.probing ??= this.writer
-      .check()
+      .check(deciding ? this.options.probeTimeoutMs : this.options.recoveryProbeTimeoutMs)
       .then(
         (state) => this.markUp(state === 'writable'),
-        (error: unknown) => this.markDown(error),
+        (error: unknown) => {
+          const slowNotStalled =
+            deciding &&
+            isWriterCheckTimeout(error) &&
+            !this.statements.waitingSince(startedAt) &&
+            this.waiting.size === 0;
+          if (slowNotStalled) this.state = 'up';
+          else this.markDown(error);
+        },
       )
       .finally(() => {
         this.probing = undefined;
@@ -141,6 +191,10 @@ export class DatabaseCircuit {
     }
     this.state = 'down';
     this.statements.failAll();
+    for (const fail of [...this.waiting]) {
+      this.waiting.delete(fail);
+      fail();
+    }
     this.timer = setTimeout(() => void this.probe(), this.options.probeIntervalMs ?? 500);
     this.timer.unref();
   }

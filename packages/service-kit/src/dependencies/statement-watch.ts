@@ -31,6 +31,7 @@ export interface StatementWatchOptions {
 }
 
 interface InFlight {
+  startedAt: number;
   fail(error: Error): void;
 }
 
@@ -70,6 +71,7 @@ export class StatementWatch {
         return true;
       };
       const statement: InFlight = {
+        startedAt: Date.now(),
         fail: (error) => {
           if (!settle()) return;
           connection.destroy();
@@ -94,6 +96,12 @@ export class StatementWatch {
       return query(sql, ...rest);
     };
     return connection;
+  }
+
+  /** Whether a statement sent before `at` is still waiting for its answer. */
+  waitingSince(at: number): boolean {
+    for (const statement of this.inFlight) if (statement.startedAt <= at) return true;
+    return false;
   }
 
   /** Fails every statement in flight (their connections are destroyed): the database stopped answering. */

@@ -5,6 +5,10 @@ export type WriterState = 'writable' | 'read-only';
 
 /** A connection drop another connection may not meet (HAProxy moved the writer and cut its sessions). */
 const DROPPED = new Set(['PROTOCOL_CONNECTION_LOST', 'ECONNRESET', 'EPIPE', 'ER_CONNECTION_KILLED']);
+/** The check's own timeout (the writer did not answer in time), as opposed to a refusal or an error. */
+export const isWriterCheckTimeout = (error: unknown): boolean =>
+  error instanceof Error && error.message === 'writer check timed out';
+
 const isDropped = (error: unknown): boolean => {
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
   return DROPPED.has(String(code)) || /closed state|Connection lost/i.test(String(message));
@@ -13,7 +17,7 @@ const isDropped = (error: unknown): boolean => {
 export interface WriterCheckOptions {
   /** Opens the check's own connection (never a pool's: its session settings must not reach the app's queries). */
   connect: () => Promise<Connection>;
-  /** The whole check, connecting included. */
+  /** The whole check, connecting included, unless `check` is given another bound. */
   timeoutMs: number;
 }
 
@@ -33,16 +37,24 @@ interface Session {
 
 export class WriterCheck {
   private session: Promise<Session> | undefined;
+  /** Whether `session` has connected. */
+  private connected = false;
+  /** When the kept connection was sent the oldest question it has not answered. */
+  private unansweredSince: number | undefined;
 
   constructor(private readonly options: WriterCheckOptions) {}
 
-  async check(): Promise<WriterState> {
+  async check(timeoutMs = this.options.timeoutMs): Promise<WriterState> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
-        this.close();
+        // The connection is kept: a slow writer answers the next check's question after this one's,
+        // a stalled one answers neither, and a dead one errors. Only a connection that has not
+        // answered for a long while (a peer gone without a word) is given up.
+        const unanswered = this.unansweredSince;
+        if (this.connected && unanswered !== undefined && Date.now() - unanswered > 4 * timeoutMs) this.close();
         reject(Object.assign(new Error('writer check timed out'), { code: 'PROTOCOL_SEQUENCE_TIMEOUT' }));
-      }, this.options.timeoutMs);
+      }, timeoutMs);
     });
     const answer = this.ask().catch((error: unknown) => {
       if (!isDropped(error)) throw error;
@@ -56,10 +68,21 @@ export class WriterCheck {
     }
   }
 
+  /** Opens the kept connection ahead of the first check, so that one measures the writer, not a handshake. */
+  prepare(): void {
+    if (this.session) return;
+    const pending = (this.session = this.open());
+    pending.catch(() => {
+      if (this.session === pending) this.session = undefined;
+    });
+  }
+
   /** Closes the kept connection; the next check opens another. */
   close(): void {
     const session = this.session;
     this.session = undefined;
+    this.connected = false;
+    this.unansweredSince = undefined;
     void session?.then(
       ({ connection }) => connection.destroy(),
       () => undefined,
@@ -83,8 +106,10 @@ export class WriterCheck {
       forget();
       return this.ask();
     }
+    this.unansweredSince ??= Date.now();
     try {
       const [rows] = await session.connection.query<RowDataPacket[]>('SELECT @@global.read_only AS readOnly');
+      if (this.session === pending) this.unansweredSince = undefined;
       if (Number(rows[0]?.readOnly) !== 0) return 'read-only';
       if (!session.galera) return 'writable';
       const [status] = await session.connection.query<RowDataPacket[]>("SHOW GLOBAL STATUS LIKE 'wsrep_ready'");
@@ -107,6 +132,7 @@ export class WriterCheck {
       const [rows] = await connection.query<RowDataPacket[]>("SHOW GLOBAL VARIABLES LIKE 'wsrep_on'");
       session.galera = String(rows[0]?.Value).toUpperCase() === 'ON';
       if (session.galera) await connection.query('SET SESSION wsrep_sync_wait = 1');
+      this.connected = true;
       return session;
     } catch (error) {
       connection.destroy();
