@@ -4,4 +4,3 @@ export * from './error-schemas.js';
 export * from './operations.js';
 export * from './document.js';
 export * from './images.openapi.js';
-export * from './thumbs.openapi.js';
