@@ -104,6 +104,19 @@ describe('fields become express-validator chains', () => {
     });
   });
 
+  it('refuse any body field (1017) before anything else when the endpoint takes none', async () => {
+    const chains = chainsOf({ count: inQuery(count), id: inPath(name) }, config, 'PUT /things/:id');
+    expect(await runValidation(chains, { query: { count: '9' }, params: { id: 7 }, body: { other: 1 } })).toEqual({
+      ok: false,
+      code: 1017,
+      message: expect.stringContaining('other'),
+    });
+    expect(await runValidation(chains, { query: { count: '9' }, params: { id: 'a' }, body: {} })).toMatchObject({
+      ok: false,
+      code: 1057,
+    });
+  });
+
   it('check an object on its own (a bulk item); a parser without a code throws', async () => {
     const check = objectChecker({ name: inBody(name) }, config, 'an item');
     expect(await check({ name: 'x' }, {})).toEqual({ ok: true, input: { name: 'X' } });

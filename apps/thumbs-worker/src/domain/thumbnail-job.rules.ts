@@ -1,6 +1,19 @@
 import type { ThumbnailType } from '@pawlink/contracts';
-import type { RenderLimits } from '../config.js';
 import type { ClipRequest } from './clip.rules.js';
+
+/** Limits against hostile media and the shape of the output. */
+export interface RenderLimits {
+  /** Largest width×height of one input frame. */
+  maxInputPixels: number;
+  /** Most frames decoded for one thumbnail. */
+  maxFrames: number;
+  /** Longest stretch of an animation or video read, seconds. */
+  maxDurationSeconds: number;
+  /** Output bounding box, pixels. */
+  size: number;
+  /** Highest frame rate of the GIF. */
+  fps: number;
+}
 
 /** Which decoder reads a file: ffmpeg for videos, sharp for images. */
 export type MediaKind = 'video' | 'image';

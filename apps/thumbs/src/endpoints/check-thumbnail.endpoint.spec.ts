@@ -1,6 +1,20 @@
-import { codeOf, runValidation } from '@pawlink/service-kit';
+import { chainsOf, codeOf as codeOfChains, runValidation as runChains } from '@pawlink/service-kit';
+import type { Request, Response } from 'express';
+import type { ValidationChain } from 'express-validator';
 import { describe, expect, it } from 'vitest';
-import { checkThumbnailValidation } from './check-thumbnail.validation.js';
+import { loadThumbsConfig } from '../config.js';
+import { putCheckSegmentsInOrder } from '../guards/check-segments.guard.js';
+import { checkThumbnailEndpoint } from './check-thumbnail.endpoint.js';
+
+/** The check's fields' chains, run as the route runs them: after its segments are put in order. */
+const checkThumbnailValidation = chainsOf(checkThumbnailEndpoint.fields, loadThumbsConfig({}));
+type CheckRequest = { params: Record<string, unknown> };
+const inOrder = <R extends CheckRequest>(request: R): R => {
+  putCheckSegmentsInOrder({ params: request.params } as unknown as Request, {} as Response, () => undefined);
+  return request;
+};
+const runValidation = (chains: ValidationChain[], request: CheckRequest) => runChains(chains, inOrder(request));
+const codeOf = (chains: ValidationChain[], request: CheckRequest) => codeOfChains(chains, inOrder(request));
 
 describe('check thumbnail validation', () => {
   it('accepts an MD5 in any case, kept lower-case, and the four types exactly', async () => {

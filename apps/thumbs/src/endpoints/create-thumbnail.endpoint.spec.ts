@@ -1,6 +1,14 @@
-import { codeOf, runValidation } from '@pawlink/service-kit';
+import { chainsOf, codeOf, runValidation } from '@pawlink/service-kit';
 import { describe, expect, it } from 'vitest';
-import { createThumbnailValidation } from './create-thumbnail.validation.js';
+import { loadThumbsConfig } from '../config.js';
+import { createThumbnailEndpoint } from './create-thumbnail.endpoint.js';
+
+/** The chains PUT /:id/:type runs, made from its fields. */
+const createThumbnailValidation = chainsOf(
+  createThumbnailEndpoint.fields,
+  loadThumbsConfig({}),
+  createThumbnailEndpoint.onlyBodyFieldsOf,
+);
 
 describe('create thumbnail validation', () => {
   it('accepts the four types exactly', async () => {

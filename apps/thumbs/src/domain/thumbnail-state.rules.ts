@@ -1,6 +1,41 @@
 import { thumbnailFailureReportOf, thumbnailFileName, type ThumbnailType } from '@pawlink/contracts';
-import type { JobSnapshot, QueueLoad } from '../repositories/thumbnail-queue.repository.js';
 import { estimateWaitMs, MIN_WAIT_MS } from './wait-estimate.rules.js';
+
+/* The job as the queue adapter reads it, and the queue in front of it: what these rules judge. */
+
+export type JobPhase = 'waiting' | 'delayed' | 'active' | 'completed' | 'failed';
+
+/** A job as the API reports it; read once per request. */
+export interface JobSnapshot {
+  id: string;
+  phase: JobPhase;
+  /** 0–100 when the worker reported a number. */
+  progress: number | null;
+  /** Unix ms when the job was queued: the same for every reader of the job, whatever its state. */
+  queuedAt: number;
+  /** Unix ms when a worker started the current attempt. */
+  processedOn: number | null;
+  finishedOn: number | null;
+  failedReason: string | null;
+  /** For a delayed (backing-off) job: its back-off, an upper bound of the time until it is due. */
+  delayMs: number | null;
+}
+
+/** How busy the queue is in front of one job. */
+export interface QueueLoad {
+  jobsAhead: number;
+  slots: number;
+}
+
+/** How a new job is run and how long BullMQ keeps it once it has finished. */
+export interface JobPolicy {
+  /** Attempts for recoverable failures (board unreachable, stalled worker). */
+  attempts: number;
+  /** Kept for progress lookups only; the file is the truth for "done". */
+  keepCompletedSeconds: number;
+  /** Reported as failed this long; BullMQ forgets it afterwards. */
+  keepFailedSeconds: number;
+}
 
 export interface ThumbnailUrls {
   /** MEDIA_URL: where nginx serves `<md5>.<type>`. */
