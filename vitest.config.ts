@@ -5,7 +5,7 @@ export default defineConfig({
   test: {
     projects: [
       '{packages,apps,tools}/*/vitest.config.ts',
-      '{infra,e2e,faults,cluster}/vitest.config.ts',
+      '{infra,e2e,faults,cluster,galera}/vitest.config.ts',
       'cluster/vitest.failover.config.ts',
     ],
     maxWorkers: 3,

@@ -206,6 +206,7 @@ bs_ensure_system_packages() {
     if [[ " ${missing[*]} " == *" redis-server "* ]]; then bs_stop_packaged_redis; fi
   fi
   bs_ensure_fault_suite_packages
+  bs_ensure_galera_packages
   bs_ensure_promtool
 }
 
@@ -243,6 +244,31 @@ bs_ensure_fault_suite_packages() {
   trap "bs_as_root rm -f '$policy'" EXIT
   bs_as_root sh -c "printf '#!/bin/sh\nexit 101\n' >'$policy' && chmod 755 '$policy'"
   bs_apt_install mariadb-server
+  bs_as_root rm -f "$policy"
+  trap - EXIT
+}
+
+# The Galera suite (galera/) runs three private MariaDB nodes with the Galera provider behind a
+# private HAProxy; a joiner copies its data by rsync (socat and mariadb-backup serve the other SST
+# methods an operator may pick). Like MariaDB above, the haproxy package's own service is not started.
+bs_ensure_galera_packages() {
+  local missing=()
+  [[ -e /usr/lib/galera/libgalera_smm.so || -e /usr/lib64/galera-4/libgalera_smm.so ]] || missing+=(galera-4)
+  bs_have haproxy || missing+=(haproxy)
+  bs_have rsync || missing+=(rsync)
+  bs_have socat || missing+=(socat)
+  bs_have mariabackup || bs_have mariadb-backup || missing+=(mariadb-backup)
+  ((${#missing[@]})) || return 0
+  command -v apt-get >/dev/null 2>&1 || bs_die "missing ${missing[*]} (the Galera suite needs them) and no apt-get to install them"
+  local policy=/usr/sbin/policy-rc.d
+  if [[ -e "$policy" ]]; then
+    bs_apt_install "${missing[@]}"
+    return 0
+  fi
+  # shellcheck disable=SC2064 # expanded now on purpose: $policy is local to this function
+  trap "bs_as_root rm -f '$policy'" EXIT
+  bs_as_root sh -c "printf '#!/bin/sh\nexit 101\n' >'$policy' && chmod 755 '$policy'"
+  bs_apt_install "${missing[@]}"
   bs_as_root rm -f "$policy"
   trap - EXIT
 }

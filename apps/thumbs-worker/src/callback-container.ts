@@ -18,7 +18,7 @@ import { CallbackGoneRepository } from './repositories/callback-gone.repository.
 import { CallbackRegistrationRepository } from './repositories/callback-registration.repository.js';
 import { CallbackSenderRepository } from './repositories/callback-sender.repository.js';
 import { JobEndCursorRepository } from './repositories/job-end-cursor.repository.js';
-import { callbackAttempts } from './services/callback-retry.rules.js';
+import { callbackAttempts } from './domain/callback-retry.rules.js';
 import { CallbackDeliveryService } from './services/callback-delivery.service.js';
 import { CallbackDispatchService } from './services/callback-dispatch.service.js';
 

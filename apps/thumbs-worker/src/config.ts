@@ -14,20 +14,9 @@ import {
   type Env,
 } from '@pawlink/service-kit';
 import { CALLBACK_RETRY_SCHEDULE_MS, mediaHostsOf, type MediaHost } from '@pawlink/contracts';
+import type { RenderLimits } from './domain/thumbnail-job.rules.js';
 
-/** Limits against hostile media and the shape of the output. */
-export interface RenderLimits {
-  /** Largest width×height of one input frame. */
-  maxInputPixels: number;
-  /** Most frames decoded for one thumbnail. */
-  maxFrames: number;
-  /** Longest stretch of an animation or video read, seconds. */
-  maxDurationSeconds: number;
-  /** Output bounding box, pixels. */
-  size: number;
-  /** Highest frame rate of the GIF. */
-  fps: number;
-}
+export type { RenderLimits };
 
 /** The worker's own settings (WORKER_*, THUMBS_*, FFMPEG_PATH, FFPROBE_PATH). */
 export interface WorkerSettings {

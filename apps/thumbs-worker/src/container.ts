@@ -15,7 +15,7 @@ import { WorkerStorageService } from './services/worker-storage.service.js';
 
 /*
  * The worker's one wiring place: main.ts builds the process's side, each processor thread its own
- * (generate-thumbnail.job.ts). Runs on every worker thread, so it imports only light modules: the
+ * (thumbnail-processor.ts). Runs on every worker thread, so it imports only light modules: the
  * config as a type, the logger type and Redis connections from service-kit's light entries. The
  * service kit's main entry would load Express, typeorm and mysql2 (~50 MB) into each thread
  * (docs/adr/0007).

@@ -2,4 +2,4 @@ export * from './config.js';
 export * from './container.js';
 export * from './jobs/thumbnail.worker.js';
 export * from './services/thumbnail-render.service.js';
-export * from './services/thumbnail.errors.js';
+export * from './domain/thumbnail.errors.js';

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 
-const PROCESSOR = fileURLToPath(new URL('../dist/jobs/generate-thumbnail.job.js', import.meta.url));
+const PROCESSOR = fileURLToPath(new URL('../dist/thumbnail-processor.js', import.meta.url));
 
 // Logs every module the loader resolves, so the test sees the processor's whole ESM import graph.
 const RESOLVE_LOGGER = `export async function resolve(specifier, context, next) {

@@ -1,7 +1,9 @@
 import { registerGetStatusRoute, serviceRateLimits, type AccessGuards } from '@pawlink/auth';
-import { thumbsOpenApi } from '@pawlink/contracts/openapi';
 import {
   createServiceApp,
+  mountEndpoint,
+  onlyMethods,
+  type AnyEndpoint,
   type HttpMetrics,
   type Logger,
   type Readiness,
@@ -11,11 +13,9 @@ import type { Queue } from 'bullmq';
 import type { Express } from 'express';
 import type { ThumbsConfig } from './config.js';
 import type { ThumbsContainer } from './container.js';
-import { registerAdminLoginRoute } from './routes/admin-login.routes.js';
-import { registerAdminLogoutRoute } from './routes/admin-logout.routes.js';
-import { registerCheckThumbnailRoute } from './routes/check-thumbnail.routes.js';
-import { registerCreateThumbnailRoute } from './routes/create-thumbnail.routes.js';
-import { registerGetThumbnailInfoRoute } from './routes/get-thumbnail-info.routes.js';
+import { ADMIN_ENDPOINTS, THUMBNAIL_ENDPOINTS } from './endpoints/thumbs.endpoints.js';
+import { noStore } from './http/admin-pages.http.js';
+import { thumbsOpenApi } from './openapi.js';
 import { registerQueueDashboardRoute } from './routes/queue-dashboard.routes.js';
 
 export interface ThumbsAppDeps {
@@ -39,7 +39,25 @@ export interface ThumbsAppDeps {
   readiness?: Readiness;
 }
 
-/** The thumbs HTTP API (docs/api.md, "Thumbnails"). Never listens; never renders anything itself. */
+/**
+ * Other methods on the operator pages' paths: 405 1025 with `Allow` (GET also allows HEAD), kept
+ * by no cache, before the `/:id/:type` pattern could take them.
+ */
+function refuseOtherMethods(app: Express, endpoints: ReadonlyArray<AnyEndpoint<never>>): void {
+  const methodsOf = new Map<string, string[]>();
+  for (const { method, path } of endpoints) {
+    const methods = methodsOf.get(path) ?? [];
+    methods.push(...(method === 'get' ? ['GET', 'HEAD'] : [method.toUpperCase()]));
+    methodsOf.set(path, methods);
+  }
+  for (const [path, methods] of methodsOf) app.all(path, noStore, onlyMethods(...methods));
+}
+
+/**
+ * The thumbs HTTP API (docs/api.md, "Thumbnails"). Never listens; never renders anything itself.
+ * Each endpoint is declared once in `endpoints/` (route, guards in order, fields, responses,
+ * handler; docs/adr/0016) and mounted here; its document is generated from the same declarations.
+ */
 export function createApp(deps: ThumbsAppDeps): Express {
   const { config, guards, readOnly, services } = deps;
   const service = createServiceApp({
@@ -50,29 +68,18 @@ export function createApp(deps: ThumbsAppDeps): Express {
   const { app } = service;
   // Before `/:id`, which would take `/status` for a post id.
   registerGetStatusRoute(app, { service: 'thumbs', guards, readOnly });
-  // The operator's pages, before the thumbnail routes, whose `/:id` and `/:id/:type` patterns would take their paths.
-  const publicUrl = config.urls.thumbs;
-  registerAdminLoginRoute(app, {
-    guards,
-    adminLogin: services.adminLogin,
-    publicUrl,
-    secureCookie: config.thumbs.adminCookieSecure,
-  });
-  registerAdminLogoutRoute(app, {
-    adminLogout: services.adminLogout,
-    publicUrl,
-    secureCookie: config.thumbs.adminCookieSecure,
-  });
+  const endpointDeps = { config, services, guards, readOnly };
+  // The operator's pages, before the thumbnail endpoints, whose `/:id` and `/:id/:type` patterns would take their paths.
+  for (const endpoint of ADMIN_ENDPOINTS) mountEndpoint(app, endpoint, endpointDeps);
+  refuseOtherMethods(app, ADMIN_ENDPOINTS);
   registerQueueDashboardRoute(app, {
     guards,
     adminSessions: services.adminSessions,
     queues: deps.callbackQueue ? [deps.queue, deps.callbackQueue] : [deps.queue],
-    publicUrl,
+    publicUrl: config.urls.thumbs,
     dashboardWrite: config.thumbs.dashboardWrite,
   });
-  // /check/... is registered first so its three segments never reach the /:id routes.
-  registerCheckThumbnailRoute(app, { guards, readOnly, checkThumbnail: services.checkThumbnail });
-  registerGetThumbnailInfoRoute(app, { guards, thumbnailInfo: services.thumbnailInfo });
-  registerCreateThumbnailRoute(app, { guards, readOnly, createThumbnail: services.createThumbnail });
+  // /check/... first, so its three segments never reach the /:id patterns.
+  for (const endpoint of THUMBNAIL_ENDPOINTS) mountEndpoint(app, endpoint, endpointDeps);
   return service.finalize();
 }

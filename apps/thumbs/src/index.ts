@@ -9,3 +9,4 @@ export {
 export { registerQueueCommands } from './cli/queue.command.js';
 export type { ThumbnailQueue } from './repositories/thumbnail-queue.repository.js';
 export type { QueueStatus, ThumbnailQueueAdminService } from './services/thumbnail-queue-admin.service.js';
+export { thumbsOpenApi } from './openapi.js';

@@ -1,4 +1,4 @@
-import { thumbsOpenApi } from '@pawlink/contracts/openapi';
+import { thumbsOpenApi } from '../src/openapi.js';
 import { describeDocsPage } from '@pawlink/test-kit/suites/docs-page';
 import { expect } from 'vitest';
 import { startThumbs } from './helpers.js';

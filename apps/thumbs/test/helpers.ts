@@ -30,7 +30,7 @@ import type { RedisClient } from '@pawlink/service-kit/redis';
 import { createApp } from '../src/app.js';
 import { loadThumbsConfig, type ThumbsConfig } from '../src/config.js';
 import { createThumbsContainer, type ThumbsContainer } from '../src/container.js';
-import { thumbsOpenApi } from '@pawlink/contracts/openapi';
+import { thumbsOpenApi } from '../src/openapi.js';
 
 export const THUMBS_URL = 'http://thumbs.test';
 export const MEDIA_URL = 'http://media.test/thumbs';

@@ -1,16 +1,12 @@
 import { thumbnailJobId, type ThumbnailJobPayload, type ThumbnailType } from '@pawlink/contracts';
 import { isApiError } from '@pawlink/service-kit';
 import type { PostRequester } from '../src/repositories/post.repository.js';
-import type {
-  JobPolicy,
-  JobSnapshot,
-  QueueLoad,
-  ThumbnailQueueRepository,
-} from '../src/repositories/thumbnail-queue.repository.js';
+import type { JobPolicy, JobSnapshot, QueueLoad } from '../src/domain/thumbnail-state.rules.js';
+import type { ThumbnailQueueRepository } from '../src/repositories/thumbnail-queue.repository.js';
 import { CheckThumbnailService } from '../src/services/check-thumbnail.service.js';
 import { CreateThumbnailService } from '../src/services/create-thumbnail.service.js';
 import { GetThumbnailInfoService } from '../src/services/get-thumbnail-info.service.js';
-import type { ThumbnailState } from '../src/services/thumbnail-state.rules.js';
+import type { ThumbnailState } from '../src/domain/thumbnail-state.rules.js';
 
 /*
  * In-memory repositories for the specs of the thumbnail services (services/*.service.spec.ts):

@@ -1,5 +1,7 @@
 import { RATE_LIMIT_BUCKETS } from '@pawlink/auth';
-import { servedDocument, thumbsOpenApi } from '@pawlink/contracts/openapi';
+import { INTERNAL, servedDocument } from '@pawlink/contracts/openapi';
+import { describeOpenApiDocument } from '@pawlink/test-kit/suites/openapi-document';
+import { thumbsOpenApi } from '../src/openapi.js';
 import { THUMBNAIL_TYPES } from '@pawlink/contracts';
 import { createLogger, type ReadOnlySwitch } from '@pawlink/service-kit';
 import { expressRoutes, recordingGuards, request, routeDrift } from '@pawlink/test-kit';
@@ -9,6 +11,21 @@ import { createApp } from '../src/app.js';
 import { loadThumbsConfig } from '../src/config.js';
 import type { ThumbsContainer } from '../src/container.js';
 import { startThumbs, THUMBS_URL, type ThumbsHarness } from './helpers.js';
+
+describeOpenApiDocument('thumbs', thumbsOpenApi, { internalPaths: ['/admin/queues', '/admin/queues/{path}'] });
+
+describe('the thumbs document as served', () => {
+  it("leave out the paths marked internal (thumbs' bull-board dashboard) and keep every other", () => {
+    const served = servedDocument(thumbsOpenApi, 'https://thumbs.example.com');
+    expect(Object.keys(served.paths).filter((path) => path.startsWith('/admin/queues'))).toEqual([]);
+    expect(Object.keys(thumbsOpenApi.paths)).toEqual(expect.arrayContaining(['/admin/queues', '/admin/queues/{path}']));
+    const kept = Object.entries(thumbsOpenApi.paths)
+      .filter(([, item]) => item[INTERNAL] !== true)
+      .map(([path]) => path);
+    expect(Object.keys(served.paths)).toEqual(kept);
+    expect(served.servers).toEqual([{ url: 'https://thumbs.example.com' }]);
+  });
+});
 
 describe('the thumbs OpenAPI document and the routes', () => {
   it('documents every route the app serves and no other, with their key and rate-limit guards', () => {

@@ -1,5 +1,7 @@
-import { MD5_LOWER_DIGITS } from './md5.js';
-import type { ThumbnailType } from './thumbs.js';
+import { MD5_LOWER_DIGITS, md5Schema } from './md5.js';
+import * as s from './schema.js';
+import type { Static } from './schema.js';
+import { THUMBNAIL_TYPES } from './thumbs.js';
 
 /** Completion callbacks (docs/api.md, "Completion callbacks"): `PUT /:id/:type?callbackURL=`. */
 
@@ -14,19 +16,26 @@ export const THUMBNAIL_CALLBACK_JOB = 'deliver-callback';
 export const THUMBNAIL_CALLBACK_EVENTS = ['thumbnail.done', 'thumbnail.failed', 'thumbnail.timeout'] as const;
 export type ThumbnailCallbackEventName = (typeof THUMBNAIL_CALLBACK_EVENTS)[number];
 
-/** The JSON body POSTed to a callback URL. */
-export interface ThumbnailCallbackEvent {
-  event: ThumbnailCallbackEventName;
-  md5: string;
-  type: ThumbnailType;
+/** The JSON body POSTed to a callback URL (docs/api.md, "Completion callbacks"). */
+export const ThumbnailCallbackEventSchema = s.object({
+  event: s.oneOfValues(THUMBNAIL_CALLBACK_EVENTS),
+  md5: md5Schema(),
+  type: s.oneOfValues(THUMBNAIL_TYPES),
   /** The thumbnail's URL for `thumbnail.done`, else null. */
-  url: string | null;
+  url: s.nullable(
+    s.string({ format: 'uri', description: 'MEDIA_URL/<md5>.<type> for thumbnail.done; null otherwise.' }),
+  ),
   /** As `GET /check` reports the failure (1060, 1065, 1068); null for done. */
-  code: number | null;
-  error: string | null;
+  code: s.nullable(
+    s.integer({ description: 'As GET /check answers the failure: 1060, 1065 or 1068; null for thumbnail.done.' }),
+  ),
+  error: s.nullable(
+    s.string({ description: "The failure's message as GET /check answers it; null for thumbnail.done." }),
+  ),
   /** Unix ms when the job ended. */
-  at: number;
-}
+  at: s.integer({ description: 'Unix ms when the job ended.' }),
+});
+export type ThumbnailCallbackEvent = Static<typeof ThumbnailCallbackEventSchema>;
 
 /**
  * The legacy header (kept beside the Standard Webhooks ones): `t=<unix seconds>,v1=<hex

@@ -1,3 +1,7 @@
+import { md5Schema } from './md5.js';
+import * as s from './schema.js';
+import type { Static } from './schema.js';
+
 /** Thumbnail formats a client may ask for (docs/api.md §4). */
 export const THUMBNAIL_TYPES = ['gif', 'png', 'webp', 'mp4'] as const;
 export type ThumbnailType = (typeof THUMBNAIL_TYPES)[number];
@@ -58,34 +62,54 @@ export interface ThumbnailJobResult {
   written: ThumbnailType[];
 }
 
-export interface ThumbnailInfoResponse {
-  success: true;
-  gifURL: string | null;
-  pngURL: string | null;
-  webpURL: string | null;
+/** `GET /:id`: the URLs of a post's thumbnails, null where there is none yet. */
+export const ThumbnailInfoSchema = s.object({
+  success: s.literal(true),
+  gifURL: s.nullable(s.string({ format: 'uri' })),
+  pngURL: s.nullable(s.string({ format: 'uri' })),
+  webpURL: s.nullable(s.string({ format: 'uri' })),
   /** The H.264 MP4 of the GIF's clip (a second of the still for stills), or null when none. */
-  mp4URL: string | null;
+  mp4URL: s.nullable(
+    s.string({
+      format: 'uri',
+      description: 'H.264 MP4 (`video/mp4`) of the same clip as the GIF; one second of the still for a still image.',
+    }),
+  ),
   /** ThumbHash of the still (base64), or null until a thumbnail exists. */
-  thumbhash: string | null;
-}
+  thumbhash: s.nullable(
+    s.string({
+      contentEncoding: 'base64',
+      description:
+        'ThumbHash of the still frame (a placeholder to show while the thumbnail loads); null until a thumbnail exists.',
+    }),
+  ),
+});
+export type ThumbnailInfoResponse = Static<typeof ThumbnailInfoSchema>;
 
-export interface ThumbnailDoneResponse {
-  success: true;
-  status: 'done';
-  url: string;
-}
+/** A thumbnail that exists: `PUT` 200, `GET /check` 201. */
+export const ThumbnailDoneSchema = s.object({
+  success: s.literal(true),
+  status: s.literal('done'),
+  url: s.string({ format: 'uri', description: 'MEDIA_URL/<md5>.<type>' }),
+});
+export type ThumbnailDoneResponse = Static<typeof ThumbnailDoneSchema>;
 
-export interface ThumbnailProcessingResponse {
-  success: true;
-  status: 'processing';
-  md5: string;
-  checkURL: string;
-  checkAt: number;
-  time: number;
-  /** Unix ms when the job was queued; the same in every answer about the job. */
-  startedAt: number;
-  progress?: number;
-}
+/** A job queued or running: `PUT` 202, `GET /check` 200. */
+export const ThumbnailProcessingSchema = s.object(
+  {
+    success: s.literal(true),
+    status: s.literal('processing'),
+    md5: md5Schema(),
+    checkURL: s.string({ format: 'uri', description: 'THUMBS_URL/check/<md5>/<type>' }),
+    checkAt: s.integer({ description: 'Unix ms when to ask again.' }),
+    time: s.integer({ minimum: 0, description: 'Milliseconds from now until checkAt.' }),
+    /** Unix ms when the job was queued; the same in every answer about the job. */
+    startedAt: s.integer({ description: 'Unix ms when the job was queued; the same in every answer about it.' }),
+    progress: s.number({ minimum: 0, maximum: 100 }),
+  },
+  { optional: ['progress'] },
+);
+export type ThumbnailProcessingResponse = Static<typeof ThumbnailProcessingSchema>;
 
 export const POST_ID_PATTERN = /^[0-9]{1,18}$/;
 

@@ -6,7 +6,7 @@ import { toRecord } from '../domain/short-url-record.rules.js';
 import type { VisitStatsService } from './visit-stats.service.js';
 
 export interface GetShortUrlDeps {
-  repository: Pick<ShortUrlRepository, 'findByCode'>;
+  repository: Pick<ShortUrlRepository, 'findByCodeLagTolerant'>;
   visitStats: Pick<VisitStatsService, 'total'>;
   /** SHORTENER_URL: `fullURL` is built from it, never from the request. */
   baseUrl: string;
@@ -29,7 +29,7 @@ export class GetShortUrlService {
 
   /** The record behind a code with its visits; null when no entry has it; 410 1083 when it expired. */
   async get(code: string): Promise<ShortUrlWithVisits | null> {
-    const entry = await this.deps.repository.findByCode(code);
+    const entry = await this.deps.repository.findByCodeLagTolerant(code);
     if (!entry) return null;
     const expired = expiryOf(entry, this.deps.clock());
     if (expired) throw expiredError(expired);

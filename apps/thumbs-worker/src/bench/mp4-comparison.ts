@@ -16,9 +16,9 @@ import { encodeMp4, MP4_CRF, MP4_PRESET, type Mp4Settings } from '../repositorie
 import { ThumbnailEncoderRepository, type GifEncoding } from '../repositories/thumbnail-encoder.repository.js';
 import { runTool } from '../repositories/tool-process.repository.js';
 import { VideoRepository } from '../repositories/video.repository.js';
-import type { Clip } from '../services/clip.rules.js';
-import { mp4FrameSize, mp4Timeline } from '../services/mp4-frames.rules.js';
-import { clipRequestFor } from '../services/thumbnail-job.rules.js';
+import type { Clip } from '../domain/clip.rules.js';
+import { mp4FrameSize, mp4Timeline } from '../domain/mp4-frames.rules.js';
+import { clipRequestFor } from '../domain/thumbnail-job.rules.js';
 import type { Timing } from './gif-comparison.js';
 import { psnrLuma, psnrRgb, ssimLuma } from './image-quality.js';
 import { cpuMs } from './proc-stats.js';

@@ -14,8 +14,8 @@ import {
   type GifEncoding,
 } from '../repositories/thumbnail-encoder.repository.js';
 import { VideoRepository } from '../repositories/video.repository.js';
-import type { Clip } from '../services/clip.rules.js';
-import { clipRequestFor } from '../services/thumbnail-job.rules.js';
+import type { Clip } from '../domain/clip.rules.js';
+import { clipRequestFor } from '../domain/thumbnail-job.rules.js';
 import { psnrLuma, psnrRgb, ssimLuma } from './image-quality.js';
 import { IMAGE_EXTS, WORKER_LIMITS, median } from './bench-inputs.js';
 

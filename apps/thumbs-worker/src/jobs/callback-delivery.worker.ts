@@ -11,10 +11,10 @@ import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { ThumbsWorkerConfig } from '../config.js';
 import { CALLBACK_BACKOFF, webhookIdOfDeliveryId } from '../repositories/callback-queue.repository.js';
 import type { ThumbsWorkerMetrics } from '../metrics/worker.metrics.js';
-import { FinalCallbackError } from '../services/callback.errors.js';
+import { FinalCallbackError } from '../domain/callback.errors.js';
 import type { CallbackAttempt, CallbackDeliveryService } from '../services/callback-delivery.service.js';
-import { callbackAttemptOutcomeOf, callbackDeliveryEndOf } from '../services/callback-outcome.rules.js';
-import { callbackRetryDelayMs } from '../services/callback-retry.rules.js';
+import { callbackAttemptOutcomeOf, callbackDeliveryEndOf } from '../domain/callback-outcome.rules.js';
+import { callbackRetryDelayMs } from '../domain/callback-retry.rules.js';
 import { logQueueErrors } from './thumbnail-queue-errors.worker.js';
 
 export type CallbackDeliveryWorker = Worker<ThumbnailCallbackDelivery, number>;

@@ -9,7 +9,7 @@ import {
 } from '@pawlink/contracts';
 import { UnrecoverableError } from 'bullmq';
 import { describe, expect, it } from 'vitest';
-import { JobTimeoutError, RetryableJobError, UnsupportedMediaError } from '../services/thumbnail.errors.js';
+import { JobTimeoutError, RetryableJobError, UnsupportedMediaError } from '../domain/thumbnail.errors.js';
 import { handleThumbnailJob, type ThumbnailJob, type ThumbnailJobDeps } from './generate-thumbnail.job.js';
 
 const MD5 = '0123456789abcdef0123456789abcdef';

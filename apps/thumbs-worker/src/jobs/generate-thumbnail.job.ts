@@ -1,4 +1,3 @@
-import { workerData } from 'node:worker_threads';
 import {
   MD5_PATTERN,
   THUMBNAIL_JOB,
@@ -7,19 +6,16 @@ import {
   type ThumbnailJobPayload,
   type ThumbnailJobResult,
 } from '@pawlink/contracts';
-import { createLogger, type Logger } from '@pawlink/service-kit/logger';
+import type { Logger } from '@pawlink/service-kit/logger';
 import { UnrecoverableError, type SandboxedJob } from 'bullmq';
 import type { ThumbsWorkerConfig } from '../config.js';
-import { createThumbsWorkerContainer } from '../container.js';
-import { failureOf, publicReasonOf } from '../services/thumbnail-failure.rules.js';
+import { failureOf, publicReasonOf } from '../domain/thumbnail-failure.rules.js';
 import type { ThumbnailRenderService } from '../services/thumbnail-render.service.js';
-import { JobTimeoutError, UnsupportedMediaError } from '../services/thumbnail.errors.js';
+import { JobTimeoutError, UnsupportedMediaError } from '../domain/thumbnail.errors.js';
 
 /*
- * The sandboxed processor: BullMQ runs this file on a worker thread, so decoding and GIF
- * encoding never block the main thread that renews job locks. The thread gets the already
- * validated configuration through workerData and keeps its container (and so its board client)
- * between jobs.
+ * One thumbnail job, as the sandboxed processor (`thumbnail-processor.ts`, on a worker thread)
+ * hands it over with the thread's render service.
  */
 
 export interface ProcessorWorkerData {
@@ -38,19 +34,6 @@ export type ThumbnailJob = Pick<
   SandboxedJob<ThumbnailJobPayload, ThumbnailJobResult>,
   'id' | 'name' | 'data' | 'updateProgress'
 >;
-
-let threadDeps: ThumbnailJobDeps | undefined;
-
-function depsOfThisThread(): ThumbnailJobDeps {
-  if (threadDeps) return threadDeps;
-  const data = workerData as ProcessorWorkerData | undefined;
-  if (!data?.config) throw new Error('the thumbnail processor needs its configuration in workerData');
-  const { config } = data;
-  const logger = createLogger('thumbs-worker', config.logLevel);
-  const { renderService } = createThumbsWorkerContainer(config, logger);
-  threadDeps = { renderService, jobTimeoutMs: config.worker.jobTimeoutMs, logger };
-  return threadDeps;
-}
 
 function validPayload(data: unknown): data is ThumbnailJobPayload {
   const payload = data as Partial<ThumbnailJobPayload> | null;
@@ -121,13 +104,4 @@ export async function handleThumbnailJob(
     clearTimeout(timer);
     cancel?.removeEventListener('abort', onCancel);
   }
-}
-
-/** The processor BullMQ loads (`dist/jobs/generate-thumbnail.job.js`). */
-export default async function processThumbnailJob(
-  job: SandboxedJob<ThumbnailJobPayload, ThumbnailJobResult>,
-  _token?: string,
-  cancel?: AbortSignal,
-): Promise<ThumbnailJobResult> {
-  return await handleThumbnailJob(job, depsOfThisThread(), cancel);
 }

@@ -3,7 +3,7 @@ import type { Logger } from '@pawlink/service-kit/logger';
 import type { RedisClient } from '@pawlink/service-kit/redis';
 import { QueueEvents } from 'bullmq';
 import type { JobEndCursorRepository } from '../repositories/job-end-cursor.repository.js';
-import type { ThumbnailJobEnd } from '../services/callback-event.rules.js';
+import type { ThumbnailJobEnd } from '../domain/callback-event.rules.js';
 import type { CallbackDispatchService } from '../services/callback-dispatch.service.js';
 import { isConnectionError } from './thumbnail-queue-errors.worker.js';
 

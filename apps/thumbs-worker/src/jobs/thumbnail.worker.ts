@@ -16,19 +16,19 @@ import type { RedisClient } from '@pawlink/service-kit/redis';
 import 'sharp';
 import type { ThumbsWorkerConfig } from '../config.js';
 import type { ThumbsWorkerMetrics } from '../metrics/worker.metrics.js';
-import { jobTypeLabel, thumbnailFailureOutcomeOf } from '../services/thumbnail-outcome.rules.js';
+import { jobTypeLabel, thumbnailFailureOutcomeOf } from '../domain/thumbnail-outcome.rules.js';
 import type { ProcessorWorkerData } from './generate-thumbnail.job.js';
 import { logQueueErrors } from './thumbnail-queue-errors.worker.js';
 
 /**
- * The compiled processor, `dist/jobs/generate-thumbnail.job.js`. Tests import this module from
- * `src` (TypeScript), where no `.js` sibling exists; the processor always runs from `dist`
- * because worker threads load plain JavaScript.
+ * The compiled processor, `dist/thumbnail-processor.js` (the wiring of a processor thread). Tests
+ * import this module from `src` (TypeScript), where no `.js` file exists; the processor always
+ * runs from `dist` because worker threads load plain JavaScript.
  */
 export function processorFile(): string {
-  const sibling = fileURLToPath(new URL('./generate-thumbnail.job.js', import.meta.url));
-  if (existsSync(sibling)) return sibling;
-  return fileURLToPath(new URL('../../dist/jobs/generate-thumbnail.job.js', import.meta.url));
+  const built = fileURLToPath(new URL('../thumbnail-processor.js', import.meta.url));
+  if (existsSync(built)) return built;
+  return fileURLToPath(new URL('../../dist/thumbnail-processor.js', import.meta.url));
 }
 
 export type ThumbnailWorker = Worker<ThumbnailJobPayload, ThumbnailJobResult>;

@@ -1,6 +1,6 @@
 import { THUMBNAIL_CALLBACK_QUEUE, THUMBNAIL_QUEUE, THUMBNAIL_TYPES } from '@pawlink/contracts';
 import { Counter, Histogram, type Registry } from 'prom-client';
-import type { CallbackAttemptOutcome, CallbackDeliveryResult } from '../services/callback-outcome.rules.js';
+import type { CallbackAttemptOutcome, CallbackDeliveryResult } from '../domain/callback-outcome.rules.js';
 
 /** Seconds: a still image takes a tenth, an animation several, the job timeout is 120 by default. */
 const JOB_SECONDS = [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30, 60, 120, 300];

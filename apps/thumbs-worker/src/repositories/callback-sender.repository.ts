@@ -3,7 +3,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { effectivePort, firstRefusedAddress, isIpAddressLiteral, type MediaHost } from '@pawlink/contracts';
-import { CallbackRefusedError } from '../services/callback.errors.js';
+import { CallbackRefusedError } from '../domain/callback.errors.js';
 
 export interface CallbackSenderOptions {
   /** `host:port` entries that may be at private addresses (THUMBS_CALLBACK_PRIVATE_HOSTS). */

@@ -14,7 +14,7 @@ import {
   REDIRECT_STATUSES,
   type MediaHost,
 } from '@pawlink/contracts';
-import { RetryableJobError, UnsupportedMediaError } from '../services/thumbnail.errors.js';
+import { RetryableJobError, UnsupportedMediaError } from '../domain/thumbnail.errors.js';
 
 export interface DownloadOptions {
   /** Sent on every download (BOARD_USER_AGENT). */

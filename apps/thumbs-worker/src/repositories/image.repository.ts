@@ -5,9 +5,9 @@ import {
   effectiveDelay,
   thinFrames,
   type AnimationWindow,
-} from '../services/animation.rules.js';
-import { fitInside, refuseOverPixelLimit, type Clip, type ClipRequest } from '../services/clip.rules.js';
-import { UnsupportedMediaError } from '../services/thumbnail.errors.js';
+} from '../domain/animation.rules.js';
+import { fitInside, refuseOverPixelLimit, type Clip, type ClipRequest } from '../domain/clip.rules.js';
+import { UnsupportedMediaError } from '../domain/thumbnail.errors.js';
 
 /*
  * libvips picks its loader from the bytes, not the board's extension, and can load far more than

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { DISPOSE_CLEAR, DISPOSE_KEEP, TRANSPARENT_INDEX, type IndexedClip } from '../services/gif-frames.rules.js';
+import { DISPOSE_CLEAR, DISPOSE_KEEP, TRANSPARENT_INDEX, type IndexedClip } from '../domain/gif-frames.rules.js';
 import { encodeIndexedGif } from './indexed-gif-encoder.repository.js';
 
 /*

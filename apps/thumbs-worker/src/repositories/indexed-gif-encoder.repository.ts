@@ -1,6 +1,6 @@
 import GIFEncoder, { type GifByteSink } from 'gif-encoder-2';
-import { gifFramesOf, TRANSPARENT_INDEX, type IndexedClip } from '../services/gif-frames.rules.js';
-import { gifDelayOf } from '../services/gif-timing.rules.js';
+import { gifFramesOf, TRANSPARENT_INDEX, type IndexedClip } from '../domain/gif-frames.rules.js';
+import { gifDelayOf } from '../domain/gif-timing.rules.js';
 
 /**
  * The GIF's bytes in one growing Buffer. The library's own sink pushes every byte onto a JS array

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
-import type { Clip } from '../services/clip.rules.js';
-import { mp4Filter, mp4Timeline } from '../services/mp4-frames.rules.js';
+import type { Clip } from '../domain/clip.rules.js';
+import { mp4Filter, mp4Timeline } from '../domain/mp4-frames.rules.js';
 import { runTool } from './tool-process.repository.js';
 
 /**

@@ -1,8 +1,8 @@
 import { PassThrough } from 'node:stream';
 import sharp from 'sharp';
 import { rgbaToThumbHash } from 'thumbhash';
-import { fitInside, type Clip, type FrameSink } from '../services/clip.rules.js';
-import { indexedClipOfPal8, pal8FrameBytes } from '../services/gif-frames.rules.js';
+import { fitInside, type Clip, type FrameSink } from '../domain/clip.rules.js';
+import { indexedClipOfPal8, pal8FrameBytes } from '../domain/gif-frames.rules.js';
 import { encodeIndexedGif } from './indexed-gif-encoder.repository.js';
 import { encodeMp4 } from './mp4-encoder.repository.js';
 import { runTool } from './tool-process.repository.js';

@@ -8,8 +8,8 @@ import {
   type ClipStart,
   type FrameSink,
   type FrameSinkFor,
-} from '../services/clip.rules.js';
-import { UnsupportedMediaError } from '../services/thumbnail.errors.js';
+} from '../domain/clip.rules.js';
+import { UnsupportedMediaError } from '../domain/thumbnail.errors.js';
 import { runTool, type ToolRun } from './tool-process.repository.js';
 
 export interface VideoProbe {

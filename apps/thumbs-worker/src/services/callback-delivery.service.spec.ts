@@ -7,7 +7,7 @@ import {
   CallbackGoneError,
   CallbackRejectedError,
   WebhookSecretMissingError,
-} from './callback.errors.js';
+} from '../domain/callback.errors.js';
 import { CallbackDeliveryService, type CallbackAttempt } from './callback-delivery.service.js';
 
 const WEBHOOK_ID = 'evt_d41d8cd98f00b204e9800998ecf8427e_gif_1700000000000-0';

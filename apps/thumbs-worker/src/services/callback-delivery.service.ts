@@ -11,8 +11,8 @@ import {
   CallbackGoneError,
   CallbackRejectedError,
   WebhookSecretMissingError,
-} from './callback.errors.js';
-import { callbackSignature, standardWebhookSignature } from './callback-signature.rules.js';
+} from '../domain/callback.errors.js';
+import { callbackSignature, standardWebhookSignature } from '../domain/callback-signature.rules.js';
 
 export interface CallbackDeliveryDeps {
   secrets: Pick<WebhookSecretService, 'signing'>;

@@ -2,7 +2,7 @@ import { thumbnailCallbackEventId } from '@pawlink/contracts';
 import type { CallbackQueueRepository } from '../repositories/callback-queue.repository.js';
 import { callbackDeliveryId } from '../repositories/callback-queue.repository.js';
 import type { CallbackRegistrationRepository } from '../repositories/callback-registration.repository.js';
-import { callbackEventOf, type ThumbnailJobEnd } from './callback-event.rules.js';
+import { callbackEventOf, type ThumbnailJobEnd } from '../domain/callback-event.rules.js';
 
 export interface CallbackDispatchDeps {
   registrations: Pick<CallbackRegistrationRepository, 'registered' | 'forget'>;

@@ -2,9 +2,9 @@ import { THUMBNAIL_PROGRESS, type ThumbnailJobPayload, type ThumbnailType } from
 import { describe, expect, it } from 'vitest';
 import type { RenderLimits } from '../config.js';
 import type { BoardFile } from '../repositories/post.repository.js';
-import type { Clip, ClipRequest, FrameSinkFor } from './clip.rules.js';
+import type { Clip, ClipRequest, FrameSinkFor } from '../domain/clip.rules.js';
 import { ThumbnailRenderService, type ThumbnailRenderDeps } from './thumbnail-render.service.js';
-import { UnsupportedMediaError } from './thumbnail.errors.js';
+import { UnsupportedMediaError } from '../domain/thumbnail.errors.js';
 
 const MD5 = '0123456789abcdef0123456789abcdef';
 const limits: RenderLimits = { maxInputPixels: 1_000_000, maxFrames: 30, maxDurationSeconds: 3, size: 320, fps: 10 };

@@ -14,9 +14,9 @@ import type { GifEncoding, ThumbnailEncoderRepository } from '../repositories/th
 import type { ThumbnailFileRepository } from '../repositories/thumbnail-file.repository.js';
 import type { VideoRepository } from '../repositories/video.repository.js';
 import type { WorkDirRepository } from '../repositories/work-dir.repository.js';
-import type { Clip, FrameSinkFor } from './clip.rules.js';
-import { clipRequestFor, filesToWrite, mediaKindOf, thumbnailFilesOf } from './thumbnail-job.rules.js';
-import { RetryableJobError, UnsupportedMediaError } from './thumbnail.errors.js';
+import type { Clip, FrameSinkFor } from '../domain/clip.rules.js';
+import { clipRequestFor, filesToWrite, mediaKindOf, thumbnailFilesOf } from '../domain/thumbnail-job.rules.js';
+import { RetryableJobError, UnsupportedMediaError } from '../domain/thumbnail.errors.js';
 
 /** Reports a job's progress in percent (THUMBNAIL_PROGRESS); the API shows it while clients wait. */
 export type ReportProgress = (percent: number) => Promise<void>;

@@ -6,7 +6,7 @@ import { makePng, startFakeBoard, type FakeBoard } from '@pawlink/board/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DownloadRepository, type DownloadOptions } from '../../src/repositories/download.repository.js';
 import { mediaHostsOf, parseMediaHost } from '@pawlink/contracts';
-import { UnsupportedMediaError } from '../../src/services/thumbnail.errors.js';
+import { UnsupportedMediaError } from '../../src/domain/thumbnail.errors.js';
 import { startTrap, type Trap } from '../support.js';
 
 let board: FakeBoard;

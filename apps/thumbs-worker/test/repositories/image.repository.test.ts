@@ -4,7 +4,7 @@ import path from 'node:path';
 import { makeAnimatedGif, makePng } from '@pawlink/board/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ImageRepository } from '../../src/repositories/image.repository.js';
-import { UnsupportedMediaError } from '../../src/services/thumbnail.errors.js';
+import { UnsupportedMediaError } from '../../src/domain/thumbnail.errors.js';
 
 let dir: string;
 const images = new ImageRepository();

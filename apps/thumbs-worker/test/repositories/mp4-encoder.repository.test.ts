@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeMp4 } from '../../src/repositories/mp4-encoder.repository.js';
-import type { Clip } from '../../src/services/clip.rules.js';
+import type { Clip } from '../../src/domain/clip.rules.js';
 
 let dir: string;
 let n = 0;

@@ -10,7 +10,7 @@ import { thumbHashToAverageRGBA, thumbHashToApproximateAspectRatio } from 'thumb
 import { ImageRepository } from '../../src/repositories/image.repository.js';
 import { ThumbnailEncoderRepository } from '../../src/repositories/thumbnail-encoder.repository.js';
 import { VideoRepository } from '../../src/repositories/video.repository.js';
-import type { Clip } from '../../src/services/clip.rules.js';
+import type { Clip } from '../../src/domain/clip.rules.js';
 
 const encoder = new ThumbnailEncoderRepository({ ffmpegPath: 'ffmpeg' });
 const videos = new VideoRepository({ ffmpegPath: 'ffmpeg', ffprobePath: 'ffprobe' });

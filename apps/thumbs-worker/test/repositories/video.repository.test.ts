@@ -4,7 +4,7 @@ import path from 'node:path';
 import { makeClockWebm, makeMp4, makeWebm } from '@pawlink/board/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VideoRepository } from '../../src/repositories/video.repository.js';
-import { UnsupportedMediaError } from '../../src/services/thumbnail.errors.js';
+import { UnsupportedMediaError } from '../../src/domain/thumbnail.errors.js';
 
 let dir: string;
 let webm: string;

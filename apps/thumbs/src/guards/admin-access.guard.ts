@@ -3,7 +3,7 @@ import { ApiError } from '@pawlink/service-kit';
 import type { Request, RequestHandler, Response } from 'express';
 import { ADMIN_LOGIN_PATH } from '../http/admin-pages.http.js';
 import { adminSessionToken } from '../http/admin-session-cookie.http.js';
-import { ADMIN_FLAG } from '../services/admin-access.rules.js';
+import { ADMIN_FLAG } from '../domain/admin-access.rules.js';
 import type { AdminSessionService } from '../services/admin-session.service.js';
 
 /** A browser navigating (it would rather have HTML than JSON), not a script or an API client. */

@@ -3,7 +3,7 @@ import { THUMBNAIL_CALLBACK_QUEUE } from '@pawlink/contracts';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import type { Queue } from 'bullmq';
 import type { RequestHandler } from 'express';
-import { dashboardAddProblem, thumbnailPayloadProblem, withoutStackTraces } from '../services/dashboard-job.rules.js';
+import { dashboardAddProblem, thumbnailPayloadProblem, withoutStackTraces } from '../domain/dashboard-job.rules.js';
 import { DashboardPageAdapter } from '../views/queue-dashboard.page.js';
 
 /**

@@ -1,13 +1,31 @@
-import type { ThumbnailDoneResponse, ThumbnailProcessingResponse } from '@pawlink/contracts';
+import {
+  ThumbnailDoneSchema,
+  ThumbnailProcessingSchema,
+  type ThumbnailDoneResponse,
+  type ThumbnailProcessingResponse,
+} from '@pawlink/contracts';
+import { header, json } from '@pawlink/contracts/openapi';
 import { ApiError } from '@pawlink/service-kit';
 import type { Response } from 'express';
-import { PostShareUsedError, PostUnavailableError } from '../services/post-lookup.errors.js';
-import type { ThumbnailState } from '../services/thumbnail-state.rules.js';
+import { PostShareUsedError, PostUnavailableError } from '../domain/post-lookup.errors.js';
+import type { ThumbnailState } from '../domain/thumbnail-state.rules.js';
 
 /** How long a client should wait before asking again when the board could not resolve a post id. */
 const BOARD_RETRY_AFTER_SECONDS = '5';
 
 type Processing = Extract<ThumbnailState, { status: 'processing' }>;
+
+/** The headers of the thumbnail answers: never cached; a processing answer says when to ask again. */
+const noStore = { 'Cache-Control': header('Cache-Control', true) };
+const poll = { ...noStore, 'Retry-After': header('Retry-After', true) };
+
+export const doneAnswer = (description: string) => json(description, ThumbnailDoneSchema, noStore);
+export const processingAnswer = (description: string, options: { location?: boolean } = {}) =>
+  json(
+    description,
+    ThumbnailProcessingSchema,
+    options.location ? { ...poll, Location: header('Location', true) } : poll,
+  );
 
 export function doneBody(state: Extract<ThumbnailState, { status: 'done' }>): ThumbnailDoneResponse {
   return { success: true, status: 'done', url: state.url };

@@ -1,6 +1,6 @@
 import { BoardShareUsedError, BoardUnavailableError, type BoardClient, type BoardRequester } from '@pawlink/board';
 import { normaliseMd5 } from '@pawlink/contracts';
-import { PostShareUsedError, PostUnavailableError } from '../services/post-lookup.errors.js';
+import { PostShareUsedError, PostUnavailableError } from '../domain/post-lookup.errors.js';
 
 /** Who asks to resolve a post id: the API key and the client IP each get a fair share of the board budget. */
 export interface PostRequester {

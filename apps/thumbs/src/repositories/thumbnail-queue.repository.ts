@@ -10,25 +10,8 @@ import {
 } from '@pawlink/contracts';
 import { Queue, type Job, type JobsOptions } from 'bullmq';
 import type { RedisClient } from '@pawlink/service-kit/redis';
+import type { JobPhase, JobPolicy, JobSnapshot, QueueLoad } from '../domain/thumbnail-state.rules.js';
 import { jobReader, READ_JOB_KEYS, type ReadJobAnswer } from './read-job-script.repository.js';
-
-export type JobPhase = 'waiting' | 'delayed' | 'active' | 'completed' | 'failed';
-
-/** A job as the API reports it; read once per request. */
-export interface JobSnapshot {
-  id: string;
-  phase: JobPhase;
-  /** 0–100 when the worker reported a number. */
-  progress: number | null;
-  /** Unix ms when the job was queued: the same for every reader of the job, whatever its state. */
-  queuedAt: number;
-  /** Unix ms when a worker started the current attempt. */
-  processedOn: number | null;
-  finishedOn: number | null;
-  failedReason: string | null;
-  /** For a delayed (backing-off) job: its back-off, an upper bound of the time until it is due. */
-  delayMs: number | null;
-}
 
 /** Queue lengths read together with a job. */
 interface QueueSnapshot {
@@ -36,22 +19,6 @@ interface QueueSnapshot {
   waiting: number;
   /** Waiting jobs a worker takes before this one; null when the job is not in the wait list. */
   waitingAhead: number | null;
-}
-
-/** How busy the queue is in front of one job. */
-export interface QueueLoad {
-  jobsAhead: number;
-  slots: number;
-}
-
-/** How a new job is run and how long BullMQ keeps it once it has finished. */
-export interface JobPolicy {
-  /** Attempts for recoverable failures (board unreachable, stalled worker). */
-  attempts: number;
-  /** Kept for progress lookups only; the file is the truth for "done". */
-  keepCompletedSeconds: number;
-  /** Reported as failed this long; BullMQ forgets it afterwards. */
-  keepFailedSeconds: number;
 }
 
 export interface ThumbnailQueueOptions {

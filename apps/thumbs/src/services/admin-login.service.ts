@@ -1,7 +1,7 @@
 import type { ApiKey } from '@pawlink/auth';
 import { ApiError } from '@pawlink/service-kit';
 import type { AdminSessionRepository } from '../repositories/admin-session.repository.js';
-import { mayAdminister } from './admin-access.rules.js';
+import { mayAdminister } from '../domain/admin-access.rules.js';
 
 /**
  * POST /admin/login: a key with the `admin` flag, active and not disabled, is exchanged once for a

@@ -1,6 +1,6 @@
 import type { ApiKey } from '@pawlink/auth';
 import type { AdminSessionRepository } from '../repositories/admin-session.repository.js';
-import { mayAdminister } from './admin-access.rules.js';
+import { mayAdminister } from '../domain/admin-access.rules.js';
 
 /** Where a session's key is looked up again (`ApiKeyRepository` of @pawlink/auth). */
 export interface AdminKeyLookup {

@@ -1,7 +1,8 @@
 import type { ThumbnailType } from '@pawlink/contracts';
 import type { JobDurationRepository } from '../repositories/job-duration.repository.js';
 import type { ThumbnailFileRepository } from '../repositories/thumbnail-file.repository.js';
-import type { JobPolicy, JobSnapshot, ThumbnailQueueRepository } from '../repositories/thumbnail-queue.repository.js';
+import type { JobPolicy, JobSnapshot } from '../domain/thumbnail-state.rules.js';
+import type { ThumbnailQueueRepository } from '../repositories/thumbnail-queue.repository.js';
 import {
   doneState,
   isStaleJob,
@@ -10,7 +11,7 @@ import {
   type ThumbnailRef,
   type ThumbnailState,
   type ThumbnailUrls,
-} from './thumbnail-state.rules.js';
+} from '../domain/thumbnail-state.rules.js';
 
 export interface CheckThumbnailDeps {
   files: Pick<ThumbnailFileRepository, 'exists'>;

@@ -12,7 +12,7 @@ import {
   thumbnailWorld,
   THUMBS,
 } from '../../test/in-memory-thumbnails.js';
-import { MIN_WAIT_MS } from './wait-estimate.rules.js';
+import { MIN_WAIT_MS } from '../domain/wait-estimate.rules.js';
 
 let now = 0;
 let { files, queue, service, callbacks } = thumbnailWorld(() => now);

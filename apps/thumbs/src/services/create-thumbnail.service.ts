@@ -5,8 +5,9 @@ import type { JobDurationRepository } from '../repositories/job-duration.reposit
 import type { PostRepository, PostRequester } from '../repositories/post.repository.js';
 import type { ThumbnailCallbackRepository } from '../repositories/thumbnail-callback.repository.js';
 import type { ThumbnailFileRepository } from '../repositories/thumbnail-file.repository.js';
-import type { JobPolicy, JobSnapshot, ThumbnailQueueRepository } from '../repositories/thumbnail-queue.repository.js';
-import { postMd5OrRefuse, type ThumbnailTarget } from './thumbnail-id.rules.js';
+import type { JobPolicy, JobSnapshot } from '../domain/thumbnail-state.rules.js';
+import type { ThumbnailQueueRepository } from '../repositories/thumbnail-queue.repository.js';
+import { postMd5OrRefuse, type ThumbnailTarget } from '../domain/thumbnail-id.rules.js';
 import {
   doneState,
   isStaleJob,
@@ -15,7 +16,7 @@ import {
   type ThumbnailRef,
   type ThumbnailState,
   type ThumbnailUrls,
-} from './thumbnail-state.rules.js';
+} from '../domain/thumbnail-state.rules.js';
 
 export interface CreateThumbnailDeps {
   files: Pick<ThumbnailFileRepository, 'exists'>;

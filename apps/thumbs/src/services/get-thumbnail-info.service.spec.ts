@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { byMd5, byPost, MD5, MEDIA, POST_MD5, refusal, thumbnailWorld } from '../../test/in-memory-thumbnails.js';
-import { PostUnavailableError } from './post-lookup.errors.js';
+import { PostUnavailableError } from '../domain/post-lookup.errors.js';
 
 let now = 0;
 let { files, posts, askedFor, service } = thumbnailWorld(() => now);

@@ -1,8 +1,8 @@
 import { THUMBNAIL_TYPES, type ThumbnailType } from '@pawlink/contracts';
 import type { PostRepository, PostRequester } from '../repositories/post.repository.js';
 import type { ThumbnailFileRepository } from '../repositories/thumbnail-file.repository.js';
-import { postMd5OrRefuse, type ThumbnailTarget } from './thumbnail-id.rules.js';
-import { doneState, type ThumbnailUrls } from './thumbnail-state.rules.js';
+import { postMd5OrRefuse, type ThumbnailTarget } from '../domain/thumbnail-id.rules.js';
+import { doneState, type ThumbnailUrls } from '../domain/thumbnail-state.rules.js';
 
 /** What GET /:id tells: the URL of each published type, and the still's ThumbHash in base64. */
 export interface ThumbnailInfo {

@@ -5,10 +5,10 @@ import { createTestContext, type TestContext } from '@pawlink/test-kit';
 import { UnrecoverableError, Worker } from 'bullmq';
 import type { RedisClient } from '@pawlink/service-kit/redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { JobPolicy } from '../../src/domain/thumbnail-state.rules.js';
 import {
   openThumbnailQueue,
   ThumbnailQueueRepository,
-  type JobPolicy,
   type ThumbnailQueue,
 } from '../../src/repositories/thumbnail-queue.repository.js';
 import { md5For, waitFor } from '../helpers.js';

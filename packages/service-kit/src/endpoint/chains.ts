@@ -23,7 +23,7 @@ export function chainOf<C>(location: FieldLocation, name: string, f: Field<unkno
  * The chains of a request, in the contract's order: each field in the order written and, with
  * `onlyBodyFieldsOf` (the endpoint's name in the message), the check that the body holds only its
  * fields (400 1017) just before the first body field, so a query parameter written first is still
- * answered first (POST /create's `editable`).
+ * answered first (POST /create's `editable`); first of all when the endpoint takes no body field.
  */
 export function chainsOf<C>(fields: Fields<C>, config: C, onlyBodyFieldsOf?: string): ValidationChain[] {
   const entries = Object.entries(fields);
@@ -31,7 +31,8 @@ export function chainsOf<C>(fields: Fields<C>, config: C, onlyBodyFieldsOf?: str
   if (onlyBodyFieldsOf !== undefined) {
     const bodyNames = entries.filter(([, f]) => f.in === 'body').map(([name]) => name);
     const firstBody = entries.findIndex(([, f]) => f.in === 'body');
-    chains.splice(firstBody === -1 ? chains.length : firstBody, 0, onlyBodyFields(onlyBodyFieldsOf, bodyNames));
+    // With no body field at all (PUT /:id/:type of thumbs), any body field is the first thing refused.
+    chains.splice(firstBody === -1 ? 0 : firstBody, 0, onlyBodyFields(onlyBodyFieldsOf, bodyNames));
   }
   return chains;
 }
