@@ -41,6 +41,8 @@ interface OtlpExport {
   }>;
 }
 
+/** The created link's target: stored by an INSERT, so in its values. */
+const TARGET = 'https://example.com/traced-target';
 const SERVER = 2; // SpanKind.SERVER in OTLP (SPAN_KIND_SERVER)
 
 /** A tiny OTLP/HTTP receiver: every JSON body POSTed to /v1/traces, kept as received. */
@@ -169,7 +171,7 @@ describe('traces from the shortener', () => {
     const created = await fetch(`${shortener.url}/create`, {
       method: 'POST',
       headers,
-      body: JSON.stringify({ url: 'https://example.com/traced' }),
+      body: JSON.stringify({ url: TARGET }),
     });
     expect(created.status).toBe(201);
     const { data } = (await created.json()) as { data: { code: string; managementCode: string } };
@@ -218,6 +220,8 @@ describe('traces from the shortener', () => {
     // Nothing secret: not the key, the secrets key, the management code; no header captured.
     const everything = receiver.bodies.join('\n');
     for (const secret of [key, secretsKey, data.managementCode]) expect(everything).not.toContain(secret);
+    // Nor what a client stored: the statements carry no values.
+    expect(everything).not.toContain(TARGET);
     expect(everything.toLowerCase()).not.toContain('authorization');
 
     // The request's own log line carries its trace and span ids.

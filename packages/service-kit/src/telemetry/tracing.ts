@@ -30,8 +30,9 @@ function tagServerSpan(span: Span, request: unknown, response: unknown): void {
 /**
  * Starts the OpenTelemetry SDK, configured by the standard OTEL_* variables (exporter, endpoint,
  * protocol, sampler, resource), with the instrumentations for http, express, ioredis and mysql2.
- * Nothing records a header or a body; a Redis span names its command only (arguments can be
- * keys' data, AUTH's password or a script's values).
+ * Nothing records a header, a body or a value: a MySQL span has the statement with its values
+ * masked, a Redis span names its command only (arguments can be keys' data, AUTH's password or a
+ * script's values).
  */
 export function startTracing(service: string): void {
   // ESM: express, ioredis and mysql2, imported after this, go through the instrumentations' hook
@@ -45,7 +46,8 @@ export function startTracing(service: string): void {
       // Routers and handlers, not each middleware: the request span already covers those.
       new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] }),
       new IORedisInstrumentation({ dbStatementSerializer: (command) => command }),
-      new MySQL2Instrumentation(),
+      // The SQL alone: without this the instrumentation formats the values into it.
+      new MySQL2Instrumentation({ maskStatement: true }),
     ],
   });
   sdk.start();
