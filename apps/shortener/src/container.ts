@@ -3,6 +3,7 @@ import type { RedisClient } from '@pawlink/service-kit/redis';
 import type { DataSource } from 'typeorm';
 import type { ShortenerConfig } from './config.js';
 import type { ShortenerServices } from './endpoints/shortener.deps.js';
+import { PasswordTriesRepository } from './repositories/password-tries.repository.js';
 import { PendingVisitsRepository } from './repositories/pending-visits.repository.js';
 import { PreviewCacheRepository } from './repositories/preview-cache.repository.js';
 import { QrImageRepository } from './repositories/qr-image.repository.js';
@@ -22,6 +23,7 @@ import { ListShortUrlsService } from './services/list-short-urls.service.js';
 import { ListTagsService } from './services/list-tags.service.js';
 import { PreviewShortUrlService } from './services/preview-short-url.service.js';
 import { redirectLinkLoader, RedirectShortUrlService } from './services/redirect-short-url.service.js';
+import { UnlockShortUrlService } from './services/unlock-short-url.service.js';
 import { UpdateShortUrlService } from './services/update-short-url.service.js';
 import { VisitMoverService } from './services/visit-mover.service.js';
 import { VisitSourceService } from './services/visit-source.service.js';
@@ -110,6 +112,14 @@ export function createShortenerContainer(connections: ShortenerConnections): Sho
     previewTotalCacheSize: config.shortener.previewCacheSize,
   });
   const tally = config.shortener.visits.count ? visitTally : NO_TALLY;
+  const redirectShortUrl = new RedirectShortUrlService({
+    cache: redirectCache,
+    repository,
+    tally,
+    breakdown,
+    baseUrl,
+    clock,
+  });
   const createShortUrl = new CreateShortUrlService({
     repository,
     cache: redirectCache,
@@ -123,11 +133,11 @@ export function createShortenerContainer(connections: ShortenerConnections): Sho
     listShortUrls: new ListShortUrlsService({ repository, tags, visitStats, baseUrl }),
     listTags: new ListTagsService({ tags }),
     getShortUrlQr: new GetShortUrlQrService({ entries: previews, images: new QrImageRepository(), baseUrl }),
-    redirectShortUrl: new RedirectShortUrlService({
-      cache: redirectCache,
+    redirectShortUrl,
+    unlockShortUrl: new UnlockShortUrlService({
       repository,
-      tally,
-      breakdown,
+      passwordTries: new PasswordTriesRepository(redis, config.redis.prefix, logger),
+      redirects: redirectShortUrl,
       baseUrl,
       clock,
     }),

@@ -112,6 +112,8 @@ describe('GET /:code+', () => {
       'maxVisits',
       'modifiedAt',
       'pos',
+      'protected',
+      'tags',
       'url',
       'visits',
     ]);

@@ -37,6 +37,8 @@ export class MemoryShortUrls {
     const row: ShortUrl = {
       ...entry,
       ownerKeyId: entry.ownerKeyId ?? null,
+      passwordHash: entry.passwordHash ?? null,
+      rules: entry.rules ?? null,
       pos: this.nextPos++,
       sharedUrlHash: shared ? Buffer.from(entry.url) : null,
       modifiedAt: null,

@@ -40,6 +40,12 @@ export const tagsSchema = (keywords: Record<string, unknown> = {}) =>
     ...keywords,
   });
 
+/** A link's password: 8 to 128 characters. */
+export const LINK_PASSWORD_MIN_LENGTH = 8;
+export const LINK_PASSWORD_MAX_LENGTH = 128;
+/** Wrong passwords one address may try on one link in a minute. */
+export const LINK_PASSWORD_TRIES_PER_MINUTE = 10;
+
 /** Items of one `POST /create/bulk`. */
 export const BULK_CREATE_MAX_LINKS = 100;
 
@@ -68,7 +74,11 @@ export const ShortUrlRecordSchema = s.object(
     code: shortCodeSchema(),
     createdAt: s.dateTime(),
     modifiedAt: s.nullable(s.dateTime()),
-    url: targetUrlSchema(),
+    url: s.nullable(
+      targetUrlSchema({
+        description: "The target; null in `GET /{code}.json` of a password-protected link for any key but its owner's.",
+      }),
+    ),
     pos: s.integer({ minimum: 1, description: "The entry's 1-based creation sequence number." }),
     credit: creditSchema(),
     fullURL: s.string({ format: 'uri', description: 'SHORTENER_URL + "/" + code.' }),
@@ -82,6 +92,7 @@ export const ShortUrlRecordSchema = s.object(
         description: 'The counted visits after which the link expires; null when unset.',
       }),
     ),
+    protected: s.boolean({ description: 'Whether the link asks visitors for a password (which is never returned).' }),
     tags: tagsSchema({
       description:
         "The link's tags, lower-case, sorted; shown to its owner's key (and on create and PATCH), left out otherwise.",

@@ -9,6 +9,8 @@ export interface CachedLink {
   expiresAt: number | null;
   /** A `maxVisits` link: every visit is admitted against MySQL, so the fast path never serves it. */
   limited: boolean;
+  /** A password-protected link: visitors get the password form, so the fast path never serves it. */
+  protected: boolean;
 }
 
 /** `fullURL`: SHORTENER_URL, then the code; never built from the request. */
@@ -18,17 +20,24 @@ export const fullUrlOf = (baseUrl: string, code: string): string => `${baseUrl}/
  * An entry as clients see it (docs/api.md: the record); `tags` only where its owner asks (create,
  * PATCH, `/links`, the owner's `/:code.json`).
  */
-export function toRecord(entry: ShortUrl, baseUrl: string, tags?: string[]): ShortUrlRecord {
+export function toRecord(
+  entry: ShortUrl,
+  baseUrl: string,
+  tags?: string[],
+  { hideTarget = false }: { hideTarget?: boolean } = {},
+): ShortUrlRecord {
   return {
     code: entry.code,
     createdAt: entry.createdAt.toISOString(),
     modifiedAt: entry.modifiedAt ? entry.modifiedAt.toISOString() : null,
-    url: entry.url,
+    // A protected link's target is its owner's to see (`hideTarget` for anyone else).
+    url: hideTarget && entry.passwordHash !== null ? null : entry.url,
     pos: entry.pos,
     credit: entry.credit,
     fullURL: fullUrlOf(baseUrl, entry.code),
     expiresAt: entry.expiresAt ? entry.expiresAt.toISOString() : null,
     maxVisits: entry.maxVisits,
+    protected: entry.passwordHash !== null,
     ...(tags !== undefined ? { tags } : {}),
   };
 }
@@ -52,8 +61,9 @@ export const expiredLinkOf = (entry: ShortUrl, expired: Expired, baseUrl: string
 });
 
 /** What the redirect caches hold for an entry. */
-export const linkOf = (entry: Pick<ShortUrl, 'url' | 'expiresAt' | 'maxVisits'>): CachedLink => ({
+export const linkOf = (entry: Pick<ShortUrl, 'url' | 'expiresAt' | 'maxVisits' | 'passwordHash'>): CachedLink => ({
   url: entry.url,
   expiresAt: entry.expiresAt ? entry.expiresAt.getTime() : null,
   limited: entry.maxVisits !== null,
+  protected: entry.passwordHash !== null,
 });

@@ -19,6 +19,8 @@ import {
   shortCodeSchema,
   TAG_MAX_LENGTH,
   TAGS_MAX,
+  LINK_PASSWORD_MAX_LENGTH,
+  LINK_PASSWORD_MIN_LENGTH,
   targetUrlSchema,
   URL_MAX_LENGTH,
   type QrFormat,
@@ -28,6 +30,7 @@ import type { ShortenerConfig } from '../config.js';
 import { parseExpiresAt, parseMaxVisits } from '../domain/expiry.rules.js';
 import { decodeLinksCursor, type OwnerPosition } from '../domain/links-cursor.rules.js';
 import { isWellFormedCode } from '../domain/short-code.rules.js';
+import { parseLinkPassword } from '../domain/link-password.rules.js';
 import { parseTagFilter, parseTags } from '../domain/tags.rules.js';
 import { normaliseTargetUrl } from '../domain/target-url.rules.js';
 
@@ -293,6 +296,20 @@ export const tags = (): Field<string[]> =>
     parse: (value) => parseTags(value),
   });
 
+/** `password`: 8 to 128 characters (1088), stored as a scrypt hash and never returned; null removes it (PATCH). */
+export const linkPassword = (): Field<string | null> =>
+  field({
+    schema: s.nullable(
+      s.string({
+        minLength: LINK_PASSWORD_MIN_LENGTH,
+        maxLength: LINK_PASSWORD_MAX_LENGTH,
+        description: `Visitors must type it to be redirected (${LINK_PASSWORD_MIN_LENGTH} to ${LINK_PASSWORD_MAX_LENGTH} characters); never returned. null removes it (PATCH).`,
+      }),
+    ),
+    codes: ['INVALID_PASSWORD'],
+    parse: (value) => parseLinkPassword(value),
+  });
+
 /** The management code of PATCH and DELETE: a non-empty string, else 1076. */
 export const managementCode = (): Field<string> =>
   field({
@@ -315,6 +332,7 @@ export const createShortUrlBody = {
   expiresAt: inBody(optional(expiresAt())),
   maxVisits: inBody(optional(maxVisits())),
   tags: inBody(optional(tags())),
+  password: inBody(optional(linkPassword())),
 };
 
 /** `links` of a bulk create: 1 to 100 items, each checked afterwards as one create's body (1084 otherwise). */

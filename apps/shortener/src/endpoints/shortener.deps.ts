@@ -11,6 +11,7 @@ import type { ListShortUrlsService } from '../services/list-short-urls.service.j
 import type { ListTagsService } from '../services/list-tags.service.js';
 import type { PreviewShortUrlService } from '../services/preview-short-url.service.js';
 import type { RedirectShortUrlService } from '../services/redirect-short-url.service.js';
+import type { UnlockShortUrlService } from '../services/unlock-short-url.service.js';
 import type { UpdateShortUrlService } from '../services/update-short-url.service.js';
 
 /** One service per endpoint (docs/architecture.md); container.ts builds them. */
@@ -23,6 +24,8 @@ export interface ShortenerServices {
   /** Both lanes of the redirect: the fast lane before Express and the Express route. */
   redirectShortUrl: RedirectShortUrlService;
   previewShortUrl: PreviewShortUrlService;
+  /** The password form of a protected link (`POST /:code`). */
+  unlockShortUrl: UnlockShortUrlService;
   getShortUrl: GetShortUrlService;
   getShortUrlStats: GetShortUrlStatsService;
   updateShortUrl: UpdateShortUrlService;

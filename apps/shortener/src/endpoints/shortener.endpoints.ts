@@ -8,6 +8,7 @@ import { listShortUrlsEndpoint } from './list-short-urls.endpoint.js';
 import { listTagsEndpoint } from './list-tags.endpoint.js';
 import { previewShortUrlEndpoint } from './preview-short-url.endpoint.js';
 import { redirectShortUrlEndpoint } from './redirect-short-url.endpoint.js';
+import { unlockShortUrlEndpoint } from './unlock-short-url.endpoint.js';
 import { updateShortUrlEndpoint } from './update-short-url.endpoint.js';
 
 /**
@@ -27,5 +28,6 @@ export const SHORTENER_ENDPOINTS = [
   getShortUrlQrEndpoint,
   previewShortUrlEndpoint,
   redirectShortUrlEndpoint,
+  unlockShortUrlEndpoint,
   updateShortUrlEndpoint,
 ] as const;

@@ -1,7 +1,16 @@
 import { json, successWith } from '@pawlink/contracts/openapi';
 import { shortUrlWithVisitsRef } from '@pawlink/contracts';
 import { inBody, inPath, optional, parsedBody, rateLimit, requireKey, writable } from '@pawlink/service-kit';
-import { credit, existingCode, expiresAt, managementCode, maxVisits, tags, targetUrl } from './short-url.fields.js';
+import {
+  credit,
+  existingCode,
+  expiresAt,
+  linkPassword,
+  managementCode,
+  maxVisits,
+  tags,
+  targetUrl,
+} from './short-url.fields.js';
 import { SHORT_URL_TAGS, shortenerEndpoint } from './shortener.deps.js';
 
 /**
@@ -26,6 +35,7 @@ export const updateShortUrlEndpoint = shortenerEndpoint({
     expiresAt: inBody(optional(expiresAt())),
     maxVisits: inBody(optional(maxVisits())),
     tags: inBody(optional(tags())),
+    password: inBody(optional(linkPassword())),
   },
   body: { description: 'The management code and what changes.' },
   responses: {

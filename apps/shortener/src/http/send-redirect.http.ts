@@ -18,3 +18,11 @@ export function sendRedirect(res: ServerResponse, location: string, cacheControl
 
 export const redirectCacheControl = (maxAgeSeconds: number): string =>
   maxAgeSeconds > 0 ? `private, max-age=${maxAgeSeconds}` : 'private, no-cache';
+
+/**
+ * What a redirect that a decision made may be kept for (docs/adr/0022): reached through a password,
+ * never stored (`no-store`: the next visit asks again, and a password added by PATCH applies at
+ * once); otherwise the configured lifetime of plain links.
+ */
+export const decidedCacheControl = (decidedBy: 'password' | undefined, plain: string): string =>
+  decidedBy === 'password' ? 'no-store' : plain;

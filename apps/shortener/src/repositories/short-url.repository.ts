@@ -6,8 +6,20 @@ import { carriesEveryTag, deleteTags, writeTags } from './short-url-tags.reposit
 
 export type NewShortUrl = Omit<
   ShortUrl,
-  'pos' | 'sharedUrlHash' | 'modifiedAt' | 'urlChangedAt' | 'maxVisitsUsed' | 'maxVisitsReachedAt' | 'ownerKeyId'
+  | 'pos'
+  | 'sharedUrlHash'
+  | 'modifiedAt'
+  | 'urlChangedAt'
+  | 'maxVisitsUsed'
+  | 'maxVisitsReachedAt'
+  | 'ownerKeyId'
+  | 'passwordHash'
+  | 'rules'
 > & {
+  /** scrypt of the password; none when absent. */
+  passwordHash?: string | null;
+  /** The redirect rules as JSON; none when absent. */
+  rules?: string | null;
   /** The creating API key; none (null) when absent. */
   ownerKeyId?: number | null;
   /** Written with the row, in one transaction; none when absent or empty. */
@@ -47,7 +59,10 @@ const containsIgnoringCase = (column: string): string =>
  * `maxVisitsReachedAt` with a change of `maxVisits`.
  */
 export type ShortUrlChanges = Partial<
-  Pick<ShortUrl, 'url' | 'credit' | 'expiresAt' | 'maxVisits' | 'maxVisitsUsed' | 'maxVisitsReachedAt'>
+  Pick<
+    ShortUrl,
+    'url' | 'credit' | 'expiresAt' | 'maxVisits' | 'maxVisitsUsed' | 'maxVisitsReachedAt' | 'passwordHash' | 'rules'
+  >
 > & { modifiedAt: Date; urlChangedAt?: Date };
 
 /**
@@ -55,11 +70,17 @@ export type ShortUrlChanges = Partial<
  * are shared between creators.
  */
 export const isShared = (
-  entry: Pick<ShortUrl, 'managementCodeHash' | 'expiresAt' | 'maxVisits'> & { tags?: readonly string[] },
+  entry: Pick<ShortUrl, 'managementCodeHash' | 'expiresAt' | 'maxVisits'> & {
+    tags?: readonly string[];
+    passwordHash?: string | null;
+    rules?: string | null;
+  },
 ): boolean =>
   entry.managementCodeHash === null &&
   entry.expiresAt === null &&
   entry.maxVisits === null &&
+  (entry.passwordHash ?? null) === null &&
+  (entry.rules ?? null) === null &&
   (entry.tags === undefined || entry.tags.length === 0);
 
 /** Which unique index refused a write. */
@@ -85,8 +106,8 @@ function duplicateOf(error: unknown): Conflict | undefined {
  * (and, on MariaDB, asking for the defaults back with RETURNING) than the rest of a create's
  * database work. The columns left out take their defaults (NULL, max_visits_used 0).
  */
-const INSERT_SHORT_URL = `INSERT INTO short_urls (code, url, shared_url_hash, credit, management_code_hash, created_at, expires_at, max_visits, owner_key_id)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+const INSERT_SHORT_URL = `INSERT INTO short_urls (code, url, shared_url_hash, credit, management_code_hash, created_at, expires_at, max_visits, owner_key_id, password_hash, rules)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 
 /**
  * Storage of short URLs. Uniqueness of codes, and of URLs among entries nobody can change, is left
@@ -115,6 +136,8 @@ export class ShortUrlRepository {
     const row: Omit<ShortUrl, 'pos'> = {
       ...fields,
       ownerKeyId: entry.ownerKeyId ?? null,
+      passwordHash: entry.passwordHash ?? null,
+      rules: entry.rules ?? null,
       sharedUrlHash,
       modifiedAt: null,
       urlChangedAt: null,
@@ -131,6 +154,8 @@ export class ShortUrlRepository {
       row.expiresAt,
       row.maxVisits,
       row.ownerKeyId,
+      row.passwordHash,
+      row.rules,
     ];
     try {
       // A link without tags stays one statement; with tags, the row and its tags commit together.

@@ -4,6 +4,7 @@ import { ApiError } from '@pawlink/service-kit';
 import type { ShortUrl } from '../db/entities/short-url.entity.js';
 import type { RedirectCacheRepository } from '../repositories/redirect-cache.repository.js';
 import type { ShortUrlRepository } from '../repositories/short-url.repository.js';
+import { hashLinkPassword } from '../domain/link-password.rules.js';
 import { randomCode } from '../domain/short-code.rules.js';
 import { linkOf, toRecord } from '../domain/short-url-record.rules.js';
 import { isReservedCode } from '../domain/shortener.policy.js';
@@ -27,6 +28,8 @@ export interface CreateShortUrl {
   ownerKeyId?: number | null;
   /** Checked and lower-cased; absent or empty: none. A tagged entry is never shared. */
   tags?: string[];
+  /** The link's password (checked, 8–128 characters), stored as a scrypt hash; null or absent: none. */
+  password?: string | null;
 }
 
 export interface CreateResult {
@@ -63,7 +66,9 @@ export class CreateShortUrlService {
     const expiresAt = input.expiresAt ?? null;
     const maxVisits = input.maxVisits ?? null;
     const tags = input.tags ?? [];
-    const shared = !input.editable && expiresAt === null && maxVisits === null && tags.length === 0;
+    const password = input.password ?? null;
+    const shared =
+      !input.editable && expiresAt === null && maxVisits === null && tags.length === 0 && password === null;
 
     // Not a uniqueness check (the index is): it spares an insert, and a sequence number, per repeat.
     if (shared) {
@@ -74,6 +79,7 @@ export class CreateShortUrlService {
 
     const managementCode = input.editable ? generateManagementCode() : null;
     const managementCodeHash = managementCode === null ? null : hashManagementCode(managementCode);
+    const passwordHash = password === null ? null : await hashLinkPassword(password);
     for (let attempt = 1; attempt <= RANDOM_CODE_ATTEMPTS; attempt++) {
       const code = customCode ?? (this.deps.generateCode ?? randomCode)();
       if (customCode === undefined && isReservedCode(code)) continue;
@@ -87,6 +93,7 @@ export class CreateShortUrlService {
         maxVisits,
         ownerKeyId: input.ownerKeyId ?? null,
         tags,
+        passwordHash,
       });
       if (outcome.ok) {
         await this.deps.cache.put(code, linkOf(outcome.value));

@@ -30,8 +30,8 @@ export class GetShortUrlService {
   constructor(private readonly deps: GetShortUrlDeps) {}
 
   /**
-   * The record behind a code with its visits, as the key `askingKeyId` may see it (its tags only to
-   * its owner); null when no entry has it; 410 1083 when it expired.
+   * The record behind a code with its visits, as the key `askingKeyId` may see it (its tags, and
+   * a protected link's target, only to its owner); null when no entry has it; 410 1083 when it expired.
    */
   async get(code: string, askingKeyId: number | null): Promise<ShortUrlWithVisits | null> {
     const entry = await this.deps.repository.findByCode(code);
@@ -41,7 +41,7 @@ export class GetShortUrlService {
     const owner = entry.ownerKeyId !== null && entry.ownerKeyId === askingKeyId;
     const tags = owner ? await this.deps.tags.tagsOf(entry.pos) : undefined;
     return {
-      ...toRecord(entry, this.deps.baseUrl, tags),
+      ...toRecord(entry, this.deps.baseUrl, tags, { hideTarget: !owner }),
       visits: await this.deps.visitStats.total(entry.code, entry.pos),
     };
   }

@@ -12,6 +12,7 @@ const link = (url: string, more: { expiresAt?: number; limited?: boolean } = {})
   url,
   expiresAt: more.expiresAt ?? null,
   limited: more.limited ?? false,
+  protected: false,
 });
 
 describe('RedirectShortUrlService.peek', () => {

@@ -3,7 +3,7 @@ import type { ShortUrlRepository } from '../repositories/short-url.repository.js
 import type { VisitTallyRepository } from '../repositories/visit-tally.repository.js';
 import { expiryOf } from '../domain/expiry.rules.js';
 import { isWellFormedCode } from '../domain/short-code.rules.js';
-import { expiredLinkOf, linkOf, type ExpiredLink } from '../domain/short-url-record.rules.js';
+import { expiredLinkOf, fullUrlOf, linkOf, type ExpiredLink } from '../domain/short-url-record.rules.js';
 import { isReservedCode } from '../domain/shortener.policy.js';
 import { rawReferrerHost } from '../domain/visit-source.rules.js';
 
@@ -32,11 +32,23 @@ export interface VisitSource {
   readonly address: string | undefined;
 }
 
-/** The answer to a visit of a public path. */
-export type VisitOutcome =
-  { kind: 'redirect'; url: string } | { kind: 'expired'; expired: ExpiredLink } | { kind: 'unknown' };
+/**
+ * Why a redirect's answer must not be kept as long as a plain link's: `password`, reached through
+ * the password (never stored); absent for a plain link.
+ */
+export type Decision = 'password';
 
-const UNKNOWN: VisitOutcome = { kind: 'unknown' };
+/** The answer to a visit of a public path; `password`: the link asks for its password first. */
+export type VisitOutcome =
+  | { kind: 'redirect'; url: string; decidedBy?: Decision }
+  | { kind: 'password'; code: string; fullURL: string }
+  | { kind: 'expired'; expired: ExpiredLink }
+  | { kind: 'unknown' };
+
+export const UNKNOWN: VisitOutcome = { kind: 'unknown' };
+
+const redirect = (url: string, decidedBy: Decision | undefined): VisitOutcome =>
+  decidedBy === undefined ? { kind: 'redirect', url } : { kind: 'redirect', url, decidedBy };
 
 export interface RedirectShortUrlDeps {
   /** Memory, then Redis, then MySQL (through redirectLinkLoader). */
@@ -82,6 +94,7 @@ export class RedirectShortUrlService {
     if (
       link !== undefined &&
       !link.limited &&
+      !link.protected &&
       (link.expiresAt === null || link.expiresAt > this.deps.clock().getTime()) &&
       !isReservedCode(code)
     )
@@ -110,7 +123,13 @@ export class RedirectShortUrlService {
    * it): a GET that is not a bot. A `maxVisits` link admits each counted visit against MySQL;
    * uncounted requests (bots, HEAD) are redirected without using one up while it has visits left.
    */
-  async visit(code: string, peek: RedirectPeek, counted: boolean, source: VisitSource): Promise<VisitOutcome> {
+  async visit(
+    code: string,
+    peek: RedirectPeek,
+    counted: boolean,
+    source: VisitSource,
+    unlocked = false,
+  ): Promise<VisitOutcome> {
     if (peek === null) return UNKNOWN;
     if (typeof peek === 'string') {
       if (counted) this.count(code, source);
@@ -123,10 +142,13 @@ export class RedirectShortUrlService {
     if (link === null) return UNKNOWN;
     const now = this.deps.clock();
     if (link.expiresAt !== null && link.expiresAt <= now.getTime()) return this.expiredOrUnknown(code, now);
+    // Bots and HEAD get the form too: a protected target is never shown before its password.
+    if (link.protected && !unlocked) return { kind: 'password', code, fullURL: fullUrlOf(this.deps.baseUrl, code) };
+    const decidedBy: Decision | undefined = link.protected ? 'password' : undefined;
     if (link.limited) {
       if (counted && (await this.deps.repository.admitVisit(code, now))) {
         this.count(code, source);
-        return { kind: 'redirect', url: link.url };
+        return redirect(link.url, decidedBy);
       }
       // Refused or not counted: MySQL says whether it has visits left (or whether a late edit lifted the limit).
       const entry = await this.deps.repository.findByCode(code);
@@ -137,11 +159,27 @@ export class RedirectShortUrlService {
         // An edit raised the limit between the two reads and others used it up meanwhile.
         return { kind: 'expired', expired: expiredLinkOf(entry, { reason: 'maxVisits', at: now }, this.deps.baseUrl) };
       }
+      if (entry.passwordHash !== null && !unlocked)
+        return { kind: 'password', code, fullURL: fullUrlOf(this.deps.baseUrl, code) };
       if (counted) this.count(code, source);
-      return { kind: 'redirect', url: entry.url };
+      return redirect(entry.url, decidedBy);
     }
     if (counted) this.count(code, source);
-    return { kind: 'redirect', url: link.url };
+    return redirect(link.url, decidedBy);
+  }
+
+  /**
+   * The visit of a link just read from MySQL (the password form's POST): as `visit` after a peek
+   * that held it; `unlocked` when its password was given.
+   */
+  visitRead(
+    code: string,
+    link: CachedLink,
+    counted: boolean,
+    source: VisitSource,
+    unlocked: boolean,
+  ): Promise<VisitOutcome> {
+    return this.visit(code, { code, held: link, generation: this.deps.cache.generation }, counted, source, unlocked);
   }
 
   private count(code: string, source: VisitSource): void {
@@ -153,7 +191,10 @@ export class RedirectShortUrlService {
     if (!entry) return UNKNOWN;
     const expired = expiryOf(entry, now);
     // The cached date was moved by an edit not seen here yet: MySQL decides.
-    if (!expired) return { kind: 'redirect', url: entry.url };
+    if (!expired)
+      return entry.passwordHash === null
+        ? { kind: 'redirect', url: entry.url }
+        : { kind: 'password', code, fullURL: fullUrlOf(this.deps.baseUrl, code) };
     return { kind: 'expired', expired: expiredLinkOf(entry, expired, this.deps.baseUrl) };
   }
 }

@@ -5,6 +5,7 @@ import type { PreviewCacheRepository } from '../repositories/preview-cache.repos
 import type { RedirectCacheRepository } from '../repositories/redirect-cache.repository.js';
 import type { ShortUrlChanges, ShortUrlRepository } from '../repositories/short-url.repository.js';
 import type { ShortUrlTagsRepository } from '../repositories/short-url-tags.repository.js';
+import { hashLinkPassword } from '../domain/link-password.rules.js';
 import { authorisedEntry } from '../domain/management-code.rules.js';
 import { toRecord } from '../domain/short-url-record.rules.js';
 import type { VisitStatsService } from './visit-stats.service.js';
@@ -18,6 +19,8 @@ export interface UpdateShortUrl {
   maxVisits?: number | null;
   /** The whole new list (checked, lower-cased, sorted); `[]` removes every tag. */
   tags?: string[];
+  /** A new password (always a change: it is never compared with the old one); null removes it. */
+  password?: string | null;
 }
 
 export interface UpdateShortUrlDeps {
@@ -47,6 +50,8 @@ export class UpdateShortUrlService {
     if (expiresAt !== undefined && expiresAt?.getTime() !== entry.expiresAt?.getTime()) changes.expiresAt = expiresAt;
     if (maxVisits !== undefined && maxVisits !== entry.maxVisits)
       Object.assign(changes, await this.visitLimitChange(entry, maxVisits));
+    if (input.password !== undefined && (input.password !== null || entry.passwordHash !== null))
+      changes.passwordHash = input.password === null ? null : await hashLinkPassword(input.password);
     const oldTags = await this.deps.tags.tagsOf(entry.pos);
     const newTags = input.tags !== undefined && input.tags.join() !== oldTags.join() ? input.tags : undefined;
     if (Object.keys(changes).length === 0 && newTags === undefined) throw new ApiError('NO_CHANGES');
@@ -60,7 +65,8 @@ export class UpdateShortUrlService {
     );
     if (!updated) throw new ApiError('SHORT_URL_NOT_FOUND');
     this.deps.previews.evict(entry.code);
-    const redirectChanged = changes.url !== undefined || 'expiresAt' in changes || 'maxVisits' in changes;
+    const redirectChanged =
+      changes.url !== undefined || 'expiresAt' in changes || 'maxVisits' in changes || 'passwordHash' in changes;
     await this.deps.cache.invalidate(entry.code, redirectChanged ? 'edited' : 'credited');
     return {
       ...toRecord({ ...entry, ...changes, modifiedAt }, this.deps.baseUrl, newTags ?? oldTags),
