@@ -86,9 +86,14 @@ export function createShortenerContainer(connections: ShortenerConnections): Sho
   const visits = new VisitRepository(dataSource);
   // Read at boot, so a missing or broken GEOIP_DB stops the process before it serves (ConfigError).
   const breakdown = config.shortener.visits.count && config.shortener.visits.breakdown;
-  const visitSource = breakdown
-    ? new VisitSourceService({ countries: new VisitCountryRepository(config.shortener.visits.geoIpDb) })
-    : undefined;
+  const countries = breakdown ? new VisitCountryRepository(config.shortener.visits.geoIpDb) : undefined;
+  const visitSource = countries ? new VisitSourceService({ countries }) : undefined;
+  // The rules' `country` reads the same database; without the breakdown it is read at the first such rule.
+  let ruleCountries = countries;
+  const countryOfAddress = {
+    countryOf: (address: string) =>
+      (ruleCountries ??= new VisitCountryRepository(config.shortener.visits.geoIpDb)).countryOf(address),
+  };
   const visitTally = new VisitTallyRepository({
     pending: pendingVisits,
     flushMs: config.shortener.visits.flushMs,
@@ -115,6 +120,7 @@ export function createShortenerContainer(connections: ShortenerConnections): Sho
   const redirectShortUrl = new RedirectShortUrlService({
     cache: redirectCache,
     repository,
+    countries: countryOfAddress,
     tally,
     breakdown,
     baseUrl,

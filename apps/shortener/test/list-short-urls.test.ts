@@ -137,6 +137,7 @@ describe("GET /links: the key's own entries", () => {
       'modifiedAt',
       'pos',
       'protected',
+      'rules',
       'tags',
       'url',
       'visits',

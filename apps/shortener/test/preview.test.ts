@@ -113,6 +113,7 @@ describe('GET /:code+', () => {
       'modifiedAt',
       'pos',
       'protected',
+      'rules',
       'tags',
       'url',
       'visits',

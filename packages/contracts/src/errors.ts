@@ -179,6 +179,13 @@ export const Errors = define({
     status: 429,
     message: 'Too many wrong passwords for this link from your address.',
   },
+  /** The message names the rule (0-based) and the field refused: `rules[2].when.device …`. */
+  INVALID_RULES: {
+    code: 1091,
+    status: 400,
+    message:
+      'The provided rules are invalid: expected a list of at most 20 {when, url, forwardQuery?}, each condition known and well-formed.',
+  },
 });
 
 export type ErrorName = keyof typeof Errors;

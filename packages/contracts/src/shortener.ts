@@ -40,6 +40,9 @@ export const tagsSchema = (keywords: Record<string, unknown> = {}) =>
     ...keywords,
   });
 
+/** Redirect rules of one link, at most. */
+export const REDIRECT_RULES_MAX = 20;
+
 /** A link's password: 8 to 128 characters. */
 export const LINK_PASSWORD_MIN_LENGTH = 8;
 export const LINK_PASSWORD_MAX_LENGTH = 128;
@@ -68,6 +71,54 @@ export const QR_SIZE_DEFAULT = 512;
 export const QR_MARGIN_MAX = 8;
 export const QR_MARGIN_DEFAULT = 2;
 
+const oneOrMany = (item: s.Schema<string>, description: string) =>
+  s.opaque<string | string[]>({
+    oneOf: [item, { type: 'array', items: item, minItems: 1, maxItems: 20 }],
+    description,
+  });
+
+/** One redirect rule (issue 38): conditions that must all hold, and where the visit then goes. */
+export const RedirectRuleSchema = s.object(
+  {
+    when: s.object(
+      {
+        device: oneOrMany(s.oneOfValues(['mobile', 'tablet', 'desktop']), 'Any of these devices.'),
+        os: oneOrMany(
+          s.oneOfValues(['ios', 'android', 'windows', 'macos', 'linux', 'chromeos']),
+          'Any of these operating systems.',
+        ),
+        browser: oneOrMany(
+          s.oneOfValues(['chrome', 'firefox', 'safari', 'edge', 'opera', 'samsung']),
+          'Any of these browsers.',
+        ),
+        language: oneOrMany(
+          s.string({ pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$' }),
+          "Any of these language ranges among the visitor's `Accept-Language` (by quality; `de` holds for `de-AT`).",
+        ),
+        country: oneOrMany(
+          s.string({ pattern: '^[A-Za-z]{2}$' }),
+          "Any of these ISO 3166 alpha-2 countries (the visitor's address, from the stats' country database).",
+        ),
+        after: s.dateTime({ description: 'From this instant on.' }),
+        before: s.dateTime({ description: 'Before this instant.' }),
+        query: s.record(s.string({ maxLength: 500 }), {
+          description: "Parameters the short link's own query string must carry, name → value.",
+        }),
+      },
+      {
+        optional: ['device', 'os', 'browser', 'language', 'country', 'after', 'before', 'query'],
+        minProperties: 1,
+      },
+    ),
+    url: targetUrlSchema({ description: 'Where the visit goes: the same checks as `url`.' }),
+    forwardQuery: s.boolean({
+      description: "Whether the short link's query string is appended to `url` (default false).",
+    }),
+  },
+  { optional: ['forwardQuery'] },
+);
+export type RedirectRuleBody = Static<typeof RedirectRuleSchema>;
+
 /** A short URL as every shortener response shows it (component `ShortUrlRecord`). */
 export const ShortUrlRecordSchema = s.object(
   {
@@ -92,6 +143,11 @@ export const ShortUrlRecordSchema = s.object(
         description: 'The counted visits after which the link expires; null when unset.',
       }),
     ),
+    rules: s.array(RedirectRuleSchema, {
+      maxItems: REDIRECT_RULES_MAX,
+      description:
+        'Where the link sends a visit instead of `url`: the first rule whose every condition holds wins (bots always get `url`). Empty when the link has none, or when `url` is hidden.',
+    }),
     protected: s.boolean({ description: 'Whether the link asks visitors for a password (which is never returned).' }),
     tags: tagsSchema({
       description:
@@ -205,6 +261,21 @@ export const ShortUrlStatsSchema = s.object({
     description: 'The UTC days of the last 90 (today included) that had visits, oldest first.',
   }),
   ...VISIT_BREAKDOWN_PROPERTIES,
+  rules: s.array(
+    s.object({
+      index: s.integer({ minimum: 0, maximum: REDIRECT_RULES_MAX - 1, description: 'The rule, 0-based.' }),
+      visits: visits(),
+    }),
+    {
+      maxItems: REDIRECT_RULES_MAX,
+      description:
+        "Visits of `days` each redirect rule decided, by index (rules without visits left out). Counted as the rule's index at the visit: reordering rules does not move past visits.",
+    },
+  ),
+  default: s.integer({
+    minimum: 0,
+    description: "Visits of `days` that went to the link's own `url` (no rule held, a bot, or before rules existed).",
+  }),
 });
 export type ShortUrlStats = Static<typeof ShortUrlStatsSchema>;
 

@@ -1,6 +1,7 @@
 import type { ShortUrlRecord } from '@pawlink/contracts';
 import type { ShortUrl } from '../db/entities/short-url.entity.js';
 import type { Expired } from './expiry.rules.js';
+import { compileRules, type CompiledRule, type RedirectRule } from './redirect-rules.rules.js';
 
 /** What a redirect needs to know about a code. */
 export interface CachedLink {
@@ -11,7 +12,13 @@ export interface CachedLink {
   limited: boolean;
   /** A password-protected link: visitors get the password form, so the fast path never serves it. */
   protected: boolean;
+  /** The link's redirect rules, ready to evaluate; null when it has none (the plain fast path). */
+  rules: readonly CompiledRule[] | null;
 }
+
+/** The stored rules of an entry (JSON in `short_urls.rules`); [] for none. */
+export const rulesOf = (entry: Pick<ShortUrl, 'rules'>): RedirectRule[] =>
+  entry.rules === null ? [] : (JSON.parse(entry.rules) as RedirectRule[]);
 
 /** `fullURL`: SHORTENER_URL, then the code; never built from the request. */
 export const fullUrlOf = (baseUrl: string, code: string): string => `${baseUrl}/${code}`;
@@ -37,6 +44,7 @@ export function toRecord(
     fullURL: fullUrlOf(baseUrl, entry.code),
     expiresAt: entry.expiresAt ? entry.expiresAt.toISOString() : null,
     maxVisits: entry.maxVisits,
+    rules: hideTarget && entry.passwordHash !== null ? [] : rulesOf(entry),
     protected: entry.passwordHash !== null,
     ...(tags !== undefined ? { tags } : {}),
   };
@@ -61,9 +69,12 @@ export const expiredLinkOf = (entry: ShortUrl, expired: Expired, baseUrl: string
 });
 
 /** What the redirect caches hold for an entry. */
-export const linkOf = (entry: Pick<ShortUrl, 'url' | 'expiresAt' | 'maxVisits' | 'passwordHash'>): CachedLink => ({
+export const linkOf = (
+  entry: Pick<ShortUrl, 'url' | 'expiresAt' | 'maxVisits' | 'passwordHash' | 'rules'>,
+): CachedLink => ({
   url: entry.url,
   expiresAt: entry.expiresAt ? entry.expiresAt.getTime() : null,
   limited: entry.maxVisits !== null,
   protected: entry.passwordHash !== null,
+  rules: compileRules(rulesOf(entry)),
 });

@@ -59,7 +59,14 @@ export const redirectShortUrlEndpoint = shortenerEndpoint({
         if (limited) return sendRedirectLimited(res, limited);
       }
       const userAgent = req.get('user-agent');
-      const source = { referer: req.get('referer'), userAgent, address: req.ip };
+      const query = req.url.indexOf('?');
+      const source = {
+        referer: req.get('referer'),
+        userAgent,
+        address: req.ip,
+        acceptLanguage: req.get('accept-language'),
+        rawQuery: query === -1 ? '' : req.url.slice(query + 1),
+      };
       const outcome =
         code === null
           ? ({ kind: 'unknown' } as const)

@@ -19,6 +19,8 @@ import {
   shortCodeSchema,
   TAG_MAX_LENGTH,
   TAGS_MAX,
+  REDIRECT_RULES_MAX,
+  RedirectRuleSchema,
   LINK_PASSWORD_MAX_LENGTH,
   LINK_PASSWORD_MIN_LENGTH,
   targetUrlSchema,
@@ -31,6 +33,7 @@ import { parseExpiresAt, parseMaxVisits } from '../domain/expiry.rules.js';
 import { decodeLinksCursor, type OwnerPosition } from '../domain/links-cursor.rules.js';
 import { isWellFormedCode } from '../domain/short-code.rules.js';
 import { parseLinkPassword } from '../domain/link-password.rules.js';
+import { parseRules, type RedirectRule } from '../domain/redirect-rules.rules.js';
 import { parseTagFilter, parseTags } from '../domain/tags.rules.js';
 import { normaliseTargetUrl } from '../domain/target-url.rules.js';
 
@@ -310,6 +313,23 @@ export const linkPassword = (): Field<string | null> =>
     parse: (value) => parseLinkPassword(value),
   });
 
+/**
+ * `rules`: at most 20 `{when, url, forwardQuery?}`, each url checked as `url` is (SHORTENER_PRIVATE_TARGET_PREFIXES
+ * included); anything else is 400 1091 naming the rule and field; null or [] means none (PATCH: remove them).
+ */
+export const redirectRules = (): Field<RedirectRule[], ShortenerConfig> =>
+  field({
+    schema: s.nullable(
+      s.array(RedirectRuleSchema, {
+        maxItems: REDIRECT_RULES_MAX,
+        description: `Up to ${REDIRECT_RULES_MAX} rules, in order: the first whose every condition holds sends the visit to its url instead of \`url\`. null or [] removes them (PATCH).`,
+      }),
+    ),
+    codes: ['INVALID_RULES'],
+    parse: (value, { config }) =>
+      parseRules(value, (url) => normaliseTargetUrl(url, config.shortener.privateTargetPrefixes)),
+  });
+
 /** The management code of PATCH and DELETE: a non-empty string, else 1076. */
 export const managementCode = (): Field<string> =>
   field({
@@ -333,6 +353,7 @@ export const createShortUrlBody = {
   maxVisits: inBody(optional(maxVisits())),
   tags: inBody(optional(tags())),
   password: inBody(optional(linkPassword())),
+  rules: inBody(optional(redirectRules())),
 };
 
 /** `links` of a bulk create: 1 to 100 items, each checked afterwards as one create's body (1084 otherwise). */

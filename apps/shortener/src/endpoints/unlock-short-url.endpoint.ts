@@ -61,7 +61,14 @@ export const unlockShortUrlEndpoint = shortenerEndpoint({
       if (limited) return sendRedirectLimited(res, limited);
       if (code === null) return sendUnknownCode(res);
       const userAgent = req.get('user-agent');
-      const source = { referer: req.get('referer'), userAgent, address: req.ip ?? '' };
+      const query = req.url.indexOf('?');
+      const source = {
+        referer: req.get('referer'),
+        userAgent,
+        address: req.ip ?? '',
+        acceptLanguage: req.get('accept-language'),
+        rawQuery: query === -1 ? '' : req.url.slice(query + 1),
+      };
       const outcome = await services.unlockShortUrl.unlock(code, password, !isBotAgent(userAgent), source);
       if (outcome.kind === 'unknown') sendUnknownCode(res);
       else if (outcome.kind === 'expired') sendExpired(res, outcome.expired);

@@ -8,6 +8,7 @@ import {
   linkPassword,
   managementCode,
   maxVisits,
+  redirectRules,
   tags,
   targetUrl,
 } from './short-url.fields.js';
@@ -36,6 +37,7 @@ export const updateShortUrlEndpoint = shortenerEndpoint({
     maxVisits: inBody(optional(maxVisits())),
     tags: inBody(optional(tags())),
     password: inBody(optional(linkPassword())),
+    rules: inBody(optional(redirectRules())),
   },
   body: { description: 'The management code and what changes.' },
   responses: {

@@ -5,6 +5,7 @@ import type { ShortUrl } from '../db/entities/short-url.entity.js';
 import type { RedirectCacheRepository } from '../repositories/redirect-cache.repository.js';
 import type { ShortUrlRepository } from '../repositories/short-url.repository.js';
 import { hashLinkPassword } from '../domain/link-password.rules.js';
+import type { RedirectRule } from '../domain/redirect-rules.rules.js';
 import { randomCode } from '../domain/short-code.rules.js';
 import { linkOf, toRecord } from '../domain/short-url-record.rules.js';
 import { isReservedCode } from '../domain/shortener.policy.js';
@@ -30,6 +31,8 @@ export interface CreateShortUrl {
   tags?: string[];
   /** The link's password (checked, 8–128 characters), stored as a scrypt hash; null or absent: none. */
   password?: string | null;
+  /** Checked redirect rules; absent or empty: none. A link with rules is never shared. */
+  rules?: RedirectRule[];
 }
 
 export interface CreateResult {
@@ -67,8 +70,14 @@ export class CreateShortUrlService {
     const maxVisits = input.maxVisits ?? null;
     const tags = input.tags ?? [];
     const password = input.password ?? null;
+    const rules = input.rules !== undefined && input.rules.length > 0 ? JSON.stringify(input.rules) : null;
     const shared =
-      !input.editable && expiresAt === null && maxVisits === null && tags.length === 0 && password === null;
+      !input.editable &&
+      expiresAt === null &&
+      maxVisits === null &&
+      tags.length === 0 &&
+      password === null &&
+      rules === null;
 
     // Not a uniqueness check (the index is): it spares an insert, and a sequence number, per repeat.
     if (shared) {
@@ -94,6 +103,7 @@ export class CreateShortUrlService {
         ownerKeyId: input.ownerKeyId ?? null,
         tags,
         passwordHash,
+        rules,
       });
       if (outcome.ok) {
         await this.deps.cache.put(code, linkOf(outcome.value));

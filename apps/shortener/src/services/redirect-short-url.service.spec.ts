@@ -13,6 +13,7 @@ const link = (url: string, more: { expiresAt?: number; limited?: boolean } = {})
   expiresAt: more.expiresAt ?? null,
   limited: more.limited ?? false,
   protected: false,
+  rules: null,
 });
 
 describe('RedirectShortUrlService.peek', () => {

@@ -6,6 +6,7 @@ import { expiredLinkOf, fullUrlOf, linkOf } from '../domain/short-url-record.rul
 import {
   UNKNOWN,
   type RedirectShortUrlService,
+  type RuleFacts,
   type VisitOutcome,
   type VisitSource,
 } from './redirect-short-url.service.js';
@@ -40,7 +41,7 @@ export class UnlockShortUrlService {
     code: string,
     password: string | null,
     counted: boolean,
-    source: VisitSource & { address: string },
+    source: VisitSource & Partial<RuleFacts> & { address: string },
   ): Promise<UnlockOutcome> {
     const fullURL = fullUrlOf(this.deps.baseUrl, code);
     const before = await this.deps.passwordTries.state(code, source.address);

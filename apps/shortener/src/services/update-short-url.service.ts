@@ -6,6 +6,7 @@ import type { RedirectCacheRepository } from '../repositories/redirect-cache.rep
 import type { ShortUrlChanges, ShortUrlRepository } from '../repositories/short-url.repository.js';
 import type { ShortUrlTagsRepository } from '../repositories/short-url-tags.repository.js';
 import { hashLinkPassword } from '../domain/link-password.rules.js';
+import type { RedirectRule } from '../domain/redirect-rules.rules.js';
 import { authorisedEntry } from '../domain/management-code.rules.js';
 import { toRecord } from '../domain/short-url-record.rules.js';
 import type { VisitStatsService } from './visit-stats.service.js';
@@ -21,6 +22,8 @@ export interface UpdateShortUrl {
   tags?: string[];
   /** A new password (always a change: it is never compared with the old one); null removes it. */
   password?: string | null;
+  /** The whole new list of rules; [] removes them. */
+  rules?: RedirectRule[];
 }
 
 export interface UpdateShortUrlDeps {
@@ -52,6 +55,10 @@ export class UpdateShortUrlService {
       Object.assign(changes, await this.visitLimitChange(entry, maxVisits));
     if (input.password !== undefined && (input.password !== null || entry.passwordHash !== null))
       changes.passwordHash = input.password === null ? null : await hashLinkPassword(input.password);
+    if (input.rules !== undefined) {
+      const rules = input.rules.length === 0 ? null : JSON.stringify(input.rules);
+      if (rules !== entry.rules) changes.rules = rules;
+    }
     const oldTags = await this.deps.tags.tagsOf(entry.pos);
     const newTags = input.tags !== undefined && input.tags.join() !== oldTags.join() ? input.tags : undefined;
     if (Object.keys(changes).length === 0 && newTags === undefined) throw new ApiError('NO_CHANGES');
@@ -66,7 +73,11 @@ export class UpdateShortUrlService {
     if (!updated) throw new ApiError('SHORT_URL_NOT_FOUND');
     this.deps.previews.evict(entry.code);
     const redirectChanged =
-      changes.url !== undefined || 'expiresAt' in changes || 'maxVisits' in changes || 'passwordHash' in changes;
+      changes.url !== undefined ||
+      'expiresAt' in changes ||
+      'maxVisits' in changes ||
+      'passwordHash' in changes ||
+      'rules' in changes;
     await this.deps.cache.invalidate(entry.code, redirectChanged ? 'edited' : 'credited');
     return {
       ...toRecord({ ...entry, ...changes, modifiedAt }, this.deps.baseUrl, newTags ?? oldTags),

@@ -127,8 +127,26 @@ export function renderPreviewPage({ record, urlChangedAt, visits, qrSvg }: Short
 <p class="target"><a id="target-link" href="${url}" rel="nofollow noopener noreferrer">${url}</a></p>
 <label for="target-url">Destination, to copy:</label>
 <div class="copy"><input id="target-url" type="text" readonly value="${url}"><button id="copy-button" type="button" hidden>Copy</button></div>`;
+  // Where rules may send a visit instead (issue 38), as openly as an edited destination.
+  const ruleTargets =
+    record.rules.length === 0
+      ? ''
+      : `\n<p>Depending on the visitor (device, language, country, time or link parameters), it may instead lead to:</p>
+<ul id="rule-targets">${record.rules
+          .map(
+            (rule) =>
+              `<li><a href="${escapeHtml(rule.url)}" rel="nofollow noopener noreferrer">${escapeHtml(rule.url)}</a> <small>(${escapeHtml(
+                Object.entries(rule.when)
+                  .map(
+                    ([name, value]) =>
+                      `${name}: ${typeof value === 'object' && !Array.isArray(value) ? JSON.stringify(value) : String(value)}`,
+                  )
+                  .join('; '),
+              )})</small></li>`,
+          )
+          .join('')}</ul>`;
   const body = `<h1>Short link <span class="short">${short}</span></h1>
-${notice}${target}
+${notice}${target}${ruleTargets}
 <dl>
 <dt>Short URL</dt><dd>${short}</dd>
 <dt>Credit</dt><dd id="credit">${credit}</dd>
