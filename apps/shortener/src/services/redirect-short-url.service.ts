@@ -6,7 +6,7 @@ import { isWellFormedCode } from '../domain/short-code.rules.js';
 import { expiredLinkOf, fullUrlOf, linkOf, type ExpiredLink } from '../domain/short-url-record.rules.js';
 import { isReservedCode } from '../domain/shortener.policy.js';
 import { AgentSummaries, rawReferrerHost, type AgentSummary } from '../domain/visit-source.rules.js';
-import { firstHolding, languagesOf, withQuery, type CompiledRule } from '../domain/redirect-rules.rules.js';
+import { firstHolding, preferredLanguages, withQuery, type CompiledRule } from '../domain/redirect-rules.rules.js';
 import { DEFAULT_RULE } from '../domain/visit-breakdown.rules.js';
 import { isBotAgent } from '../domain/visitor.rules.js';
 import type { VisitCountryRepository } from '../repositories/visit-country.repository.js';
@@ -64,6 +64,9 @@ export interface RuledTarget {
   url: string;
   rule: string;
 }
+
+/** The query of a visit without one (the rules only read it). */
+const NO_QUERY = new URLSearchParams();
 
 /** The rules' values in the stats, made once: the fast lane allocates no string for them. */
 const RULE_VALUES: readonly string[] = Array.from({ length: REDIRECT_RULES_MAX }, (_, i) => String(i));
@@ -171,7 +174,7 @@ export class RedirectShortUrlService {
     const index = firstHolding(link.rules, {
       now: this.deps.clock().getTime(),
       agent: () => (agent ??= this.agents.of(facts.userAgent ?? '')),
-      languages: () => (languages ??= languagesOf(facts.acceptLanguage)),
+      languages: () => (languages ??= preferredLanguages(facts.acceptLanguage)),
       country: () =>
         country === undefined
           ? (country =
@@ -179,7 +182,7 @@ export class RedirectShortUrlService {
                 ? null
                 : (this.deps.countries?.countryOf(facts.address) ?? null))
           : country,
-      query: () => (query ??= new URLSearchParams(facts.rawQuery)),
+      query: () => (query ??= facts.rawQuery === '' ? NO_QUERY : new URLSearchParams(facts.rawQuery)),
     });
     if (index === -1) return { url: link.url, rule: DEFAULT_RULE };
     const rule = link.rules[index]!;
