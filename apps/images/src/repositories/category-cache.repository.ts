@@ -1,5 +1,5 @@
 import type { CategoryRow } from '../db/entities/category.entity.js';
-import { isCategoryKey } from '../services/category-key.rules.js';
+import { isCategoryKey } from '../domain/category-key.rules.js';
 import type { CategoryRepository, TypeStats } from './category.repository.js';
 
 /** Rows kept at most; past it the cache starts over (categories are few, keys that name none never get in). */
@@ -45,7 +45,7 @@ export class CategoryCacheRepository {
     const now = this.now();
     const hit = this.stats.get(db);
     if (hit && hit.expires > now) return hit.stats;
-    const stats = this.categories.typeStats(db);
+    const stats = this.categories.typeStats(db, { lagTolerant: true });
     this.stats.set(db, { stats, expires: now + this.ttlMs });
     stats.catch(() => {
       if (this.stats.get(db)?.stats === stats) this.stats.delete(db);
