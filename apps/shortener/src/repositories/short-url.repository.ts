@@ -178,6 +178,7 @@ export class ShortUrlRepository {
       const result = await manager.delete(ShortUrlEntity, { pos });
       await manager.query('DELETE FROM short_url_visits WHERE short_url_pos = ?', [pos]);
       await manager.query('DELETE FROM short_url_visit_breakdown WHERE short_url_pos = ?', [pos]);
+      await manager.query('DELETE FROM short_url_imports WHERE short_url_pos = ?', [pos]);
       return (result.affected ?? 0) > 0;
     });
   }
