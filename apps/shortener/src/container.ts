@@ -8,6 +8,7 @@ import { PreviewCacheRepository } from './repositories/preview-cache.repository.
 import { QrImageRepository } from './repositories/qr-image.repository.js';
 import { RedirectCacheRepository } from './repositories/redirect-cache.repository.js';
 import { ShortUrlRepository } from './repositories/short-url.repository.js';
+import { ShortUrlTagsRepository } from './repositories/short-url-tags.repository.js';
 import { VisitCountryRepository } from './repositories/visit-country.repository.js';
 import { VisitTallyRepository } from './repositories/visit-tally.repository.js';
 import { VisitRepository } from './repositories/visit.repository.js';
@@ -18,6 +19,7 @@ import { GetShortUrlQrService } from './services/get-short-url-qr.service.js';
 import { GetShortUrlStatsService } from './services/get-short-url-stats.service.js';
 import { GetShortUrlService } from './services/get-short-url.service.js';
 import { ListShortUrlsService } from './services/list-short-urls.service.js';
+import { ListTagsService } from './services/list-tags.service.js';
 import { PreviewShortUrlService } from './services/preview-short-url.service.js';
 import { redirectLinkLoader, RedirectShortUrlService } from './services/redirect-short-url.service.js';
 import { UpdateShortUrlService } from './services/update-short-url.service.js';
@@ -58,6 +60,7 @@ export function createShortenerContainer(connections: ShortenerConnections): Sho
   const now = (): number => clock().getTime();
   const baseUrl = config.urls.shortener;
   const repository = new ShortUrlRepository(dataSource);
+  const tags = new ShortUrlTagsRepository(dataSource);
   const redirectCache = new RedirectCacheRepository({
     redis,
     subscriber,
@@ -117,7 +120,8 @@ export function createShortenerContainer(connections: ShortenerConnections): Sho
   return {
     createShortUrl,
     bulkCreateShortUrls: new BulkCreateShortUrlsService({ createShortUrl }),
-    listShortUrls: new ListShortUrlsService({ repository, visitStats, baseUrl }),
+    listShortUrls: new ListShortUrlsService({ repository, tags, visitStats, baseUrl }),
+    listTags: new ListTagsService({ tags }),
     getShortUrlQr: new GetShortUrlQrService({ entries: previews, images: new QrImageRepository(), baseUrl }),
     redirectShortUrl: new RedirectShortUrlService({
       cache: redirectCache,
@@ -128,10 +132,11 @@ export function createShortenerContainer(connections: ShortenerConnections): Sho
       clock,
     }),
     previewShortUrl: new PreviewShortUrlService({ previews, visitStats, baseUrl, clock }),
-    getShortUrl: new GetShortUrlService({ repository, visitStats, baseUrl, clock }),
+    getShortUrl: new GetShortUrlService({ repository, tags, visitStats, baseUrl, clock }),
     getShortUrlStats: new GetShortUrlStatsService({ repository, visitStats }),
     updateShortUrl: new UpdateShortUrlService({
       repository,
+      tags,
       cache: redirectCache,
       previews,
       visitStats,

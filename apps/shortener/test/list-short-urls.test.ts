@@ -136,6 +136,7 @@ describe("GET /links: the key's own entries", () => {
       'maxVisits',
       'modifiedAt',
       'pos',
+      'tags',
       'url',
       'visits',
     ]);

@@ -159,6 +159,12 @@ export const Errors = define({
     status: 422,
     message: "The request has more items than the key's rate-limit bucket allows in a whole window; nothing was done.",
   },
+  INVALID_TAGS: {
+    code: 1087,
+    status: 422,
+    message:
+      'The provided tags are invalid: expected a list of at most 10 tags, each 1 to 32 characters of a-z, 0-9 and -.',
+  },
 });
 
 export type ErrorName = keyof typeof Errors;

@@ -28,6 +28,18 @@ export const LINKS_PAGE_MAX = 100;
 /** Longest `q` of `GET /links`. */
 export const LINKS_QUERY_MAX_LENGTH = 200;
 
+/** Tags of one link: at most this many, each 1–32 of a-z, 0-9 and - (stored lower-case). */
+export const TAGS_MAX = 10;
+export const TAG_MAX_LENGTH = 32;
+export const TAG_PATTERN = /^[a-z0-9-]{1,32}$/;
+/** A link's tags as answered: lower-case, each once, sorted. */
+export const tagsSchema = (keywords: Record<string, unknown> = {}) =>
+  s.array(s.string({ minLength: 1, maxLength: TAG_MAX_LENGTH, pattern: TAG_PATTERN.source }), {
+    maxItems: TAGS_MAX,
+    uniqueItems: true,
+    ...keywords,
+  });
+
 /** Items of one `POST /create/bulk`. */
 export const BULK_CREATE_MAX_LINKS = 100;
 
@@ -70,9 +82,13 @@ export const ShortUrlRecordSchema = s.object(
         description: 'The counted visits after which the link expires; null when unset.',
       }),
     ),
+    tags: tagsSchema({
+      description:
+        "The link's tags, lower-case, sorted; shown to its owner's key (and on create and PATCH), left out otherwise.",
+    }),
   },
   // Extended by `allOf` (with visits, with the management code): closed by each extension.
-  { additionalProperties: true },
+  { additionalProperties: true, optional: ['tags'] },
 );
 export type ShortUrlRecord = Static<typeof ShortUrlRecordSchema>;
 
@@ -191,6 +207,18 @@ export const ShortUrlPageSchema = s.object({
 });
 export type ShortUrlPage = Static<typeof ShortUrlPageSchema>;
 
+/** `GET /tags`: the key's tags and how many of its links carry each. */
+export const TagListSchema = s.object({
+  tags: s.array(
+    s.object({
+      tag: s.string({ minLength: 1, maxLength: TAG_MAX_LENGTH }),
+      links: s.integer({ minimum: 1, description: "The key's links that carry the tag." }),
+    }),
+    { description: 'Every tag on a link of the presenting key, by name.' },
+  ),
+});
+export type TagList = Static<typeof TagListSchema>;
+
 /** One item's outcome in `POST /create/bulk`: what POST /create would have answered (its HTTP status as `status`), or its failure. */
 export const BulkCreateItemResultSchema = s.oneOf(
   s.object({
@@ -204,7 +232,7 @@ export const BulkCreateItemResultSchema = s.oneOf(
     success: s.literal(false),
     code: s.integer({
       description:
-        'The code POST /create would have answered (1070–1074, 1081, 1082), or 1084 for an item that is not an object.',
+        'The code POST /create would have answered (1070–1074, 1081, 1082, 1087), or 1084 for an item that is not an object.',
     }),
     error: s.string(),
   }),

@@ -14,8 +14,11 @@ export interface CachedLink {
 /** `fullURL`: SHORTENER_URL, then the code; never built from the request. */
 export const fullUrlOf = (baseUrl: string, code: string): string => `${baseUrl}/${code}`;
 
-/** An entry as clients see it (docs/api.md: the record). */
-export function toRecord(entry: ShortUrl, baseUrl: string): ShortUrlRecord {
+/**
+ * An entry as clients see it (docs/api.md: the record); `tags` only where its owner asks (create,
+ * PATCH, `/links`, the owner's `/:code.json`).
+ */
+export function toRecord(entry: ShortUrl, baseUrl: string, tags?: string[]): ShortUrlRecord {
   return {
     code: entry.code,
     createdAt: entry.createdAt.toISOString(),
@@ -26,6 +29,7 @@ export function toRecord(entry: ShortUrl, baseUrl: string): ShortUrlRecord {
     fullURL: fullUrlOf(baseUrl, entry.code),
     expiresAt: entry.expiresAt ? entry.expiresAt.toISOString() : null,
     maxVisits: entry.maxVisits,
+    ...(tags !== undefined ? { tags } : {}),
   };
 }
 

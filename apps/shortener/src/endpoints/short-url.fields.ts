@@ -17,6 +17,8 @@ import {
   SHORT_CODE_MAX_LENGTH,
   SHORT_CODE_PATTERN,
   shortCodeSchema,
+  TAG_MAX_LENGTH,
+  TAGS_MAX,
   targetUrlSchema,
   URL_MAX_LENGTH,
   type QrFormat,
@@ -26,6 +28,7 @@ import type { ShortenerConfig } from '../config.js';
 import { parseExpiresAt, parseMaxVisits } from '../domain/expiry.rules.js';
 import { decodeLinksCursor, type OwnerPosition } from '../domain/links-cursor.rules.js';
 import { isWellFormedCode } from '../domain/short-code.rules.js';
+import { parseTagFilter, parseTags } from '../domain/tags.rules.js';
 import { normaliseTargetUrl } from '../domain/target-url.rules.js';
 
 /** How a value is quoted in a message: its first 50 characters. */
@@ -173,6 +176,15 @@ export const linksQuery = (): Field<string> =>
     },
   });
 
+/** `?tag` of `/links`, repeatable: only links carrying every tag given. */
+export const tagFilter = (): Field<string[]> =>
+  field({
+    schema: s.string({ minLength: 1, maxLength: TAG_MAX_LENGTH, pattern: '^[A-Za-z0-9-]+$' }),
+    description: `Only entries carrying this tag (any case); repeat it (\`tag=a&tag=b\`, up to ${TAGS_MAX}) for entries carrying all of them.`,
+    codes: ['INVALID_QUERY_VALUE'],
+    parse: (value) => parseTagFilter(value),
+  });
+
 /* ---------- body ---------- */
 
 /**
@@ -270,6 +282,17 @@ export const maxVisits = (): Field<number | null> =>
     parse: (value, { headers }) => (value === null ? null : parseMaxVisits(value, { digits: isFormBody(headers) })),
   });
 
+/** `tags`: up to 10, each 1–32 of a-z, 0-9 and - (upper case is stored lower-case), 1087 otherwise; `[]` removes them (PATCH). */
+export const tags = (): Field<string[]> =>
+  field({
+    schema: s.array(s.string({ minLength: 1, maxLength: TAG_MAX_LENGTH, pattern: '^[A-Za-z0-9-]+$' }), {
+      maxItems: TAGS_MAX,
+      description: `Up to ${TAGS_MAX} tags, each 1 to ${TAG_MAX_LENGTH} characters of a-z, 0-9 and - (stored lower-case, each once); [] removes them (PATCH).`,
+    }),
+    codes: ['INVALID_TAGS'],
+    parse: (value) => parseTags(value),
+  });
+
 /** The management code of PATCH and DELETE: a non-empty string, else 1076. */
 export const managementCode = (): Field<string> =>
   field({
@@ -291,6 +314,7 @@ export const createShortUrlBody = {
   credit: inBody(optional(credit())),
   expiresAt: inBody(optional(expiresAt())),
   maxVisits: inBody(optional(maxVisits())),
+  tags: inBody(optional(tags())),
 };
 
 /** `links` of a bulk create: 1 to 100 items, each checked afterwards as one create's body (1084 otherwise). */

@@ -8,6 +8,7 @@ import type { GetShortUrlQrService } from '../services/get-short-url-qr.service.
 import type { GetShortUrlStatsService } from '../services/get-short-url-stats.service.js';
 import type { GetShortUrlService } from '../services/get-short-url.service.js';
 import type { ListShortUrlsService } from '../services/list-short-urls.service.js';
+import type { ListTagsService } from '../services/list-tags.service.js';
 import type { PreviewShortUrlService } from '../services/preview-short-url.service.js';
 import type { RedirectShortUrlService } from '../services/redirect-short-url.service.js';
 import type { UpdateShortUrlService } from '../services/update-short-url.service.js';
@@ -17,6 +18,7 @@ export interface ShortenerServices {
   createShortUrl: CreateShortUrlService;
   bulkCreateShortUrls: BulkCreateShortUrlsService;
   listShortUrls: ListShortUrlsService;
+  listTags: ListTagsService;
   getShortUrlQr: GetShortUrlQrService;
   /** Both lanes of the redirect: the fast lane before Express and the Express route. */
   redirectShortUrl: RedirectShortUrlService;

@@ -25,6 +25,8 @@ export interface CreateShortUrl {
   maxVisits?: number | null;
   /** The API key creating the entry, recorded as its owner (`GET /links`); null or absent: none. */
   ownerKeyId?: number | null;
+  /** Checked and lower-cased; absent or empty: none. A tagged entry is never shared. */
+  tags?: string[];
 }
 
 export interface CreateResult {
@@ -60,7 +62,8 @@ export class CreateShortUrlService {
     const credit = input.credit ?? DEFAULT_CREDIT;
     const expiresAt = input.expiresAt ?? null;
     const maxVisits = input.maxVisits ?? null;
-    const shared = !input.editable && expiresAt === null && maxVisits === null;
+    const tags = input.tags ?? [];
+    const shared = !input.editable && expiresAt === null && maxVisits === null && tags.length === 0;
 
     // Not a uniqueness check (the index is): it spares an insert, and a sequence number, per repeat.
     if (shared) {
@@ -83,10 +86,11 @@ export class CreateShortUrlService {
         expiresAt,
         maxVisits,
         ownerKeyId: input.ownerKeyId ?? null,
+        tags,
       });
       if (outcome.ok) {
         await this.deps.cache.put(code, linkOf(outcome.value));
-        return { created: true, record: toRecord(outcome.value, this.deps.baseUrl), managementCode };
+        return { created: true, record: toRecord(outcome.value, this.deps.baseUrl, tags), managementCode };
       }
       if (outcome.conflict === 'url') {
         const winner = await this.deps.repository.findSharedByUrl(url);
@@ -105,6 +109,7 @@ export class CreateShortUrlService {
   }
 
   private existing(entry: ShortUrl): CreateResult {
-    return { created: false, record: toRecord(entry, this.deps.baseUrl), managementCode: null };
+    // A shared entry never has tags.
+    return { created: false, record: toRecord(entry, this.deps.baseUrl, []), managementCode: null };
   }
 }
