@@ -8,3 +8,4 @@ export { isWellFormedCode, randomCode } from './domain/short-code.rules.js';
 export { isReservedCode } from './domain/shortener.policy.js';
 export { normaliseTargetUrl, normalisePrivateTargetPrefix } from './domain/target-url.rules.js';
 export { LinkImportRepository, type CodeHolder, type ImportedEntry } from './repositories/link-import.repository.js';
+export { parseTags } from './domain/tags.rules.js';

@@ -121,6 +121,11 @@ describe('bin/admin links import --from csv', { timeout: 180_000 }, () => {
       100,
       7,
     ]);
+    const tags: Array<{ tag: string }> = await shortener.query(
+      'SELECT t.tag FROM short_url_tags t JOIN short_urls s ON s.pos = t.short_url_pos WHERE s.code = ? ORDER BY t.tag',
+      ['quoted-comma'],
+    );
+    expect(tags.map((t) => t.tag)).toEqual(['news', 'tech']);
     // Never shared with other creators, and no management code exists for them.
     expect(rows.every((r) => r.shared_url_hash === null && r.management_code_hash === null)).toBe(true);
   });
@@ -130,19 +135,23 @@ describe('bin/admin links import --from csv', { timeout: 180_000 }, () => {
     const file = path.join(dir, 'resumable.csv');
     await writeFile(
       file,
-      'url,code,visits\nhttps://example.com/r1,resume-1,3\nhttps://example.com/r2,,4\nhttp://10.0.0.1/,resume-3,1\n',
+      'url,code,visits,tags\nhttps://example.com/r1,resume-1,3,\nhttps://example.com/r2,,4,\nhttp://10.0.0.1/,resume-3,1,\nhttps://example.com/r4,resume-4,0,Bad Tag!\n',
     );
     const dry = await importCsv(owner, file, '--dry-run');
     expect(dry.code).toBe(0);
-    expect(dry.lastLine).toMatch(/^Would import 2 \(0 under a new code\), skipped 0, refused 1\./);
+    expect(dry.lastLine).toMatch(/^Would import 2 \(0 under a new code\), skipped 0, refused 2\./);
     expect(await rowsOf(owner)).toEqual([]);
 
     expect((await importCsv(owner, file)).code).toBe(0);
     const again = await importCsv(owner, file);
     expect(again.code).toBe(0);
-    expect(again.lastLine).toMatch(/^Imported 0 \(0 under a new code\), skipped 2, refused 1\./);
+    expect(again.lastLine).toMatch(/^Imported 0 \(0 under a new code\), skipped 2, refused 2\./);
     const { summary } = await readReport(again.report);
     expect(summary.skippedFor).toEqual({ 'already imported': 2 });
+    expect(summary.refusedFor).toEqual({
+      'The provided url is invalid: private, loopback and reserved addresses are not allowed.': 1,
+      'The provided tags are invalid: tag 0 ("…") must be 1 to 32 characters of a-z, 0-9 and -.': 1,
+    });
     expect((await rowsOf(owner)).map((r) => [r.url, Number(r.visits)])).toEqual([
       ['https://example.com/r1', 3],
       ['https://example.com/r2', 4],

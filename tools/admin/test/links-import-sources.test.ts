@@ -79,6 +79,11 @@ describe('bin/admin links import from other shorteners', { timeout: 180_000 }, (
       ['spring', 'https://shop.example.com/sale?utm_source=bitly', '2024-03-01T10:15:00.000Z', 1543],
       ['4aBcDeF', 'https://docs.example.com/start', '2023-11-20T08:00:00.000Z', 27],
     ]);
+    const tags: Array<{ tag: string }> = await shortener.query(
+      'SELECT t.tag FROM short_url_tags t JOIN short_urls s ON s.pos = t.short_url_pos WHERE s.code = ? ORDER BY t.tag',
+      ['spring'],
+    );
+    expect(tags.map((t) => t.tag)).toEqual(['sale', 'spring']);
     expect((await readReport(result.report)).lines).toEqual([
       {
         outcome: 'refused',

@@ -8,6 +8,8 @@ export interface ImportedEntry {
   createdAt: Date;
   expiresAt: Date | null;
   maxVisits: number | null;
+  /** Checked by `parseTags` already (lower case, sorted, each once). */
+  tags: readonly string[];
   /** Visits counted at the source, before the import. */
   visits: number;
   /** The identity the entry had at its source (unique per owner and source). */
@@ -29,7 +31,7 @@ function isDuplicate(error: unknown): boolean {
 }
 
 /**
- * Writes imported entries (`short_urls` with `short_url_imports`) in batches, and answers the
+ * Writes imported entries (`short_urls` with `short_url_imports` and `short_url_tags`) in batches, and answers the
  * look-ups an import makes before it writes. Imported entries are never shared between creators
  * (`shared_url_hash` NULL: a source may hold one url under many codes) and nobody can change them
  * with a management code (none exists); visits counted at the source count against `maxVisits`.
@@ -85,6 +87,12 @@ export class LinkImportRepository {
           `INSERT INTO short_url_imports (short_url_pos, owner_key_id, source, origin, visits, imported_at) VALUES ${placeholders(entries.length, 6)}`,
           entries.flatMap((e) => [posOf.get(e.code), owner, source, e.origin, e.visits, now]),
         );
+        const tagRows = entries.flatMap((e) => e.tags.map((tag) => [posOf.get(e.code), tag, owner]));
+        if (tagRows.length > 0)
+          await manager.query(
+            `INSERT INTO short_url_tags (short_url_pos, tag, owner_key_id) VALUES ${placeholders(tagRows.length, 3)}`,
+            tagRows.flat(),
+          );
       });
       return true;
     } catch (error) {

@@ -1,5 +1,5 @@
 import { CREDIT_NOT_TEXT, DEFAULT_CREDIT, fitsCredit } from '@pawlink/contracts';
-import { isReservedCode, isWellFormedCode, normaliseTargetUrl } from '@pawlink/shortener';
+import { isReservedCode, isWellFormedCode, normaliseTargetUrl, parseTags } from '@pawlink/shortener';
 import type { ImportedLink } from '../link-sources/imported-link.js';
 
 /** What an import does with a link whose code is taken or not valid here. */
@@ -12,6 +12,8 @@ export interface CheckedLink {
   url: string;
   credit: string;
   createdAt: Date;
+  /** As the API stores them: lower case, sorted, each once. */
+  tags: string[];
   /** The code it asks for, when it is valid here; null when it has none or cannot have it. */
   code: string | null;
   /** Why its code cannot be kept as is (the conflict rule decides); null when it can, or has none. */
@@ -30,7 +32,8 @@ export function codeProblem(code: string): string | null {
 /**
  * The checks the API makes on a create, applied to an imported link: the target through the
  * shortener's own URL-safety rules (a refused target refuses the link, with the API's message),
- * the credit as POST /create checks it (its line breaks folded into spaces). Past creation and expiry dates are kept (they are history).
+ * the credit as POST /create checks it (its line breaks folded into spaces), the tags as the API
+ * checks them (a link whose tags it would refuse is refused, with the API's message). Past creation and expiry dates are kept (they are history).
  */
 export function checkLink(link: ImportedLink, privateTargetPrefixes: readonly string[], now: Date): LinkCheck {
   let url: string;
@@ -43,6 +46,12 @@ export function checkLink(link: ImportedLink, privateTargetPrefixes: readonly st
   const credit = (link.credit ?? '').replace(/[\r\n\t]+/g, ' ').trim();
   if (!fitsCredit(credit)) return { ok: false, reason: 'the credit is longer than 50 characters' };
   if (CREDIT_NOT_TEXT.test(credit)) return { ok: false, reason: 'the credit holds control characters' };
+  let tags: string[];
+  try {
+    tags = parseTags(link.tags);
+  } catch (error) {
+    return { ok: false, reason: (error as Error).message };
+  }
   const invalidCode = link.code === null ? null : codeProblem(link.code);
   return {
     ok: true,
@@ -51,6 +60,7 @@ export function checkLink(link: ImportedLink, privateTargetPrefixes: readonly st
       url,
       credit: credit === '' ? DEFAULT_CREDIT : credit,
       createdAt: link.createdAt ?? now,
+      tags,
       code: invalidCode === null ? link.code : null,
       invalidCode,
     },

@@ -204,6 +204,7 @@ export class LinkImportService {
         createdAt: checked.createdAt,
         expiresAt: checked.link.expiresAt,
         maxVisits: checked.link.maxVisits,
+        tags: checked.tags,
         visits: checked.link.visits,
         origin: checked.link.origin,
       }));
