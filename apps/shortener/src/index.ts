@@ -9,3 +9,6 @@ export { isReservedCode } from './domain/shortener.policy.js';
 export { normaliseTargetUrl, normalisePrivateTargetPrefix } from './domain/target-url.rules.js';
 export { LinkImportRepository, type CodeHolder, type ImportedEntry } from './repositories/link-import.repository.js';
 export { parseTags } from './domain/tags.rules.js';
+export { ExportLinksService } from './services/export-links.service.js';
+export { LinkExportRepository } from './repositories/link-export.repository.js';
+export { csvHeader, csvLine, EXPORT_FORMATS, ndjsonLine, type ExportFormat } from './domain/links-export.rules.js';

@@ -7,6 +7,7 @@ import { SOURCE_NAMES, type LinkSource, type SourceName } from '../link-sources/
 import { openLinkSource } from '../link-sources/open-link-source.js';
 import { ImportReportFile } from '../repositories/import-report.repository.js';
 import { showImportProgress } from '../services/import-progress.js';
+import { registerLinksExportCommand } from './links-export.command.js';
 import { CONFLICT_RULES, type ConflictRule } from '../services/link-import.rules.js';
 import { ImportConflict, LinkImportService } from '../services/link-import.service.js';
 
@@ -107,4 +108,6 @@ export function registerLinkCommands(program: Command, context: () => AdminConte
     .option('--dry-run', 'check everything, write nothing')
     .option('--report <file>', 'where the report goes (default links-import-<source>-<time>.jsonl here)')
     .action(async (location: string, options: ImportOptions) => importLinks(context(), location, options));
+
+  registerLinksExportCommand(links, context);
 }
