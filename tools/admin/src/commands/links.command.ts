@@ -44,12 +44,13 @@ async function importLinks(context: AdminContext, location: string, options: Imp
   }
   const startedAt = new Date();
   const file = path.resolve(options.report ?? `links-import-${options.from}-${stamp(startedAt)}.jsonl`);
-  const report = new ImportReportFile(file);
   const service = new LinkImportService({
     repository: await context.linkImports(),
     clock: () => new Date(),
     randomCode,
   });
+  const privateTargetPrefixes = context.privateTargetPrefixes();
+  const report = new ImportReportFile(file);
   const stopProgress = showImportProgress(source, report.summary);
   let stopped: string | null = null;
   try {
@@ -60,7 +61,7 @@ async function importLinks(context: AdminContext, location: string, options: Imp
         source: options.from,
         onConflict: options.onConflict,
         dryRun: options.dryRun === true,
-        privateTargetPrefixes: context.privateTargetPrefixes(),
+        privateTargetPrefixes,
       },
       (outcome) => report.add(outcome),
     );
