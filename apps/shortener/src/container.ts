@@ -21,6 +21,8 @@ import { GetShortUrlStatsService } from './services/get-short-url-stats.service.
 import { GetShortUrlService } from './services/get-short-url.service.js';
 import { ListShortUrlsService } from './services/list-short-urls.service.js';
 import { ListTagsService } from './services/list-tags.service.js';
+import { ExportLinksService } from './services/export-links.service.js';
+import { LinkExportRepository } from './repositories/link-export.repository.js';
 import { PreviewShortUrlService } from './services/preview-short-url.service.js';
 import { redirectLinkLoader, RedirectShortUrlService } from './services/redirect-short-url.service.js';
 import { UnlockShortUrlService } from './services/unlock-short-url.service.js';
@@ -138,6 +140,7 @@ export function createShortenerContainer(connections: ShortenerConnections): Sho
     bulkCreateShortUrls: new BulkCreateShortUrlsService({ createShortUrl }),
     listShortUrls: new ListShortUrlsService({ repository, tags, visitStats, baseUrl }),
     listTags: new ListTagsService({ tags }),
+    exportLinks: new ExportLinksService({ repository: new LinkExportRepository(dataSource) }),
     getShortUrlQr: new GetShortUrlQrService({ entries: previews, images: new QrImageRepository(), baseUrl }),
     redirectShortUrl,
     unlockShortUrl: new UnlockShortUrlService({

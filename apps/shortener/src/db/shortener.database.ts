@@ -8,6 +8,7 @@ import { AddShortUrlsOwner1796100000000 } from './migrations/1796100000000-add-s
 import { CreateShortUrlVisitBreakdown1796200000000 } from './migrations/1796200000000-create-short-url-visit-breakdown.js';
 import { CreateShortUrlTags1796300000000 } from './migrations/1796300000000-create-short-url-tags.js';
 import { AddShortUrlsPasswordAndRules1796300001000 } from './migrations/1796300001000-add-short-urls-password-and-rules.js';
+import { CreateShortUrlImports1796390000000 } from './migrations/1796390000000-create-short-url-imports.js';
 import { ShortUrlEntity } from './entities/short-url.entity.js';
 
 /** The `<DB_PREFIX>shortener` schema. */
@@ -24,5 +25,6 @@ export const shortenerDatabase: DataSourceSpec = {
     CreateShortUrlVisitBreakdown1796200000000,
     CreateShortUrlTags1796300000000,
     AddShortUrlsPasswordAndRules1796300001000,
+    CreateShortUrlImports1796390000000,
   ],
 };

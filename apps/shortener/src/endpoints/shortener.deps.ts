@@ -4,6 +4,7 @@ import type { ShortenerConfig } from '../config.js';
 import type { BulkCreateShortUrlsService } from '../services/bulk-create-short-urls.service.js';
 import type { CreateShortUrlService } from '../services/create-short-url.service.js';
 import type { DeleteShortUrlService } from '../services/delete-short-url.service.js';
+import type { ExportLinksService } from '../services/export-links.service.js';
 import type { GetShortUrlQrService } from '../services/get-short-url-qr.service.js';
 import type { GetShortUrlStatsService } from '../services/get-short-url-stats.service.js';
 import type { GetShortUrlService } from '../services/get-short-url.service.js';
@@ -20,6 +21,7 @@ export interface ShortenerServices {
   bulkCreateShortUrls: BulkCreateShortUrlsService;
   listShortUrls: ListShortUrlsService;
   listTags: ListTagsService;
+  exportLinks: ExportLinksService;
   getShortUrlQr: GetShortUrlQrService;
   /** Both lanes of the redirect: the fast lane before Express and the Express route. */
   redirectShortUrl: RedirectShortUrlService;

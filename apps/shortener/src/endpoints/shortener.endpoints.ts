@@ -1,6 +1,7 @@
 import { bulkCreateShortUrlsEndpoint } from './bulk-create-short-urls.endpoint.js';
 import { createShortUrlEndpoint } from './create-short-url.endpoint.js';
 import { deleteShortUrlAliasEndpoint, deleteShortUrlEndpoint } from './delete-short-url.endpoint.js';
+import { exportLinksEndpoint } from './export-links.endpoint.js';
 import { getShortUrlQrEndpoint } from './get-short-url-qr.endpoint.js';
 import { getShortUrlStatsEndpoint } from './get-short-url-stats.endpoint.js';
 import { getShortUrlEndpoint } from './get-short-url.endpoint.js';
@@ -19,6 +20,7 @@ import { updateShortUrlEndpoint } from './update-short-url.endpoint.js';
 export const SHORTENER_ENDPOINTS = [
   createShortUrlEndpoint,
   bulkCreateShortUrlsEndpoint,
+  exportLinksEndpoint,
   listShortUrlsEndpoint,
   listTagsEndpoint,
   deleteShortUrlAliasEndpoint,

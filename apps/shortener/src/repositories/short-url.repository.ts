@@ -274,6 +274,7 @@ export class ShortUrlRepository {
       await manager.query('DELETE FROM short_url_visits WHERE short_url_pos = ?', [pos]);
       await manager.query('DELETE FROM short_url_visit_breakdown WHERE short_url_pos = ?', [pos]);
       await deleteTags(manager, pos);
+      await manager.query('DELETE FROM short_url_imports WHERE short_url_pos = ?', [pos]);
       return (result.affected ?? 0) > 0;
     });
   }
