@@ -27,6 +27,7 @@ export const RESERVED_CODES: ReadonlySet<string> = new Set([
   'edit',
   'openapi',
   'links',
+  'console',
 ]);
 
 const RESERVED = new RegExp(`^(?:${[...RESERVED_CODES].join('|')})$`, 'i');

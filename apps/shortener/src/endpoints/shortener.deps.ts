@@ -11,6 +11,8 @@ import type { ListShortUrlsService } from '../services/list-short-urls.service.j
 import type { PreviewShortUrlService } from '../services/preview-short-url.service.js';
 import type { RedirectShortUrlService } from '../services/redirect-short-url.service.js';
 import type { UpdateShortUrlService } from '../services/update-short-url.service.js';
+import type { ConsoleSessionService } from '../services/console-session.service.js';
+import type { GetConsoleService } from '../services/get-console.service.js';
 
 /** One service per endpoint (docs/architecture.md); container.ts builds them. */
 export interface ShortenerServices {
@@ -25,6 +27,9 @@ export interface ShortenerServices {
   getShortUrlStats: GetShortUrlStatsService;
   updateShortUrl: UpdateShortUrlService;
   deleteShortUrl: DeleteShortUrlService;
+  /** The console's page and assets, and its sign-ins (docs/console.md). */
+  getConsole: GetConsoleService;
+  consoleSession: ConsoleSessionService;
 }
 import type { LimitLookups } from '../guards/lookup-limit.guard.js';
 
@@ -44,3 +49,6 @@ export const shortenerEndpoint = defineEndpoint<ShortenerEndpointDeps>();
 
 /** The tag of every short-url operation in the document. */
 export const SHORT_URL_TAGS = ['short urls'];
+
+/** The tag of the console's operations in the document. */
+export const CONSOLE_TAGS = ['console'];
