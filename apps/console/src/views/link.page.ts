@@ -70,12 +70,12 @@ function qrSection(link: LinkRecord): HTMLElement {
   );
 }
 
-function editSection(link: LinkRecord, onChanged: (record: LinkRecord | null) => void): HTMLElement {
+function editSection(link: LinkRecord, onChanged: (record: LinkRecord | null) => void, notice = ''): HTMLElement {
   const known = managementCodes.get(link.code);
   const url = h('input', { type: 'url', value: link.url, required: true, maxlength: 2048 });
   const credit = h('input', { type: 'text', value: link.credit, maxlength: 50 });
   const code = h('input', { type: 'password', autocomplete: 'off', value: known ?? '' });
-  const status = h('p', { class: 'status', role: 'status', id: 'edit-status' });
+  const status = h('p', { class: 'status', role: 'status', id: 'edit-status' }, notice);
   const form = h(
     'form',
     { novalidate: true, 'aria-labelledby': 'edit-title' },
@@ -112,10 +112,7 @@ function editSection(link: LinkRecord, onChanged: (record: LinkRecord | null) =>
     const changes: Record<string, string> = { managementCode: code.value.trim() };
     if (url.value.trim() !== link.url) changes.url = url.value.trim();
     if (credit.value.trim() !== link.credit) changes.credit = credit.value.trim();
-    api<{ data: LinkRecord }>('PATCH', path, changes).then((answer) => {
-      status.textContent = 'Saved.';
-      onChanged(answer.data);
-    }, failed);
+    api<{ data: LinkRecord }>('PATCH', path, changes).then((answer) => onChanged(answer.data), failed);
   });
   form.querySelector('#delete')!.addEventListener('click', () => {
     clearErrors(form);
@@ -186,23 +183,29 @@ function visitsSection(stats: LinkStats): HTMLElement {
 export function linkView(code: string, onFailure: (error: unknown) => void): HTMLElement {
   const root = h('section', { 'aria-labelledby': 'link-title' });
   const path = encodeURIComponent(code);
-  const render = (link: LinkRecord, stats: LinkStats | undefined) => {
+  const render = (link: LinkRecord, stats: LinkStats | undefined, notice?: string) => {
     show(
       root,
       h('p', {}, h('a', { href: '#/links' }, '← Your links')),
       h('h1', { id: 'link-title', tabindex: '-1' }, link.code),
       recordList(link),
       qrSection(link),
-      editSection(link, (changed) => {
-        if (changed) render(changed, stats);
-        else
-          show(
-            root,
-            h('h1', { id: 'link-title', tabindex: '-1' }, 'Deleted'),
-            h('p', { role: 'status' }, `${link.fullURL} was deleted.`),
-            h('p', {}, h('a', { href: '#/links' }, 'Back to your links')),
-          );
-      }),
+      editSection(
+        link,
+        (changed) => {
+          if (changed) {
+            render(changed, stats, 'Saved.');
+            root.querySelector<HTMLElement>('#edit-url')?.focus();
+          } else
+            show(
+              root,
+              h('h1', { id: 'link-title', tabindex: '-1' }, 'Deleted'),
+              h('p', { role: 'status' }, `${link.fullURL} was deleted.`),
+              h('p', {}, h('a', { href: '#/links' }, 'Back to your links')),
+            );
+        },
+        notice,
+      ),
       stats ? visitsSection(stats) : h('p', {}, 'Visits are not available right now.'),
     );
   };
