@@ -46,7 +46,19 @@ export function createApp(deps: ShortenerAppDeps): Express {
   const base = createServiceApp({
     service: 'shortener',
     ...deps,
-    docs: { document: shortenerOpenApi, urls: config.urls, rateLimits: serviceRateLimits('shortener') },
+    docs: {
+      document: shortenerOpenApi,
+      urls: config.urls,
+      rateLimits: serviceRateLimits('shortener'),
+      pages: [
+        {
+          title: 'Console',
+          path: 'console/',
+          description:
+            'for link owners: sign in with an API key to see, create, edit and share your links and chart their visits.',
+        },
+      ],
+    },
     // The endpoints whose bodies may be larger than BODY_LIMIT_BYTES (POST /create/bulk).
     bodyLimits: bodyLimitsOf(SHORTENER_ENDPOINTS),
   });

@@ -335,6 +335,26 @@ describe('creating links in the console', () => {
 });
 
 describe('the console at 360 px and signing out', () => {
+  it('loads its first page with under 150 KB of compressed script and style, nothing from another origin', async () => {
+    const [fresh, first] = await newPage();
+    try {
+      const transferred: Array<[string, number]> = [];
+      first.on('requestfinished', (req) => {
+        if (['script', 'stylesheet'].includes(req.resourceType()))
+          void req.sizes().then((sizes) => transferred.push([req.url(), sizes.responseBodySize]));
+      });
+      await first.goto(`${h.url}/console/`);
+      await first.getByLabel('API key').waitFor();
+      await expect.poll(() => transferred.length).toBe(2);
+      const total = transferred.reduce((sum, [, bytes]) => sum + bytes, 0);
+      expect(total).toBeGreaterThan(0);
+      expect(total).toBeLessThan(150 * 1024);
+      for (const [url] of transferred) expect(url.startsWith(`${h.url}/console/assets/`), url).toBe(true);
+    } finally {
+      await fresh.close();
+    }
+  }, 90_000);
+
   it('fits a 360 px wide screen without horizontal scrolling, on the list and on a link’s page', async () => {
     const [small, phone] = await newPage({ viewport: { width: 360, height: 740 } });
     try {
