@@ -1,7 +1,7 @@
 import { registerGetStatusRoute, serviceRateLimits, type AccessGuards } from '@pawlink/auth';
-import { imagesOpenApi } from '@pawlink/contracts/openapi';
 import {
   createServiceApp,
+  mountEndpoint,
   type DocsSection,
   type HttpMetrics,
   type Logger,
@@ -11,11 +11,8 @@ import {
 import type { Express } from 'express';
 import type { ImagesConfig } from './config.js';
 import type { ImagesContainer } from './container.js';
-import { registerBulkImagesRoute } from './routes/bulk-images.routes.js';
-import { registerGetCategoryRoute } from './routes/get-category.routes.js';
-import { registerGetImageRoute } from './routes/get-image.routes.js';
-import { registerListCategoriesRoute } from './routes/list-categories.routes.js';
-import { registerRandomImagesRoute } from './routes/random-images.routes.js';
+import { IMAGES_ENDPOINTS } from './endpoints/images.endpoints.js';
+import { imagesOpenApi } from './openapi.js';
 import { CATEGORY_COUNTS_CACHE_MS, type CategoryCount } from './services/category-counts.service.js';
 
 export interface ImagesAppDeps {
@@ -44,7 +41,11 @@ function categoriesSection(counts: CategoryCount[]): DocsSection {
   };
 }
 
-/** The images HTTP API of docs/api.md §3; never listens (main.ts and tests do). */
+/**
+ * The images HTTP API of docs/api.md §3; never listens (main.ts and tests do). Each endpoint is
+ * declared once in `endpoints/` (route, guards, fields, responses, handler; docs/adr/0016) and
+ * mounted here; its document is generated from the same declarations.
+ */
 export function createApp(deps: ImagesAppDeps): Express {
   const { images } = deps.services;
   const { app, finalize } = createServiceApp({
@@ -57,14 +58,10 @@ export function createApp(deps: ImagesAppDeps): Express {
       sections: async () => [categoriesSection(await images.categoryCounts.categoryCounts())],
     },
   });
-  const routes = { guards: deps.guards, ...images };
+  const { config, guards, readOnly } = deps;
   // On the app itself (not a sub-router) so the 405 handler sees every route's methods.
-  registerGetStatusRoute(app, { service: 'images', guards: deps.guards, readOnly: deps.readOnly });
-  registerListCategoriesRoute(app, routes);
-  registerGetCategoryRoute(app, routes);
-  registerGetImageRoute(app, routes);
-  registerBulkImagesRoute(app, routes);
-  // Last: the category paths take any other GET.
-  registerRandomImagesRoute(app, routes);
+  registerGetStatusRoute(app, { service: 'images', guards, readOnly });
+  // In IMAGES_ENDPOINTS' order: the random pick last, its category paths take any other GET.
+  for (const endpoint of IMAGES_ENDPOINTS) mountEndpoint(app, endpoint, { config, guards, readOnly, services: images });
   return finalize();
 }

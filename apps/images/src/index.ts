@@ -9,3 +9,4 @@ export {
   type ImagesContainer,
 } from './container.js';
 export { loadImagesConfig, type ImagesConfig, type ImagesSettings } from './config.js';
+export { imagesOpenApi } from './openapi.js';

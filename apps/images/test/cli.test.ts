@@ -7,7 +7,7 @@ import { request } from '@pawlink/test-kit';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ImageFileRepository } from '../src/repositories/image-file.repository.js';
-import { DEMO_ARTIST, DEMO_CATEGORIES } from '../src/services/demo-categories.policy.js';
+import { DEMO_ARTIST, DEMO_CATEGORIES } from '../src/domain/demo-categories.policy.js';
 import { placeholderImage, startHarness, type Harness } from './support.js';
 
 const md5 = (bytes: Buffer): string => createHash('md5').update(bytes).digest('hex');

@@ -1,4 +1,4 @@
-import { imagesOpenApi } from '@pawlink/contracts/openapi';
+import { imagesOpenApi } from '../src/openapi.js';
 import { describeDocsPage } from '@pawlink/test-kit/suites/docs-page';
 import { expect } from 'vitest';
 import { startHarness } from './support.js';

@@ -1,12 +1,16 @@
 import { RATE_LIMIT_BUCKETS } from '@pawlink/auth';
-import { imagesOpenApi, servedDocument } from '@pawlink/contracts/openapi';
+import { servedDocument } from '@pawlink/contracts/openapi';
+import { describeOpenApiDocument } from '@pawlink/test-kit/suites/openapi-document';
 import { createLogger, type ReadOnlySwitch } from '@pawlink/service-kit';
 import { expressRoutes, recordingGuards, request, routeDrift } from '@pawlink/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
 import { loadImagesConfig } from '../src/config.js';
+import { imagesOpenApi } from '../src/openapi.js';
 import type { ImagesContainer } from '../src/container.js';
 import { startHarness, type Harness } from './support.js';
+
+describeOpenApiDocument('images', imagesOpenApi);
 
 describe('the images OpenAPI document and the routes', () => {
   it('documents every route the app serves and no other, with their key and rate-limit guards', () => {

@@ -1,4 +1,4 @@
-import { NOTES } from '../src/services/notes.policy.js';
+import { NOTES } from '../src/domain/notes.policy.js';
 import { ApiKeyRepository } from '@pawlink/auth';
 import { createTestKey } from '@pawlink/auth/testing';
 import { request } from '@pawlink/test-kit';

@@ -17,7 +17,7 @@ import { createImagesContainer, type ImagesContainer, type ImagesRepositories } 
 import { imagesDatabase } from '../src/db/images.database.js';
 import { PlaceholderImageRepository, type PlaceholderImage } from '../src/repositories/placeholder-image.repository.js';
 import type { ImageCredits, ImportJob } from '../src/services/image-import.service.js';
-import { imagesOpenApi } from '@pawlink/contracts/openapi';
+import { imagesOpenApi } from '../src/openapi.js';
 
 const placeholders = new PlaceholderImageRepository();
 

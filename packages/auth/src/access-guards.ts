@@ -12,11 +12,12 @@ import {
   createWeightedRateLimit,
 } from './guards/rate-limit.guard.js';
 import { ApiKeyRepository } from './repositories/api-key.repository.js';
+import { LeasedQuotasRepository } from './repositories/leased-quotas.repository.js';
 import { LocalRateLimitWindows, RedisRateLimitWindows } from './repositories/rate-limit.repository.js';
 import { ResilientRateLimitWindows } from './repositories/resilient-rate-limit-windows.repository.js';
 import { ApiKeyService } from './services/api-key.service.js';
 import type { RateLimitStatus } from './services/get-status.service.js';
-import { RATE_LIMIT_BUCKETS, type RateLimitBucket, type RateLimitRule } from './services/rate-limit.policy.js';
+import { RATE_LIMIT_BUCKETS, type RateLimitBucket, type RateLimitRule } from './domain/rate-limit.policy.js';
 import { createKeyUsage, type KeyUsageCounter } from './usage.js';
 
 /** The guards a route table puts first, in this order: key, then rate limit. */
@@ -121,6 +122,7 @@ export function createAccessGuards<B extends string = RateLimitBucket>(
   const keys = createApiKeyGuards(keyCheck, usage ? (key, req) => usage.count(key.id, req) : undefined);
   const limitOptions = {
     windows,
+    quotas: new LeasedQuotasRepository({ windows }),
     service,
     buckets: options.limits?.buckets ?? (RATE_LIMIT_BUCKETS as Record<B, RateLimitRule>),
     ...(options.limits?.global ? { global: options.limits.global } : {}),

@@ -6,7 +6,7 @@ import { PendingUsageRepository } from './repositories/pending-usage.repository.
 import { UsageTallyRepository } from './repositories/usage-tally.repository.js';
 import { UsageRepository } from './repositories/usage.repository.js';
 import { KeyUsageService } from './services/key-usage.service.js';
-import { MAX_ROUTE_LABEL, publicRouteLabel, usageField } from './services/usage-count.rules.js';
+import { MAX_ROUTE_LABEL, publicRouteLabel, usageField } from './domain/usage-count.rules.js';
 import { UsageMoverService } from './services/usage-mover.service.js';
 
 export interface KeyUsageOptions {

@@ -44,6 +44,15 @@ export async function startProbeApp(
   app.get('/probe', guards.requireKey('thumbs'), guards.rateLimit('probe'), (_req, res) => {
     res.json({ success: true, keyId: apiKeyOf(res)?.id });
   });
+  // A request of `n` units (a bulk's items), for the weighted limit.
+  app.get(
+    '/units',
+    guards.requireKey('thumbs'),
+    guards.rateLimit('probe', { units: (req) => Number(req.query.n) }),
+    (_req, res) => {
+      res.json({ success: true });
+    },
+  );
   app.get('/open', guards.optionalKey(), guards.rateLimit('probe'), (_req, res) => {
     res.json({ success: true, keyId: apiKeyOf(res)?.id ?? null });
   });

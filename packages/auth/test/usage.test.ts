@@ -242,6 +242,24 @@ describe('moving usage to MySQL', () => {
     expect(await rowsOf(mine.id)).toEqual([{ day: today(), service: 'thumbs', route: 'GET /things/:name', count: 1 }]);
   });
 
+  it('counts an unlimited key only in the tally, with no rate-limit window, and a stop loses none of it', async () => {
+    const instance = await startInstance('thumbs');
+    const { key, record } = await keys.create({
+      name: 'Unlimited',
+      contact: 'usage@example.com',
+      flags: ['thumbs'],
+      rateLimitRoute: 0,
+      rateLimitGlobal: 0,
+    });
+    for (let i = 0; i < 5; i++) expect((await call(instance.url, '/things/free', key)).status).toBe(200);
+    const windows = ['thumbs.info', 'global'].map((bucket) => `${prefix}ratelimit:thumbs:${bucket}:{key:${record.id}}`);
+    expect(await redis.exists(...windows)).toBe(0);
+    await instance.usage.stop();
+    expect(await rowsOf(record.id)).toEqual([
+      { day: today(), service: 'thumbs', route: 'GET /things/:name', count: 5 },
+    ]);
+  });
+
   it('still answers from MySQL and the tally when Redis cannot be read', async () => {
     const broken = new Redis('redis://127.0.0.1:1', {
       lazyConnect: true,

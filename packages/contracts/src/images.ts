@@ -1,72 +1,93 @@
+/*
+ * The images service's wire shapes (docs/api.md §3), each written once as a JSON Schema that carries
+ * its type (docs/adr/0016): the generated document holds the schemas, the services and handlers the types.
+ */
+import { md5Schema } from './md5.js';
+import { successWith } from './openapi/operations.js';
+import * as s from './schema.js';
+import type { Static } from './schema.js';
+
 /** An image as the images service shows it (docs/api.md §3). */
-export interface ImageRecord {
-  id: string;
-  url: string;
-  name: string;
-  ext: string;
-  type: string;
-  size: number;
-  width: number;
-  height: number;
-  artists: string[];
-  sources: string[];
-  reportURL: string | null;
-  shortURL: string | null;
-  /** ThumbHash of the image in base64 (a placeholder to draw while it loads); null until computed. */
-  thumbhash: string | null;
-}
+export const ImageRecordSchema = s.object(
+  {
+    id: md5Schema({ description: "The file's MD5." }),
+    url: s.string({ format: 'uri', description: 'IMAGES_MEDIA_URL/<id>.<ext>' }),
+    name: s.string(),
+    ext: s.string(),
+    type: s.string({ description: 'MIME type.' }),
+    size: s.integer({ minimum: 0, description: 'Bytes.' }),
+    width: s.integer({ minimum: 0 }),
+    height: s.integer({ minimum: 0 }),
+    artists: s.array(s.string()),
+    sources: s.array(s.string()),
+    reportURL: s.nullable(s.string()),
+    shortURL: s.nullable(s.string({ description: "The image's link on the shortener; null until it is made." })),
+    thumbhash: s.nullable(
+      s.string({ contentEncoding: 'base64', description: 'ThumbHash placeholder of the image; null until computed.' }),
+    ),
+  },
+  { additionalProperties: true },
+);
+export type ImageRecord = Static<typeof ImageRecordSchema>;
+export const imageRef = s.ref('Image', ImageRecordSchema);
 
-export interface ImageWithCategory extends ImageRecord {
-  category: string;
-}
+/** The single-image form (`GET /images/:id.json`), which also names the category. */
+export const ImageWithCategorySchema = s.extend(imageRef, { category: s.string() });
+export type ImageWithCategory = Static<typeof ImageWithCategorySchema>;
 
-export interface Category {
-  name: string;
-  db: string;
-  /** Safe for work: keys with the `sfw_only` flag may use only these. */
-  sfw: boolean;
-  _comment?: string;
-}
+export const CategorySchema = s.object(
+  {
+    name: s.string({ description: '"Group > Name"' }),
+    db: s.string({ description: 'The key: "furry.hug".' }),
+    sfw: s.boolean({ description: 'Safe for work: keys with the `sfw_only` flag may use only these.' }),
+    _comment: s.string({ description: 'Only when disabled.' }),
+  },
+  { optional: ['_comment'] },
+);
+export type Category = Static<typeof CategorySchema>;
+const categoryRef = s.ref('Category', CategorySchema);
 
-export interface CategoriesResponse {
-  success: true;
-  data: { enabled: Category[]; disabled: Category[] };
-}
+/** The component schemas of the images document. */
+export const IMAGES_SCHEMAS = { Image: ImageRecordSchema, Category: CategorySchema };
 
-export interface CategoryInfoResponse {
-  success: true;
-  data: {
-    name: string;
-    db: string;
-    sfw: boolean;
-    disabled: boolean;
-    _comment?: string;
-    files: {
-      exists: boolean;
-      list: {
-        total: number;
-        size: { total: number; totalM: number; average: number; averageM: number };
-        types: Record<string, number>;
-      };
-    };
-  };
-}
+export const CategoriesResponseSchema = successWith(
+  s.object({ enabled: s.array(categoryRef), disabled: s.array(categoryRef) }),
+);
+export type CategoriesResponse = Static<typeof CategoriesResponseSchema>;
 
-export interface ImageNote {
-  id: number;
-  content: string;
-}
+const CategoryInfoSchema = s.object(
+  {
+    name: s.string(),
+    db: s.string(),
+    sfw: s.boolean(),
+    disabled: s.boolean(),
+    _comment: s.string(),
+    files: s.object({
+      exists: s.boolean(),
+      list: s.object({
+        total: s.integer({ minimum: 0 }),
+        size: s.object({ total: s.number(), totalM: s.number(), average: s.number(), averageM: s.number() }),
+        types: s.record(s.integer({ minimum: 0 })),
+      }),
+    }),
+  },
+  { optional: ['_comment'] },
+);
+export const CategoryInfoResponseSchema = successWith(CategoryInfoSchema);
+export type CategoryInfoResponse = Static<typeof CategoryInfoResponseSchema>;
 
-export interface RandomImagesResponse {
-  success: true;
-  images: ImageRecord[];
-  notes: ImageNote[];
-}
+export const ImageNoteSchema = s.object({ id: s.integer(), content: s.string() });
+export type ImageNote = Static<typeof ImageNoteSchema>;
 
-export interface BulkImagesResponse {
-  success: true;
-  data: Record<string, ImageRecord[]>;
-}
+export const RandomImagesResponseSchema = s.object({
+  success: s.literal(true),
+  images: s.array(imageRef),
+  notes: s.array(ImageNoteSchema),
+});
+export type RandomImagesResponse = Static<typeof RandomImagesResponseSchema>;
+
+export const BulkImagesResponseSchema = successWith(s.record(s.array(imageRef)));
+export type BulkImagesResponse = Static<typeof BulkImagesResponseSchema>;
 
 export const NEVER_HAD_CONTENT_COMMENT = 'Category has never had any content.';
 export const AMOUNT_MIN = 1;

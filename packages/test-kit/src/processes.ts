@@ -1,7 +1,7 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { imagesOpenApi, thumbsOpenApi, type OpenApiDocument } from '@pawlink/contracts/openapi';
+import { thumbsOpenApi, type OpenApiDocument } from '@pawlink/contracts/openapi';
 import { request } from './http.js';
 import { freePort } from './free-port.js';
 import { bindContract } from './openapi/contracts.js';
@@ -106,7 +106,12 @@ const SERVICE_CONTRACT: Record<'shortener' | 'images' | 'thumbs', () => Promise<
     };
     return built.shortenerOpenApi;
   },
-  images: () => Promise.resolve(imagesOpenApi),
+  images: async () => {
+    const built = (await import(new URL('apps/images/dist/openapi.js', pathToFileURL(REPO_ROOT)).href)) as {
+      imagesOpenApi: OpenApiDocument;
+    };
+    return built.imagesOpenApi;
+  },
   thumbs: () => Promise.resolve(thumbsOpenApi),
 };
 export type ServiceName = keyof typeof SERVICE_PORT_VARIABLE;

@@ -6,11 +6,6 @@
  * is ever added.  The shortener has none.
  */
 export const LAYER_ORDER_ALLOWED: Record<string, readonly string[]> = {
-  'apps/images': [
-    'apps/images/src/repositories/category-cache.repository.ts → apps/images/src/services/category-key.rules.ts',
-    'apps/images/src/repositories/size-index.repository.ts → apps/images/src/services/image-type.policy.ts',
-    'apps/images/src/services/image-credits.rules.ts ⇄ apps/images/src/services/image-import.service.ts',
-  ],
   'apps/thumbs': ['apps/thumbs/src/repositories/post.repository.ts → apps/thumbs/src/services/post-lookup.errors.ts'],
   'apps/thumbs-worker': [
     'apps/thumbs-worker/src/jobs/generate-thumbnail.job.ts → apps/thumbs-worker/src/container.ts',
@@ -27,13 +22,5 @@ export const LAYER_ORDER_ALLOWED: Record<string, readonly string[]> = {
     'apps/thumbs-worker/src/repositories/thumbnail-encoder.repository.ts → apps/thumbs-worker/src/services/gif-frames.rules.ts',
     'apps/thumbs-worker/src/repositories/video.repository.ts → apps/thumbs-worker/src/services/clip.rules.ts',
     'apps/thumbs-worker/src/repositories/video.repository.ts → apps/thumbs-worker/src/services/thumbnail.errors.ts',
-  ],
-  'packages/auth': [
-    'packages/auth/src/repositories/api-key.repository.ts → packages/auth/src/services/secrets.rules.ts',
-    'packages/auth/src/repositories/pending-usage.repository.ts → packages/auth/src/services/usage-count.rules.ts',
-    'packages/auth/src/repositories/usage-tally.repository.ts → packages/auth/src/services/usage-count.rules.ts',
-    'packages/auth/src/repositories/usage.repository.ts → packages/auth/src/services/usage-count.rules.ts',
-    'packages/auth/src/routes/get-status.routes.ts → packages/auth/src/access-guards.ts',
-    'packages/auth/src/routes/get-status.routes.ts → packages/auth/src/usage.ts',
   ],
 };

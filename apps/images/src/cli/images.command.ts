@@ -4,7 +4,7 @@ import { collect, CommandFailure, type CliContext } from '@pawlink/service-kit/c
 import { openImagesContainer } from './cli-context.js';
 import { expandPaths } from './import-paths.js';
 import { describeOutcome, importProgress, summarize } from './import-report.js';
-import { MAX_ARTISTS, MAX_SOURCES } from '../services/image-credits.rules.js';
+import { MAX_ARTISTS, MAX_SOURCES } from '../domain/image-credits.rules.js';
 import { artistName, categoryKey, imageId, sourceUrl } from './options.js';
 import { creditsFrom, readSidecar } from './sidecar.js';
 import { registerShortLinkCommand } from './short-links.command.js';

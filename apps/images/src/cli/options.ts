@@ -1,6 +1,6 @@
 import { normaliseMd5 } from '@pawlink/contracts';
 import { InvalidArgumentError } from 'commander';
-import { normaliseArtist, normaliseCreditUrl } from '../services/image-credits.rules.js';
+import { normaliseArtist, normaliseCreditUrl } from '../domain/image-credits.rules.js';
 
 /** Category keys: lower-case segments joined by dots, at least `<group>.<name>`. */
 export const CATEGORY_KEY = /^[a-z0-9_-]+(?:\.[a-z0-9_-]+)+$/;

@@ -2,7 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { ImageCredits } from '../services/image-import.service.js';
 import { CommandFailure } from '@pawlink/service-kit/cli';
-import { quoted } from '../services/image-credits.rules.js';
+import { quoted } from '../domain/image-credits.rules.js';
 
 /** Per-file details a sidecar JSON may give, keyed by file name (or path relative to the cwd). */
 export interface SidecarEntry {

@@ -1,6 +1,6 @@
 import { apiKeyOf } from '@pawlink/auth';
 import type { Response } from 'express';
-import type { KeyAccess } from '../services/key-access.rules.js';
+import type { KeyAccess } from '../domain/key-access.rules.js';
 
 /** What the request's key allows (nothing narrower without a key). */
 export const keyAccessOf = (res: Response): KeyAccess => ({

@@ -1,5 +1,5 @@
 import type { CategoryRow } from '../db/entities/category.entity.js';
-import { isCategoryKey } from '../services/category-key.rules.js';
+import { isCategoryKey } from '../domain/category-key.rules.js';
 import type { CategoryRepository, TypeStats } from './category.repository.js';
 
 /** Rows kept at most; past it the cache starts over (categories are few, keys that name none never get in). */

@@ -2,7 +2,8 @@ import { createHash, randomBytes, randomInt } from 'node:crypto';
 import type { RedisClient } from '@pawlink/service-kit/redis';
 import type { ImageRow } from '../db/entities/image.entity.js';
 import { IMAGE_PICK_TYPES, type ImagePickType } from '@pawlink/contracts';
-import { pickTypesOf } from '../services/image-type.policy.js';
+import type { PickFilter } from '../domain/pick-options.rules.js';
+import { pickTypesOf } from '../domain/image-type.policy.js';
 import type { IdAndSize } from './image.repository.js';
 import { decodeRecord, imagesKey, recordsKey } from './record-cache.repository.js';
 
@@ -177,13 +178,6 @@ export interface RandomPick {
   ids: string[];
   /** The record cache's rows of those ids, read in the same script; an id without one is not cached. */
   rows: Map<string, ImageRow>;
-}
-
-/** Narrows a pick; without either, the pick is the unfiltered one of PICK_SCRIPT. */
-export interface PickFilter {
-  /** Ids never to pick (at most EXCLUDE_MAX); ids not in the category are ignored. */
-  exclude?: readonly string[] | undefined;
-  type?: ImagePickType | undefined;
 }
 
 function shuffle<T>(items: T[]): T[] {

@@ -1,10 +1,10 @@
 import type { ImageRecord } from '@pawlink/contracts';
 import { ApiError } from '@pawlink/service-kit';
 import type { CategoryCacheRepository } from '../repositories/category-cache.repository.js';
-import { quotedKey } from './category-key.rules.js';
-import { toImageRecord } from './image-record.rules.js';
-import { refuseUnlessSfw } from './key-access.rules.js';
-import { pickFilter, type PickOptions } from './pick-options.rules.js';
+import { quotedKey } from '../domain/category-key.rules.js';
+import { toImageRecord } from '../domain/image-record.rules.js';
+import { refuseUnlessSfw } from '../domain/key-access.rules.js';
+import { pickFilter, type PickOptions } from '../domain/pick-options.rules.js';
 import type { RandomImagesService } from './random-images.service.js';
 
 /** One category of a bulk request and the number of images wanted from it. */

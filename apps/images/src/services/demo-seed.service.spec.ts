@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FakeCategoryRepository, FakeImageRepository, fakeImageBytes } from '../../test/fakes/repositories.fake.js';
-import { DEMO_ARTIST, DEMO_CATEGORIES } from './demo-categories.policy.js';
+import { DEMO_ARTIST, DEMO_CATEGORIES } from '../domain/demo-categories.policy.js';
 import type { PlaceholderOptions } from '../repositories/placeholder-image.repository.js';
 import { DemoSeedService } from './demo-seed.service.js';
 import type { ImageImportService, ImportJob, ImportOutcome } from './image-import.service.js';

@@ -1,6 +1,6 @@
 import type { CategoryRepository } from '../repositories/category.repository.js';
 import type { PlaceholderImageRepository } from '../repositories/placeholder-image.repository.js';
-import { DEMO_ARTIST, DEMO_CATEGORIES, DEMO_SOURCE } from './demo-categories.policy.js';
+import { DEMO_ARTIST, DEMO_CATEGORIES, DEMO_SOURCE } from '../domain/demo-categories.policy.js';
 import type { ImageImportService, ImportJob, ImportOutcome } from './image-import.service.js';
 
 export interface DemoSeedServiceDeps {

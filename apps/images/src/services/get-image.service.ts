@@ -2,8 +2,8 @@ import type { ImageWithCategory } from '@pawlink/contracts';
 import { ApiError } from '@pawlink/service-kit';
 import type { CategoryCacheRepository } from '../repositories/category-cache.repository.js';
 import type { ImageRowsRepository } from '../repositories/image-rows.repository.js';
-import { toImageWithCategory } from './image-record.rules.js';
-import { refuseUnlessSfw, type KeyAccess } from './key-access.rules.js';
+import { toImageWithCategory } from '../domain/image-record.rules.js';
+import { refuseUnlessSfw, type KeyAccess } from '../domain/key-access.rules.js';
 
 export interface GetImageServiceDeps {
   /** Category rows, trusted in process. */

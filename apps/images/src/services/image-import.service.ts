@@ -6,18 +6,12 @@ import type { ImageHeader, ImageProbeRepository } from '../repositories/image-pr
 import type { ImageRepository } from '../repositories/image.repository.js';
 import type { RecordCacheRepository } from '../repositories/record-cache.repository.js';
 import type { ThumbhashRepository } from '../repositories/thumbhash.repository.js';
-import { normaliseCredits } from './image-credits.rules.js';
-import { acceptedFormat, IMAGE_FORMATS } from './image-format.policy.js';
-import { pickTypesOf } from './image-type.policy.js';
+import { normaliseCredits, type ImageCredits } from '../domain/image-credits.rules.js';
+import { acceptedFormat, IMAGE_FORMATS } from '../domain/image-format.policy.js';
+import { pickTypesOf } from '../domain/image-type.policy.js';
 import type { SizeIndexService } from './size-index.service.js';
 
-/** Who made an image and where it comes from, as its record shows them. */
-export interface ImageCredits {
-  artists: string[];
-  sources: string[];
-  reportUrl: string | null;
-  shortUrl: string | null;
-}
+export type { ImageCredits } from '../domain/image-credits.rules.js';
 
 /** One import run: the target category, and the credits of each file (flags, or its sidecar entry) as given. */
 export interface ImportJob {

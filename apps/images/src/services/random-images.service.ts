@@ -6,10 +6,10 @@ import type { CategoryCacheRepository } from '../repositories/category-cache.rep
 import type { CategoryRepository } from '../repositories/category.repository.js';
 import type { ImageFileRepository } from '../repositories/image-file.repository.js';
 import type { ImageRowsRepository } from '../repositories/image-rows.repository.js';
-import type { PickFilter, SizeIndexRepository } from '../repositories/size-index.repository.js';
-import { toImageRecord } from './image-record.rules.js';
-import { refuseUnlessSfw } from './key-access.rules.js';
-import { pickFilter, type PickOptions } from './pick-options.rules.js';
+import type { SizeIndexRepository } from '../repositories/size-index.repository.js';
+import { toImageRecord } from '../domain/image-record.rules.js';
+import { refuseUnlessSfw } from '../domain/key-access.rules.js';
+import { pickFilter, type PickFilter, type PickOptions } from '../domain/pick-options.rules.js';
 import type { SizeIndexService } from './size-index.service.js';
 
 export interface RandomImagesServiceDeps {

@@ -6,9 +6,10 @@ import type { ImageHeader, ImageProbeRepository } from '../../src/repositories/i
 import type { IdAndSize, ImageRepository } from '../../src/repositories/image.repository.js';
 import type { RecordCacheRepository } from '../../src/repositories/record-cache.repository.js';
 import type { LogSink } from '@pawlink/service-kit/logger';
-import type { PickFilter, RandomPick, SizeIndexRepository } from '../../src/repositories/size-index.repository.js';
+import type { PickFilter } from '../../src/domain/pick-options.rules.js';
+import type { RandomPick, SizeIndexRepository } from '../../src/repositories/size-index.repository.js';
 import type { ImagePickType } from '@pawlink/contracts';
-import { pickTypesOf } from '../../src/services/image-type.policy.js';
+import { pickTypesOf } from '../../src/domain/image-type.policy.js';
 
 /*
  * In-memory stand-ins for the images repositories, for the service specs: the same contracts

@@ -1,6 +1,7 @@
 import { SERVICES, type ServiceName } from '@pawlink/contracts';
 import { ApiError } from '@pawlink/service-kit';
 import type { Request, RequestHandler, Response } from 'express';
+import type { LeasedQuotasRepository, QuotaUse } from '../repositories/leased-quotas.repository.js';
 import type { RateLimitWindows, WeightedRateLimitWindows, WindowState } from '../repositories/rate-limit.repository.js';
 import type { InvalidKeyAllowance } from '../services/api-key.service.js';
 import type { RateLimitStatus } from '../services/get-status.service.js';
@@ -9,12 +10,14 @@ import {
   INVALID_KEY_RATE_LIMIT,
   type RateLimitBucket,
   type RateLimitRule,
-} from '../services/rate-limit.policy.js';
+} from '../domain/rate-limit.policy.js';
 import { apiKeyOf } from './api-key.guard.js';
 
 export interface RateLimitOptions<B extends string> {
   /** Where the windows are counted (Redis, or this process while Redis is down). */
   windows: RateLimitWindows;
+  /** The blocks of the windows this instance leased (docs/adr/0021); over `windows`. */
+  quotas: LeasedQuotasRepository;
   service: ServiceName;
   /** The route buckets by name (the production policy unless a test brings its own). */
   buckets: Record<B, RateLimitRule>;
@@ -102,24 +105,43 @@ export function createRateLimit<B extends string = RateLimitBucket>(options: Rat
         next();
         return;
       }
+      // A window without a limit is not counted at all. The identity is the windows' hash tag, so
+      // on a Redis Cluster a lease of both is one call (and the identities spread over the cluster).
+      const routeKey = windowKey(options.service, bucket, identity);
+      const [globalUse, routeUse] = await Promise.all([
+        takeUnit(options.quotas, windowKey(options.service, 'global', identity), globalRule),
+        takeUnit(options.quotas, routeKey, routeRule),
+      ]);
       const now = Date.now();
-      // Both windows are counted by one script: the identity is their hash tag, so on a Redis
-      // Cluster they share a slot (and the identities spread over the cluster).
-      const [routeState, globalState] = (await options.windows.hit([
-        { key: windowKey(options.service, bucket, identity), windowMs: routeRule.windowMs },
-        { key: windowKey(options.service, 'global', identity), windowMs: globalRule.windowMs },
-      ])) as [WindowState, WindowState];
-      const route = describe(bucket, routeRule, routeState, now);
-      const global = describe('global', globalRule, globalState, now);
-      if (globalRule.limit !== 0 && globalState.count > globalRule.limit) throw globalLimitReached(res, global);
-      if (routeRule.limit !== 0 && routeState.count > routeRule.limit) {
+      if (globalUse && !globalUse.taken) {
+        // The route's unit is this instance's again: the request was not let through.
+        if (routeUse?.taken) options.quotas.giveBack(routeKey, 1);
+        throw globalLimitReached(res, describe('global', globalRule, globalUse.state, now));
+      }
+      if (routeUse && !routeUse.taken) {
+        const route = describe(bucket, routeRule, routeUse.state, now);
         const headers = setHeaders(res, route, true);
         throw new ApiError('RATE_LIMITED_ROUTE', { info: { ...route, global: false }, headers });
       }
-      setHeaders(res, routeRule.limit === 0 ? global : route, false);
+      setHeaders(
+        res,
+        routeUse
+          ? describe(bucket, routeRule, routeUse.state, now)
+          : describe('global', globalRule, globalUse!.state, now),
+        false,
+      );
       next();
     };
   };
+}
+
+/** One unit of a window with a limit; none to take (undefined) in a window without one. */
+function takeUnit(
+  quotas: LeasedQuotasRepository,
+  key: string,
+  rule: RateLimitRule,
+): QuotaUse | Promise<QuotaUse> | undefined {
+  return rule.limit === 0 ? undefined : quotas.take({ key, windowMs: rule.windowMs, limit: rule.limit });
 }
 
 /**
@@ -147,15 +169,18 @@ export function createRateLimitStatus<B extends string = RateLimitBucket>(option
       ['global', withOverride(globalDefault, key?.rateLimitGlobal)],
       ...names.map((name): [string, RateLimitRule] => [name, withOverride(options.buckets[name], key?.rateLimitRoute)]),
     ];
-    const states = await options.windows.peek(rules.map(([name]) => windowKey(options.service, name, identity)));
+    const keys = rules.map(([name]) => windowKey(options.service, name, identity));
+    const states = await options.windows.peek(keys);
     const now = Date.now();
     const result: Record<string, RateLimitStatus> = {};
     rules.forEach(([name, rule], i) => {
       const state = states[i] ?? { count: 0, resetInMs: 0 };
       const open = state.resetInMs > 0;
+      // What this instance holds unspent is not spent: the key can still be served it here.
+      const spent = Math.max(0, state.count - options.quotas.heldOf(keys[i]!));
       result[name] = {
         limit: rule.limit === 0 ? null : rule.limit,
-        remaining: rule.limit === 0 ? null : Math.max(0, rule.limit - (open ? state.count : 0)),
+        remaining: rule.limit === 0 ? null : Math.max(0, rule.limit - (open ? spent : 0)),
         reset: open ? Math.round((now + state.resetInMs) / 10) / 100 : null,
         resetAfter: open ? Math.round(state.resetInMs) / 1000 : null,
         windowSeconds: rule.windowMs / 1000,
@@ -240,32 +265,50 @@ export function createWeightedRateLimit<B extends string = RateLimitBucket>(opti
       // The one place where a cost above the bucket's whole limit is decided: it can never fit, so
       // it is 422 1086 at once, taking nothing, never a 429 whose Retry-After cannot be met.
       if (routeRule.limit !== 0 && units > routeRule.limit) throw aboveBucketLimit(bucket, routeRule, units);
+      // Units this instance holds are spent first; the rest are taken from the shared windows, all
+      // or nothing, and the held ones are put back when the request does not fit.
+      const parts = [
+        { name: bucket as string, key: windowKey(options.service, bucket, identity), rule: routeRule, units },
+        { name: 'global', key: windowKey(options.service, 'global', identity), rule: globalRule, units: 1 },
+      ]
+        .filter((part) => part.rule.limit !== 0)
+        .map((part) => {
+          const held = options.quotas.withdraw(part.key, part.units);
+          return { ...part, held, shared: part.units - held };
+        });
+      const fromShared = parts.filter((part) => part.shared > 0);
+      const { taken, states } = await options.windows.takeIfFits(
+        fromShared.map((part) => ({
+          key: part.key,
+          windowMs: part.rule.windowMs,
+          units: part.shared,
+          limit: part.rule.limit,
+        })),
+      );
+      if (!taken) for (const part of parts) options.quotas.giveBack(part.key, part.held);
       const now = Date.now();
-      const { taken, states } = await options.windows.takeIfFits([
-        {
-          key: windowKey(options.service, bucket, identity),
-          windowMs: routeRule.windowMs,
-          units,
-          limit: routeRule.limit,
-        },
-        {
-          key: windowKey(options.service, 'global', identity),
-          windowMs: globalRule.windowMs,
-          units: 1,
-          limit: globalRule.limit,
-        },
-      ]);
-      const [routeState, globalState] = states as [WindowState, WindowState];
-      const route = describe(bucket, routeRule, routeState, now);
-      const global = describe('global', globalRule, globalState, now);
-      if (!taken && globalRule.limit !== 0 && globalState.count + 1 > globalRule.limit)
-        throw globalLimitReached(res, global);
-      if (!taken) {
-        const headers = setHeaders(res, route, true);
-        const message = `You have been rate limited on this route: this request needs ${units} of the ${route.remaining} left in bucket ${bucket} (${routeRule.limit} per ${routeRule.windowMs / 1000} s); nothing was done.`;
-        throw new ApiError('RATE_LIMITED_ROUTE', { message, info: { ...route, global: false }, headers });
+      const described = parts.map((part) => {
+        const at = fromShared.indexOf(part);
+        const sharedState = at === -1 ? undefined : states[at];
+        if (sharedState) options.quotas.saw(part.key, sharedState.count);
+        const state = sharedState
+          ? {
+              count: Math.max(0, sharedState.count - options.quotas.heldOf(part.key)),
+              resetInMs: sharedState.resetInMs,
+            }
+          : options.quotas.seenOf(part.key);
+        const full = sharedState !== undefined && sharedState.count + part.shared > part.rule.limit;
+        return { part, full, info: describe(part.name, part.rule, state, now) };
+      });
+      const route = described.find(({ part }) => part.name === bucket);
+      const global = described.find(({ part }) => part.name === 'global');
+      if (!taken && global?.full) throw globalLimitReached(res, global.info);
+      if (!taken && route) {
+        const headers = setHeaders(res, route.info, true);
+        const message = `You have been rate limited on this route: this request needs ${units} of the ${route.info.remaining} left in bucket ${bucket} (${routeRule.limit} per ${routeRule.windowMs / 1000} s); nothing was done.`;
+        throw new ApiError('RATE_LIMITED_ROUTE', { message, info: { ...route.info, global: false }, headers });
       }
-      setHeaders(res, routeRule.limit === 0 ? global : route, false);
+      setHeaders(res, (route ?? global)!.info, false);
       next();
     };
   };

@@ -2,7 +2,7 @@ import type { ApiKeyFlag } from '@pawlink/contracts';
 import { DEFAULT_BULK_LIMIT } from '@pawlink/contracts';
 import type { DataSource, Repository } from 'typeorm';
 import { ApiKeyEntity, type ApiKey } from '../db/entities/api-key.entity.js';
-import { generateApiKey, hashApiKey } from '../services/secrets.rules.js';
+import { generateApiKey, hashApiKey } from '../domain/secrets.rules.js';
 
 /** A key's webhook secrets as stored (sealed), the replaced one with the moment it stops signing. */
 export interface SealedWebhookSecrets {

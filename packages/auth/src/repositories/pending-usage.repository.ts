@@ -1,6 +1,6 @@
 import { PendingCounts, type CountCodec } from '@pawlink/service-kit';
 import type { RedisClient } from '@pawlink/service-kit/redis';
-import type { UsageCount } from '../services/usage-count.rules.js';
+import type { UsageCount } from '../domain/usage-count.rules.js';
 
 /** A key's pending usage outlives any mover outage worth waiting for; past it the counts are dropped. */
 export const USAGE_TTL_SECONDS = 35 * 86_400;

@@ -73,3 +73,31 @@ for i = 1, #KEYS do
 end
 return result
 `;
+
+/**
+ * Leases a block of units from each key's fixed window (docs/adr/0021): grants what is asked, or
+ * what is left below the limit when that is less (0 when the window is full), so the count never
+ * passes the limit. KEYS: the windows; ARGV: windowMs, units wanted and limit (> 0) per window.
+ * Returns, per window, the units granted, the count after granting and the ms left (0 for a window
+ * not open).
+ */
+export const LEASE_SCRIPT = `
+local result = {}
+for i = 1, #KEYS do
+  local limit = tonumber(ARGV[3 * i])
+  local count = tonumber(redis.call('GET', KEYS[i]) or '0')
+  local grant = math.min(tonumber(ARGV[3 * i - 1]), limit - count)
+  if grant < 0 then grant = 0 end
+  if grant > 0 then count = redis.call('INCRBY', KEYS[i], grant) end
+  local ttl = redis.call('PTTL', KEYS[i])
+  if ttl == -1 then
+    redis.call('PEXPIRE', KEYS[i], ARGV[3 * i - 2])
+    ttl = tonumber(ARGV[3 * i - 2])
+  end
+  if ttl < 0 then ttl = 0 end
+  result[#result + 1] = grant
+  result[#result + 1] = count
+  result[#result + 1] = ttl
+end
+return result
+`;

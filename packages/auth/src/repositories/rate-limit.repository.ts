@@ -1,6 +1,12 @@
 import { Cluster } from 'ioredis';
 import type { RedisClient } from '@pawlink/service-kit/redis';
-import { HIT_SCRIPT, PEEK_SCRIPT, REFUND_SCRIPT, TAKE_IF_FITS_SCRIPT } from './rate-limit-scripts.repository.js';
+import {
+  HIT_SCRIPT,
+  LEASE_SCRIPT,
+  PEEK_SCRIPT,
+  REFUND_SCRIPT,
+  TAKE_IF_FITS_SCRIPT,
+} from './rate-limit-scripts.repository.js';
 
 export interface WindowState {
   count: number;
@@ -38,6 +44,23 @@ const takeOutcomeOf = (windows: readonly WeightedWindow[], raw: number[]): TakeO
   states: windows.map((_, i) => ({ count: Number(raw[1 + 2 * i] ?? 0), resetInMs: Number(raw[2 + 2 * i] ?? 0) })),
 });
 
+/** A block of units to lease from a window with a limit (> 0). */
+export interface LeaseRequest extends Window {
+  units: number;
+  limit: number;
+}
+
+/** What a lease got: `granted` units (fewer than asked, or 0, when the window is nearly or wholly spent) and the window after it. */
+export interface LeaseGrant extends WindowState {
+  granted: number;
+}
+
+/** Counters that lease blocks of units (docs/adr/0021): the count never passes the limit. */
+export interface LeasingRateLimitWindows {
+  /** Leases each window's block, atomically per window; the grants in the same order. */
+  lease(windows: readonly LeaseRequest[]): Promise<LeaseGrant[]>;
+}
+
 /** Fixed-window counters; the Redis ones are shared by every instance, the local ones by none. */
 export interface RateLimitWindows {
   /** One hit in each window, atomically; their states in the same order. */
@@ -50,12 +73,21 @@ export interface RateLimitWindows {
 
 type Script = (...args: Array<string | number>) => Promise<number[]>;
 
-/** One request's windows waiting for the turn's call. */
-interface PendingHit {
+/** One request's windows waiting for the turn's call: its keys, the script's arguments for them, and who waits. */
+interface PendingCall<R> {
   keys: string[];
-  windowMs: number[];
-  resolve: (states: WindowState[]) => void;
+  args: number[];
+  resolve: (result: R) => void;
   reject: (error: unknown) => void;
+}
+
+/** The calls of one script gathered in one event-loop turn, and how one call's part of the reply reads. */
+interface TurnBatch<R> {
+  script: string;
+  /** Numbers the script returns per key. */
+  width: number;
+  read: (raw: number[], at: number, keyCount: number) => R;
+  pending: Array<PendingCall<R>>;
 }
 
 /** Windows counted by one call at most; a busier turn makes several calls. */
@@ -76,11 +108,19 @@ function hashTagOf(key: string): string {
  * (docs/adr/0011). A hit waits at most until the end of the turn. On a Redis Cluster a script's
  * keys must share a slot, so the calls there are grouped by hash tag (the identity).
  */
-export class RedisRateLimitWindows implements RateLimitWindows {
+export class RedisRateLimitWindows implements RateLimitWindows, LeasingRateLimitWindows {
   private readonly refundOne: (key: string) => Promise<number>;
   private readonly groupBySlot: boolean;
-  private pending: PendingHit[] = [];
-
+  private readonly hits: TurnBatch<WindowState[]> = {
+    script: HIT_SCRIPT,
+    width: 2,
+    read: (raw, at, keyCount) =>
+      Array.from({ length: keyCount }, (_, i) => ({
+        count: Number(raw[at + 2 * i] ?? 0),
+        resetInMs: Number(raw[at + 2 * i + 1] ?? 0),
+      })),
+    pending: [],
+  };
   constructor(
     private readonly redis: RedisClient,
     private readonly prefix: string,
@@ -105,56 +145,101 @@ export class RedisRateLimitWindows implements RateLimitWindows {
 
   hit(windows: readonly Window[]): Promise<WindowState[]> {
     if (windows.length === 0 || windows.length > 2) return Promise.reject(new RangeError('one or two windows per hit'));
+    return this.enqueue(
+      this.hits,
+      windows.map((w) => w.key),
+      windows.map((w) => w.windowMs),
+    );
+  }
+
+  /**
+   * Leases every window's block, in one script call per group of windows that may share one (all
+   * of them on one Redis; one hash tag each on a Cluster). The caller gathers a turn's leases.
+   */
+  async lease(windows: readonly LeaseRequest[]): Promise<LeaseGrant[]> {
+    if (windows.some((w) => !(w.limit > 0) || !(w.units > 0)))
+      throw new RangeError('a lease asks for units of a window with a limit');
+    const groups = new Map<string, number[]>();
+    windows.forEach((window, i) => {
+      const group = this.groupBySlot ? hashTagOf(window.key) : '';
+      const members = groups.get(group);
+      if (members) members.push(i);
+      else groups.set(group, [i]);
+    });
+    const chunks = [...groups.values()].flatMap((members) =>
+      Array.from({ length: Math.ceil(members.length / MAX_KEYS_PER_CALL) }, (_, c) =>
+        members.slice(c * MAX_KEYS_PER_CALL, (c + 1) * MAX_KEYS_PER_CALL),
+      ),
+    );
+    const grants: LeaseGrant[] = new Array<LeaseGrant>(windows.length);
+    await Promise.all(
+      chunks.map(async (chunk) => {
+        const raw = await this.evalOver(
+          LEASE_SCRIPT,
+          chunk.map((i) => `${this.prefix}${windows[i]!.key}`),
+          chunk.flatMap((i) => [windows[i]!.windowMs, windows[i]!.units, windows[i]!.limit]),
+        );
+        chunk.forEach((i, at) => {
+          grants[i] = {
+            granted: Number(raw[3 * at] ?? 0),
+            count: Number(raw[3 * at + 1] ?? 0),
+            resetInMs: Number(raw[3 * at + 2] ?? 0),
+          };
+        });
+      }),
+    );
+    return grants;
+  }
+
+  private enqueue<R>(batch: TurnBatch<R>, keys: readonly string[], args: number[]): Promise<R> {
     return new Promise((resolve, reject) => {
-      if (this.pending.length === 0) setImmediate(() => this.countPending());
-      this.pending.push({
-        keys: windows.map((w) => `${this.prefix}${w.key}`),
-        windowMs: windows.map((w) => w.windowMs),
-        resolve,
-        reject,
-      });
+      if (batch.pending.length === 0) setImmediate(() => this.sendPending(batch));
+      batch.pending.push({ keys: keys.map((key) => `${this.prefix}${key}`), args, resolve, reject });
     });
   }
 
-  /** Counts the turn's hits: one call per group of keys that may share a script (all of them on one Redis). */
-  private countPending(): void {
-    const hits = this.pending;
-    this.pending = [];
-    const groups = new Map<string, PendingHit[]>();
-    for (const hit of hits) {
-      const group = this.groupBySlot ? hashTagOf(hit.keys[0]!) : '';
+  /** Sends the turn's calls: one per group of keys that may share a script (all of them on one Redis). */
+  private sendPending<R>(batch: TurnBatch<R>): void {
+    const calls = batch.pending;
+    batch.pending = [];
+    const groups = new Map<string, Array<PendingCall<R>>>();
+    for (const call of calls) {
+      const group = this.groupBySlot ? hashTagOf(call.keys[0]!) : '';
       const members = groups.get(group);
-      if (members) members.push(hit);
-      else groups.set(group, [hit]);
+      if (members) members.push(call);
+      else groups.set(group, [call]);
     }
     for (const members of groups.values()) {
-      let call: PendingHit[] = [];
+      let chunk: Array<PendingCall<R>> = [];
       let keyCount = 0;
-      for (const hit of members) {
-        if (keyCount + hit.keys.length > MAX_KEYS_PER_CALL) {
-          this.count(call);
-          call = [];
+      for (const call of members) {
+        if (keyCount + call.keys.length > MAX_KEYS_PER_CALL) {
+          this.send(batch, chunk);
+          chunk = [];
           keyCount = 0;
         }
-        call.push(hit);
-        keyCount += hit.keys.length;
+        chunk.push(call);
+        keyCount += call.keys.length;
       }
-      if (call.length > 0) this.count(call);
+      if (chunk.length > 0) this.send(batch, chunk);
     }
   }
 
-  private count(hits: readonly PendingHit[]): void {
-    const keys = hits.flatMap((hit) => hit.keys);
-    const windowMs = hits.flatMap((hit) => hit.windowMs);
-    this.evalOver(HIT_SCRIPT, keys, windowMs).then(
+  private send<R>(batch: TurnBatch<R>, calls: ReadonlyArray<PendingCall<R>>): void {
+    this.evalOver(
+      batch.script,
+      calls.flatMap((call) => call.keys),
+      calls.flatMap((call) => call.args),
+    ).then(
       (raw) => {
         let at = 0;
-        for (const hit of hits) {
-          hit.resolve(hit.keys.map(() => ({ count: Number(raw[at++] ?? 0), resetInMs: Number(raw[at++] ?? 0) })));
+        for (const call of calls) {
+          call.resolve(batch.read(raw, at, call.keys.length));
+          at += batch.width * call.keys.length;
         }
       },
       (error: unknown) => {
-        for (const hit of hits) hit.reject(error);
+        for (const call of calls) call.reject(error);
       },
     );
   }
@@ -189,7 +274,7 @@ export class RedisRateLimitWindows implements RateLimitWindows {
  * The same counters in this process's memory, for while Redis is down: each instance then limits
  * on its own (N instances let up to N times the limit through), which beats refusing everyone.
  */
-export class LocalRateLimitWindows implements RateLimitWindows {
+export class LocalRateLimitWindows implements RateLimitWindows, LeasingRateLimitWindows {
   private readonly windows = new Map<string, { count: number; resetsAt: number }>();
 
   constructor(
@@ -229,6 +314,24 @@ export class LocalRateLimitWindows implements RateLimitWindows {
         return window && window.resetsAt > now
           ? { count: window.count, resetInMs: window.resetsAt - now }
           : { count: 0, resetInMs: 0 };
+      }),
+    );
+  }
+
+  lease(windows: readonly LeaseRequest[]): Promise<LeaseGrant[]> {
+    const now = this.now();
+    return Promise.resolve(
+      windows.map(({ key, windowMs, units, limit }) => {
+        let window = this.windows.get(key);
+        if (!window || window.resetsAt <= now) {
+          if (!window && this.windows.size >= this.maxWindows)
+            this.windows.delete(this.windows.keys().next().value as string);
+          window = { count: 0, resetsAt: now + windowMs };
+          this.windows.set(key, window);
+        }
+        const granted = Math.max(0, Math.min(units, limit - window.count));
+        window.count += granted;
+        return { granted, count: window.count, resetInMs: window.resetsAt - now };
       }),
     );
   }

@@ -1,5 +1,8 @@
 import { unavailableDependencyOf, type LogSink } from '@pawlink/service-kit';
 import type {
+  LeaseGrant,
+  LeaseRequest,
+  LeasingRateLimitWindows,
   RateLimitWindows,
   TakeOutcome,
   WeightedRateLimitWindows,
@@ -12,7 +15,7 @@ import type {
  * Counts in Redis, and in this process while Redis is unavailable (logged once when it goes and
  * once when it is back), so rate limits never turn a Redis outage into failed requests.
  */
-export class ResilientRateLimitWindows implements RateLimitWindows {
+export class ResilientRateLimitWindows implements RateLimitWindows, LeasingRateLimitWindows {
   private usingLocal = false;
 
   constructor(
@@ -29,6 +32,17 @@ export class ResilientRateLimitWindows implements RateLimitWindows {
     } catch (error) {
       this.sharedFailed(error);
       return this.local.hit(windows);
+    }
+  }
+
+  async lease(windows: readonly LeaseRequest[]): Promise<LeaseGrant[]> {
+    try {
+      const grants = await leasing(this.shared as Partial<LeasingRateLimitWindows>).lease(windows);
+      this.sharedAnswered();
+      return grants;
+    } catch (error) {
+      this.sharedFailed(error);
+      return leasing(this.local as Partial<LeasingRateLimitWindows>).lease(windows);
     }
   }
 
@@ -81,4 +95,10 @@ export class ResilientRateLimitWindows implements RateLimitWindows {
 function weighted(windows: Partial<WeightedRateLimitWindows>): WeightedRateLimitWindows {
   if (!windows.takeIfFits) throw new TypeError('these rate-limit windows cannot take several units at once');
   return windows as WeightedRateLimitWindows;
+}
+
+/** Counters that lease blocks; the windows given to leased quotas must be. */
+function leasing(windows: Partial<LeasingRateLimitWindows>): LeasingRateLimitWindows {
+  if (!windows.lease) throw new TypeError('these rate-limit windows cannot lease blocks of units');
+  return windows as LeasingRateLimitWindows;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { UsageCount } from '../services/usage-count.rules.js';
+import type { UsageCount } from '../domain/usage-count.rules.js';
 import { UsageTallyRepository } from './usage-tally.repository.js';
 
 const at = (iso: string) => Date.parse(iso);

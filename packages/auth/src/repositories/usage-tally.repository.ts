@@ -1,5 +1,5 @@
 import { DayTally, type LogSink } from '@pawlink/service-kit';
-import type { UsageCount } from '../services/usage-count.rules.js';
+import type { UsageCount } from '../domain/usage-count.rules.js';
 import type { PendingUsageRepository } from './pending-usage.repository.js';
 
 export interface UsageTallyOptions {

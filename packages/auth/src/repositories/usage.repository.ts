@@ -1,6 +1,6 @@
 import { AppliedBatches, upsertRows } from '@pawlink/service-kit';
 import type { DataSource } from 'typeorm';
-import { splitUsageField, usageField, type UsageCount } from '../services/usage-count.rules.js';
+import { splitUsageField, usageField, type UsageCount } from '../domain/usage-count.rules.js';
 
 /**
  * Key usage in MySQL (`<DB_PREFIX>auth`): `api_key_usage` (key, UTC day, service, route, count)

@@ -1,14 +1,26 @@
 import type { ServiceName } from '@pawlink/contracts';
 import { onlyMethods, type ReadOnlySwitch } from '@pawlink/service-kit';
-import type { Express } from 'express';
-import type { AccessGuards } from '../access-guards.js';
-import { getStatusHandler, type StatusContext } from '../handlers/get-status.handler.js';
+import type { Express, RequestHandler } from 'express';
+import { getStatusHandler, type GetStatusHandlerDeps, type StatusContext } from '../handlers/get-status.handler.js';
 import type { StatusSection } from '../services/get-status.service.js';
-import { STATUS_USAGE_DAYS } from '../services/key-usage.service.js';
-import type { KeyUsageCounter } from '../usage.js';
+import { STATUS_USAGE_DAYS, type KeyUsageService } from '../services/key-usage.service.js';
+
+/** A service's counted key usage, as far as `/status` reads it. */
+interface StatusUsage {
+  service: string;
+  reader: Pick<KeyUsageService, 'ofKey'>;
+}
+
+/** What the route takes of a service's access guards (`AccessGuards`). */
+export interface StatusGuards {
+  optionalKey: () => RequestHandler;
+  rateLimit: (bucket: 'status') => RequestHandler;
+  limits: GetStatusHandlerDeps['limits'];
+  usage?: StatusUsage;
+}
 
 /** `usage`: the key's own requests to this service, today and the last STATUS_USAGE_DAYS days; absent when anonymous. */
-const usageSection = (usage: KeyUsageCounter): StatusSection<StatusContext> => ({
+const usageSection = (usage: StatusUsage): StatusSection<StatusContext> => ({
   name: 'usage',
   build: ({ key }) =>
     key ? usage.reader.ofKey(key.id, { service: usage.service, dayCount: STATUS_USAGE_DAYS }) : undefined,
@@ -16,7 +28,7 @@ const usageSection = (usage: KeyUsageCounter): StatusSection<StatusContext> => (
 
 export interface GetStatusRouteDeps {
   service: ServiceName;
-  guards: AccessGuards;
+  guards: StatusGuards;
   readOnly: Pick<ReadOnlySwitch, 'enabled'>;
   /** Extra parts of the answer beside service, readOnly, key and limits. */
   sections?: readonly StatusSection<StatusContext>[];

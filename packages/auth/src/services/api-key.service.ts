@@ -2,7 +2,7 @@ import type { ApiKeyFlag } from '@pawlink/contracts';
 import { ApiError, unavailableDependencyOf, type LogSink } from '@pawlink/service-kit';
 import type { ApiKey } from '../db/entities/api-key.entity.js';
 import type { ApiKeyRepository } from '../repositories/api-key.repository.js';
-import { hashApiKey } from './secrets.rules.js';
+import { hashApiKey } from '../domain/secrets.rules.js';
 
 /** The lookups the check needs; the repository, or an in-memory fake in specs. */
 export type ApiKeyStore = Pick<ApiKeyRepository, 'findByKey' | 'touch'>;

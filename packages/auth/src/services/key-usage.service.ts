@@ -1,7 +1,7 @@
 import { appliedSinceFor, countsNotInMysql, firstOfLastDays, utcDay } from '@pawlink/service-kit';
 import type { PendingUsageRepository } from '../repositories/pending-usage.repository.js';
 import type { UsageRepository } from '../repositories/usage.repository.js';
-import { publicRouteLabel, splitUsageField, type UsageCount } from './usage-count.rules.js';
+import { publicRouteLabel, splitUsageField, type UsageCount } from '../domain/usage-count.rules.js';
 
 /** Days `GET /status` shows: today and the 29 UTC days before it. */
 export const STATUS_USAGE_DAYS = 30;

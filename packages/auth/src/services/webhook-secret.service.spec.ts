@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { openSealedSecret, parseSecretsKey, sealSecret } from './secrets.rules.js';
+import { openSealedSecret, parseSecretsKey, sealSecret } from '../domain/secrets.rules.js';
 import {
   MAX_KEEP_PREVIOUS_MS,
   SecretsKeyMissingError,

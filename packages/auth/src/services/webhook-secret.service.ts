@@ -1,5 +1,5 @@
 import type { ApiKeyRepository } from '../repositories/api-key.repository.js';
-import { generateWebhookSecret, openSealedSecret, sealSecret } from './secrets.rules.js';
+import { generateWebhookSecret, openSealedSecret, sealSecret } from '../domain/secrets.rules.js';
 
 export type WebhookSecretStore = Pick<ApiKeyRepository, 'setWebhookSecretSealed' | 'webhookSecretsSealedOf'>;
 

@@ -20,3 +20,12 @@ export async function createTestKey(
   });
   return key;
 }
+
+export {
+  leaseViolations,
+  seededRandom,
+  simulateLeasedQuotas,
+  type LeaseSimulationOptions,
+  type LeaseSimulationResult,
+  type SimulatedWindow,
+} from './leased-quotas.simulation.js';

@@ -3,5 +3,4 @@ export * from './headers.js';
 export * from './error-schemas.js';
 export * from './operations.js';
 export * from './document.js';
-export * from './images.openapi.js';
 export * from './thumbs.openapi.js';

@@ -1,5 +1,6 @@
 import { Errors, type ErrorName } from '@pawlink/contracts';
 import {
+  MULTI_SEGMENT,
   operation,
   pathParameter,
   queryParameter,
@@ -12,7 +13,7 @@ import {
   type ServiceDocumentSpec,
 } from '@pawlink/contracts/openapi';
 import type { AnyEndpoint } from './endpoint.js';
-import { objectSchemaOf, type BodyFields, type Fields } from './field.js';
+import { objectSchemaOf, WHOLE_BODY, type BodyFields, type Fields } from './field.js';
 import { VALIDATION } from './guards.js';
 
 /** Express 5 route path → OpenAPI template: `:code` → `{code}`, `*splat` → `{splat*}`, `\+` → `+`. */
@@ -23,11 +24,29 @@ export function templateOf(expressPath: string): string {
     .replace(/:([A-Za-z_$][\w$]*)/g, '{$1}');
 }
 
+/**
+ * The parameter of an endpoint's spanning path (`/*category` → `category`), which must be the same
+ * path as its own with that last parameter spanning segments.
+ */
+function spanningName(endpoint: AnyEndpoint<never>): string {
+  const spanning = /\*([A-Za-z_$][\w$]*)$/.exec(endpoint.spanningPath ?? '');
+  const name = spanning?.[1];
+  if (
+    name === undefined ||
+    templateOf(endpoint.spanningPath!).replace(`{${name}*}`, `{${name}}`) !== templateOf(endpoint.path)
+  )
+    throw new Error(`${endpoint.operationId}: spanningPath must be its path with the last parameter as \`*name\``);
+  return name;
+}
+
 function requestBodyOf(endpoint: AnyEndpoint<never>, fields: Fields<unknown>): RequestBodyObject | undefined {
   const bodyFields: BodyFields<never> = Object.fromEntries(Object.entries(fields).filter(([, f]) => f.in === 'body'));
   if (Object.keys(bodyFields).length === 0) return undefined;
   if (!endpoint.body) throw new Error(`${endpoint.operationId}: body fields need a body description`);
-  const schema = objectSchemaOf(bodyFields, { closed: endpoint.onlyBodyFieldsOf !== undefined });
+  const whole = bodyFields[WHOLE_BODY];
+  if (whole && Object.keys(bodyFields).length > 1)
+    throw new Error(`${endpoint.operationId}: a whole-body field is the only body field`);
+  const schema = whole ? whole.schema : objectSchemaOf(bodyFields, { closed: endpoint.onlyBodyFieldsOf !== undefined });
   const media =
     endpoint.body.media === 'json' ? ['application/json'] : ['application/json', 'application/x-www-form-urlencoded'];
   return {
@@ -69,7 +88,8 @@ export function endpointOperation(endpoint: AnyEndpoint<never>): OperationObject
       f.in === 'params'
         ? pathParameter(name, f.description ?? '', f.schema)
         : queryParameter(name, f.description ?? '', f.schema),
-    );
+    )
+    .concat(endpoint.parameters ?? []);
   const requestBody = requestBodyOf(endpoint, fields);
   const errors = ownErrors(endpoint, fields);
   return operation({
@@ -99,6 +119,7 @@ export function endpointPaths(
       throw new Error(`${endpoint.method.toUpperCase()} ${template} is both declared and hand-written`);
     const item: PathItemObject = (paths[template] ??= {});
     if (item[endpoint.method]) throw new Error(`${endpoint.method.toUpperCase()} ${template} is declared twice`);
+    if (endpoint.spanningPath !== undefined) item[MULTI_SEGMENT] = spanningName(endpoint);
     item[endpoint.method] = endpointOperation(endpoint);
   }
   for (const [template, item] of Object.entries(legacy)) paths[template] = { ...item, ...paths[template] };

@@ -7,8 +7,8 @@ import { ApiError } from '../api-error.js';
 import { chainsOf, inputOf, objectChecker } from './chains.js';
 import { endpointOperation, endpointPaths, templateOf } from './document.js';
 import { defineEndpoint } from './endpoint.js';
-import { field, inBody, inPath, inQuery, optional } from './field.js';
-import { parsedBody, rateLimit, requireKey, VALIDATION, writable, type KeyGuards } from './guards.js';
+import { field, inBody, inPath, inQuery, optional, WHOLE_BODY } from './field.js';
+import { optionalKey, parsedBody, rateLimit, requireKey, VALIDATION, writable, type KeyGuards } from './guards.js';
 import type { ReadOnlySwitch } from '../read-only.js';
 import { mountEndpoint } from './mount.js';
 import { runValidation } from '../validation/run-validation.js';
@@ -202,5 +202,107 @@ describe('an endpoint becomes an OpenAPI operation', () => {
   it('refuses body fields without a body description', () => {
     const bodiless = defineEndpoint<Deps>()({ ...endpoint, body: undefined });
     expect(() => endpointOperation(bodiless)).toThrow(/body description/);
+  });
+});
+
+describe('an optional key, a spanning path, documented headers and a whole body', () => {
+  const segments = field<string>({
+    schema: s.string(),
+    description: 'A key, dotted or slashed.',
+    codes: ['CATEGORY_NOT_FOUND'],
+    parse: (value) => (Array.isArray(value) ? value.join('.') : String(value)),
+  });
+  const pick = defineEndpoint<Deps>()({
+    operationId: 'pickThing',
+    summary: 'Pick a thing',
+    tags: ['things'],
+    method: 'get',
+    path: '/:key',
+    spanningPath: '/*key',
+    guards: [optionalKey()],
+    fields: { key: inPath(segments) },
+    parameters: [{ name: 'If-None-Match', in: 'header', required: false, schema: { type: 'string' } }],
+    responses: { 200: json('Picked.', s.object({ key: s.string() })) },
+    handler:
+      () =>
+      ({ input }) => ({ status: 200, body: { key: input.key } }),
+  });
+  const counts = defineEndpoint<Deps>()({
+    operationId: 'countThings',
+    summary: 'Count things',
+    tags: ['things'],
+    method: 'post',
+    path: '/counts',
+    guards: [parsedBody()],
+    fields: {
+      [WHOLE_BODY]: inBody(
+        field({
+          schema: s.record(s.integer()),
+          codes: ['BULK_INVALID_BODY'],
+          parse: (value) => Object.keys(Object(value)),
+        }),
+      ),
+    },
+    body: { description: 'Name → count.', media: 'json' },
+    responses: { 200: json('The names.', s.array(s.string())) },
+    handler:
+      () =>
+      ({ input }) => ({ status: 200, body: input[WHOLE_BODY] }),
+  });
+
+  it('documents the optional key, the fields’ parameters then the documented ones, and the spanning path once', () => {
+    const paths = endpointPaths([pick, counts]);
+    expect(Object.keys(paths)).toEqual(['/{key}', '/counts']);
+    expect(paths['/{key}']!['x-pawlink-multi-segment']).toBe('key');
+    expect(paths['/{key}']!.get?.security).toEqual([{}, { ApiKey: [] }]);
+    expect(paths['/{key}']!.get?.parameters?.map((p) => ('name' in p ? `${p.in} ${p.name}` : p.$ref))).toEqual([
+      'path key',
+      'header If-None-Match',
+    ]);
+    expect(paths['/counts']!.post?.requestBody).toEqual({
+      description: 'Name → count.',
+      required: true,
+      content: { 'application/json': { schema: { type: 'object', additionalProperties: { type: 'integer' } } } },
+    });
+  });
+
+  it('refuses a spanning path that is not its path with the last parameter spanning', () => {
+    expect(() => endpointPaths([defineEndpoint<Deps>()({ ...pick, spanningPath: '/*other' })])).toThrow(/spanningPath/);
+    expect(() => endpointPaths([defineEndpoint<Deps>()({ ...pick, spanningPath: '/x/*key' })])).toThrow(/spanningPath/);
+  });
+
+  it('mounts both paths with the same steps, and hands a whole body to its field', async () => {
+    const app = express();
+    app.use(express.json());
+    const seen: string[] = [];
+    const deps = {
+      config,
+      guards: {
+        optionalKey: () => (_req: unknown, _res: unknown, next: () => void) => {
+          seen.push('optional key');
+          next();
+        },
+      },
+    } as never;
+    mountEndpoint(app, counts, deps);
+    mountEndpoint(app, pick, deps);
+    const server = app.listen(0);
+    try {
+      const { port } = server.address() as AddressInfo;
+      const read = async (path: string, init?: RequestInit) => {
+        const res = await fetch(`http://127.0.0.1:${port}${path}`, init);
+        return [res.status, await res.json()];
+      };
+      expect(await read('/a.b')).toEqual([200, { key: 'a.b' }]);
+      expect(await read('/a/b')).toEqual([200, { key: 'a.b' }]);
+      expect(seen).toEqual(['optional key', 'optional key']);
+      const body = JSON.stringify({ x: 1, y: 2 });
+      expect(await read('/counts', { method: 'POST', headers: { 'content-type': 'application/json' }, body })).toEqual([
+        200,
+        ['x', 'y'],
+      ]);
+    } finally {
+      server.close();
+    }
   });
 });

@@ -1,5 +1,5 @@
 import type { ErrorName } from '@pawlink/contracts';
-import type { BodyOf, PathItemObject, ResponseObject } from '@pawlink/contracts/openapi';
+import type { BodyOf, ParameterObject, PathItemObject, ResponseObject } from '@pawlink/contracts/openapi';
 import type { Request, Response } from 'express';
 import type { Fields, InputOf } from './field.js';
 import type { Step } from './guards.js';
@@ -47,6 +47,13 @@ export interface Endpoint<D, F extends Fields<ConfigOf<D>> = Fields<ConfigOf<D>>
   method: Method;
   /** The Express path (`/:code.json`, `/:code\\+`); the document's template is made from it. */
   path: string;
+  /**
+   * The same endpoint at a second path whose last parameter spans segments (Express `/*category`
+   * beside `/:category`): mounted right after `path` with the same steps, its parameter given to
+   * the field's parser as Express gives it (the segments, an array). Documented once, on `path`'s
+   * template, marked `x-pawlink-multi-segment`.
+   */
+  spanningPath?: string;
   /** Answer other methods on this path 405 with `Allow` (a fixed word: `/create`, `/links`). */
   refuseOtherMethods?: boolean;
   /** This endpoint's bodies may be larger than BODY_LIMIT_BYTES, up to this (createServiceApp's `bodyLimits`, by `bodyLimitsOf`). */
@@ -55,6 +62,8 @@ export interface Endpoint<D, F extends Fields<ConfigOf<D>> = Fields<ConfigOf<D>>
   guards: ReadonlyArray<Step<D>>;
   fields: F;
   body?: BodyDoc;
+  /** Documented parameters no field checks (a request header such as `If-None-Match`), after the fields'. */
+  parameters?: ParameterObject[];
   /** The body may hold only its fields (1017, naming the endpoint as this says: `PATCH`), checked just before the first body field. */
   onlyBodyFieldsOf?: string;
   responses: R;

@@ -49,7 +49,10 @@ export type Located<F> = F & { readonly in: FieldLocation };
 export const inPath = <F extends Field<unknown, never>>(f: F): Located<F> => ({ ...f, in: 'params' });
 /** The field read from the query string. */
 export const inQuery = <F extends Field<unknown, never>>(f: F): Located<F> => ({ ...f, in: 'query' });
-/** The field read from the body (JSON or form). */
+/** The name of a body field that is the whole body (express-validator's `body()`): the document's body schema is its schema. */
+export const WHOLE_BODY = '';
+
+/** The field read from the body (JSON or form); named WHOLE_BODY (`''`), the body itself. */
 export const inBody = <F extends Field<unknown, never>>(f: F): Located<F> => ({ ...f, in: 'body' });
 
 /** A request's fields by name, in the order they are checked (the first that fails is the one answered). */

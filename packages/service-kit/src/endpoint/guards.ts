@@ -29,6 +29,7 @@ export type Step<D> = Guard<D> | typeof VALIDATION;
 /** The key and rate-limit guards an app gets from `@pawlink/auth`'s createAccessGuards (structurally). */
 export interface KeyGuards<B extends string = string> {
   readonly requireKey: (flag?: ApiKeyFlag) => RequestHandler;
+  readonly optionalKey: () => RequestHandler;
   readonly rateLimit: (bucket: B, options?: { units: (req: Request) => number }) => RequestHandler;
 }
 
@@ -36,6 +37,12 @@ export interface KeyGuards<B extends string = string> {
 export const requireKey = (flag: ApiKeyFlag): Guard<{ guards: Pick<KeyGuards, 'requireKey'> }> => ({
   doc: { access: { key: flag } },
   use: ({ guards }) => guards.requireKey(flag),
+});
+
+/** No key needed; a presented key must be valid (401 1010/1011/1012) and is what is rate limited. */
+export const optionalKey = (): Guard<{ guards: Pick<KeyGuards, 'optionalKey'> }> => ({
+  doc: { access: 'optional-key' },
+  use: ({ guards }) => guards.optionalKey(),
 });
 
 /** The bucket's limit and the global window (429 1000/1001); `units` weighs a request by its validated body. */

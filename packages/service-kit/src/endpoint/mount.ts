@@ -37,6 +37,7 @@ export function mountEndpoint<D extends { config: unknown }>(app: Express, endpo
       res.status(reply.status).json('body' in reply ? reply.body : undefined);
   };
   app[endpoint.method](endpoint.path, ...steps, answer);
+  if (endpoint.spanningPath !== undefined) app[endpoint.method](endpoint.spanningPath, ...steps, answer);
   if (endpoint.refuseOtherMethods) {
     const method = endpoint.method.toUpperCase();
     app.all(endpoint.path, onlyMethods(...(method === 'GET' ? ['GET', 'HEAD'] : [method])));

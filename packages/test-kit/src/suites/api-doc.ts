@@ -126,6 +126,8 @@ export function describeApiDocTable(options: {
             .map(([name]) => name)
             .sort(),
         );
+        // A whole-body field (named '') is a map or list the row describes in its own words (`{"<db>": <count>, ...}`).
+        if (of('body').some(([name]) => name === '')) continue;
         expect(row.body?.sort() ?? [], label).toEqual(
           of('body')
             .map(([name, f]) => (f.absent === undefined ? name : `${name}?`))

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { codeOf, runValidation } from '@pawlink/service-kit';
-import { bulkImagesValidation, type BulkImagesInput } from './bulk-images.validation.js';
+import { chainsOf, codeOf, runValidation, type InputOf } from '@pawlink/service-kit';
+import { loadImagesConfig } from '../config.js';
+import { bulkImagesEndpoint } from './bulk-images.endpoint.js';
+
+type BulkImagesInput = InputOf<typeof bulkImagesEndpoint.fields>;
+const bulkImagesValidation = chainsOf(bulkImagesEndpoint.fields, loadImagesConfig({}));
 
 describe('bulkImagesValidation', () => {
   it('accepts an object of positive integer counts, in body order', async () => {

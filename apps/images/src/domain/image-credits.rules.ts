@@ -1,5 +1,12 @@
 import { CREDIT_MAX_LENGTH, CREDIT_NOT_TEXT, fitsCredit } from '@pawlink/contracts';
-import type { ImageCredits } from './image-import.service.js';
+
+/** Who made an image and where it comes from, as its record shows them. */
+export interface ImageCredits {
+  artists: string[];
+  sources: string[];
+  reportUrl: string | null;
+  shortUrl: string | null;
+}
 
 /** Artists one image may credit. */
 export const MAX_ARTISTS = 20;

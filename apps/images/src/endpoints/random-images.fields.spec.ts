@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { codeOf, runValidation } from '@pawlink/service-kit';
-import {
-  amountQuery,
-  randomImagesBySegmentsValidation,
-  randomImagesValidation,
-  type RandomImagesInput,
-} from './random-images.validation.js';
+import { chainOf, chainsOf, codeOf, runValidation, type InputOf } from '@pawlink/service-kit';
+import { loadImagesConfig } from '../config.js';
+import { amount } from './images.fields.js';
+import { randomImagesEndpoint } from './random-images.endpoint.js';
+
+type RandomImagesInput = InputOf<typeof randomImagesEndpoint.fields>;
+const amountQuery = chainOf('query', 'amount', amount(), undefined);
+// One declaration serves both paths: `/:category` gives the key as a string, `/*category` the segments.
+const randomImagesValidation = chainsOf(randomImagesEndpoint.fields, loadImagesConfig({}));
+const randomImagesBySegmentsValidation = randomImagesValidation;
 
 describe('amountQuery', () => {
   it.each([

@@ -1,6 +1,12 @@
-import { codeOf, runValidation } from '@pawlink/service-kit';
+import { chainOf, codeOf, runValidation, type InputOf } from '@pawlink/service-kit';
 import { describe, expect, it } from 'vitest';
-import { excludeQuery, sizeLimitQuery, typeQuery, type PickOptionsInput } from './pick-options.validation.js';
+import { exclude, pickType, sizeLimit, type pickOptionsQuery } from './pick-options.fields.js';
+
+type PickOptionsInput = InputOf<ReturnType<typeof pickOptionsQuery>>;
+// Each field's chain as its endpoints run it (its parser needs no settings).
+const typeQuery = chainOf('query', 'type', pickType(), undefined);
+const excludeQuery = chainOf('query', 'exclude', exclude(), undefined);
+const sizeLimitQuery = chainOf('query', 'sizeLimit', sizeLimit(), undefined);
 
 const md5 = (n: number): string => n.toString(16).padStart(32, '0');
 

@@ -1,6 +1,12 @@
 import type { ImagePickType } from '@pawlink/contracts';
-import type { PickFilter } from '../repositories/size-index.repository.js';
 import type { KeyAccess } from './key-access.rules.js';
+
+/** Narrows a pick; without either, the pick is the unfiltered one of PICK_SCRIPT. */
+export interface PickFilter {
+  /** Ids never to pick (at most EXCLUDE_MAX); ids not in the category are ignored. */
+  exclude?: readonly string[] | undefined;
+  type?: ImagePickType | undefined;
+}
 
 /** `type=` and `exclude=` of a random or bulk request, with what the key allows. */
 export interface PickOptions extends KeyAccess {
