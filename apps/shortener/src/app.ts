@@ -61,6 +61,8 @@ export function createApp(deps: ShortenerAppDeps): Express {
     },
     // The endpoints whose bodies may be larger than BODY_LIMIT_BYTES (POST /create/bulk).
     bodyLimits: bodyLimitsOf(SHORTENER_ENDPOINTS),
+    // `GET /links?tag=a&tag=b`: links carrying every tag given.
+    queryLists: [{ path: /^\/links$/, names: ['tag'] }],
   });
   const app = base.app;
   // Before the `/:code` routes; `status` is a reserved code.

@@ -27,6 +27,7 @@ export const RESERVED_CODES: ReadonlySet<string> = new Set([
   'edit',
   'openapi',
   'links',
+  'tags',
   'console',
 ]);
 

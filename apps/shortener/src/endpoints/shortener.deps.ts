@@ -8,8 +8,10 @@ import type { GetShortUrlQrService } from '../services/get-short-url-qr.service.
 import type { GetShortUrlStatsService } from '../services/get-short-url-stats.service.js';
 import type { GetShortUrlService } from '../services/get-short-url.service.js';
 import type { ListShortUrlsService } from '../services/list-short-urls.service.js';
+import type { ListTagsService } from '../services/list-tags.service.js';
 import type { PreviewShortUrlService } from '../services/preview-short-url.service.js';
 import type { RedirectShortUrlService } from '../services/redirect-short-url.service.js';
+import type { UnlockShortUrlService } from '../services/unlock-short-url.service.js';
 import type { UpdateShortUrlService } from '../services/update-short-url.service.js';
 import type { ConsoleSessionService } from '../services/console-session.service.js';
 import type { GetConsoleService } from '../services/get-console.service.js';
@@ -19,10 +21,13 @@ export interface ShortenerServices {
   createShortUrl: CreateShortUrlService;
   bulkCreateShortUrls: BulkCreateShortUrlsService;
   listShortUrls: ListShortUrlsService;
+  listTags: ListTagsService;
   getShortUrlQr: GetShortUrlQrService;
   /** Both lanes of the redirect: the fast lane before Express and the Express route. */
   redirectShortUrl: RedirectShortUrlService;
   previewShortUrl: PreviewShortUrlService;
+  /** The password form of a protected link (`POST /:code`). */
+  unlockShortUrl: UnlockShortUrlService;
   getShortUrl: GetShortUrlService;
   getShortUrlStats: GetShortUrlStatsService;
   updateShortUrl: UpdateShortUrlService;

@@ -99,6 +99,8 @@ describe('visits on their way to MySQL', () => {
       browsers: [{ name: 'other', visits: 7 }],
       os: [{ name: 'other', visits: 7 }],
       devices: { desktop: 0, mobile: 0, tablet: 0, other: 7 },
+      rules: [],
+      default: 7,
     });
   });
 
