@@ -32,7 +32,10 @@ function route(): void {
   const link = /^links\/(.+)$/.exec(path);
   if (link) show(main, linkView(link[1]!, onFailure));
   else if (path === 'create') show(main, createView());
-  else show(main, linksView(onFailure, new URLSearchParams(query).get('q') ?? ''));
+  else {
+    const params = new URLSearchParams(query);
+    show(main, linksView(onFailure, params.get('q') ?? '', params.get('tag') ?? ''));
+  }
   for (const a of nav.querySelectorAll('a'))
     if (a.getAttribute('href') === `#/${path}`) a.setAttribute('aria-current', 'page');
     else a.removeAttribute('aria-current');

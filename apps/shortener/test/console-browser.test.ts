@@ -194,6 +194,36 @@ describe('creating links in the console', () => {
     }
   }, 90_000);
 
+  it('creates a tagged, password-protected link and filters the list by tag as GET /links does', async () => {
+    const tag = `t${Date.now().toString(36)}`;
+    await page.getByLabel('URL', { exact: true }).fill(uniqueUrl('tagged'));
+    await page.getByLabel('Code (optional)').fill('');
+    await page.getByLabel('Max visits (optional)').fill('');
+    await page.getByLabel('Tags (optional)').fill(`${tag}, Promo`);
+    await page.getByLabel('Password (optional)').fill('correct horse');
+    await page.getByRole('button', { name: 'Create', exact: true }).click();
+    await expect.poll(() => page.locator('#single-result a').count()).toBe(1);
+    const made = (await page.locator('#single-result a').textContent())!.replace('http://links.test/', '');
+    const record = await apiGet<{ tags: string[]; protected: boolean }>(`/${made}.json`);
+    expect(record).toMatchObject({ tags: ['promo', tag], protected: true });
+    expect((await request(`${h.url}/${made}`, { redirect: 'manual' })).status).toBe(200);
+
+    await page.getByLabel('Tags (optional)').fill('Not a tag!');
+    await page.getByRole('button', { name: 'Create', exact: true }).click();
+    await page.locator('#tags-error').waitFor({ state: 'visible' });
+    expect(await page.locator('#tags-error').textContent()).toMatch(/\(code 1087\)$/);
+    await page.getByLabel('Tags (optional)').fill('');
+    await page.getByLabel('Password (optional)').fill('');
+
+    await page.goto(`${h.url}/console/#/links?tag=${tag}`);
+    await page.locator('#links-status', { hasText: `tagged ${tag}` }).waitFor();
+    const tagged = await apiGet<{ links: Listed[] }>(`/links?limit=20&tag=${tag}`);
+    expect(tagged.links.map((link) => link.code)).toEqual([made]);
+    expect(await tableCodes(page)).toEqual([made]);
+    await page.getByRole('link', { name: 'Create', exact: true }).click();
+    await page.getByLabel('Tags (optional)').waitFor();
+  }, 90_000);
+
   it('shows the link’s page: record, QR code that decodes to fullURL, visits equal to the stats', async () => {
     const agents = [
       [

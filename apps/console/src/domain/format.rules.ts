@@ -11,3 +11,16 @@ export function expiry(link: { expiresAt: string | null; maxVisits: number | nul
 
 /** A number with thousands separators. */
 export const count = (n: number): string => n.toLocaleString('en');
+
+/** Tags as typed (commas or spaces between them) as the API takes them; the API checks each. */
+export const tagsFrom = (text: string): string[] =>
+  text
+    .split(/[\s,]+/)
+    .map((tag) => tag.trim())
+    .filter((tag) => tag !== '');
+
+/** A redirect rule's condition as people read it: `device mobile, country DE`. */
+export const ruleCondition = (when: Record<string, unknown>): string =>
+  Object.entries(when)
+    .map(([field, value]) => `${field} ${Array.isArray(value) ? value.join('/') : JSON.stringify(value)}`)
+    .join(', ') || 'always';

@@ -10,6 +10,12 @@ export interface LinkRecord {
   maxVisits: number | null;
   visits?: number;
   managementCode?: string | null;
+  /** Issue 38: the owner's key sees them; sorted, lower-case. */
+  tags?: string[];
+  /** Issue 38: whether the link asks for a password. */
+  protected?: boolean;
+  /** Issue 38: redirect rules, first holding one wins ([] for another key). */
+  rules?: Array<{ when: Record<string, unknown>; url: string; forwardQuery?: boolean }>;
 }
 
 /** `GET /links`. */
@@ -28,6 +34,9 @@ export interface LinkStats {
   browsers: Array<{ name: string; visits: number }>;
   os: Array<{ name: string; visits: number }>;
   devices: { desktop: number; mobile: number; tablet: number; other: number };
+  /** Issue 38: visits per rule index that had any, and those no rule decided. */
+  rules?: Array<{ index: number; visits: number }>;
+  default?: number;
 }
 
 /** One item's answer in `POST /create/bulk`. */

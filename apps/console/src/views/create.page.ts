@@ -1,6 +1,7 @@
 import { ApiFailure, api } from '../repositories/api.repository.js';
 import { h, show } from '../components/dom.js';
 import { clearErrors, describe, fieldRow, isoFromLocal, setFieldError } from '../components/form.js';
+import { tagsFrom } from '../domain/format.rules.js';
 import { MANAGEMENT_CODES_NOTE, managementCodes } from '../repositories/management-codes.repository.js';
 import type { BulkItem, LinkRecord } from '../types/api.types.js';
 
@@ -16,6 +17,8 @@ const FIELD_OF: Record<number, string> = {
   1074: 'credit',
   1081: 'expires',
   1082: 'max-visits',
+  1087: 'tags',
+  1088: 'password',
 };
 
 function remember(link: LinkRecord): void {
@@ -39,6 +42,8 @@ function singleForm(): HTMLElement {
   const credit = h('input', { type: 'text', name: 'credit', maxlength: 50 });
   const expires = h('input', { type: 'datetime-local', name: 'expiresAt' });
   const maxVisits = h('input', { type: 'number', name: 'maxVisits', min: 1, step: 1, inputmode: 'numeric' });
+  const tags = h('input', { type: 'text', name: 'tags', autocomplete: 'off', spellcheck: 'false' });
+  const password = h('input', { type: 'password', name: 'password', autocomplete: 'new-password', maxlength: 128 });
   const editable = h('input', { type: 'checkbox', name: 'editable', id: 'single-editable', checked: true });
   const result = h('div', { class: 'result', role: 'status', id: 'single-result' });
   const form = h(
@@ -49,6 +54,13 @@ function singleForm(): HTMLElement {
     fieldRow('credit', 'Credit (optional)', credit, 'Up to 50 characters; "Unknown" when empty.'),
     fieldRow('expires', 'Expires at (optional)', expires, 'Your local time.'),
     fieldRow('max-visits', 'Max visits (optional)', maxVisits),
+    fieldRow('tags', 'Tags (optional)', tags, 'Up to 10, separated by commas or spaces: a-z, 0-9 and -.'),
+    fieldRow(
+      'password',
+      'Password (optional)',
+      password,
+      'Visitors must type it before they are sent on (8 to 128 characters).',
+    ),
     h(
       'div',
       { class: 'field check' },
@@ -71,6 +83,8 @@ function singleForm(): HTMLElement {
       body.expiresAt = iso;
     }
     if (maxVisits.value !== '') body.maxVisits = Number(maxVisits.value);
+    if (tags.value.trim() !== '') body.tags = tagsFrom(tags.value);
+    if (password.value !== '') body.password = password.value;
     api<{ data: LinkRecord }>('POST', `create?editable=${editable.checked}`, body)
       .then((answer) => {
         remember(answer.data);

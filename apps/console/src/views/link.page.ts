@@ -2,7 +2,7 @@ import { ApiFailure, api, apiBase } from '../repositories/api.repository.js';
 import { rankedBars, visitsPerDayChart } from '../components/charts.js';
 import { h, show } from '../components/dom.js';
 import { clearErrors, describe, fieldRow, setFieldError } from '../components/form.js';
-import { count, utc } from '../domain/format.rules.js';
+import { count, ruleCondition, tagsFrom, utc } from '../domain/format.rules.js';
 import { MANAGEMENT_CODES_NOTE, managementCodes } from '../repositories/management-codes.repository.js';
 import type { LinkRecord, LinkStats } from '../types/api.types.js';
 
@@ -13,6 +13,8 @@ const EDIT_FIELD_OF: Record<number, string> = {
   1076: 'edit-management-code',
   1077: 'edit-management-code',
   1078: 'edit-management-code',
+  1087: 'edit-tags',
+  1088: 'edit-password',
 };
 
 function copyButton(label: string, text: string): HTMLButtonElement {
@@ -49,6 +51,20 @@ function recordList(link: LinkRecord): HTMLElement {
     row('Expires', link.expiresAt === null ? 'never' : utc(link.expiresAt)),
     row('Max visits', link.maxVisits === null ? 'none' : count(link.maxVisits)),
     row('Visits', h('span', { id: 'visits-total' }, count(link.visits ?? 0))),
+    row('Tags', h('span', { id: 'tags' }, (link.tags ?? []).join(', ') || 'none')),
+    row('Password', h('span', { id: 'protected' }, link.protected ? 'yes: visitors must type it' : 'none')),
+    link.rules && link.rules.length > 0
+      ? row(
+          'Redirect rules',
+          h(
+            'ol',
+            { class: 'rules' },
+            link.rules.map((rule) =>
+              h('li', {}, `${ruleCondition(rule.when)} → `, h('span', { class: 'target' }, rule.url)),
+            ),
+          ),
+        )
+      : [],
   );
 }
 
@@ -74,6 +90,8 @@ function editSection(link: LinkRecord, onChanged: (record: LinkRecord | null) =>
   const known = managementCodes.get(link.code);
   const url = h('input', { type: 'url', value: link.url, required: true, maxlength: 2048 });
   const credit = h('input', { type: 'text', value: link.credit, maxlength: 50 });
+  const tags = h('input', { type: 'text', value: (link.tags ?? []).join(', '), spellcheck: 'false' });
+  const password = h('input', { type: 'password', autocomplete: 'new-password', maxlength: 128 });
   const code = h('input', { type: 'password', autocomplete: 'off', value: known ?? '' });
   const status = h('p', { class: 'status', role: 'status', id: 'edit-status' }, notice);
   const form = h(
@@ -81,6 +99,13 @@ function editSection(link: LinkRecord, onChanged: (record: LinkRecord | null) =>
     { novalidate: true, 'aria-labelledby': 'edit-title' },
     fieldRow('edit-url', 'Target URL', url),
     fieldRow('edit-credit', 'Credit', credit),
+    fieldRow('edit-tags', 'Tags', tags, 'Separated by commas or spaces; empty removes them all.'),
+    fieldRow(
+      'edit-password',
+      'New password',
+      password,
+      link.protected ? 'Leave empty to keep the password.' : 'Leave empty for none.',
+    ),
     fieldRow(
       'edit-management-code',
       'Management code',
@@ -109,9 +134,12 @@ function editSection(link: LinkRecord, onChanged: (record: LinkRecord | null) =>
     event.preventDefault();
     clearErrors(form);
     status.textContent = '';
-    const changes: Record<string, string> = { managementCode: code.value.trim() };
+    const changes: Record<string, unknown> = { managementCode: code.value.trim() };
     if (url.value.trim() !== link.url) changes.url = url.value.trim();
     if (credit.value.trim() !== link.credit) changes.credit = credit.value.trim();
+    const newTags = tagsFrom(tags.value);
+    if (link.tags !== undefined && newTags.join(',') !== link.tags.join(',')) changes.tags = newTags;
+    if (password.value !== '') changes.password = password.value;
     api<{ data: LinkRecord }>('PATCH', path, changes).then((answer) => onChanged(answer.data), failed);
   });
   form.querySelector('#delete')!.addEventListener('click', () => {
@@ -175,6 +203,12 @@ function visitsSection(stats: LinkStats): HTMLElement {
         stats.os.map((r) => ({ label: r.name, visits: r.visits })),
       ),
       rankedBars('Devices', 'Device', devices),
+      stats.rules !== undefined && stats.rules.length > 0
+        ? rankedBars('Redirect rules', 'Rule', [
+            ...stats.rules.map((r) => ({ label: `rule ${r.index + 1}`, visits: r.visits })),
+            { label: 'default', visits: stats.default ?? 0 },
+          ])
+        : null,
     ),
   );
 }

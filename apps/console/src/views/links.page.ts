@@ -11,14 +11,17 @@ const PAGE_SIZE = 20;
  * `q`; next and previous pages by the API's cursors (the console keeps the cursors it was given,
  * so "Previous" asks for the page it showed before).
  */
-export function linksView(onFailure: (error: unknown) => void, initialQuery = ''): HTMLElement {
+export function linksView(onFailure: (error: unknown) => void, initialQuery = '', initialTag = ''): HTMLElement {
   const cursors: Array<string | undefined> = [undefined];
   let query = initialQuery;
+  let tag = initialTag;
   const search = h('input', { type: 'search', name: 'q', maxlength: 200, value: initialQuery });
+  const tagInput = h('input', { type: 'text', name: 'tag', maxlength: 32, value: initialTag, spellcheck: 'false' });
   const form = h(
     'form',
     { class: 'search', role: 'search' },
     fieldRow('links-q', 'Search code, target or credit', search),
+    fieldRow('links-tag', 'Tag', tagInput),
     h('button', { type: 'submit' }, 'Search'),
   );
   const status = h('p', { class: 'status', role: 'status', id: 'links-status' });
@@ -31,6 +34,7 @@ export function linksView(onFailure: (error: unknown) => void, initialQuery = ''
     const cursor = cursors[cursors.length - 1];
     if (cursor !== undefined) params.set('cursor', cursor);
     if (query !== '') params.set('q', query);
+    if (tag !== '') params.set('tag', tag);
     status.textContent = 'Loading…';
     let page: LinksPage;
     try {
@@ -46,7 +50,7 @@ export function linksView(onFailure: (error: unknown) => void, initialQuery = ''
         ? query === ''
           ? 'No links yet: create one.'
           : `No links match “${query}”.`
-        : `Page ${pageNumber}: ${page.links.length} link${page.links.length === 1 ? '' : 's'}${query ? ` matching “${query}”` : ''}.`;
+        : `Page ${pageNumber}: ${page.links.length} link${page.links.length === 1 ? '' : 's'}${query ? ` matching “${query}”` : ''}${tag ? ` tagged ${tag}` : ''}.`;
     show(
       body,
       h(
@@ -59,7 +63,7 @@ export function linksView(onFailure: (error: unknown) => void, initialQuery = ''
           h(
             'tr',
             {},
-            ['Code', 'Target', 'Created', 'Visits', 'Expiry'].map((name) => h('th', { scope: 'col' }, name)),
+            ['Code', 'Target', 'Created', 'Visits', 'Expiry', 'Tags'].map((name) => h('th', { scope: 'col' }, name)),
           ),
         ),
         h(
@@ -74,6 +78,7 @@ export function linksView(onFailure: (error: unknown) => void, initialQuery = ''
               h('td', {}, utc(link.createdAt)),
               h('td', { class: 'num' }, count(link.visits ?? 0)),
               h('td', {}, expiry(link)),
+              h('td', { class: 'tags' }, (link.tags ?? []).join(', ')),
             ),
           ),
         ),
@@ -87,8 +92,12 @@ export function linksView(onFailure: (error: unknown) => void, initialQuery = ''
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     query = search.value.trim();
+    tag = tagInput.value.trim();
     cursors.splice(1);
-    history.replaceState(null, '', query === '' ? '#/links' : `#/links?q=${encodeURIComponent(query)}`);
+    const params = new URLSearchParams();
+    if (query !== '') params.set('q', query);
+    if (tag !== '') params.set('tag', tag);
+    history.replaceState(null, '', params.size === 0 ? '#/links' : `#/links?${params}`);
     void load();
   });
   next.addEventListener('click', () => {
