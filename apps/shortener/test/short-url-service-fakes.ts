@@ -25,6 +25,11 @@ export class MemoryShortUrls {
     return Promise.resolve(this.rows.find((r) => r.code === code) ?? null);
   }
 
+  /** One store: the reader is the writer. */
+  findByCodeLagTolerant(code: string): Promise<ShortUrl | null> {
+    return this.findByCode(code);
+  }
+
   findSharedByUrl(url: string): Promise<ShortUrl | null> {
     return Promise.resolve(this.rows.find((r) => r.sharedUrlHash !== null && r.url === url) ?? null);
   }

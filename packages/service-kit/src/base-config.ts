@@ -27,6 +27,22 @@ export interface DatabaseConfig {
   password: string;
   /** Databases are `<prefix>auth`, `<prefix>shortener`, `<prefix>images`. */
   prefix: string;
+  /**
+   * DB_READ_HOST/DB_READ_PORT: where the reads that tolerate a little lag go (a replica, or a
+   * Galera cluster's reader port); absent, every query goes to `host`/`port`.
+   */
+  reader?: { host: string; port: number };
+}
+
+/** DB_READ_HOST (and DB_READ_PORT, default DB_PORT's value): optional; a port alone names no reader. */
+function readerConfig(env: Env, writerPort: number): DatabaseConfig['reader'] {
+  const host = readString(env, 'DB_READ_HOST', '');
+  if (host === '') {
+    if (readString(env, 'DB_READ_PORT', '') !== '')
+      throw new ConfigError('DB_READ_PORT', 'is set without DB_READ_HOST: set both, or neither');
+    return undefined;
+  }
+  return { host, port: readPort(env, 'DB_READ_PORT', writerPort) };
 }
 
 export interface RedisConfig {
@@ -126,6 +142,21 @@ function readListenHost(env: Env, name: string, fallback: string): string {
   return value;
 }
 
+function databaseConfig(env: Env): DatabaseConfig {
+  const port = readPort(env, 'DB_PORT', 3306);
+  const config: DatabaseConfig = {
+    type: readEnum(env, 'DB_TYPE', ['mariadb', 'mysql'] as const, 'mariadb'),
+    host: readString(env, 'DB_HOST', '127.0.0.1'),
+    port,
+    user: readString(env, 'DB_USER', 'root'),
+    password: readSecret(env, 'DB_PASSWORD'),
+    prefix: readIdentifier(env, 'DB_PREFIX', 'pawlink_', /^[A-Za-z0-9_]{0,40}$/),
+  };
+  const reader = readerConfig(env, port);
+  if (reader) config.reader = reader;
+  return config;
+}
+
 export function loadBaseConfig(env: Env, cwd = process.cwd()): BaseConfig {
   const ports = {
     shortener: readPort(env, 'SHORTENER_PORT', 3001),
@@ -152,14 +183,7 @@ export function loadBaseConfig(env: Env, cwd = process.cwd()): BaseConfig {
       imagesMedia: readUrl(env, 'IMAGES_MEDIA_URL', `http://127.0.0.1:${ports.media}/images`),
     },
     mediaDir: path.resolve(cwd, readString(env, 'MEDIA_DIR', './data/media')),
-    database: {
-      type: readEnum(env, 'DB_TYPE', ['mariadb', 'mysql'] as const, 'mariadb'),
-      host: readString(env, 'DB_HOST', '127.0.0.1'),
-      port: readPort(env, 'DB_PORT', 3306),
-      user: readString(env, 'DB_USER', 'root'),
-      password: readSecret(env, 'DB_PASSWORD'),
-      prefix: readIdentifier(env, 'DB_PREFIX', 'pawlink_', /^[A-Za-z0-9_]{0,40}$/),
-    },
+    database: databaseConfig(env),
     redis: redisConfig(env),
     readOnlyDefault: readBool(env, 'READ_ONLY', false),
     logLevel: readEnum(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),

@@ -3,7 +3,7 @@ import type { RequestListener, Server } from 'node:http';
 import type { DataSource } from 'typeorm';
 import type { BaseConfig } from './base-config.js';
 import type { Env } from './config.js';
-import { createDataSource, type DataSourceSpec } from './database.js';
+import { createDataSource, openWriterConnection, type DataSourceSpec } from './database.js';
 import { createLogger, type Logger } from './logger.js';
 import { HttpMetrics, metricsRequestListener } from './metrics.js';
 import { ReadOnlySwitch } from './read-only.js';
@@ -120,7 +120,18 @@ export function createServiceRuntime<C extends BaseConfig>(
       return redis;
     },
     dataSource: async (spec) => {
-      const circuit = new DatabaseCircuit({ name: spec.name, logger, probeTimeoutMs: timeouts.databaseQueryMs });
+      const queryMs = timeouts.databaseQueryMs;
+      const circuit = new DatabaseCircuit({
+        name: spec.name,
+        logger,
+        connect: () => openWriterConnection(config.database, spec.name, timeouts.databaseConnectMs),
+        // Within one DB_QUERY_TIMEOUT_MS: a stalled statement is noticed at a fifth, the probe
+        // gives up at 0.7, and a held write answers at 0.8, with room for the answer.
+        stallMs: Math.round(queryMs / 5),
+        probeTimeoutMs: Math.round(queryMs / 2),
+        recoveryProbeTimeoutMs: queryMs,
+        writeDeadlineMs: Math.round(queryMs * 0.8),
+      });
       const dataSource = createDataSource(config.database, spec, {
         connectTimeoutMs: timeouts.databaseConnectMs,
         queryTimeoutMs: timeouts.databaseQueryMs,

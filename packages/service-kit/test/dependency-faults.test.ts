@@ -10,6 +10,7 @@ import {
 } from '@pawlink/test-kit';
 import type { Request, Response } from 'express';
 import type { RedisClient } from '../src/index.js';
+import mysql from 'mysql2/promise';
 import type { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -35,6 +36,8 @@ let db: TcpProxy;
 let cache: TcpProxy;
 let server: TestServer;
 let closers: Closer[];
+/** The test's own connection to the real MariaDB, which holds row locks a write then waits on. */
+let lockHolder: mysql.Connection;
 const logLines: string[] = [];
 
 beforeAll(async () => {
@@ -49,7 +52,16 @@ beforeAll(async () => {
     REDIS_COMMAND_TIMEOUT_MS: '300',
     REDIS_CONNECT_TIMEOUT_MS: '300',
   });
-  await ensureDatabase(real.database, 'kit');
+  const kitDatabase = await ensureDatabase(real.database, 'kit');
+  lockHolder = await mysql.createConnection({
+    host: real.database.host,
+    port: real.database.port,
+    user: real.database.user,
+    password: real.database.password,
+    database: kitDatabase,
+  });
+  await lockHolder.query('CREATE TABLE IF NOT EXISTS kit_writes (id INT PRIMARY KEY, v INT NOT NULL) ENGINE=InnoDB');
+  await lockHolder.query('INSERT IGNORE INTO kit_writes VALUES (1, 0)');
   const { Writable } = await import('node:stream');
   const logger = createLogger('images', 'info', {
     stream: new Writable({ write: (chunk: Buffer, _e, done) => (logLines.push(chunk.toString()), done()) }),
@@ -68,6 +80,13 @@ beforeAll(async () => {
   app.get('/db', async (_req: Request, res: Response) => {
     res.json({ success: true, rows: await dataSource.query('SELECT 1 AS one') });
   });
+  app.get('/slow', async (_req: Request, res: Response) => {
+    res.json({ success: true, rows: await dataSource.query('SELECT SLEEP(0.2) AS slept') });
+  });
+  app.post('/write', async (_req: Request, res: Response) => {
+    await dataSource.query('UPDATE kit_writes SET v = v + 1 WHERE id = 1');
+    res.json({ success: true });
+  });
   app.get('/redis', async (_req: Request, res: Response) => {
     res.json({ success: true, value: await redis.get(`${ctx.redisPrefix}probe`) });
   });
@@ -77,6 +96,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   proxies?.restore();
+  await lockHolder?.end().catch(() => undefined);
   await server?.close();
   for (const close of [...(closers ?? [])].reverse()) await close().catch(() => undefined);
   await proxies?.close();
@@ -84,14 +104,14 @@ afterAll(async () => {
 });
 
 /** The request, and how long it took. */
-async function timed(path: string) {
+async function timed(path: string, method = 'GET') {
   const started = Date.now();
-  const res = await request(`${server.url}${path}`, { signal: AbortSignal.timeout(10_000) });
+  const res = await request(`${server.url}${path}`, { method, signal: AbortSignal.timeout(10_000) });
   return { res, ms: Date.now() - started };
 }
 
-async function expectUnavailable(path: string): Promise<void> {
-  const { res, ms } = await timed(path);
+async function expectUnavailable(path: string, method = 'GET'): Promise<void> {
+  const { res, ms } = await timed(path, method);
   expect(res.status, path).toBe(503);
   expect(res.body).toEqual({
     success: false,
@@ -127,6 +147,36 @@ describe('a stalled database (SIGSTOP)', () => {
       ready: true,
       checks: { database: 'up', redis: 'up' },
     });
+  });
+});
+
+describe('a write held by the database (a commit a Galera cluster holds while it evicts a node)', () => {
+  it('answers 503 1004 before its deadline while reads go on; the probe finds the writer and the circuit stays closed', async () => {
+    await lockHolder.query('START TRANSACTION');
+    await lockHolder.query('SELECT v FROM kit_writes WHERE id = 1 FOR UPDATE');
+    try {
+      // DB_QUERY_TIMEOUT_MS is 500 here: the write is given up at 400 ms, not at the statement timeout.
+      await expectUnavailable('/write', 'POST');
+      expect((await timed('/db')).res.status).toBe(200);
+    } finally {
+      await lockHolder.query('ROLLBACK');
+    }
+    await expectRecovered('/db');
+    expect((await timed('/write', 'POST')).res.status).toBe(200);
+  });
+});
+
+describe('connections cut under a statement (HAProxy moving writes to another node)', () => {
+  it('answers that request 503 1004, and the circuit, trying a fresh connection, does not take it as an outage', async () => {
+    const slow = timed('/slow');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    db.cut();
+    db.restore();
+    const { res } = await slow;
+    expect(res.status).toBe(503);
+    expect(res.body).toMatchObject({ success: false, code: 1004 });
+    expect((await timed('/db')).res.status).toBe(200);
+    expect((await timed('/ready')).res.body).toMatchObject({ checks: { database: 'up' } });
   });
 });
 
@@ -175,7 +225,8 @@ describe('logs', () => {
     const entries = logLines.map((line) => JSON.parse(line) as { message: string });
     const messages = entries.map((entry) => entry.message);
     const count = (message: string): number => messages.filter((m) => m === message).length;
-    // Two database outages (stalled, then dead), one Redis outage that closed the connection.
+    // Two database outages (stalled, then dead), one Redis outage that closed the connection; the
+    // held write and the cut connections were no outage.
     expect(count('database unavailable; answering 503 until it is back')).toBe(2);
     expect(count('database connection restored')).toBe(2);
     expect(count('redis connection lost')).toBe(1);

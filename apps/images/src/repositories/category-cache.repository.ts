@@ -45,7 +45,7 @@ export class CategoryCacheRepository {
     const now = this.now();
     const hit = this.stats.get(db);
     if (hit && hit.expires > now) return hit.stats;
-    const stats = this.categories.typeStats(db);
+    const stats = this.categories.typeStats(db, { lagTolerant: true });
     this.stats.set(db, { stats, expires: now + this.ttlMs });
     stats.catch(() => {
       if (this.stats.get(db)?.stats === stats) this.stats.delete(db);

@@ -24,9 +24,12 @@ export class CategoryCountsRepository {
   list(): Promise<CategoryTally[]> {
     const now = this.now();
     if (this.cached && this.cached.expires > now) return this.cached.value;
-    const value = Promise.all([this.categories.listWithContent(), this.images.countsByCategory()]).then(
-      ([rows, counts]) => rows.map((row) => ({ ...row, images: counts.get(row.db) ?? 0 })),
-    );
+    // A page that is cached anyway may be a moment behind: both on the reader when there is one.
+    const lagTolerant = { lagTolerant: true };
+    const value = Promise.all([
+      this.categories.listWithContent(lagTolerant),
+      this.images.countsByCategory(lagTolerant),
+    ]).then(([rows, counts]) => rows.map((row) => ({ ...row, images: counts.get(row.db) ?? 0 })));
     const entry = { value, expires: now + this.ttlMs };
     this.cached = entry;
     value.catch(() => {

@@ -1,3 +1,4 @@
+import { readWith, type LagTolerance } from '@pawlink/service-kit';
 import type { DataSource, Repository } from 'typeorm';
 import { CategoryEntity, type CategoryRow } from '../db/entities/category.entity.js';
 
@@ -27,14 +28,19 @@ export class CategoryRepository {
     return this.repo.count();
   }
 
-  /** Every category with whether it holds at least one image (an index probe per category). */
-  async listWithContent(): Promise<CategoryWithContent[]> {
-    const rows = await this.dataSource.query<Array<{ db: string; has_content: string | number }>>(
-      'SELECT c.db, EXISTS (SELECT 1 FROM images i WHERE i.category = c.db) AS has_content FROM categories c',
-    );
-    const withContent = new Map(rows.map((r) => [r.db, Number(r.has_content) === 1]));
-    const categories = await this.repo.find({ order: { db: 'ASC' } });
-    return categories.map((c) => ({ ...c, hasContent: withContent.get(c.db) ?? false }));
+  /**
+   * Every category with whether it holds at least one image (an index probe per category); on the
+   * reader when `lagTolerant` (the public list), else on the writer (admin).
+   */
+  async listWithContent(reads: LagTolerance = {}): Promise<CategoryWithContent[]> {
+    return readWith(this.dataSource, reads, async (manager) => {
+      const rows = await manager.query<Array<{ db: string; has_content: string | number }>>(
+        'SELECT c.db, EXISTS (SELECT 1 FROM images i WHERE i.category = c.db) AS has_content FROM categories c',
+      );
+      const withContent = new Map(rows.map((r) => [r.db, Number(r.has_content) === 1]));
+      const categories = await manager.getRepository(CategoryEntity).find({ order: { db: 'ASC' } });
+      return categories.map((c) => ({ ...c, hasContent: withContent.get(c.db) ?? false }));
+    });
   }
 
   async hasContent(db: string): Promise<boolean> {
@@ -45,13 +51,13 @@ export class CategoryRepository {
     return rows.length > 0;
   }
 
-  /** Count and bytes per MIME type, from the covering (category, mime_type, size) index. */
-  async typeStats(db: string): Promise<TypeStats[]> {
-    const rows = await this.dataSource.query<
-      Array<{ mime_type: string; n: string | number; total: string | number | null }>
-    >(
-      'SELECT mime_type, COUNT(*) AS n, SUM(size) AS total FROM images WHERE category = ? GROUP BY mime_type ORDER BY mime_type',
-      [db],
+  /** Count and bytes per MIME type, from the covering (category, mime_type, size) index; see listWithContent for `reads`. */
+  async typeStats(db: string, reads: LagTolerance = {}): Promise<TypeStats[]> {
+    const rows = await readWith(this.dataSource, reads, (manager) =>
+      manager.query<Array<{ mime_type: string; n: string | number; total: string | number | null }>>(
+        'SELECT mime_type, COUNT(*) AS n, SUM(size) AS total FROM images WHERE category = ? GROUP BY mime_type ORDER BY mime_type',
+        [db],
+      ),
     );
     return rows.map((r) => ({ mimeType: r.mime_type, count: Number(r.n), totalSize: Number(r.total ?? 0) }));
   }

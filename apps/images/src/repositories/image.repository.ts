@@ -1,3 +1,4 @@
+import { hasReader, lagTolerantRead, readWith, type LagTolerance } from '@pawlink/service-kit';
 import type { DataSource, Repository } from 'typeorm';
 import { ImageEntity, type ImageRow } from '../db/entities/image.entity.js';
 
@@ -63,11 +64,24 @@ export class ImageRepository {
     return this.repo.findOneBy({ id });
   }
 
-  /** The rows for `ids`, in the order of `ids`; ids without a row are left out. */
+  /**
+   * The rows for `ids`, in the order of `ids`; ids without a row are left out. Read on the reader
+   * when there is one (images never change after import); ids the reader lacks are asked of the
+   * writer, since a missing id is dropped from the size index and the reader may lag an import.
+   */
   async findByIds(ids: readonly string[]): Promise<ImageRow[]> {
     if (ids.length === 0) return [];
     // Hot path of every random request: plain SQL by primary key, no query builder.
-    const raw = await this.dataSource.query<RawImageRow[]>(`SELECT ${COLUMNS} FROM images WHERE id IN (?)`, [ids]);
+    const sql = `SELECT ${COLUMNS} FROM images WHERE id IN (?)`;
+    let raw: RawImageRow[];
+    if (hasReader(this.dataSource)) {
+      raw = await lagTolerantRead(this.dataSource, (manager) => manager.query<RawImageRow[]>(sql, [ids]));
+      const found = new Set(raw.map((r) => r.id));
+      const lacking = ids.filter((id) => !found.has(id));
+      if (lacking.length > 0) raw.push(...(await this.dataSource.query<RawImageRow[]>(sql, [lacking])));
+    } else {
+      raw = await this.dataSource.query<RawImageRow[]>(sql, [ids]);
+    }
     const byId = new Map(raw.map((r) => [r.id, fromRaw(r)]));
     return ids.flatMap((id) => {
       const row = byId.get(id);
@@ -96,10 +110,15 @@ export class ImageRepository {
     return (result.affected ?? 0) > 0;
   }
 
-  /** Images per category, for every category that has any (one pass over the (category, id) index). */
-  async countsByCategory(): Promise<Map<string, number>> {
-    const rows = await this.dataSource.query<Array<{ category: string; n: string | number }>>(
-      'SELECT category, COUNT(*) AS n FROM images GROUP BY category',
+  /**
+   * Images per category, for every category that has any (one pass over the (category, id) index);
+   * on the reader when `lagTolerant` (the public counts), else on the writer (the size index's check, admin).
+   */
+  async countsByCategory(reads: LagTolerance = {}): Promise<Map<string, number>> {
+    const rows = await readWith(this.dataSource, reads, (manager) =>
+      manager.query<Array<{ category: string; n: string | number }>>(
+        'SELECT category, COUNT(*) AS n FROM images GROUP BY category',
+      ),
     );
     return new Map(rows.map((r) => [r.category, Number(r.n)]));
   }

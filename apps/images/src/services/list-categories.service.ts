@@ -14,7 +14,7 @@ export class ListCategoriesService {
   async listCategories(): Promise<{ enabled: Category[]; disabled: Category[] }> {
     const enabled: Category[] = [];
     const disabled: Category[] = [];
-    for (const row of await this.deps.categories.listWithContent()) {
+    for (const row of await this.deps.categories.listWithContent({ lagTolerant: true })) {
       const category = { name: row.name, db: row.db, sfw: row.sfw };
       if (row.disabled) disabled.push({ ...category, _comment: row.disabledComment ?? 'Category is disabled.' });
       else if (!row.hasContent) disabled.push({ ...category, _comment: NEVER_HAD_CONTENT_COMMENT });

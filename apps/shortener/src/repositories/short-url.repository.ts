@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { lagTolerantLookup, retryWrite } from '@pawlink/service-kit';
 import { QueryFailedError, type DataSource, type Repository } from 'typeorm';
 import { ShortUrlEntity, type ShortUrl } from '../db/entities/short-url.entity.js';
 import type { OwnerPosition } from '../domain/links-cursor.rules.js';
@@ -110,18 +111,41 @@ const INSERT_SHORT_URL = `INSERT INTO short_urls (code, url, shared_url_hash, cr
   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 
 /**
+ * Whether `stored` is the row an earlier try of this insert wrote: every column the create chose,
+ * down to its millisecond `createdAt` (and its management code's hash, random for editable entries).
+ */
+const isSameRow = (stored: ShortUrl, row: Omit<ShortUrl, 'pos'>): boolean =>
+  stored.url === row.url &&
+  stored.credit === row.credit &&
+  stored.managementCodeHash === row.managementCodeHash &&
+  stored.createdAt.getTime() === row.createdAt.getTime() &&
+  (stored.expiresAt?.getTime() ?? null) === (row.expiresAt?.getTime() ?? null) &&
+  stored.maxVisits === row.maxVisits &&
+  stored.ownerKeyId === row.ownerKeyId &&
+  stored.passwordHash === row.passwordHash;
+
+/**
  * Storage of short URLs. Uniqueness of codes, and of URLs among entries nobody can change, is left
  * to the unique indexes: a write that loses a race comes back as a conflict instead of an exception.
  */
 export class ShortUrlRepository {
   private readonly repo: Repository<ShortUrl>;
 
-  constructor(dataSource: DataSource) {
+  constructor(private readonly dataSource: DataSource) {
     this.repo = dataSource.getRepository(ShortUrlEntity);
   }
 
+  /** On the writer: what redirect-cache and preview fills, edits, deletes and creates must see. */
   findByCode(code: string): Promise<ShortUrl | null> {
     return this.repo.findOneBy({ code });
+  }
+
+  /**
+   * On the reader when there is one, for answers that are not cached and may be a moment behind
+   * (`/:code.json`, `/:code/stats`); a code the reader lacks is asked of the writer.
+   */
+  findByCodeLagTolerant(code: string): Promise<ShortUrl | null> {
+    return lagTolerantLookup(this.dataSource, (manager) => manager.getRepository(ShortUrlEntity).findOneBy({ code }));
   }
 
   /** The entry nobody can change that points at `url`, the only kind ever handed to another creator. */
@@ -157,22 +181,27 @@ export class ShortUrlRepository {
       row.passwordHash,
       row.rules,
     ];
-    try {
-      // A link without tags stays one statement; with tags, the row and its tags commit together.
-      const pos =
-        tags === undefined || tags.length === 0
-          ? Number((await this.repo.query<{ insertId: number | string }>(INSERT_SHORT_URL, values)).insertId)
-          : await this.repo.manager.transaction(async (manager) => {
-              const result: { insertId: number | string } = await manager.query(INSERT_SHORT_URL, values);
-              await writeTags(manager, Number(result.insertId), row.ownerKeyId, tags);
-              return Number(result.insertId);
-            });
-      return { ok: true, value: { ...row, pos } };
-    } catch (error) {
-      const conflict = duplicateOf(error);
-      if (conflict) return { ok: false, conflict };
-      throw error;
-    }
+    // A try whose answer was lost may have committed: its row then refuses the retry, and is ours.
+    return retryWrite(async (attempt) => {
+      try {
+        // A link without tags stays one statement; with tags, the row and its tags commit together.
+        const pos =
+          tags === undefined || tags.length === 0
+            ? Number((await this.repo.query<{ insertId: number | string }>(INSERT_SHORT_URL, values)).insertId)
+            : await this.repo.manager.transaction(async (manager) => {
+                const result: { insertId: number | string } = await manager.query(INSERT_SHORT_URL, values);
+                await writeTags(manager, Number(result.insertId), row.ownerKeyId, tags);
+                return Number(result.insertId);
+              });
+        return { ok: true, value: { ...row, pos } };
+      } catch (error) {
+        const conflict = duplicateOf(error);
+        if (!conflict) throw error;
+        const earlier = attempt > 1 ? await this.findByCode(row.code) : null;
+        if (earlier && isSameRow(earlier, row)) return { ok: true, value: earlier };
+        return { ok: false, conflict };
+      }
+    });
   }
 
   /**

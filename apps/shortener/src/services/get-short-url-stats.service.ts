@@ -3,7 +3,7 @@ import type { ShortUrlRepository } from '../repositories/short-url.repository.js
 import type { VisitStatsService } from './visit-stats.service.js';
 
 export interface GetShortUrlStatsDeps {
-  repository: Pick<ShortUrlRepository, 'findByCode'>;
+  repository: Pick<ShortUrlRepository, 'findByCodeLagTolerant'>;
   visitStats: Pick<VisitStatsService, 'stats'>;
 }
 
@@ -16,7 +16,7 @@ export class GetShortUrlStatsService {
    * from (expired links included); null when no entry has it.
    */
   async stats(code: string): Promise<ShortUrlStats | null> {
-    const entry = await this.deps.repository.findByCode(code);
+    const entry = await this.deps.repository.findByCodeLagTolerant(code);
     if (!entry) return null;
     return { code: entry.code, ...(await this.deps.visitStats.stats(entry.code, entry.pos)) };
   }

@@ -7,7 +7,7 @@ import { toRecord } from '../domain/short-url-record.rules.js';
 import type { VisitStatsService } from './visit-stats.service.js';
 
 export interface GetShortUrlDeps {
-  repository: Pick<ShortUrlRepository, 'findByCode'>;
+  repository: Pick<ShortUrlRepository, 'findByCodeLagTolerant'>;
   tags: Pick<ShortUrlTagsRepository, 'tagsOf'>;
   visitStats: Pick<VisitStatsService, 'total'>;
   /** SHORTENER_URL: `fullURL` is built from it, never from the request. */
@@ -34,7 +34,7 @@ export class GetShortUrlService {
    * a protected link's target, only to its owner); null when no entry has it; 410 1083 when it expired.
    */
   async get(code: string, askingKeyId: number | null): Promise<ShortUrlWithVisits | null> {
-    const entry = await this.deps.repository.findByCode(code);
+    const entry = await this.deps.repository.findByCodeLagTolerant(code);
     if (!entry) return null;
     const expired = expiryOf(entry, this.deps.clock());
     if (expired) throw expiredError(expired);

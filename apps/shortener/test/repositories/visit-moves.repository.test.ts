@@ -104,6 +104,61 @@ describe('visits on their way to MySQL', () => {
     });
   });
 
+  describe('a batch whose transaction failed in a way another try fixes (Galera, a moved writer)', () => {
+    const galeraRefusal = (code: string, message: string) =>
+      Object.assign(new Error(message), {
+        name: 'QueryFailedError',
+        driverError: Object.assign(new Error(message), {
+          code,
+          sqlMessage: message,
+          fatal: code.startsWith('PROTOCOL'),
+        }),
+      });
+
+    /** Visits stored on a data source whose first transaction ends as `first` says. */
+    function visitsWithFirstTransaction(first: (run: () => Promise<unknown>) => Promise<unknown>): VisitRepository {
+      const transaction = dataSource.transaction.bind(dataSource) as (...args: unknown[]) => Promise<unknown>;
+      let done = false;
+      const failing = Object.create(dataSource) as DataSource;
+      failing.transaction = ((...args: unknown[]) => {
+        if (done) return transaction(...args);
+        done = true;
+        return first(() => transaction(...args));
+      });
+      return new VisitRepository(failing);
+    }
+
+    it('counts a batch once when the answer to its commit was lost', async () => {
+      const pos = await entry('lost-commit');
+      await pending.add('flush-lost', [{ day: '2026-11-23', code: 'lost-commit', field: '', visits: 6 }]);
+      expect(await pending.take('batch-lost', 100)).toBe(true);
+      const counts = await pending.batch('batch-lost');
+      const cut = visitsWithFirstTransaction(async (run) => {
+        await run();
+        throw galeraRefusal('PROTOCOL_CONNECTION_LOST', 'Connection lost: The server closed the connection.');
+      });
+      // The retry finds the batch recorded: nothing is added twice.
+      expect(await cut.applyBatch('batch-lost', counts, new Date())).toBe(false);
+      await pending.forget('batch-lost');
+      expect(await stats().total('lost-commit', pos)).toBe(6);
+    });
+
+    it('applies a batch whose first transaction failed certification', async () => {
+      const pos = await entry('conflicted');
+      await pending.add('flush-conflict', [{ day: '2026-11-23', code: 'conflicted', field: '', visits: 2 }]);
+      expect(await pending.take('batch-conflict', 100)).toBe(true);
+      const counts = await pending.batch('batch-conflict');
+      const conflicted = visitsWithFirstTransaction(() =>
+        Promise.reject(
+          galeraRefusal('ER_LOCK_DEADLOCK', 'Deadlock found when trying to get lock; try restarting transaction'),
+        ),
+      );
+      expect(await conflicted.applyBatch('batch-conflict', counts, new Date())).toBe(true);
+      await pending.forget('batch-conflict');
+      expect(await stats().total('conflicted', pos)).toBe(2);
+    });
+  });
+
   it("finishes another mover's abandoned batch, and drops visits of codes no entry has", async () => {
     const pos = await entry('abandoned');
     await pending.add('flush-3', [

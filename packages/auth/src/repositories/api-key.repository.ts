@@ -1,5 +1,6 @@
 import type { ApiKeyFlag } from '@pawlink/contracts';
 import { DEFAULT_BULK_LIMIT } from '@pawlink/contracts';
+import { lagTolerantLookup } from '@pawlink/service-kit';
 import type { DataSource, Repository } from 'typeorm';
 import { ApiKeyEntity, type ApiKey } from '../db/entities/api-key.entity.js';
 import { generateApiKey, hashApiKey } from '../domain/secrets.rules.js';
@@ -49,8 +50,10 @@ export class ApiKeyRepository {
     return { key, record };
   }
 
+  /** On the reader when there is one (a key's lookup is cached per process anyway); a miss is asked of the writer. */
   findByKey(key: string): Promise<ApiKey | null> {
-    return this.repo.findOneBy({ keyHash: hashApiKey(key) });
+    const keyHash = hashApiKey(key);
+    return lagTolerantLookup(this.dataSource, (manager) => manager.getRepository(ApiKeyEntity).findOneBy({ keyHash }));
   }
 
   findById(id: number): Promise<ApiKey | null> {

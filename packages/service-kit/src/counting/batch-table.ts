@@ -1,5 +1,6 @@
 import { QueryFailedError, type DataSource, type EntityManager } from 'typeorm';
 import type { PendingOf } from './pending-counts.js';
+import { retryWrite } from '../dependencies/retry-write.js';
 import { APPLIED_BATCH_VISIBLE_MS } from './batch-mover.js';
 
 /** Rows per multi-row upsert. */
@@ -19,13 +20,19 @@ export class AppliedBatches {
     private readonly movesTable: string,
   ) {}
 
-  /** Runs `write` in the transaction that records `batchId`; false (nothing written) when it was recorded before. */
+  /**
+   * Runs `write` in the transaction that records `batchId`; false (nothing written) when it was
+   * recorded before. A transaction that failed certification or lost its connection is tried
+   * again (retryWrite): one that had committed after all is then found recorded, never added twice.
+   */
   async applyOnce(batchId: string, at: Date, write: (manager: EntityManager) => Promise<void>): Promise<boolean> {
     try {
-      await this.dataSource.transaction(async (manager) => {
-        await manager.query(`INSERT INTO ${this.movesTable} (batch_id, moved_at) VALUES (?, ?)`, [batchId, at]);
-        await write(manager);
-      });
+      await retryWrite(() =>
+        this.dataSource.transaction(async (manager) => {
+          await manager.query(`INSERT INTO ${this.movesTable} (batch_id, moved_at) VALUES (?, ?)`, [batchId, at]);
+          await write(manager);
+        }),
+      );
       return true;
     } catch (error) {
       if (isDuplicateKey(error)) return false;

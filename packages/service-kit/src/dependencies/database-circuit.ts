@@ -1,76 +1,64 @@
 import type { DataSource } from 'typeorm';
 import type { LogSink } from '../logger.js';
 import { DependencyUnavailableError, unavailableDependencyOf } from './dependency-failure.js';
+import { StatementWatch, type PooledConnection } from './statement-watch.js';
+import { isWriterCheckTimeout, WriterCheck, type WriterCheckOptions } from './writer-check.js';
 
 type State = 'up' | 'suspect' | 'down';
 
-type QueryCallback = (error: (Error & { code?: string }) | null, ...rest: unknown[]) => void;
-
-/** A mysql2 pool connection, as far as the circuit uses it. */
-interface PooledConnection {
-  query(sql: unknown, ...rest: unknown[]): unknown;
-  release(): void;
-  destroy(): void;
-  [TIMEOUTS_GUARDED]?: true;
-}
-
-/** The one method of typeorm's MySQL driver every query runner gets its connection through. */
+/** The methods of typeorm's MySQL driver every query runner gets its connection through. */
 interface MysqlDriverLike {
   obtainMasterConnection(): Promise<PooledConnection>;
-}
-
-const TIMEOUTS_GUARDED = Symbol('timeouts guarded');
-
-/**
- * mysql2 runs one command at a time per connection and keeps a timed-out query in line, so
- * everything sent after it on that connection would wait for an answer that may never come (a
- * stalled server). A connection whose query timed out is therefore destroyed; the pool opens a
- * fresh one when asked.
- */
-function destroyOnTimeout(connection: PooledConnection): PooledConnection {
-  if (connection[TIMEOUTS_GUARDED]) return connection;
-  connection[TIMEOUTS_GUARDED] = true;
-  const query = connection.query.bind(connection);
-  connection.query = (sql: unknown, ...rest: unknown[]) => {
-    const last = rest.length - 1;
-    const callback = rest[last];
-    if (typeof callback === 'function') {
-      rest[last] = ((error, ...results) => {
-        if (error?.code === 'PROTOCOL_SEQUENCE_TIMEOUT') connection.destroy();
-        (callback as QueryCallback)(error, ...results);
-      }) satisfies QueryCallback;
-    }
-    return query(sql, ...rest);
-  };
-  return connection;
+  obtainSlaveConnection(): Promise<PooledConnection>;
 }
 
 export interface DatabaseCircuitOptions {
   /** Schema name, for the log lines. */
   name: string;
   logger: LogSink;
-  /** How long the probe's `SELECT 1` may take. */
+  /** Opens the probe's own connection to the writer (WriterCheck). */
+  connect: WriterCheckOptions['connect'];
+  /** How long the probe that decides whether to open may take (a stalled writer does not answer it). */
   probeTimeoutMs: number;
+  /** How long a probe may take while the circuit is open, and for `/ready` (DB_QUERY_TIMEOUT_MS). */
+  recoveryProbeTimeoutMs: number;
+  /** A statement in flight this long makes the circuit probe the writer. */
+  stallMs: number;
+  /** A write in flight this long is answered 503 1004 (before the request's deadline). */
+  writeDeadlineMs: number;
   /** Between probes while the database is down. */
   probeIntervalMs?: number;
 }
 
 /**
  * Fails requests at once while the database is known to be down, and finds out by itself when it
- * is back. A connectivity failure (refused, lost, timed out) makes the circuit suspect the database
- * and probe it at once with `SELECT 1`: a probe that fails opens the circuit — every query then fails
- * with DependencyUnavailableError without waiting — and the probe repeats in the background until
- * one succeeds, which closes it. One slow query on a healthy server therefore costs nothing more
- * than itself. Down and up are each logged once.
+ * is back. A connectivity failure (refused, lost, timed out) or a statement in flight past
+ * `stallMs` makes the circuit suspect the writer and probe it (WriterCheck: it must answer within
+ * `probeTimeoutMs`, through the cluster on Galera): a probe that fails opens the circuit — the
+ * statements in flight fail, and every query then fails with DependencyUnavailableError without
+ * waiting — and the probe repeats in the background until one succeeds, which closes it. One slow
+ * query on a healthy server therefore costs nothing more than itself. Down and up are each logged
+ * once. `check` (for `/ready`) also wants the writer to accept writes (not read-only, Galera ready).
  */
 export class DatabaseCircuit {
   private state: State = 'up';
+  private writable = true;
   private probing: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
-  private obtain: (() => Promise<PooledConnection>) | undefined;
   private stopped = false;
+  private readonly statements: StatementWatch;
+  /** Requests waiting for a pool connection: failed at once when the circuit opens. */
+  private readonly waiting = new Set<() => void>();
+  private readonly writer: WriterCheck;
 
-  constructor(private readonly options: DatabaseCircuitOptions) {}
+  constructor(private readonly options: DatabaseCircuitOptions) {
+    this.statements = new StatementWatch({
+      stallMs: options.stallMs,
+      writeDeadlineMs: options.writeDeadlineMs,
+      onStall: () => this.suspect(),
+    });
+    this.writer = new WriterCheck({ connect: options.connect, timeoutMs: options.probeTimeoutMs });
+  }
 
   /** True unless the circuit is open. */
   get available(): boolean {
@@ -78,49 +66,103 @@ export class DatabaseCircuit {
   }
 
   /**
-   * Puts the circuit in front of the data source's connection pool. typeorm has no hook there, so
-   * the driver's `obtainMasterConnection` (every query runner's way to a connection) is wrapped.
+   * Puts the circuit in front of the data source's connection pools. typeorm has no hook there, so
+   * the driver's `obtainMasterConnection` and `obtainSlaveConnection` (every query runner's way to
+   * a connection) are wrapped.
    */
   attach(dataSource: DataSource): void {
+    this.writer.prepare();
     const driver = dataSource.driver as unknown as MysqlDriverLike;
-    const original = driver.obtainMasterConnection.bind(driver);
-    this.obtain = original;
-    driver.obtainMasterConnection = async () => {
-      if (this.state === 'down') throw new DependencyUnavailableError('database');
-      try {
-        return destroyOnTimeout(await original());
-      } catch (error) {
-        this.failed(error);
-        throw error;
-      }
-    };
+    for (const method of ['obtainMasterConnection', 'obtainSlaveConnection'] as const) {
+      const original = driver[method].bind(driver);
+      driver[method] = async () => {
+        if (this.state === 'down') throw new DependencyUnavailableError('database');
+        try {
+          return this.statements.guard(await this.whileUp(original()));
+        } catch (error) {
+          this.failed(error);
+          throw error;
+        }
+      };
+    }
+  }
+
+  /**
+   * A pool connection, unless the circuit opens first: a full pool opens new connections, and a
+   * stalled server holds their handshake for the whole connect timeout. A wait past `stallMs` is
+   * a stall like a statement's; a connection that comes after the circuit opened goes back.
+   */
+  private whileUp(obtaining: Promise<PooledConnection>): Promise<PooledConnection> {
+    return new Promise((resolve, reject) => {
+      const stall = setTimeout(() => this.suspect(), this.options.stallMs);
+      stall.unref();
+      const fail = (): void => {
+        clearTimeout(stall);
+        reject(new DependencyUnavailableError('database'));
+      };
+      this.waiting.add(fail);
+      obtaining.then(
+        (connection) => {
+          clearTimeout(stall);
+          if (this.waiting.delete(fail)) resolve(connection);
+          else connection.release();
+        },
+        (error: unknown) => {
+          clearTimeout(stall);
+          this.waiting.delete(fail);
+          reject(error instanceof Error ? error : new Error(String(error)));
+        },
+      );
+    });
   }
 
   /** Reports a failed query; connectivity failures make the circuit probe the database. */
   failed(error: unknown): void {
-    if (this.stopped || unavailableDependencyOf(error) !== 'database' || error instanceof DependencyUnavailableError)
-      return;
-    if (this.state === 'up') this.state = 'suspect';
-    void this.probe();
+    if (unavailableDependencyOf(error) !== 'database' || error instanceof DependencyUnavailableError) return;
+    this.suspect();
   }
 
-  /** Whether the database answers `SELECT 1` now (for `/ready`); also moves the circuit. */
+  /** Whether the writer answers and accepts writes now (for `/ready`); also moves the circuit. */
   async check(): Promise<boolean> {
-    await this.probe();
-    return this.state === 'up';
+    await this.probe(true);
+    return this.state === 'up' && this.writable;
   }
 
   stop(): void {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
+    this.writer.close();
   }
 
-  private probe(): Promise<void> {
-    this.probing ??= this.selectOne()
+  private suspect(): void {
+    if (this.stopped) return;
+    if (this.state === 'up') this.state = 'suspect';
+    void this.probe();
+  }
+
+  /**
+   * Asks the writer. While up, within `probeTimeoutMs`; a probe that runs out of time opens the
+   * circuit only when statements sent before it are still waiting (the writer stalled), not when
+   * they were answered meanwhile (a busy machine: slow, not down). While down, or for `/ready`,
+   * within `recoveryProbeTimeoutMs`.
+   */
+  private probe(forReadiness = false): Promise<void> {
+    const startedAt = Date.now();
+    const deciding = this.state !== 'down' && !forReadiness;
+    this.probing ??= this.writer
+      .check(deciding ? this.options.probeTimeoutMs : this.options.recoveryProbeTimeoutMs)
       .then(
-        () => this.markUp(),
-        (error: unknown) => this.markDown(error),
+        (state) => this.markUp(state === 'writable'),
+        (error: unknown) => {
+          const slowNotStalled =
+            deciding &&
+            isWriterCheckTimeout(error) &&
+            !this.statements.waitingSince(startedAt) &&
+            this.waiting.size === 0;
+          if (slowNotStalled) this.state = 'up';
+          else this.markDown(error);
+        },
       )
       .finally(() => {
         this.probing = undefined;
@@ -128,23 +170,15 @@ export class DatabaseCircuit {
     return this.probing;
   }
 
-  private async selectOne(): Promise<void> {
-    if (!this.obtain) throw new Error('database circuit not attached');
-    const connection = destroyOnTimeout(await this.obtain());
-    try {
-      await new Promise<void>((resolve, reject) => {
-        connection.query({ sql: 'SELECT 1', timeout: this.options.probeTimeoutMs }, ((error) =>
-          error ? reject(error) : resolve()) satisfies QueryCallback);
-      });
-    } finally {
-      connection.release();
-    }
-  }
-
-  private markUp(): void {
+  private markUp(writable: boolean): void {
     if (this.state === 'down')
       this.options.logger.info('database connection restored', { database: this.options.name });
+    if (this.writable && !writable)
+      this.options.logger.warn('database writer refuses writes (read-only or not ready); /ready says down', {
+        database: this.options.name,
+      });
     this.state = 'up';
+    this.writable = writable;
   }
 
   private markDown(error: unknown): void {
@@ -156,6 +190,11 @@ export class DatabaseCircuit {
       });
     }
     this.state = 'down';
+    this.statements.failAll();
+    for (const fail of [...this.waiting]) {
+      this.waiting.delete(fail);
+      fail();
+    }
     this.timer = setTimeout(() => void this.probe(), this.options.probeIntervalMs ?? 500);
     this.timer.unref();
   }

@@ -22,6 +22,41 @@ describe('unavailableDependencyOf', () => {
     expect(unavailableDependencyOf(new DependencyUnavailableError('database'))).toBe('database');
   });
 
+  it("names the database for Galera's transient refusals: certification conflict, node not ready, writer read-only", () => {
+    const refusals = [
+      {
+        code: 'ER_LOCK_DEADLOCK',
+        errno: 1213,
+        message: 'Deadlock found when trying to get lock; try restarting transaction',
+      },
+      { code: 'ER_UNKNOWN_COM_ERROR', errno: 1047, message: 'WSREP has not yet prepared node for application use' },
+      {
+        code: 'ER_OPTION_PREVENTS_STATEMENT',
+        errno: 1290,
+        message: 'The MariaDB server is running with the --read-only option so it cannot execute this statement',
+      },
+      {
+        code: 'ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION',
+        errno: 1792,
+        message: 'Cannot execute statement in a READ ONLY transaction',
+      },
+      { code: 'ER_CONNECTION_KILLED', errno: 1927, message: 'Connection was killed' },
+      { code: 'ECONNRESET', errno: undefined, message: 'read ECONNRESET' },
+      { code: 'EPIPE', errno: undefined, message: 'write EPIPE' },
+    ];
+    for (const { code, errno, message } of refusals) {
+      const driverError = Object.assign(new Error(message), { code, errno, sqlMessage: message, fatal: false });
+      expect(unavailableDependencyOf(driverError), code).toBe('database');
+      expect(unavailableDependencyOf({ name: 'QueryFailedError', message, driverError }), code).toBe('database');
+    }
+    const otherOption = Object.assign(new Error('The MariaDB server is running with the --secure-file-priv option'), {
+      code: 'ER_OPTION_PREVENTS_STATEMENT',
+      errno: 1290,
+      sqlMessage: 'The MariaDB server is running with the --secure-file-priv option',
+    });
+    expect(unavailableDependencyOf(otherOption)).toBeUndefined();
+  });
+
   it('names Redis for ioredis connection failures', () => {
     expect(
       unavailableDependencyOf(

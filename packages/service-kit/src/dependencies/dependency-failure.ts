@@ -28,7 +28,22 @@ const DATABASE_CONNECTIVITY_CODES = new Set([
   'PROTOCOL_SEQUENCE_TIMEOUT',
   'ER_CON_COUNT_ERROR',
   'ER_SERVER_SHUTDOWN',
+  'ER_CONNECTION_KILLED',
 ]);
+
+/**
+ * What a Galera cluster answers while it moves or loses a node, none a fault of the request: a
+ * transaction that failed certification against another node's (1213, at commit), a node not
+ * ready for clients (1047 "WSREP has not yet prepared node for application use"), and a writer
+ * that turned read-only (1290 with `--read-only`, 1792) until HAProxy sends writes elsewhere.
+ */
+const GALERA_TRANSIENT_CODES = new Set([
+  'ER_LOCK_DEADLOCK',
+  'ER_UNKNOWN_COM_ERROR',
+  'ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION',
+]);
+/** 1290 names the option that refused the statement; only `--read-only` is a writer on its way out. */
+const READ_ONLY_REFUSAL = /read[-_]only/i;
 
 /** mysql2 messages without a code for the same situations. */
 const DATABASE_CONNECTIVITY_MESSAGES =
@@ -69,6 +84,8 @@ export function unavailableDependencyOf(error: unknown): DependencyName | undefi
   if (shape.name === 'MaxRetriesPerRequestError' || (!fromMysql && REDIS_CONNECTIVITY_MESSAGES.test(message)))
     return 'redis';
   if (DATABASE_CONNECTIVITY_CODES.has(code) || DATABASE_CONNECTIVITY_MESSAGES.test(message)) return 'database';
+  if (GALERA_TRANSIENT_CODES.has(code)) return 'database';
+  if (code === 'ER_OPTION_PREVENTS_STATEMENT' && READ_ONLY_REFUSAL.test(message)) return 'database';
   return undefined;
 }
 

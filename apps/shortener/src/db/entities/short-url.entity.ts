@@ -1,6 +1,10 @@
 import { EntitySchema } from 'typeorm';
 
-/** One row of `short_urls`; `pos` is the AUTO_INCREMENT key and doubles as the creation sequence. */
+/**
+ * One row of `short_urls`; `pos` is the AUTO_INCREMENT key: unique, but neither dense nor in creation
+ * order on a Galera cluster (each node hands out its own share, `auto_increment_increment`), so
+ * listings order by `created_at` and use `pos` only to break ties.
+ */
 export interface ShortUrl {
   pos: number;
   /** Case-sensitive (ascii_bin). */
