@@ -1,5 +1,9 @@
 import type { Logger } from '@pawlink/service-kit';
 import type { RedisClient } from '@pawlink/service-kit/redis';
+import { ConsoleBuildRepository } from './repositories/console-build.repository.js';
+import { ConsoleSessionRepository } from './repositories/console-session.repository.js';
+import { ConsoleSessionService } from './services/console-session.service.js';
+import { GetConsoleService } from './services/get-console.service.js';
 import type { DataSource } from 'typeorm';
 import type { ShortenerConfig } from './config.js';
 import type { ShortenerServices } from './endpoints/shortener.deps.js';
@@ -163,6 +167,8 @@ export function createShortenerContainer(connections: ShortenerConnections): Sho
       clock,
     }),
     deleteShortUrl: new DeleteShortUrlService({ repository, cache: redirectCache, previews, pendingVisits }),
+    getConsole: new GetConsoleService({ build: new ConsoleBuildRepository() }),
+    consoleSession: new ConsoleSessionService({ sessions: new ConsoleSessionRepository(redis, config.redis.prefix) }),
     redirectCache,
     visitTally,
     visitMover,

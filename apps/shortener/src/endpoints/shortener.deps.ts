@@ -14,6 +14,8 @@ import type { PreviewShortUrlService } from '../services/preview-short-url.servi
 import type { RedirectShortUrlService } from '../services/redirect-short-url.service.js';
 import type { UnlockShortUrlService } from '../services/unlock-short-url.service.js';
 import type { UpdateShortUrlService } from '../services/update-short-url.service.js';
+import type { ConsoleSessionService } from '../services/console-session.service.js';
+import type { GetConsoleService } from '../services/get-console.service.js';
 
 /** One service per endpoint (docs/architecture.md); container.ts builds them. */
 export interface ShortenerServices {
@@ -32,6 +34,9 @@ export interface ShortenerServices {
   getShortUrlStats: GetShortUrlStatsService;
   updateShortUrl: UpdateShortUrlService;
   deleteShortUrl: DeleteShortUrlService;
+  /** The console's page and assets, and its sign-ins (docs/console.md). */
+  getConsole: GetConsoleService;
+  consoleSession: ConsoleSessionService;
 }
 import type { LimitLookups } from '../guards/lookup-limit.guard.js';
 
@@ -51,3 +56,6 @@ export const shortenerEndpoint = defineEndpoint<ShortenerEndpointDeps>();
 
 /** The tag of every short-url operation in the document. */
 export const SHORT_URL_TAGS = ['short urls'];
+
+/** The tag of the console's operations in the document. */
+export const CONSOLE_TAGS = ['console'];

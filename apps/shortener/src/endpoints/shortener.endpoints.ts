@@ -1,3 +1,5 @@
+import { closeConsoleSessionEndpoint, openConsoleSessionEndpoint } from './console-session.endpoint.js';
+import { getConsoleAssetEndpoint, getConsoleEndpoint } from './get-console.endpoint.js';
 import { bulkCreateShortUrlsEndpoint } from './bulk-create-short-urls.endpoint.js';
 import { createShortUrlEndpoint } from './create-short-url.endpoint.js';
 import { deleteShortUrlAliasEndpoint, deleteShortUrlEndpoint } from './delete-short-url.endpoint.js';
@@ -14,10 +16,14 @@ import { updateShortUrlEndpoint } from './update-short-url.endpoint.js';
 
 /**
  * The shortener's endpoints (docs/api.md §2) in the order app.ts mounts them, which their patterns
- * need: the fixed words (`/create`, `/links`, `/tags`, `/delete`; reserved codes) before the `/:code`
+ * need: the fixed words (`/console…`, `/create`, `/links`, `/tags`, `/delete`; reserved codes) before the `/:code`
  * patterns, and `/:code.json`, `/:code/stats`, `/:code/qr` and `/:code+` before `/:code`.
  */
 export const SHORTENER_ENDPOINTS = [
+  getConsoleEndpoint,
+  getConsoleAssetEndpoint,
+  openConsoleSessionEndpoint,
+  closeConsoleSessionEndpoint,
   createShortUrlEndpoint,
   bulkCreateShortUrlsEndpoint,
   exportLinksEndpoint,
