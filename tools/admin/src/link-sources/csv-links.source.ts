@@ -3,19 +3,11 @@ import { UnreadableValue, type LinkSource, type SourceItem } from './imported-li
 import { codelessOrigin, originOf } from './source-origin.js';
 import { dateOf, tagsOf, textOf, wholeOf } from './source-values.js';
 
-/** Our own CSV, as `GET /links/export?format=csv` writes it; only `url` is required. */
-export const LINKS_CSV_COLUMNS = [
-  'url',
-  'code',
-  'credit',
-  'createdAt',
-  'tags',
-  'expiresAt',
-  'maxVisits',
-  'visits',
-] as const;
-
-/** A row of our CSV as a link; a value that cannot be read refuses the row. */
+/**
+ * A row of our own CSV (the columns of the shortener's `EXPORT_CSV_COLUMNS`, as
+ * `GET /links/export?format=csv` writes them; only `url` is required) as a link; a value that
+ * cannot be read refuses the row.
+ */
 export function linkOfCsvRow({ row, cells }: CsvRow): SourceItem {
   const at = `row ${row}`;
   const code = textOf(cells.code);
