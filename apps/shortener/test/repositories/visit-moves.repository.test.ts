@@ -120,11 +120,11 @@ describe('visits on their way to MySQL', () => {
       const transaction = dataSource.transaction.bind(dataSource) as (...args: unknown[]) => Promise<unknown>;
       let done = false;
       const failing = Object.create(dataSource) as DataSource;
-      failing.transaction = ((...args: unknown[]) => {
+      failing.transaction = (...args: unknown[]) => {
         if (done) return transaction(...args);
         done = true;
         return first(() => transaction(...args));
-      });
+      };
       return new VisitRepository(failing);
     }
 
