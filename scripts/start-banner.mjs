@@ -136,6 +136,7 @@ async function main() {
      shortener        ${env.SHORTENER_URL}
      images           ${env.IMAGES_URL}
      thumbs           ${env.THUMBS_URL}
+     console          ${env.SHORTENER_URL}/console/   (link owners: sign in with the demo key)
      queue dashboard  ${env.THUMBS_URL}/admin/queues/   (log in with the demo key)
      thumbnails       ${env.MEDIA_URL}
      image files      ${env.IMAGES_MEDIA_URL}

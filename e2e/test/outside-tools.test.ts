@@ -37,7 +37,7 @@ afterAll(async () => {
 });
 
 /**
- * Warnings of the recommended rules that stay, each for a reason (README, "API documents"):
+ * Warnings of the recommended rules that stay, each for a reason (docs/development.md, "The OpenAPI documents"):
  * no licence is named (the project has not chosen one), a redirect-only operation has no 2xx,
  * and the shared refusals are referenced from `x-pawlink-fallback`, which Redocly does not read.
  */

@@ -19,7 +19,7 @@ export interface PrivateRedis {
 }
 
 /**
- * The production settings the README asks for: append-only file fsynced every second, no RDB
+ * The production settings docs/reliability-and-security.md asks for: append-only file fsynced every second, no RDB
  * snapshots, and `noeviction` (BullMQ loses jobs under any other policy).
  */
 const durableArgs = (port: number, dir: string): string[] => [

@@ -7,7 +7,7 @@ import type { ScenarioResult } from './scenario.js';
 const seconds = (ms: number | undefined, missing = 'never'): string =>
   ms === undefined ? missing : `${(ms / 1000).toFixed(1)} s`;
 
-/** The measured figures as a Markdown table (README, "Reliability and security"). */
+/** The measured figures as a Markdown table (docs/reliability-and-security.md). */
 export function faultTable(rows: ReadonlyArray<{ name: string; figures: FaultFigures }>): string {
   const lines = [
     '| fault | requests | 503 1004 | contract violations | max latency | back → every endpoint OK | back → /ready 200 | jobs open at the fault → ended (the last, after the fault) | creates acknowledged / lost |',

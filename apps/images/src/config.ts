@@ -1,6 +1,6 @@
 import { loadBaseConfig, readInt, readSecret, readUrl, type BaseConfig, type Env } from '@pawlink/service-kit';
 
-/** How images gets a short link for each image from the shortener (README, "Image short links"). */
+/** How images gets a short link for each image from the shortener (docs/services.md, "Image short links"). */
 export interface ShortLinkSettings {
   /** Where images calls the shortener's API (SHORTENER_API_URL, default SHORTENER_URL). */
   apiUrl: string;

@@ -18,6 +18,7 @@ import type { ShortenerContainer } from './container.js';
 import { createLookupLimit } from './guards/lookup-limit.guard.js';
 import { createRedirectFastLane } from './handlers/redirect-short-url-fast-lane.handler.js';
 import { REDIRECT_STATUS, redirectCacheControl } from './http/send-redirect.http.js';
+import { consoleSessionKey } from './http/console-session.http.js';
 import { answerUndecodableCode } from './http/undecodable-code.http.js';
 import { REDIRECT_ROUTE } from './endpoints/redirect-short-url.endpoint.js';
 import { SHORTENER_ENDPOINTS } from './endpoints/shortener.endpoints.js';
@@ -47,9 +48,23 @@ export function createApp(deps: ShortenerAppDeps): Express {
   const base = createServiceApp({
     service: 'shortener',
     ...deps,
-    docs: { document: shortenerOpenApi, urls: config.urls, rateLimits: serviceRateLimits('shortener') },
+    docs: {
+      document: shortenerOpenApi,
+      urls: config.urls,
+      rateLimits: serviceRateLimits('shortener'),
+      pages: [
+        {
+          title: 'Console',
+          path: 'console/',
+          description:
+            'for link owners: sign in with an API key to see, create, edit and share your links and chart their visits.',
+        },
+      ],
+    },
     // The endpoints whose bodies may be larger than BODY_LIMIT_BYTES (POST /create/bulk).
     bodyLimits: bodyLimitsOf(SHORTENER_ENDPOINTS),
+    // `GET /links?tag=a&tag=b`: links carrying every tag given.
+    queryLists: [{ path: /^\/links$/, names: ['tag'] }],
   });
   const app = base.app;
   // Before the `/:code` routes; `status` is a reserved code.
@@ -61,6 +76,8 @@ export function createApp(deps: ShortenerAppDeps): Express {
     readOnly,
     limitLookups: createLookupLimit(guards.rateLimit('shortener.lookup'), deps.logger),
   };
+  // A console request's session cookie stands for its key, before any endpoint's key guard reads it.
+  app.use(consoleSessionKey(() => services.consoleSession));
   // Fixed words before the `/:code` patterns (SHORTENER_ENDPOINTS is in that order); the reserved-code policy keeps them out of use.
   for (const endpoint of SHORTENER_ENDPOINTS) mountEndpoint(app, endpoint, endpointDeps);
   app.use(answerUndecodableCode);

@@ -1,13 +1,19 @@
 import type { Logger } from '@pawlink/service-kit';
 import type { RedisClient } from '@pawlink/service-kit/redis';
+import { ConsoleBuildRepository } from './repositories/console-build.repository.js';
+import { ConsoleSessionRepository } from './repositories/console-session.repository.js';
+import { ConsoleSessionService } from './services/console-session.service.js';
+import { GetConsoleService } from './services/get-console.service.js';
 import type { DataSource } from 'typeorm';
 import type { ShortenerConfig } from './config.js';
 import type { ShortenerServices } from './endpoints/shortener.deps.js';
+import { PasswordTriesRepository } from './repositories/password-tries.repository.js';
 import { PendingVisitsRepository } from './repositories/pending-visits.repository.js';
 import { PreviewCacheRepository } from './repositories/preview-cache.repository.js';
 import { QrImageRepository } from './repositories/qr-image.repository.js';
 import { RedirectCacheRepository } from './repositories/redirect-cache.repository.js';
 import { ShortUrlRepository } from './repositories/short-url.repository.js';
+import { ShortUrlTagsRepository } from './repositories/short-url-tags.repository.js';
 import { VisitCountryRepository } from './repositories/visit-country.repository.js';
 import { VisitTallyRepository } from './repositories/visit-tally.repository.js';
 import { VisitRepository } from './repositories/visit.repository.js';
@@ -18,8 +24,12 @@ import { GetShortUrlQrService } from './services/get-short-url-qr.service.js';
 import { GetShortUrlStatsService } from './services/get-short-url-stats.service.js';
 import { GetShortUrlService } from './services/get-short-url.service.js';
 import { ListShortUrlsService } from './services/list-short-urls.service.js';
+import { ListTagsService } from './services/list-tags.service.js';
+import { ExportLinksService } from './services/export-links.service.js';
+import { LinkExportRepository } from './repositories/link-export.repository.js';
 import { PreviewShortUrlService } from './services/preview-short-url.service.js';
 import { redirectLinkLoader, RedirectShortUrlService } from './services/redirect-short-url.service.js';
+import { UnlockShortUrlService } from './services/unlock-short-url.service.js';
 import { UpdateShortUrlService } from './services/update-short-url.service.js';
 import { VisitMoverService } from './services/visit-mover.service.js';
 import { VisitSourceService } from './services/visit-source.service.js';
@@ -58,6 +68,7 @@ export function createShortenerContainer(connections: ShortenerConnections): Sho
   const now = (): number => clock().getTime();
   const baseUrl = config.urls.shortener;
   const repository = new ShortUrlRepository(dataSource);
+  const tags = new ShortUrlTagsRepository(dataSource);
   const redirectCache = new RedirectCacheRepository({
     redis,
     subscriber,
@@ -81,9 +92,14 @@ export function createShortenerContainer(connections: ShortenerConnections): Sho
   const visits = new VisitRepository(dataSource);
   // Read at boot, so a missing or broken GEOIP_DB stops the process before it serves (ConfigError).
   const breakdown = config.shortener.visits.count && config.shortener.visits.breakdown;
-  const visitSource = breakdown
-    ? new VisitSourceService({ countries: new VisitCountryRepository(config.shortener.visits.geoIpDb) })
-    : undefined;
+  const countries = breakdown ? new VisitCountryRepository(config.shortener.visits.geoIpDb) : undefined;
+  const visitSource = countries ? new VisitSourceService({ countries }) : undefined;
+  // The rules' `country` reads the same database; without the breakdown it is read at the first such rule.
+  let ruleCountries = countries;
+  const countryOfAddress = {
+    countryOf: (address: string) =>
+      (ruleCountries ??= new VisitCountryRepository(config.shortener.visits.geoIpDb)).countryOf(address),
+  };
   const visitTally = new VisitTallyRepository({
     pending: pendingVisits,
     flushMs: config.shortener.visits.flushMs,
@@ -107,6 +123,15 @@ export function createShortenerContainer(connections: ShortenerConnections): Sho
     previewTotalCacheSize: config.shortener.previewCacheSize,
   });
   const tally = config.shortener.visits.count ? visitTally : NO_TALLY;
+  const redirectShortUrl = new RedirectShortUrlService({
+    cache: redirectCache,
+    repository,
+    countries: countryOfAddress,
+    tally,
+    breakdown,
+    baseUrl,
+    clock,
+  });
   const createShortUrl = new CreateShortUrlService({
     repository,
     cache: redirectCache,
@@ -117,21 +142,24 @@ export function createShortenerContainer(connections: ShortenerConnections): Sho
   return {
     createShortUrl,
     bulkCreateShortUrls: new BulkCreateShortUrlsService({ createShortUrl }),
-    listShortUrls: new ListShortUrlsService({ repository, visitStats, baseUrl }),
+    listShortUrls: new ListShortUrlsService({ repository, tags, visitStats, baseUrl }),
+    listTags: new ListTagsService({ tags }),
+    exportLinks: new ExportLinksService({ repository: new LinkExportRepository(dataSource) }),
     getShortUrlQr: new GetShortUrlQrService({ entries: previews, images: new QrImageRepository(), baseUrl }),
-    redirectShortUrl: new RedirectShortUrlService({
-      cache: redirectCache,
+    redirectShortUrl,
+    unlockShortUrl: new UnlockShortUrlService({
       repository,
-      tally,
-      breakdown,
+      passwordTries: new PasswordTriesRepository(redis, config.redis.prefix, logger),
+      redirects: redirectShortUrl,
       baseUrl,
       clock,
     }),
     previewShortUrl: new PreviewShortUrlService({ previews, visitStats, baseUrl, clock }),
-    getShortUrl: new GetShortUrlService({ repository, visitStats, baseUrl, clock }),
+    getShortUrl: new GetShortUrlService({ repository, tags, visitStats, baseUrl, clock }),
     getShortUrlStats: new GetShortUrlStatsService({ repository, visitStats }),
     updateShortUrl: new UpdateShortUrlService({
       repository,
+      tags,
       cache: redirectCache,
       previews,
       visitStats,
@@ -139,6 +167,8 @@ export function createShortenerContainer(connections: ShortenerConnections): Sho
       clock,
     }),
     deleteShortUrl: new DeleteShortUrlService({ repository, cache: redirectCache, previews, pendingVisits }),
+    getConsole: new GetConsoleService({ build: new ConsoleBuildRepository() }),
+    consoleSession: new ConsoleSessionService({ sessions: new ConsoleSessionRepository(redis, config.redis.prefix) }),
     redirectCache,
     visitTally,
     visitMover,

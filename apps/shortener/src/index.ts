@@ -4,3 +4,11 @@ export { createShortenerContainer, type ShortenerConnections, type ShortenerCont
 export { ShortUrlEntity, type ShortUrl } from './db/entities/short-url.entity.js';
 export { shortenerDatabase } from './db/shortener.database.js';
 export { shortenerOpenApi } from './openapi.js';
+export { isWellFormedCode, randomCode } from './domain/short-code.rules.js';
+export { isReservedCode } from './domain/shortener.policy.js';
+export { normaliseTargetUrl, normalisePrivateTargetPrefix } from './domain/target-url.rules.js';
+export { LinkImportRepository, type CodeHolder, type ImportedEntry } from './repositories/link-import.repository.js';
+export { parseTags } from './domain/tags.rules.js';
+export { ExportLinksService } from './services/export-links.service.js';
+export { LinkExportRepository } from './repositories/link-export.repository.js';
+export { csvHeader, csvLine, EXPORT_FORMATS, ndjsonLine, type ExportFormat } from './domain/links-export.rules.js';

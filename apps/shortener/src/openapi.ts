@@ -8,7 +8,10 @@ export const shortenerOpenApi = endpointsDocument({
   title: 'Pawlink shortener',
   description:
     'Short links: create them with an API key, follow them anywhere, edit or delete them with the management code given at creation.',
-  tags: [{ name: 'short urls', description: 'Create, follow, read, edit and delete short links.' }],
+  tags: [
+    { name: 'short urls', description: 'Create, follow, read, edit and delete short links.' },
+    { name: 'console', description: 'The console for link owners at `/console/` (docs/console.md) and its sign-in.' },
+  ],
   schemas: SHORTENER_SCHEMAS,
   endpoints: SHORTENER_ENDPOINTS,
 });

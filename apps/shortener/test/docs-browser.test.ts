@@ -9,6 +9,8 @@ describeDocsPage({
   document: shortenerOpenApi,
   title: 'Pawlink shortener',
   publicUrl: (h) => h.config.urls.shortener,
+  // The console for link owners is linked from the header.
+  expectView: (view) => expect(view.header).toContain('Console: for link owners'),
   more: ({ harness, browser }) => {
     it('would report an inline style the CSP blocks (so the check above can fail)', async () => {
       const view = await inspectDocsPage(browser(), `${harness().url}/`, 1, {

@@ -39,7 +39,7 @@ describe.each([['/create'], ['/delete']])('%s with another method than POST', (p
   it('is not redirected by the warm fast path, whatever the cache holds', async () => {
     const code = path.slice(1);
     // No entry can have a reserved code; plant one in the caches anyway.
-    await h.cache.put(code, { url: uniqueUrl(), expiresAt: null, limited: false });
+    await h.cache.put(code, { url: uniqueUrl(), expiresAt: null, limited: false, protected: false, rules: null });
     expect(h.cache.peek(code)).toBeDefined();
     for (const method of ['GET', 'HEAD']) {
       const res = await request(`${h.url}${path}`, { method });

@@ -41,6 +41,10 @@ describe('GET /:code.json', () => {
         fullURL: `${SHORTENER_URL}/json-me`,
         expiresAt: null,
         maxVisits: null,
+        rules: [],
+        protected: false,
+        // The harness key created it: its owner sees the tags.
+        tags: [],
         visits: 0,
       },
     });

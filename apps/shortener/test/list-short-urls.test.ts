@@ -136,6 +136,9 @@ describe("GET /links: the key's own entries", () => {
       'maxVisits',
       'modifiedAt',
       'pos',
+      'protected',
+      'rules',
+      'tags',
       'url',
       'visits',
     ]);

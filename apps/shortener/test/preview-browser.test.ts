@@ -17,7 +17,7 @@ beforeAll(async () => {
   const created = await create(h, { url: target, credit: CREDIT });
   expect(created.status).toBe(201);
   code = created.body.data.code;
-  target = created.body.data.url;
+  target = created.body.data.url!;
   browser = await launchChromium();
 }, 120_000);
 

@@ -112,6 +112,9 @@ describe('GET /:code+', () => {
       'maxVisits',
       'modifiedAt',
       'pos',
+      'protected',
+      'rules',
+      'tags',
       'url',
       'visits',
     ]);

@@ -80,6 +80,8 @@ describe('with Redis unavailable to an instance', () => {
         browsers: [],
         os: [],
         devices: { desktop: 0, mobile: 0, tablet: 0, other: 0 },
+        rules: [],
+        default: 0,
       },
     });
   });

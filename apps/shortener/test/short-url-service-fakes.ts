@@ -34,7 +34,7 @@ export class MemoryShortUrls {
     return Promise.resolve(this.rows.find((r) => r.sharedUrlHash !== null && r.url === url) ?? null);
   }
 
-  insert(entry: NewShortUrl): Promise<WriteOutcome<ShortUrl>> {
+  insert({ tags: _tags, ...entry }: NewShortUrl): Promise<WriteOutcome<ShortUrl>> {
     if (this.rows.some((r) => r.code === entry.code)) return Promise.resolve({ ok: false, conflict: 'code' });
     const shared = entry.managementCodeHash === null && entry.expiresAt === null && entry.maxVisits === null;
     if (shared && this.rows.some((r) => r.sharedUrlHash !== null && r.url === entry.url))
@@ -42,6 +42,8 @@ export class MemoryShortUrls {
     const row: ShortUrl = {
       ...entry,
       ownerKeyId: entry.ownerKeyId ?? null,
+      passwordHash: entry.passwordHash ?? null,
+      rules: entry.rules ?? null,
       pos: this.nextPos++,
       sharedUrlHash: shared ? Buffer.from(entry.url) : null,
       modifiedAt: null,
@@ -167,6 +169,8 @@ export function setup(options: { generateCode?: () => string } = {}) {
     },
   };
   const common = { baseUrl: 'https://pawl.ink', clock: () => NOW };
+  // The specs give no tags: the HTTP tests hold tags against the database.
+  const tags = { tagsOf: () => Promise.resolve([]), tagsOfEach: () => Promise.resolve(new Map<number, string[]>()) };
   const create = new CreateShortUrlService({ repository, cache, ...common, ...options });
   return {
     repository,
@@ -177,8 +181,8 @@ export function setup(options: { generateCode?: () => string } = {}) {
     totals,
     create,
     bulk: new BulkCreateShortUrlsService({ createShortUrl: create }),
-    list: new ListShortUrlsService({ repository, visitStats, baseUrl: common.baseUrl }),
-    update: new UpdateShortUrlService({ repository, cache, previews, visitStats, ...common }),
+    list: new ListShortUrlsService({ repository, tags, visitStats, baseUrl: common.baseUrl }),
+    update: new UpdateShortUrlService({ repository, tags, cache, previews, visitStats, ...common }),
     remove: new DeleteShortUrlService({ repository, cache, previews, pendingVisits }),
     preview: new PreviewShortUrlService({ previews, visitStats, ...common }),
     redirect: new RedirectShortUrlService({

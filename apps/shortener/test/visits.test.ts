@@ -24,6 +24,9 @@ const fromBrowser = (n: number) => ({
   browsers: [{ name: 'Firefox', visits: n }],
   os: [{ name: 'Linux', visits: n }],
   devices: { desktop: n, mobile: 0, tablet: 0, other: 0 },
+  // Links without rules: every visit is the link's own url.
+  rules: [],
+  default: n,
 });
 const NO_BREAKDOWN = {
   referrers: [],
@@ -31,6 +34,8 @@ const NO_BREAKDOWN = {
   browsers: [],
   os: [],
   devices: { desktop: 0, mobile: 0, tablet: 0, other: 0 },
+  rules: [],
+  default: 0,
 };
 
 /** Polls `read` until it answers `expected` (visits travel in batches), then returns it; the assertion is the caller's. */

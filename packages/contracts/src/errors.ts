@@ -159,6 +159,33 @@ export const Errors = define({
     status: 422,
     message: "The request has more items than the key's rate-limit bucket allows in a whole window; nothing was done.",
   },
+  INVALID_TAGS: {
+    code: 1087,
+    status: 422,
+    message:
+      'The provided tags are invalid: expected a list of at most 10 tags, each 1 to 32 characters of a-z, 0-9 and -.',
+  },
+  INVALID_PASSWORD: {
+    code: 1088,
+    status: 422,
+    message:
+      'The provided password is invalid: expected a string of 8 to 128 characters, or null to remove it (PATCH).',
+  },
+  /** The password form of a protected link (an HTML page saying so, never JSON). */
+  LINK_PASSWORD_WRONG: { code: 1089, status: 401, message: 'Wrong password.' },
+  /** Wrong passwords of one address for one link, past 10 a minute (an HTML page, with Retry-After). */
+  LINK_PASSWORD_TRIES: {
+    code: 1090,
+    status: 429,
+    message: 'Too many wrong passwords for this link from your address.',
+  },
+  /** The message names the rule (0-based) and the field refused: `rules[2].when.device …`. */
+  INVALID_RULES: {
+    code: 1091,
+    status: 400,
+    message:
+      'The provided rules are invalid: expected a list of at most 20 {when, url, forwardQuery?}, each condition known and well-formed.',
+  },
 });
 
 export type ErrorName = keyof typeof Errors;

@@ -28,6 +28,27 @@ export const LINKS_PAGE_MAX = 100;
 /** Longest `q` of `GET /links`. */
 export const LINKS_QUERY_MAX_LENGTH = 200;
 
+/** Tags of one link: at most this many, each 1–32 of a-z, 0-9 and - (stored lower-case). */
+export const TAGS_MAX = 10;
+export const TAG_MAX_LENGTH = 32;
+export const TAG_PATTERN = /^[a-z0-9-]{1,32}$/;
+/** A link's tags as answered: lower-case, each once, sorted. */
+export const tagsSchema = (keywords: Record<string, unknown> = {}) =>
+  s.array(s.string({ minLength: 1, maxLength: TAG_MAX_LENGTH, pattern: TAG_PATTERN.source }), {
+    maxItems: TAGS_MAX,
+    uniqueItems: true,
+    ...keywords,
+  });
+
+/** Redirect rules of one link, at most. */
+export const REDIRECT_RULES_MAX = 20;
+
+/** A link's password: 8 to 128 characters. */
+export const LINK_PASSWORD_MIN_LENGTH = 8;
+export const LINK_PASSWORD_MAX_LENGTH = 128;
+/** Wrong passwords one address may try on one link in a minute. */
+export const LINK_PASSWORD_TRIES_PER_MINUTE = 10;
+
 /** Items of one `POST /create/bulk`. */
 export const BULK_CREATE_MAX_LINKS = 100;
 
@@ -50,13 +71,65 @@ export const QR_SIZE_DEFAULT = 512;
 export const QR_MARGIN_MAX = 8;
 export const QR_MARGIN_DEFAULT = 2;
 
+const oneOrMany = (item: s.Schema<string>, description: string) =>
+  s.opaque<string | string[]>({
+    oneOf: [item, { type: 'array', items: item, minItems: 1, maxItems: 20 }],
+    description,
+  });
+
+/** One redirect rule (issue 38): conditions that must all hold, and where the visit then goes. */
+export const RedirectRuleSchema = s.object(
+  {
+    when: s.object(
+      {
+        device: oneOrMany(s.oneOfValues(['mobile', 'tablet', 'desktop']), 'Any of these devices.'),
+        os: oneOrMany(
+          s.oneOfValues(['ios', 'android', 'windows', 'macos', 'linux', 'chromeos']),
+          'Any of these operating systems.',
+        ),
+        browser: oneOrMany(
+          s.oneOfValues(['chrome', 'firefox', 'safari', 'edge', 'opera', 'samsung']),
+          'Any of these browsers.',
+        ),
+        language: oneOrMany(
+          s.string({ pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$' }),
+          "Any of these language ranges among the visitor's `Accept-Language` (by quality; `de` holds for `de-AT`).",
+        ),
+        country: oneOrMany(
+          s.string({ pattern: '^[A-Za-z]{2}$' }),
+          "Any of these ISO 3166 alpha-2 countries (the visitor's address, from the stats' country database).",
+        ),
+        after: s.dateTime({ description: 'From this instant on.' }),
+        before: s.dateTime({ description: 'Before this instant.' }),
+        query: s.record(s.string({ maxLength: 500 }), {
+          description: "Parameters the short link's own query string must carry, name → value.",
+        }),
+      },
+      {
+        optional: ['device', 'os', 'browser', 'language', 'country', 'after', 'before', 'query'],
+        minProperties: 1,
+      },
+    ),
+    url: targetUrlSchema({ description: 'Where the visit goes: the same checks as `url`.' }),
+    forwardQuery: s.boolean({
+      description: "Whether the short link's query string is appended to `url` (default false).",
+    }),
+  },
+  { optional: ['forwardQuery'] },
+);
+export type RedirectRuleBody = Static<typeof RedirectRuleSchema>;
+
 /** A short URL as every shortener response shows it (component `ShortUrlRecord`). */
 export const ShortUrlRecordSchema = s.object(
   {
     code: shortCodeSchema(),
     createdAt: s.dateTime(),
     modifiedAt: s.nullable(s.dateTime()),
-    url: targetUrlSchema(),
+    url: s.nullable(
+      targetUrlSchema({
+        description: "The target; null in `GET /{code}.json` of a password-protected link for any key but its owner's.",
+      }),
+    ),
     pos: s.integer({ minimum: 1, description: "The entry's 1-based creation sequence number." }),
     credit: creditSchema(),
     fullURL: s.string({ format: 'uri', description: 'SHORTENER_URL + "/" + code.' }),
@@ -70,9 +143,19 @@ export const ShortUrlRecordSchema = s.object(
         description: 'The counted visits after which the link expires; null when unset.',
       }),
     ),
+    rules: s.array(RedirectRuleSchema, {
+      maxItems: REDIRECT_RULES_MAX,
+      description:
+        'Where the link sends a visit instead of `url`: the first rule whose every condition holds wins (bots always get `url`). Empty when the link has none, or when `url` is hidden.',
+    }),
+    protected: s.boolean({ description: 'Whether the link asks visitors for a password (which is never returned).' }),
+    tags: tagsSchema({
+      description:
+        "The link's tags, lower-case, sorted; shown to its owner's key (and on create and PATCH), left out otherwise.",
+    }),
   },
   // Extended by `allOf` (with visits, with the management code): closed by each extension.
-  { additionalProperties: true },
+  { additionalProperties: true, optional: ['tags'] },
 );
 export type ShortUrlRecord = Static<typeof ShortUrlRecordSchema>;
 
@@ -178,6 +261,21 @@ export const ShortUrlStatsSchema = s.object({
     description: 'The UTC days of the last 90 (today included) that had visits, oldest first.',
   }),
   ...VISIT_BREAKDOWN_PROPERTIES,
+  rules: s.array(
+    s.object({
+      index: s.integer({ minimum: 0, maximum: REDIRECT_RULES_MAX - 1, description: 'The rule, 0-based.' }),
+      visits: visits(),
+    }),
+    {
+      maxItems: REDIRECT_RULES_MAX,
+      description:
+        "Visits of `days` each redirect rule decided, by index (rules without visits left out). Counted as the rule's index at the visit: reordering rules does not move past visits.",
+    },
+  ),
+  default: s.integer({
+    minimum: 0,
+    description: "Visits of `days` that went to the link's own `url` (no rule held, a bot, or before rules existed).",
+  }),
 });
 export type ShortUrlStats = Static<typeof ShortUrlStatsSchema>;
 
@@ -190,6 +288,18 @@ export const ShortUrlPageSchema = s.object({
   next: s.nullable(s.string({ description: 'The `cursor` of the next page; null on the last one.' })),
 });
 export type ShortUrlPage = Static<typeof ShortUrlPageSchema>;
+
+/** `GET /tags`: the key's tags and how many of its links carry each. */
+export const TagListSchema = s.object({
+  tags: s.array(
+    s.object({
+      tag: s.string({ minLength: 1, maxLength: TAG_MAX_LENGTH }),
+      links: s.integer({ minimum: 1, description: "The key's links that carry the tag." }),
+    }),
+    { description: 'Every tag on a link of the presenting key, by name.' },
+  ),
+});
+export type TagList = Static<typeof TagListSchema>;
 
 /** One item's outcome in `POST /create/bulk`: what POST /create would have answered (its HTTP status as `status`), or its failure. */
 export const BulkCreateItemResultSchema = s.oneOf(
@@ -204,7 +314,7 @@ export const BulkCreateItemResultSchema = s.oneOf(
     success: s.literal(false),
     code: s.integer({
       description:
-        'The code POST /create would have answered (1070–1074, 1081, 1082), or 1084 for an item that is not an object.',
+        'The code POST /create would have answered (1070–1074, 1081, 1082, 1087), or 1084 for an item that is not an object.',
     }),
     error: s.string(),
   }),

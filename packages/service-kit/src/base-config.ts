@@ -86,7 +86,7 @@ export interface PublicUrls {
   imagesMedia: string;
 }
 
-/** Where each service serves `GET /metrics`, apart from its public port (README, "Metrics"). */
+/** Where each service serves `GET /metrics`, apart from its public port (docs/configuration.md, "Metrics"). */
 export interface MetricsConfig {
   /** METRICS_HOST: the address the metrics listeners bind (default 127.0.0.1). */
   host: string;
@@ -94,7 +94,7 @@ export interface MetricsConfig {
   ports: { shortener: number | null; images: number | null; thumbs: number | null };
 }
 
-/** The configuration every process of the system shares (README, "Configuration"). */
+/** The configuration every process of the system shares (docs/configuration.md). */
 export interface BaseConfig {
   /** HOST: the address the services listen on (default 127.0.0.1; `0.0.0.0` or `::` for every interface). */
   host: string;

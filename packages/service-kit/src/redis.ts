@@ -18,7 +18,7 @@ export interface CreateRedisOptions {
   failFast?: { connectTimeoutMs: number; commandTimeoutMs: number };
   /**
    * On a Redis Cluster with `failFast`: the process's record of masters that are down, shared by
-   * all its connections (the service runtime passes one; README, "Scaling").
+   * all its connections (the service runtime passes one; docs/scaling.md).
    */
   masters?: ClusterMasterCircuit;
   /** CLIENT SETNAME, and the `connection` field of its log lines. */
@@ -30,7 +30,7 @@ export interface CreateRedisOptions {
 /**
  * A connection to the one Redis or to a Redis Cluster (REDIS_CLUSTER_NODES): both run the same
  * commands, scripts, MULTI and pipelines, as long as the keys of each of those share a hash slot
- * (`README.md`, "Scaling"; every multi-key command in the code keeps its keys under one hash tag).
+ * (docs/scaling.md; every multi-key command in the code keeps its keys under one hash tag).
  */
 export type RedisClient = Redis | Cluster;
 
@@ -109,7 +109,7 @@ function openClient(
     enableAutoPipelining,
     clusterRetryStrategy: reconnectDelay,
     redisOptions: { ...clusterNodeOptions(config.url), ...perNode },
-    // README, "Scaling": during a failover a command fails at once (the master circuit keeps the
+    // docs/scaling.md: during a failover a command fails at once (the master circuit keeps the
     // others from trying) instead of being retried toward a master that is gone.
     ...(failFast
       ? { retryDelayOnFailover: 0, retryDelayOnClusterDown: 0, slotsRefreshTimeout: failFast.commandTimeoutMs }

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, loadBaseConfig, readEnum, readInt, readUrl } from '../src/index.js';
 
 describe('loadBaseConfig', () => {
-  it('has the documented defaults (README, Configuration)', () => {
+  it('has the documented defaults (docs/configuration.md)', () => {
     const config = loadBaseConfig({}, '/srv/pawlink');
     expect(config.ports).toEqual({ shortener: 3001, images: 3002, thumbs: 3003, media: 3004 });
     expect(config.urls).toEqual({

@@ -1,4 +1,7 @@
 import { chromium, type Browser } from 'playwright-core';
+import { seriousAccessibilityViolations } from './axe.js';
+
+export { seriousAccessibilityViolations } from './axe.js';
 
 /** The path of every operation Swagger UI rendered (a deprecated one's has a class of its own). */
 const OPERATION_PATHS = '.opblock-summary-path[data-path], .opblock-summary-path__deprecated[data-path]';
@@ -32,6 +35,8 @@ export interface DocsPageView {
   problems: string[];
   /** Requests the page made to other origins. */
   foreignRequests: string[];
+  /** Serious and critical violations axe-core finds once the reference is rendered. */
+  accessibility: string[];
 }
 
 /**
@@ -89,7 +94,16 @@ export async function inspectDocsPage(
     );
     const header = (await page.locator('header.pawlink-docs').innerText()).replace(/\s+/g, ' ');
     const text = (await page.locator('body').innerText()).replace(/\s+/g, ' ');
-    return { status: response?.status(), paths: [...new Set(paths)], header, text, problems, foreignRequests };
+    const accessibility = await seriousAccessibilityViolations(page);
+    return {
+      status: response?.status(),
+      paths: [...new Set(paths)],
+      header,
+      text,
+      problems,
+      foreignRequests,
+      accessibility,
+    };
   } finally {
     await context.close();
   }

@@ -19,6 +19,13 @@ import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CommandFailure, type CliContext } from '@pawlink/service-kit/cli';
+import {
+  ExportLinksService,
+  LinkExportRepository,
+  LinkImportRepository,
+  loadShortenerConfig,
+  shortenerDatabase,
+} from '@pawlink/shortener';
 import type { RedisClient } from '@pawlink/service-kit/redis';
 import type { DataSource } from 'typeorm';
 import { parseDotEnv, secretsKeyFileOf, withDotEnv } from './services/start-environment.rules.js';
@@ -107,6 +114,21 @@ export class AdminContext implements CliContext {
     const secretsKey = parseSecretsKey(text);
     if (!secretsKey) throw new CommandFailure(`${source} must hold 64 hex digits (or base64 of 32 bytes).`);
     return new WebhookSecretService({ keys: await this.keyRepository(), secretsKey });
+  }
+
+  /** Imported links' storage in `<DB_PREFIX>shortener`. */
+  async linkImports(): Promise<LinkImportRepository> {
+    return new LinkImportRepository(await this.dataSource(shortenerDatabase));
+  }
+
+  /** The export GET /links/export streams, read from `<DB_PREFIX>shortener` directly. */
+  async linkExport(): Promise<ExportLinksService> {
+    return new ExportLinksService({ repository: new LinkExportRepository(await this.dataSource(shortenerDatabase)) });
+  }
+
+  /** SHORTENER_PRIVATE_TARGET_PREFIXES, read as the shortener reads it (its targets skip the host checks). */
+  privateTargetPrefixes(): string[] {
+    return loadShortenerConfig(this.env, this.root).shortener.privateTargetPrefixes;
   }
 
   /** Key usage as MySQL and Redis hold it (the services' unflushed last second is not seen). */

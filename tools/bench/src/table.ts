@@ -1,4 +1,4 @@
-/** A Markdown table with padded columns, readable in a terminal and pasteable into the README. */
+/** A Markdown table with padded columns, readable in a terminal and pasteable into docs/benchmarks.md. */
 export function formatTable(headers: readonly string[], rows: readonly (readonly string[])[]): string[] {
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: readonly string[]): string =>

@@ -9,7 +9,7 @@ import { layeredPackages, readSource, repoRoot, typescriptFiles } from './source
  * down or across, never up. The entity schemas and the domain's rules, policies and errors are
  * below both the repositories and the services, so an adapter uses a rule without an arrow
  * running back up; handlers, the HTTP helpers and the metrics sit above the services; routes, validation and
- * endpoint declarations above the handlers. Files directly under `src/` other than `config.ts`,
+ * endpoint declarations above the handlers. A browser app's components sit beside its views. Files directly under `src/` other than `config.ts`,
  * and the CLI, bench and health folders, wire the layers together and stand on top.
  */
 const RANK: Record<string, number> = {
@@ -20,6 +20,8 @@ const RANK: Record<string, number> = {
   repositories: 3,
   services: 4,
   views: 5,
+  // The console's (apps/console) DOM building blocks, which its views are made of.
+  components: 5,
   http: 5,
   guards: 5,
   // What counts the outcomes the services' rules name, for the jobs and the wiring to report.

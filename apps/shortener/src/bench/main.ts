@@ -11,7 +11,13 @@
  * shortener tallying where visits came from against a second one with SHORTENER_VISIT_BREAKDOWN=false,
  * interleaved on the same 250 codes, each request with a browser's User-Agent, a Referer and an
  * X-Forwarded-For (TRUST_PROXY=1) from small rotating sets: the ratio is what the breakdown costs the
- * hot path), `create`.
+ * hot path), `create`,
+ * `redirect-rules` (issue 38: 250 warm codes with 5 rules that never hold for these requests, so each
+ * rule is evaluated at every visit, against the same codes without rules on a second shortener of
+ * its own databases; browsers' User-Agent and Accept-Language rotating),
+ * `redirect-before` (plain warm codes on this build against the build named by
+ * BENCH_SHORTENER_BEFORE, a `dist/main.js` of another checkout, on the same databases: the ratio is
+ * what a change cost the redirect of links without a password or rules).
  */
 import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
@@ -69,7 +75,36 @@ async function createCodes(baseUrl: string, key: string, count: number): Promise
   return targets;
 }
 
-const ENDPOINTS = ['redirect', 'redirect-uncounted', 'redirect-breakdown', 'create'] as const;
+const ENDPOINTS = [
+  'redirect',
+  'redirect-uncounted',
+  'redirect-breakdown',
+  'create',
+  'redirect-rules',
+  'redirect-before',
+] as const;
+
+/** Five rules of every kind of condition, none of which holds for the bench's requests: each is evaluated at every visit. */
+const NEVER_HOLDING_RULES = [
+  { when: { os: 'chromeos' }, url: 'https://bench.example.com/rule/os' },
+  { when: { language: 'ja' }, url: 'https://bench.example.com/rule/language' },
+  { when: { country: 'JP', device: 'tablet' }, url: 'https://bench.example.com/rule/country' },
+  { when: { query: { ref: 'bench' } }, url: 'https://bench.example.com/rule/query' },
+  { when: { after: '2999-01-01T00:00:00Z' }, url: 'https://bench.example.com/rule/after' },
+];
+const LANGUAGES = ['en-US,en;q=0.9', 'de-DE,de;q=0.9,en;q=0.5', 'fr-FR', 'es-ES,es;q=0.8'];
+
+/** Creates the custom codes `codes` through the API, each with `extra` fields. */
+async function createNamed(baseUrl: string, key: string, codes: string[], extra: Record<string, unknown>) {
+  await forEachConcurrently(codes.length, SETUP_CONCURRENCY, async (i) => {
+    const response = await fetch(`${baseUrl}/create`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: key },
+      body: JSON.stringify({ code: codes[i], url: `https://bench.example.com/named/${codes[i]}`, ...extra }),
+    });
+    if (response.status !== 201) throw new Error(`POST /create answered ${response.status}: ${await response.text()}`);
+  });
+}
 type Endpoint = (typeof ENDPOINTS)[number];
 
 function selectedEndpoints(
@@ -168,6 +203,50 @@ await runHttpBench('shortener', async ({ defer, measure, workspace, log }) => {
       target: { minRatio: 0.95 },
       pawlinkUrl: on.url,
       ceilingUrl: off.url,
+      requests: shared,
+    });
+  }
+  if (endpoints.has('redirect-rules')) {
+    // The same codes without rules on a second shortener with databases and Redis of its own.
+    const plainSandbox = await createBenchSandbox();
+    defer(() => plainSandbox.cleanup());
+    const plainEnv = { ...process.env, ...plainSandbox.env };
+    const plainConfig = loadShortenerConfig(plainEnv);
+    await migrateDatabase(plainConfig.database, shortenerDatabase);
+    const plainKey = await createBenchKey(plainConfig.database, ['shortener']);
+    const plain = await startService('shortener', here('../main.js'), plainEnv);
+    defer(plain.stop);
+    const run = randomBytes(4).toString('hex');
+    const codes = Array.from({ length: UNCOUNTED_CODES }, (_, i) => `rules-${run}-${i}`);
+    await createNamed(baseUrl, key, codes, { rules: NEVER_HOLDING_RULES });
+    await createNamed(plain.url, plainKey, codes, {});
+    const requests = codes.map((code, i) => ({
+      path: `/${code}`,
+      headers: { 'User-Agent': AGENTS[i % AGENTS.length]!, 'Accept-Language': LANGUAGES[i % LANGUAGES.length]! },
+    }));
+    await measure({
+      endpoint: `GET /:code redirect (${UNCOUNTED_CODES} warm codes), 5 rules each evaluated vs none`,
+      ceiling: 'the same codes without rules on a second shortener',
+      target: { minRatio: 0.9 },
+      pawlinkUrl: baseUrl,
+      ceilingUrl: plain.url,
+      requests,
+    });
+  }
+  const before = process.env.BENCH_SHORTENER_BEFORE;
+  if (endpoints.has('redirect-before')) {
+    if (before === undefined) throw new Error('redirect-before needs BENCH_SHORTENER_BEFORE (a dist/main.js)');
+    const previous = await startService('shortener', before, env);
+    defer(previous.stop);
+    // Warmed by one cold redirect each on the other build, within the per-IP lookup limit.
+    const shared = redirects.slice(0, UNCOUNTED_CODES);
+    for (const { path } of shared) await fetch(`${previous.url}${path}`, { redirect: 'manual' });
+    await measure({
+      endpoint: `GET /:code redirect (${UNCOUNTED_CODES} warm codes without password or rules), this build vs before`,
+      ceiling: `the build of ${before}`,
+      target: { minRatio: 0.97 },
+      pawlinkUrl: baseUrl,
+      ceilingUrl: previous.url,
       requests: shared,
     });
   }

@@ -27,6 +27,8 @@ export const RESERVED_CODES: ReadonlySet<string> = new Set([
   'edit',
   'openapi',
   'links',
+  'tags',
+  'console',
 ]);
 
 const RESERVED = new RegExp(`^(?:${[...RESERVED_CODES].join('|')})$`, 'i');

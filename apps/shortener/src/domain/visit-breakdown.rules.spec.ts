@@ -110,6 +110,8 @@ describe('the breakdown of a period', () => {
         { name: 'other', visits: 3 },
       ],
       devices: { desktop: 6, mobile: 1, tablet: 0, other: 3 },
+      rules: [],
+      default: 10,
     });
   });
 
@@ -141,6 +143,28 @@ describe('the breakdown of a period', () => {
       browsers: [],
       os: [],
       devices: { desktop: 0, mobile: 0, tablet: 0, other: 0 },
+      rules: [],
+      default: 0,
     });
+  });
+
+  it('counts visits by rule, the rest (and values that are no rule index) as default', () => {
+    const counts = new Map([
+      [
+        'u' as const,
+        new Map([
+          ['1', 3],
+          ['0', 2],
+          ['default', 4],
+          ['x', 1],
+        ]),
+      ],
+    ]);
+    const result = breakdownOf(10, counts);
+    expect(result.rules).toEqual([
+      { index: 0, visits: 2 },
+      { index: 1, visits: 3 },
+    ]);
+    expect(result.default).toBe(5);
   });
 });

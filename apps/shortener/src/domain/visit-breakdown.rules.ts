@@ -5,7 +5,9 @@ import { OTHER, UNKNOWN, type Device } from './visit-source.rules.js';
  * The dimensions of a visit's breakdown, as stored (`short_url_visit_breakdown.dimension`) and as
  * they travel through Redis (`<day>\t<dimension>:<value>`).
  */
-export const DIMENSIONS = { referrer: 'r', country: 'c', browser: 'b', os: 'o', device: 'd' } as const;
+export const DIMENSIONS = { referrer: 'r', country: 'c', browser: 'b', os: 'o', device: 'd', rule: 'u' } as const;
+/** The `rule` value of a visit no rule decided (the link's own url). */
+export const DEFAULT_RULE = 'default';
 export type Dimension = (typeof DIMENSIONS)[keyof typeof DIMENSIONS];
 const ALL_DIMENSIONS: readonly Dimension[] = Object.values(DIMENSIONS);
 
@@ -84,7 +86,10 @@ export function admitNewValues(fresh: ValueCounts, stored: number): Map<string, 
  * up to `visits`: what its counts lack (visits counted before the breakdown existed, or while it
  * was off) is UNKNOWN (referrers, countries) or OTHER (browsers, os, devices).
  */
-export function breakdownOf(visits: number, counts: ReadonlyMap<Dimension, ValueCounts>): VisitBreakdown {
+export function breakdownOf(
+  visits: number,
+  counts: ReadonlyMap<Dimension, ValueCounts>,
+): VisitBreakdown & { rules: Array<{ index: number; visits: number }>; default: number } {
   const of = (dimension: Dimension): ValueCounts => {
     const found = new Map(counts.get(dimension) ?? []);
     const missing = visits - [...found.values()].reduce((sum, n) => sum + n, 0);
@@ -103,7 +108,25 @@ export function breakdownOf(visits: number, counts: ReadonlyMap<Dimension, Value
     browsers: foldTop(of(DIMENSIONS.browser), NAMES_SHOWN).map(([name, n]) => ({ name, visits: n })),
     os: foldTop(of(DIMENSIONS.os), NAMES_SHOWN).map(([name, n]) => ({ name, visits: n })),
     devices,
+    ...rulesOf(visits, counts.get(DIMENSIONS.rule)),
   };
+}
+
+/**
+ * Visits by redirect rule (issue 38): each rule's index with visits, and the rest as `default`
+ * (no rule held, a bot, or counted before the link had rules), so both add up to `visits`.
+ */
+function rulesOf(
+  visits: number,
+  counts: ValueCounts | undefined,
+): { rules: Array<{ index: number; visits: number }>; default: number } {
+  const rules: Array<{ index: number; visits: number }> = [];
+  for (const [value, n] of counts ?? []) {
+    const index = Number(value);
+    if (value !== DEFAULT_RULE && Number.isInteger(index) && index >= 0 && n > 0) rules.push({ index, visits: n });
+  }
+  rules.sort((a, b) => a.index - b.index);
+  return { rules, default: Math.max(0, visits - rules.reduce((sum, rule) => sum + rule.visits, 0)) };
 }
 
 /** A count on its way to Redis: `field` '' for the plain count, else `<dimension>:<value>`. */

@@ -8,9 +8,10 @@ import { SHORT_URL_TAGS, shortenerEndpoint } from './shortener.deps.js';
 const created = successWith(CreatedShortUrlSchema);
 
 /**
- * POST /create `[?editable=false]` {code?, url, credit?, expiresAt?, maxVisits?}, checked in that
+ * POST /create `[?editable=false]` {code?, url, credit?, expiresAt?, maxVisits?, tags?}, checked in that
  * order: `editable` (1057), a field it does not take (1017), a custom code (absent or null means a random one; 1071 invalid, empty
- * included, 1070 too long), the url (1073), the credit (1074), expiresAt (1081), maxVisits (1082).
+ * included, 1070 too long), the url (1073), the credit (1074), expiresAt (1081), maxVisits (1082),
+ * tags (1087).
  * 201 with the new record and its management code (owned by the presenting key); 200 with the
  * url's shared entry.
  */
@@ -18,7 +19,7 @@ export const createShortUrlEndpoint = shortenerEndpoint({
   operationId: 'createShortUrl',
   summary: 'Create a short URL',
   description:
-    'Editable (with a management code) unless `editable=false`. A non-editable create (without `expiresAt` and `maxVisits`) of a URL that already has a non-editable entry answers 200 with that entry; a create with either always makes its own entry.',
+    'Editable (with a management code) unless `editable=false`. A non-editable create (without `expiresAt` and `maxVisits`) of a URL that already has a non-editable entry answers 200 with that entry; a create with either (or with tags) always makes its own entry.',
   tags: SHORT_URL_TAGS,
   method: 'post',
   path: '/create',
@@ -34,7 +35,7 @@ export const createShortUrlEndpoint = shortenerEndpoint({
     ),
     ...createShortUrlBody,
   },
-  body: { description: 'The target and optional code, credit, expiry date and visit limit.' },
+  body: { description: 'The target and optional code, credit, expiry date, visit limit and tags.' },
   responses: {
     201: json('Created.', created),
     200: json('The existing fixed entry for this URL (`editable=false` only); managementCode is null.', created),

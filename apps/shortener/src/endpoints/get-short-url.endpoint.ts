@@ -1,10 +1,11 @@
+import { apiKeyOf } from '@pawlink/auth';
 import { shortUrlWithVisitsRef } from '@pawlink/contracts';
 import { json, successWith } from '@pawlink/contracts/openapi';
 import { ApiError, inPath, rateLimit, requireKey } from '@pawlink/service-kit';
 import { existingCode } from './short-url.fields.js';
 import { SHORT_URL_TAGS, shortenerEndpoint } from './shortener.deps.js';
 
-/** GET /:code.json: the record with its visits; 404 1075 (a malformed code cannot exist); 410 1083 when it expired. */
+/** GET /:code.json: the record with its visits (its tags to its owner's key); 404 1075 (a malformed code cannot exist); 410 1083 when it expired. */
 export const getShortUrlEndpoint = shortenerEndpoint({
   operationId: 'getShortUrl',
   summary: 'A short URL as JSON',
@@ -17,8 +18,8 @@ export const getShortUrlEndpoint = shortenerEndpoint({
   errors: ['SHORT_URL_EXPIRED'],
   handler:
     ({ services }) =>
-    async ({ input: { code } }) => {
-      const record = await services.getShortUrl.get(code);
+    async ({ input: { code }, res }) => {
+      const record = await services.getShortUrl.get(code, apiKeyOf(res)?.id ?? null);
       if (!record) throw new ApiError('SHORT_URL_NOT_FOUND');
       return { status: 200, body: { success: true, data: record } };
     },

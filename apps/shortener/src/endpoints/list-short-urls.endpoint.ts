@@ -2,13 +2,13 @@ import { apiKeyOf } from '@pawlink/auth';
 import { LINKS_PAGE_DEFAULT, LINKS_PAGE_MAX, ShortUrlPageSchema } from '@pawlink/contracts';
 import { json, successWith } from '@pawlink/contracts/openapi';
 import { inQuery, optional, rateLimit, requireKey } from '@pawlink/service-kit';
-import { linksCursor, linksQuery, wholeNumber } from './short-url.fields.js';
+import { linksCursor, linksQuery, tagFilter, wholeNumber } from './short-url.fields.js';
 import { SHORT_URL_TAGS, shortenerEndpoint } from './shortener.deps.js';
 
 /**
- * GET /links `?limit&cursor&q`, checked in that order, each 400 1057 when bad: `limit` 1–100
+ * GET /links `?limit&cursor&q&tag`, checked in that order, each 400 1057 when bad: `limit` 1–100
  * (default 25), `cursor` a `next` value unchanged (decoded to a position), `q` 1–200 characters
- * (a bounded substring search). `links` is a reserved code.
+ * (a bounded substring search), `tag` (repeatable: entries carrying every one). `links` is a reserved code.
  */
 export const listShortUrlsEndpoint = shortenerEndpoint({
   operationId: 'listShortUrls',
@@ -32,11 +32,12 @@ export const listShortUrlsEndpoint = shortenerEndpoint({
     ),
     cursor: inQuery(optional(linksCursor())),
     q: inQuery(optional(linksQuery())),
+    tag: inQuery(optional(tagFilter())),
   },
   responses: { 200: json('A page of entries.', successWith(ShortUrlPageSchema)) },
   handler:
     ({ services }) =>
-    async ({ input: { limit, cursor, q }, res }) => {
+    async ({ input: { limit, cursor, q, tag }, res }) => {
       // requireKey ran first: a key is always there.
       const ownerKeyId = apiKeyOf(res)!.id;
       const data = await services.listShortUrls.list({
@@ -44,6 +45,7 @@ export const listShortUrlsEndpoint = shortenerEndpoint({
         limit,
         ...(cursor ? { after: cursor } : {}),
         ...(q !== undefined ? { q } : {}),
+        ...(tag !== undefined ? { tags: tag } : {}),
       });
       return { status: 200, body: { success: true, data } };
     },

@@ -3,11 +3,13 @@ import { inPath } from '@pawlink/service-kit';
 import {
   expiredPage,
   lookupLimited,
+  passwordFormPage,
   sendExpired,
+  sendPasswordForm,
   sendRedirectLimited,
   sendUnknownCode,
 } from '../http/public-answers.http.js';
-import { redirectCacheControl, sendRedirect } from '../http/send-redirect.http.js';
+import { decidedCacheControl, redirectCacheControl, sendRedirect } from '../http/send-redirect.http.js';
 import { isCountedVisit } from '../domain/visitor.rules.js';
 import { needsLookup } from '../services/redirect-short-url.service.js';
 import { publicCode } from './short-url.fields.js';
@@ -35,10 +37,13 @@ export const redirectShortUrlEndpoint = shortenerEndpoint({
   guards: [],
   fields: { code: inPath(publicCode()) },
   responses: {
-    302: empty('To the target URL.', {
-      Location: header('Location', true),
-      'Cache-Control': header('Cache-Control', true),
-    }),
+    302: empty(
+      'To the target URL. `Cache-Control: private, max-age=<SHORTENER_REDIRECT_MAX_AGE>` for a plain link (docs/adr/0022).',
+      { Location: header('Location', true), 'Cache-Control': header('Cache-Control', true) },
+    ),
+    200: passwordFormPage(
+      'A password-protected link: the password form (posting `password` to `POST /{code}`), never the target; `Cache-Control: no-store`, `X-Robots-Tag: noindex`.',
+    ),
     404: media('"Unknown short url code." (plain text).', ['text/plain']),
     410: expiredPage(),
     429: lookupLimited('text/plain'),
@@ -54,14 +59,22 @@ export const redirectShortUrlEndpoint = shortenerEndpoint({
         if (limited) return sendRedirectLimited(res, limited);
       }
       const userAgent = req.get('user-agent');
-      const source = { referer: req.get('referer'), userAgent, address: req.ip };
+      const query = req.url.indexOf('?');
+      const source = {
+        referer: req.get('referer'),
+        userAgent,
+        address: req.ip,
+        acceptLanguage: req.get('accept-language'),
+        rawQuery: query === -1 ? '' : req.url.slice(query + 1),
+      };
       const outcome =
         code === null
           ? ({ kind: 'unknown' } as const)
           : await redirects.visit(code, peek, isCountedVisit(req.method, userAgent), source);
       if (outcome.kind === 'unknown') sendUnknownCode(res);
       else if (outcome.kind === 'expired') sendExpired(res, outcome.expired);
-      else sendRedirect(res, outcome.url, cacheControl);
+      else if (outcome.kind === 'password') sendPasswordForm(res, outcome.fullURL);
+      else sendRedirect(res, outcome.url, decidedCacheControl(outcome.decidedBy, cacheControl));
     };
   },
 });

@@ -17,6 +17,12 @@ import {
   SHORT_CODE_MAX_LENGTH,
   SHORT_CODE_PATTERN,
   shortCodeSchema,
+  TAG_MAX_LENGTH,
+  TAGS_MAX,
+  REDIRECT_RULES_MAX,
+  RedirectRuleSchema,
+  LINK_PASSWORD_MAX_LENGTH,
+  LINK_PASSWORD_MIN_LENGTH,
   targetUrlSchema,
   URL_MAX_LENGTH,
   type QrFormat,
@@ -26,6 +32,9 @@ import type { ShortenerConfig } from '../config.js';
 import { parseExpiresAt, parseMaxVisits } from '../domain/expiry.rules.js';
 import { decodeLinksCursor, type OwnerPosition } from '../domain/links-cursor.rules.js';
 import { isWellFormedCode } from '../domain/short-code.rules.js';
+import { parseLinkPassword } from '../domain/link-password.rules.js';
+import { parseRules, type RedirectRule } from '../domain/redirect-rules.rules.js';
+import { parseTagFilter, parseTags } from '../domain/tags.rules.js';
 import { normaliseTargetUrl } from '../domain/target-url.rules.js';
 
 /** How a value is quoted in a message: its first 50 characters. */
@@ -173,6 +182,15 @@ export const linksQuery = (): Field<string> =>
     },
   });
 
+/** `?tag` of `/links`, repeatable: only links carrying every tag given. */
+export const tagFilter = (): Field<string[]> =>
+  field({
+    schema: s.string({ minLength: 1, maxLength: TAG_MAX_LENGTH, pattern: '^[A-Za-z0-9-]+$' }),
+    description: `Only entries carrying this tag (any case); repeat it (\`tag=a&tag=b\`, up to ${TAGS_MAX}) for entries carrying all of them.`,
+    codes: ['INVALID_QUERY_VALUE'],
+    parse: (value) => parseTagFilter(value),
+  });
+
 /* ---------- body ---------- */
 
 /**
@@ -270,6 +288,48 @@ export const maxVisits = (): Field<number | null> =>
     parse: (value, { headers }) => (value === null ? null : parseMaxVisits(value, { digits: isFormBody(headers) })),
   });
 
+/** `tags`: up to 10, each 1–32 of a-z, 0-9 and - (upper case is stored lower-case), 1087 otherwise; `[]` removes them (PATCH). */
+export const tags = (): Field<string[]> =>
+  field({
+    schema: s.array(s.string({ minLength: 1, maxLength: TAG_MAX_LENGTH, pattern: '^[A-Za-z0-9-]+$' }), {
+      maxItems: TAGS_MAX,
+      description: `Up to ${TAGS_MAX} tags, each 1 to ${TAG_MAX_LENGTH} characters of a-z, 0-9 and - (stored lower-case, each once); [] removes them (PATCH).`,
+    }),
+    codes: ['INVALID_TAGS'],
+    parse: (value) => parseTags(value),
+  });
+
+/** `password`: 8 to 128 characters (1088), stored as a scrypt hash and never returned; null removes it (PATCH). */
+export const linkPassword = (): Field<string | null> =>
+  field({
+    schema: s.nullable(
+      s.string({
+        minLength: LINK_PASSWORD_MIN_LENGTH,
+        maxLength: LINK_PASSWORD_MAX_LENGTH,
+        description: `Visitors must type it to be redirected (${LINK_PASSWORD_MIN_LENGTH} to ${LINK_PASSWORD_MAX_LENGTH} characters); never returned. null removes it (PATCH).`,
+      }),
+    ),
+    codes: ['INVALID_PASSWORD'],
+    parse: (value) => parseLinkPassword(value),
+  });
+
+/**
+ * `rules`: at most 20 `{when, url, forwardQuery?}`, each url checked as `url` is (SHORTENER_PRIVATE_TARGET_PREFIXES
+ * included); anything else is 400 1091 naming the rule and field; null or [] means none (PATCH: remove them).
+ */
+export const redirectRules = (): Field<RedirectRule[], ShortenerConfig> =>
+  field({
+    schema: s.nullable(
+      s.array(RedirectRuleSchema, {
+        maxItems: REDIRECT_RULES_MAX,
+        description: `Up to ${REDIRECT_RULES_MAX} rules, in order: the first whose every condition holds sends the visit to its url instead of \`url\`. null or [] removes them (PATCH).`,
+      }),
+    ),
+    codes: ['INVALID_RULES'],
+    parse: (value, { config }) =>
+      parseRules(value, (url) => normaliseTargetUrl(url, config.shortener.privateTargetPrefixes)),
+  });
+
 /** The management code of PATCH and DELETE: a non-empty string, else 1076. */
 export const managementCode = (): Field<string> =>
   field({
@@ -291,6 +351,9 @@ export const createShortUrlBody = {
   credit: inBody(optional(credit())),
   expiresAt: inBody(optional(expiresAt())),
   maxVisits: inBody(optional(maxVisits())),
+  tags: inBody(optional(tags())),
+  password: inBody(optional(linkPassword())),
+  rules: inBody(optional(redirectRules())),
 };
 
 /** `links` of a bulk create: 1 to 100 items, each checked afterwards as one create's body (1084 otherwise). */

@@ -1,17 +1,27 @@
 import { json, successWith } from '@pawlink/contracts/openapi';
 import { shortUrlWithVisitsRef } from '@pawlink/contracts';
 import { inBody, inPath, optional, parsedBody, rateLimit, requireKey, writable } from '@pawlink/service-kit';
-import { credit, existingCode, expiresAt, managementCode, maxVisits, targetUrl } from './short-url.fields.js';
+import {
+  credit,
+  existingCode,
+  expiresAt,
+  linkPassword,
+  managementCode,
+  maxVisits,
+  redirectRules,
+  tags,
+  targetUrl,
+} from './short-url.fields.js';
 import { SHORT_URL_TAGS, shortenerEndpoint } from './shortener.deps.js';
 
 /**
- * PATCH /:code {managementCode, url?, credit?, expiresAt?, maxVisits?}: a field it does not take
+ * PATCH /:code {managementCode, url?, credit?, expiresAt?, maxVisits?, tags?}: a field it does not take
  * (1017: an edit never half-applies what the client meant), 1076, then the code (1075), then
- * 1073 / 1074 / 1081 / 1082 for what is given; the changed record with its visits.
+ * 1073 / 1074 / 1081 / 1082 / 1087 for what is given; the changed record with its visits.
  */
 export const updateShortUrlEndpoint = shortenerEndpoint({
   operationId: 'updateShortUrl',
-  summary: 'Change the target URL, credit, expiry date or visit limit',
+  summary: 'Change the target URL, credit, expiry date, visit limit or tags',
   description: 'A field it does not take is 400 1017, naming the field, and nothing of the request is applied.',
   tags: SHORT_URL_TAGS,
   method: 'patch',
@@ -25,6 +35,9 @@ export const updateShortUrlEndpoint = shortenerEndpoint({
     credit: inBody(optional(credit())),
     expiresAt: inBody(optional(expiresAt())),
     maxVisits: inBody(optional(maxVisits())),
+    tags: inBody(optional(tags())),
+    password: inBody(optional(linkPassword())),
+    rules: inBody(optional(redirectRules())),
   },
   body: { description: 'The management code and what changes.' },
   responses: {

@@ -1,15 +1,15 @@
 import { assignRequestId, hasPlainQuery } from '@pawlink/service-kit';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { clientAddress } from '../http/client-address.http.js';
-import { sendRedirect } from '../http/send-redirect.http.js';
-import type { RedirectShortUrlService } from '../services/redirect-short-url.service.js';
+import { RULED_CACHE_CONTROL, sendRedirect } from '../http/send-redirect.http.js';
+import { isRuled, type RedirectShortUrlService, type RuledLink } from '../services/redirect-short-url.service.js';
 import { isCountedVisit } from '../domain/visitor.rules.js';
 
 /** Called after each redirect answered here, for the metrics Express would have recorded. */
 export type FastRedirectObserver = (method: string, seconds: number) => void;
 
 export interface FastLaneDeps {
-  redirects: Pick<RedirectShortUrlService, 'peek' | 'countVisit'>;
+  redirects: Pick<RedirectShortUrlService, 'peek' | 'countVisit' | 'decide'>;
   /** Whether visits are counted (SHORTENER_COUNT_VISITS). */
   countVisits: boolean;
   /** Whether visits are tallied with where they came from (SHORTENER_VISIT_BREAKDOWN): only then is the address read. */
@@ -38,6 +38,32 @@ export function createRedirectFastLane({
   cacheControl,
   onRedirect,
 }: FastLaneDeps) {
+  /** A link with rules held in memory: the rules decide (the address read for them), the rule is counted. */
+  function ruledRedirect(
+    req: IncomingMessage,
+    res: ServerResponse,
+    code: string,
+    link: RuledLink,
+    rawQuery: string,
+    start: bigint,
+  ): boolean {
+    const headers = req.headers;
+    const userAgent = headers['user-agent'];
+    const address = clientAddress(req, trustProxy);
+    const target = redirects.decide(link, {
+      userAgent,
+      address,
+      acceptLanguage: headers['accept-language'],
+      rawQuery,
+    });
+    if (countVisits && isCountedVisit(req.method, userAgent))
+      redirects.countVisit(code, headers.referer, userAgent, breakdown ? address : undefined, target.rule);
+    assignRequestId(req, res);
+    sendRedirect(res, target.url, RULED_CACHE_CONTROL);
+    onRedirect(req.method ?? 'GET', Number(process.hrtime.bigint() - start) / 1e9);
+    return true;
+  }
+
   return function tryFastRedirect(req: IncomingMessage, res: ServerResponse): boolean {
     const method = req.method;
     if (method !== 'GET' && method !== 'HEAD') return false;
@@ -49,7 +75,10 @@ export function createRedirectFastLane({
     if (query !== -1 && !hasPlainQuery(raw)) return false;
     const code = query === -1 ? raw.slice(1) : raw.slice(1, query);
     const peek = redirects.peek(code);
-    if (typeof peek !== 'string') return false;
+    if (typeof peek !== 'string') {
+      if (!isRuled(peek)) return false;
+      return ruledRedirect(req, res, code, peek, query === -1 ? '' : raw.slice(query + 1), start);
+    }
     const headers = req.headers;
     const userAgent = headers['user-agent'];
     if (countVisits && isCountedVisit(method, userAgent))

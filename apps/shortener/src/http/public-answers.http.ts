@@ -4,9 +4,10 @@
  * preview's CSP, never with the JSON failure shape.
  */
 import { header, media, type ResponseObject } from '@pawlink/contracts/openapi';
-import type { ApiError } from '@pawlink/service-kit';
 import type { Response } from 'express';
 import type { ExpiredLink } from '../domain/short-url-record.rules.js';
+import { ApiError } from '@pawlink/service-kit';
+import { PASSWORD_FORM_HEADERS, renderPasswordPage } from '../views/password.page.js';
 import { PREVIEW_HEADERS, renderExpiredPage, renderLimitedPage, renderNotFoundPage } from '../views/preview.page.js';
 
 export const UNKNOWN_CODE_TEXT = 'Unknown short url code.';
@@ -37,6 +38,42 @@ export function sendRedirectLimited(res: Response, error: ApiError): void {
 export function sendExpired(res: Response, expired: ExpiredLink): void {
   res.set(PREVIEW_HEADERS).status(410).send(renderExpiredPage(expired));
 }
+
+/**
+ * A protected link's password form (`GET /:code` 200; `POST /:code` 401 after a wrong password,
+ * saying so, with the code of 1089 in its text), never stored by a cache.
+ */
+export function sendPasswordForm(res: Response, fullURL: string, wrong = false): void {
+  if (!wrong) {
+    res.set(PASSWORD_FORM_HEADERS).status(200).send(renderPasswordPage(fullURL));
+    return;
+  }
+  const error = new ApiError('LINK_PASSWORD_WRONG');
+  res
+    .set(PASSWORD_FORM_HEADERS)
+    .status(error.httpStatus)
+    .send(renderPasswordPage(fullURL, `${error.message} Try again. (code ${error.code})`));
+}
+
+/** Too many wrong passwords from this address for this link (1090): the form's page, saying when to try again. */
+export function sendPasswordTriesLimited(res: Response, fullURL: string, retryAfterSeconds: number): void {
+  const error = new ApiError('LINK_PASSWORD_TRIES');
+  res
+    .set(PASSWORD_FORM_HEADERS)
+    .set('Retry-After', String(retryAfterSeconds))
+    .status(error.httpStatus)
+    .send(
+      renderPasswordPage(fullURL, `${error.message} Try again in ${retryAfterSeconds} seconds. (code ${error.code})`),
+    );
+}
+
+/** How the document describes the password form (200, 401 and 429 of a protected link). */
+export const passwordFormPage = (description: string, retryAfter = false): ResponseObject =>
+  media(description, ['text/html'], {
+    'Content-Security-Policy': header('Content-Security-Policy', true),
+    'Cache-Control': header('Cache-Control', true),
+    ...(retryAfter ? { 'Retry-After': header('Retry-After', true) } : {}),
+  });
 
 /** The preview's 404: an HTML page under the same CSP. */
 export function sendPreviewNotFound(res: Response): void {

@@ -17,6 +17,8 @@ const row = (code: string, credit: string): ShortUrl => ({
   maxVisitsUsed: 0,
   maxVisitsReachedAt: null,
   ownerKeyId: null,
+  passwordHash: null,
+  rules: null,
 });
 
 /** A preview cache over a source whose answers the test releases one by one. */

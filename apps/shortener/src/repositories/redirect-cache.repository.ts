@@ -1,6 +1,7 @@
 import { LocalLru, logUnlessUnavailable, type Logger } from '@pawlink/service-kit';
 import type { RedisClient } from '@pawlink/service-kit/redis';
 import { EventEmitter, once } from 'node:events';
+import type { CompiledRule } from '../domain/redirect-rules.rules.js';
 import type { CachedLink } from '../domain/short-url-record.rules.js';
 
 export interface RedirectCacheOptions {
@@ -25,16 +26,34 @@ export type { CachedLink };
  * existed read and write); one with expiry as LINK_MARK + JSON. No url starts with that character.
  */
 const LINK_MARK = '\u0001';
+/**
+ * A link that decides (a password or rules, issue 38): its own mark, so an instance of an earlier release
+ * during a rolling deploy never reads it as a plain link and redirects past the password (it sends
+ * a broken Location instead, until it is replaced).
+ */
+const DECIDING_LINK_MARK = '\u0002';
 
 export function encodeLink(link: CachedLink): string {
+  if (link.protected || link.rules !== null)
+    return (
+      DECIDING_LINK_MARK +
+      JSON.stringify({ u: link.url, e: link.expiresAt, m: link.limited, p: link.protected, r: link.rules })
+    );
   if (link.expiresAt === null && !link.limited) return link.url;
   return LINK_MARK + JSON.stringify({ u: link.url, e: link.expiresAt, m: link.limited });
 }
 
 export function decodeLink(value: string): CachedLink {
-  if (!value.startsWith(LINK_MARK)) return { url: value, expiresAt: null, limited: false };
-  const { u, e, m } = JSON.parse(value.slice(1)) as { u: string; e: number | null; m: boolean };
-  return { url: u, expiresAt: e, limited: m };
+  const mark = value.charCodeAt(0);
+  if (mark !== 1 && mark !== 2) return { url: value, expiresAt: null, limited: false, protected: false, rules: null };
+  const { u, e, m, p, r } = JSON.parse(value.slice(1)) as {
+    u: string;
+    e: number | null;
+    m: boolean;
+    p?: boolean;
+    r?: CompiledRule[] | null;
+  };
+  return { url: u, expiresAt: e, limited: m, protected: p === true, rules: r ?? null };
 }
 
 /**

@@ -3,13 +3,28 @@ import { lagTolerantLookup, retryWrite } from '@pawlink/service-kit';
 import { QueryFailedError, type DataSource, type Repository } from 'typeorm';
 import { ShortUrlEntity, type ShortUrl } from '../db/entities/short-url.entity.js';
 import type { OwnerPosition } from '../domain/links-cursor.rules.js';
+import { carriesEveryTag, deleteTags, writeTags } from './short-url-tags.repository.js';
 
 export type NewShortUrl = Omit<
   ShortUrl,
-  'pos' | 'sharedUrlHash' | 'modifiedAt' | 'urlChangedAt' | 'maxVisitsUsed' | 'maxVisitsReachedAt' | 'ownerKeyId'
+  | 'pos'
+  | 'sharedUrlHash'
+  | 'modifiedAt'
+  | 'urlChangedAt'
+  | 'maxVisitsUsed'
+  | 'maxVisitsReachedAt'
+  | 'ownerKeyId'
+  | 'passwordHash'
+  | 'rules'
 > & {
+  /** scrypt of the password; none when absent. */
+  passwordHash?: string | null;
+  /** The redirect rules as JSON; none when absent. */
+  rules?: string | null;
   /** The creating API key; none (null) when absent. */
   ownerKeyId?: number | null;
+  /** Written with the row, in one transaction; none when absent or empty. */
+  tags?: readonly string[];
 };
 
 /** Where a page of one owner's entries starts: after this entry in (createdAt desc, pos desc) order. */
@@ -23,6 +38,8 @@ export interface OwnerPageQuery {
   after?: OwnerPosition;
   /** Only entries whose code, url or credit contains this, ignoring case. */
   contains?: string;
+  /** Only entries carrying every one of these tags. */
+  tags?: readonly string[];
 }
 
 /** The LIKE escape character of `containsPattern` (not the backslash, whose meaning depends on NO_BACKSLASH_ESCAPES). */
@@ -43,12 +60,29 @@ const containsIgnoringCase = (column: string): string =>
  * `maxVisitsReachedAt` with a change of `maxVisits`.
  */
 export type ShortUrlChanges = Partial<
-  Pick<ShortUrl, 'url' | 'credit' | 'expiresAt' | 'maxVisits' | 'maxVisitsUsed' | 'maxVisitsReachedAt'>
+  Pick<
+    ShortUrl,
+    'url' | 'credit' | 'expiresAt' | 'maxVisits' | 'maxVisitsUsed' | 'maxVisitsReachedAt' | 'passwordHash' | 'rules'
+  >
 > & { modifiedAt: Date; urlChangedAt?: Date };
 
-/** Only entries nobody can change and that never expire are shared between creators. */
-export const isShared = (entry: Pick<ShortUrl, 'managementCodeHash' | 'expiresAt' | 'maxVisits'>): boolean =>
-  entry.managementCodeHash === null && entry.expiresAt === null && entry.maxVisits === null;
+/**
+ * Only entries nobody can change, that never expire and carry nothing of their creator's (tags)
+ * are shared between creators.
+ */
+export const isShared = (
+  entry: Pick<ShortUrl, 'managementCodeHash' | 'expiresAt' | 'maxVisits'> & {
+    tags?: readonly string[];
+    passwordHash?: string | null;
+    rules?: string | null;
+  },
+): boolean =>
+  entry.managementCodeHash === null &&
+  entry.expiresAt === null &&
+  entry.maxVisits === null &&
+  (entry.passwordHash ?? null) === null &&
+  (entry.rules ?? null) === null &&
+  (entry.tags === undefined || entry.tags.length === 0);
 
 /** Which unique index refused a write. */
 export type Conflict = 'code' | 'url';
@@ -73,8 +107,8 @@ function duplicateOf(error: unknown): Conflict | undefined {
  * (and, on MariaDB, asking for the defaults back with RETURNING) than the rest of a create's
  * database work. The columns left out take their defaults (NULL, max_visits_used 0).
  */
-const INSERT_SHORT_URL = `INSERT INTO short_urls (code, url, shared_url_hash, credit, management_code_hash, created_at, expires_at, max_visits, owner_key_id)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+const INSERT_SHORT_URL = `INSERT INTO short_urls (code, url, shared_url_hash, credit, management_code_hash, created_at, expires_at, max_visits, owner_key_id, password_hash, rules)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 
 /**
  * Whether `stored` is the row an earlier try of this insert wrote: every column the create chose,
@@ -87,7 +121,9 @@ const isSameRow = (stored: ShortUrl, row: Omit<ShortUrl, 'pos'>): boolean =>
   stored.createdAt.getTime() === row.createdAt.getTime() &&
   (stored.expiresAt?.getTime() ?? null) === (row.expiresAt?.getTime() ?? null) &&
   stored.maxVisits === row.maxVisits &&
-  stored.ownerKeyId === row.ownerKeyId;
+  stored.ownerKeyId === row.ownerKeyId &&
+  stored.passwordHash === row.passwordHash &&
+  stored.rules === row.rules;
 
 /**
  * Storage of short URLs. Uniqueness of codes, and of URLs among entries nobody can change, is left
@@ -121,30 +157,44 @@ export class ShortUrlRepository {
   /** A shared entry (`isShared`): a second insert of its url conflicts on 'url'. */
   async insert(entry: NewShortUrl): Promise<WriteOutcome<ShortUrl>> {
     const sharedUrlHash = isShared(entry) ? urlHash(entry.url) : null;
+    const { tags, ...fields } = entry;
     const row: Omit<ShortUrl, 'pos'> = {
-      ...entry,
+      ...fields,
       ownerKeyId: entry.ownerKeyId ?? null,
+      passwordHash: entry.passwordHash ?? null,
+      rules: entry.rules ?? null,
       sharedUrlHash,
       modifiedAt: null,
       urlChangedAt: null,
       maxVisitsUsed: 0,
       maxVisitsReachedAt: null,
     };
+    const values = [
+      row.code,
+      row.url,
+      row.sharedUrlHash,
+      row.credit,
+      row.managementCodeHash,
+      row.createdAt,
+      row.expiresAt,
+      row.maxVisits,
+      row.ownerKeyId,
+      row.passwordHash,
+      row.rules,
+    ];
     // A try whose answer was lost may have committed: its row then refuses the retry, and is ours.
     return retryWrite(async (attempt) => {
       try {
-        const result: { insertId: number | string } = await this.repo.query(INSERT_SHORT_URL, [
-          row.code,
-          row.url,
-          row.sharedUrlHash,
-          row.credit,
-          row.managementCodeHash,
-          row.createdAt,
-          row.expiresAt,
-          row.maxVisits,
-          row.ownerKeyId,
-        ]);
-        return { ok: true, value: { ...row, pos: Number(result.insertId) } };
+        // A link without tags stays one statement; with tags, the row and its tags commit together.
+        const pos =
+          tags === undefined || tags.length === 0
+            ? Number((await this.repo.query<{ insertId: number | string }>(INSERT_SHORT_URL, values)).insertId)
+            : await this.repo.manager.transaction(async (manager) => {
+                const result: { insertId: number | string } = await manager.query(INSERT_SHORT_URL, values);
+                await writeTags(manager, Number(result.insertId), row.ownerKeyId, tags);
+                return Number(result.insertId);
+              });
+        return { ok: true, value: { ...row, pos } };
       } catch (error) {
         const conflict = duplicateOf(error);
         if (!conflict) throw error;
@@ -172,6 +222,11 @@ export class ShortUrlRepository {
         pattern: containsPattern(query.contains),
       });
     }
+    if (query.tags !== undefined && query.tags.length > 0)
+      builder.andWhere(
+        carriesEveryTag('s', query.tags.length),
+        Object.fromEntries(query.tags.map((tag, i) => [`tag${i}`, tag])),
+      );
     return builder.orderBy('s.created_at', 'DESC').addOrderBy('s.pos', 'DESC').limit(query.limit).getMany();
   }
 
@@ -179,9 +234,21 @@ export class ShortUrlRepository {
    * Applies changes to the entry at `pos`; false when no entry has that pos any more. Only editable
    * entries are changed, and they are never shared, so no change can conflict with another entry.
    */
-  async update(pos: number, changes: ShortUrlChanges): Promise<boolean> {
-    const result = await this.repo.update({ pos }, changes);
-    return (result.affected ?? 0) > 0;
+  async update(
+    pos: number,
+    changes: ShortUrlChanges,
+    tags?: { ownerKeyId: number | null; tags: readonly string[] },
+  ): Promise<boolean> {
+    if (tags === undefined) {
+      const result = await this.repo.update({ pos }, changes);
+      return (result.affected ?? 0) > 0;
+    }
+    return this.repo.manager.transaction(async (manager) => {
+      const result = await manager.update(ShortUrlEntity, { pos }, changes);
+      if ((result.affected ?? 0) === 0) return false;
+      await writeTags(manager, pos, tags.ownerKeyId, tags.tags);
+      return true;
+    });
   }
 
   /**
@@ -206,6 +273,8 @@ export class ShortUrlRepository {
       const result = await manager.delete(ShortUrlEntity, { pos });
       await manager.query('DELETE FROM short_url_visits WHERE short_url_pos = ?', [pos]);
       await manager.query('DELETE FROM short_url_visit_breakdown WHERE short_url_pos = ?', [pos]);
+      await deleteTags(manager, pos);
+      await manager.query('DELETE FROM short_url_imports WHERE short_url_pos = ?', [pos]);
       return (result.affected ?? 0) > 0;
     });
   }

@@ -1,5 +1,5 @@
 import { DayTally, type LogSink } from '@pawlink/service-kit';
-import { boundPendingValues } from '../domain/visit-breakdown.rules.js';
+import { boundPendingValues, DIMENSIONS, fieldOf } from '../domain/visit-breakdown.rules.js';
 import type { PendingVisitsRepository, VisitCount } from './pending-visits.repository.js';
 
 /** Turns each part of a visit's raw source into its breakdown fields, e.g. `c:DE`. */
@@ -30,6 +30,8 @@ export interface VisitTallyOptions {
  */
 interface CodeVisits {
   visits: number;
+  /** Visits by the redirect rule that decided them (`0`…`19`, `default`): links with rules only, breakdown on or off. */
+  rules: Map<string, number> | undefined;
   sources:
     { referrerHosts: Map<string, number>; userAgents: Map<string, number>; addresses: Map<string, number> } | undefined;
 }
@@ -65,13 +67,16 @@ export class VisitTallyRepository extends DayTally<string, CodeVisits, VisitCoun
     super({
       empty: () => ({
         visits: 0,
+        rules: undefined,
         sources:
           describe === undefined
             ? undefined
             : { referrerHosts: new Map(), userAgents: new Map(), addresses: new Map() },
       }),
-      collect: (day, code, { visits, sources }, into) => {
+      collect: (day, code, { visits, sources, rules }, into) => {
         into.push({ day, code, field: '', visits });
+        if (rules !== undefined)
+          for (const [rule, visits] of rules) into.push({ day, code, field: fieldOf(DIMENSIONS.rule, rule), visits });
         if (describe === undefined || sources === undefined) return;
         // Many addresses share a country, many agents a browser: added up here, one count per field.
         const fields = new Map<string, number>();
@@ -94,10 +99,14 @@ export class VisitTallyRepository extends DayTally<string, CodeVisits, VisitCoun
     this.withSource = describe !== undefined;
   }
 
-  /** One counted visit of `code`, now, from the given raw source (kept only with the breakdown on). */
-  add(code: string, rawReferrerHost = '', userAgent = '', address = ''): void {
+  /** One counted visit of `code`, now, from the given raw source (kept only with the breakdown on) and the rule that decided it (links with rules). */
+  add(code: string, rawReferrerHost = '', userAgent = '', address = '', rule?: string): void {
     const visits = this.at(code);
     visits.visits += 1;
+    if (rule !== undefined) {
+      visits.rules ??= new Map();
+      visits.rules.set(rule, (visits.rules.get(rule) ?? 0) + 1);
+    }
     if (!this.withSource || visits.sources === undefined) return;
     const { referrerHosts, userAgents, addresses } = visits.sources;
     referrerHosts.set(rawReferrerHost, (referrerHosts.get(rawReferrerHost) ?? 0) + 1);

@@ -145,9 +145,11 @@ export class VisitRepository {
    */
   async snapshot(pos: number, options: { since?: string; appliedSince: Date }): Promise<VisitSnapshot> {
     return this.dataSource.transaction('REPEATABLE READ', async (manager) => {
+      // Visits counted before an import (short_url_imports) belong to the total, not to a day.
       const [row]: Array<{ total: string | number | null }> = await manager.query(
-        'SELECT SUM(visits) AS total FROM short_url_visits WHERE short_url_pos = ?',
-        [pos],
+        `SELECT COALESCE((SELECT SUM(visits) FROM short_url_visits WHERE short_url_pos = ?), 0)
+              + COALESCE((SELECT visits FROM short_url_imports WHERE short_url_pos = ?), 0) AS total`,
+        [pos, pos],
       );
       const applied = await this.moves.appliedSince(manager, options.appliedSince);
       const days: Array<{ day: string; visits: string | number }> =

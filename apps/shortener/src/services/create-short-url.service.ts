@@ -4,6 +4,8 @@ import { ApiError } from '@pawlink/service-kit';
 import type { ShortUrl } from '../db/entities/short-url.entity.js';
 import type { RedirectCacheRepository } from '../repositories/redirect-cache.repository.js';
 import type { ShortUrlRepository } from '../repositories/short-url.repository.js';
+import { hashLinkPassword } from '../domain/link-password.rules.js';
+import type { RedirectRule } from '../domain/redirect-rules.rules.js';
 import { randomCode } from '../domain/short-code.rules.js';
 import { linkOf, toRecord } from '../domain/short-url-record.rules.js';
 import { isReservedCode } from '../domain/shortener.policy.js';
@@ -25,6 +27,12 @@ export interface CreateShortUrl {
   maxVisits?: number | null;
   /** The API key creating the entry, recorded as its owner (`GET /links`); null or absent: none. */
   ownerKeyId?: number | null;
+  /** Checked and lower-cased; absent or empty: none. A tagged entry is never shared. */
+  tags?: string[];
+  /** The link's password (checked, 8–128 characters), stored as a scrypt hash; null or absent: none. */
+  password?: string | null;
+  /** Checked redirect rules; absent or empty: none. A link with rules is never shared. */
+  rules?: RedirectRule[];
 }
 
 export interface CreateResult {
@@ -60,7 +68,16 @@ export class CreateShortUrlService {
     const credit = input.credit ?? DEFAULT_CREDIT;
     const expiresAt = input.expiresAt ?? null;
     const maxVisits = input.maxVisits ?? null;
-    const shared = !input.editable && expiresAt === null && maxVisits === null;
+    const tags = input.tags ?? [];
+    const password = input.password ?? null;
+    const rules = input.rules !== undefined && input.rules.length > 0 ? JSON.stringify(input.rules) : null;
+    const shared =
+      !input.editable &&
+      expiresAt === null &&
+      maxVisits === null &&
+      tags.length === 0 &&
+      password === null &&
+      rules === null;
 
     // Not a uniqueness check (the index is): it spares an insert, and a sequence number, per repeat.
     if (shared) {
@@ -71,6 +88,7 @@ export class CreateShortUrlService {
 
     const managementCode = input.editable ? generateManagementCode() : null;
     const managementCodeHash = managementCode === null ? null : hashManagementCode(managementCode);
+    const passwordHash = password === null ? null : await hashLinkPassword(password);
     for (let attempt = 1; attempt <= RANDOM_CODE_ATTEMPTS; attempt++) {
       const code = customCode ?? (this.deps.generateCode ?? randomCode)();
       if (customCode === undefined && isReservedCode(code)) continue;
@@ -83,10 +101,13 @@ export class CreateShortUrlService {
         expiresAt,
         maxVisits,
         ownerKeyId: input.ownerKeyId ?? null,
+        tags,
+        passwordHash,
+        rules,
       });
       if (outcome.ok) {
         await this.deps.cache.put(code, linkOf(outcome.value));
-        return { created: true, record: toRecord(outcome.value, this.deps.baseUrl), managementCode };
+        return { created: true, record: toRecord(outcome.value, this.deps.baseUrl, tags), managementCode };
       }
       if (outcome.conflict === 'url') {
         const winner = await this.deps.repository.findSharedByUrl(url);
@@ -105,6 +126,7 @@ export class CreateShortUrlService {
   }
 
   private existing(entry: ShortUrl): CreateResult {
-    return { created: false, record: toRecord(entry, this.deps.baseUrl), managementCode: null };
+    // A shared entry never has tags.
+    return { created: false, record: toRecord(entry, this.deps.baseUrl, []), managementCode: null };
   }
 }

@@ -52,7 +52,8 @@ export class PreviewShortUrlService {
     const expired = expiryOf(entry, this.deps.clock());
     if (expired) return { kind: 'expired', expired: expiredLinkOf(entry, expired, this.deps.baseUrl) };
     const visits = await this.deps.visitStats.previewTotal(entry.code, entry.pos);
-    const record = toRecord(entry, this.deps.baseUrl);
+    // A visitor of a protected link's preview never learns its target.
+    const record = toRecord(entry, this.deps.baseUrl, undefined, { hideTarget: true });
     return {
       kind: 'preview',
       preview: {

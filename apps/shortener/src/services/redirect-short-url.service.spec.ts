@@ -12,6 +12,8 @@ const link = (url: string, more: { expiresAt?: number; limited?: boolean } = {})
   url,
   expiresAt: more.expiresAt ?? null,
   limited: more.limited ?? false,
+  protected: false,
+  rules: null,
 });
 
 describe('RedirectShortUrlService.peek', () => {

@@ -4,6 +4,9 @@ import type { ShortUrl } from '../db/entities/short-url.entity.js';
 import type { PreviewCacheRepository } from '../repositories/preview-cache.repository.js';
 import type { RedirectCacheRepository } from '../repositories/redirect-cache.repository.js';
 import type { ShortUrlChanges, ShortUrlRepository } from '../repositories/short-url.repository.js';
+import type { ShortUrlTagsRepository } from '../repositories/short-url-tags.repository.js';
+import { hashLinkPassword } from '../domain/link-password.rules.js';
+import type { RedirectRule } from '../domain/redirect-rules.rules.js';
 import { authorisedEntry } from '../domain/management-code.rules.js';
 import { toRecord } from '../domain/short-url-record.rules.js';
 import type { VisitStatsService } from './visit-stats.service.js';
@@ -15,10 +18,17 @@ export interface UpdateShortUrl {
   credit?: string;
   expiresAt?: Date | null;
   maxVisits?: number | null;
+  /** The whole new list (checked, lower-cased, sorted); `[]` removes every tag. */
+  tags?: string[];
+  /** A new password (always a change: it is never compared with the old one); null removes it. */
+  password?: string | null;
+  /** The whole new list of rules; [] removes them. */
+  rules?: RedirectRule[];
 }
 
 export interface UpdateShortUrlDeps {
   repository: Pick<ShortUrlRepository, 'findByCode' | 'update'>;
+  tags: Pick<ShortUrlTagsRepository, 'tagsOf'>;
   /** Told of the edit, which it announces to every instance. */
   cache: Pick<RedirectCacheRepository, 'invalidate'>;
   /** The rows behind previews, in process: the edited one is dropped. */
@@ -43,20 +53,34 @@ export class UpdateShortUrlService {
     if (expiresAt !== undefined && expiresAt?.getTime() !== entry.expiresAt?.getTime()) changes.expiresAt = expiresAt;
     if (maxVisits !== undefined && maxVisits !== entry.maxVisits)
       Object.assign(changes, await this.visitLimitChange(entry, maxVisits));
-    if (Object.keys(changes).length === 0) throw new ApiError('NO_CHANGES');
+    if (input.password !== undefined && (input.password !== null || entry.passwordHash !== null))
+      changes.passwordHash = input.password === null ? null : await hashLinkPassword(input.password);
+    if (input.rules !== undefined) {
+      const rules = input.rules.length === 0 ? null : JSON.stringify(input.rules);
+      if (rules !== entry.rules) changes.rules = rules;
+    }
+    const oldTags = await this.deps.tags.tagsOf(entry.pos);
+    const newTags = input.tags !== undefined && input.tags.join() !== oldTags.join() ? input.tags : undefined;
+    if (Object.keys(changes).length === 0 && newTags === undefined) throw new ApiError('NO_CHANGES');
 
     const modifiedAt = this.deps.clock();
     // modifiedAt follows any edit; urlChangedAt only a new destination (the preview warns about those).
     const updated = await this.deps.repository.update(
       entry.pos,
       changes.url === undefined ? { ...changes, modifiedAt } : { ...changes, modifiedAt, urlChangedAt: modifiedAt },
+      newTags === undefined ? undefined : { ownerKeyId: entry.ownerKeyId, tags: newTags },
     );
     if (!updated) throw new ApiError('SHORT_URL_NOT_FOUND');
     this.deps.previews.evict(entry.code);
-    const redirectChanged = changes.url !== undefined || 'expiresAt' in changes || 'maxVisits' in changes;
+    const redirectChanged =
+      changes.url !== undefined ||
+      'expiresAt' in changes ||
+      'maxVisits' in changes ||
+      'passwordHash' in changes ||
+      'rules' in changes;
     await this.deps.cache.invalidate(entry.code, redirectChanged ? 'edited' : 'credited');
     return {
-      ...toRecord({ ...entry, ...changes, modifiedAt }, this.deps.baseUrl),
+      ...toRecord({ ...entry, ...changes, modifiedAt }, this.deps.baseUrl, newTags ?? oldTags),
       visits: await this.deps.visitStats.total(entry.code, entry.pos),
     };
   }

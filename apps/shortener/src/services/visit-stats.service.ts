@@ -1,4 +1,4 @@
-import { VISIT_STATS_DAYS, type VisitBreakdown, type VisitDay } from '@pawlink/contracts';
+import { VISIT_STATS_DAYS, type ShortUrlStats } from '@pawlink/contracts';
 import { appliedSinceFor, countsNotInMysql, firstOfLastDays, LocalLru } from '@pawlink/service-kit';
 import type { PendingVisitsRepository } from '../repositories/pending-visits.repository.js';
 import type { VisitRepository } from '../repositories/visit.repository.js';
@@ -76,7 +76,7 @@ export class VisitStatsService {
    * The total, the last VISIT_STATS_DAYS UTC days that had visits (oldest first), and where those
    * days' visits came from (each breakdown adds up to them).
    */
-  async stats(code: string, pos: number): Promise<{ visits: number; days: VisitDay[] } & VisitBreakdown> {
+  async stats(code: string, pos: number): Promise<Omit<ShortUrlStats, 'code'>> {
     const since = firstOfLastDays(this.deps.now(), VISIT_STATS_DAYS);
     const { total, days, breakdown } = await this.read(code, pos, since);
     const list = [...days]

@@ -26,16 +26,25 @@ const SCRIPT = `(function(){var b=document.getElementById("copy-button"),i=docum
 
 const sha256 = (text: string): string => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
-/** Nothing may load or run but the page's own inline style and script, pinned by hash. */
-export const PREVIEW_CSP = [
-  "default-src 'none'",
-  `style-src ${sha256(STYLE)}`,
-  `script-src ${sha256(SCRIPT)}`,
-  "img-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+/**
+ * Nothing may load or run but the page's own inline style and script, pinned by hash; `formAction`
+ * is where a form may post (none but the password form's own address).
+ */
+const cspWith = (formAction: string): string =>
+  [
+    "default-src 'none'",
+    `style-src ${sha256(STYLE)}`,
+    `script-src ${sha256(SCRIPT)}`,
+    "img-src 'none'",
+    "base-uri 'none'",
+    `form-action ${formAction}`,
+    "frame-ancestors 'none'",
+  ].join('; ');
+
+export const PREVIEW_CSP = cspWith("'none'");
+
+/** The password form's policy: the preview's, but its form may post back to this origin. */
+export const PASSWORD_FORM_CSP = cspWith("'self'");
 
 export const PREVIEW_HEADERS: Readonly<Record<string, string>> = {
   'Content-Type': 'text/html; charset=utf-8',
@@ -49,7 +58,8 @@ export const PREVIEW_HEADERS: Readonly<Record<string, string>> = {
 const time = (iso: string): string =>
   `<time datetime="${escapeHtml(iso)}">${escapeHtml(new Date(iso).toUTCString())}</time>`;
 
-function page(title: string, head: string, body: string): string {
+/** A page of the public paths (preview, expired, not found, limited, password form), under the preview's style and script. */
+export function page(title: string, head: string, body: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -84,11 +94,16 @@ const count = (n: number): string => n.toLocaleString('en-US');
  * `urlChangedAt` (ISO) is when an edit last changed the destination, null when none did.
  */
 export function renderPreviewPage({ record, urlChangedAt, visits, qrSvg }: ShortUrlPreview): string {
-  const url = escapeHtml(record.url);
+  // A protected link's preview names no destination (`record.url` is null): the password decides.
+  const url = escapeHtml(record.url ?? '');
   const short = escapeHtml(record.fullURL);
   const credit = escapeHtml(record.credit);
-  const title = `${record.fullURL} → ${hostOf(record.url)}`;
-  const description = `This short link redirects to ${record.url} (credit: ${record.credit}).`;
+  const title =
+    record.url === null ? `${record.fullURL} (password-protected)` : `${record.fullURL} → ${hostOf(record.url)}`;
+  const description =
+    record.url === null
+      ? `This short link is password-protected (credit: ${record.credit}).`
+      : `This short link redirects to ${record.url} (credit: ${record.credit}).`;
   const meta = [
     ['property', 'og:type', 'website'],
     ['property', 'og:site_name', 'Pawlink'],
@@ -105,11 +120,33 @@ export function renderPreviewPage({ record, urlChangedAt, visits, qrSvg }: Short
   const notice = urlChangedAt
     ? `<p class="notice" id="destination-notice" role="status"><strong>Heads up:</strong> The destination of this link was changed on ${time(urlChangedAt)}, after it was created, so where it leads may differ from what was first shared.</p>\n`
     : '';
-  const body = `<h1>Short link <span class="short">${short}</span></h1>
-${notice}<p>This link takes you to:</p>
+  const target =
+    record.url === null
+      ? `<p id="protected">This link is password-protected: its destination is shown to nobody before the password.</p>`
+      : `<p>This link takes you to:</p>
 <p class="target"><a id="target-link" href="${url}" rel="nofollow noopener noreferrer">${url}</a></p>
 <label for="target-url">Destination, to copy:</label>
-<div class="copy"><input id="target-url" type="text" readonly value="${url}"><button id="copy-button" type="button" hidden>Copy</button></div>
+<div class="copy"><input id="target-url" type="text" readonly value="${url}"><button id="copy-button" type="button" hidden>Copy</button></div>`;
+  // Where rules may send a visit instead (issue 38), as openly as an edited destination.
+  const ruleTargets =
+    record.rules.length === 0
+      ? ''
+      : `\n<p>Depending on the visitor (device, language, country, time or link parameters), it may instead lead to:</p>
+<ul id="rule-targets">${record.rules
+          .map(
+            (rule) =>
+              `<li><a href="${escapeHtml(rule.url)}" rel="nofollow noopener noreferrer">${escapeHtml(rule.url)}</a> <small>(${escapeHtml(
+                Object.entries(rule.when)
+                  .map(
+                    ([name, value]) =>
+                      `${name}: ${typeof value === 'object' && !Array.isArray(value) ? JSON.stringify(value) : String(value)}`,
+                  )
+                  .join('; '),
+              )})</small></li>`,
+          )
+          .join('')}</ul>`;
+  const body = `<h1>Short link <span class="short">${short}</span></h1>
+${notice}${target}${ruleTargets}
 <dl>
 <dt>Short URL</dt><dd>${short}</dd>
 <dt>Credit</dt><dd id="credit">${credit}</dd>

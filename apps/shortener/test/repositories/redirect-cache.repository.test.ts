@@ -27,7 +27,7 @@ afterAll(async () => {
 });
 
 /** A link without expiry, as the cache holds it. */
-const plain = (url: string): CachedLink => ({ url, expiresAt: null, limited: false });
+const plain = (url: string): CachedLink => ({ url, expiresAt: null, limited: false, protected: false, rules: null });
 
 function cache(size = 100): RedirectCacheRepository {
   return new RedirectCacheRepository({

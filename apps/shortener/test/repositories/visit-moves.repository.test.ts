@@ -99,6 +99,8 @@ describe('visits on their way to MySQL', () => {
       browsers: [{ name: 'other', visits: 7 }],
       os: [{ name: 'other', visits: 7 }],
       devices: { desktop: 0, mobile: 0, tablet: 0, other: 7 },
+      rules: [],
+      default: 7,
     });
   });
 
@@ -118,11 +120,11 @@ describe('visits on their way to MySQL', () => {
       const transaction = dataSource.transaction.bind(dataSource) as (...args: unknown[]) => Promise<unknown>;
       let done = false;
       const failing = Object.create(dataSource) as DataSource;
-      failing.transaction = ((...args: unknown[]) => {
+      failing.transaction = (...args: unknown[]) => {
         if (done) return transaction(...args);
         done = true;
         return first(() => transaction(...args));
-      });
+      };
       return new VisitRepository(failing);
     }
 

@@ -7,7 +7,7 @@ import { ADMIN_PAGE_HEADERS, renderAdminLoginPage } from '../views/admin-login.p
 import { adminKey } from './thumbnail.fields.js';
 import { ADMIN_TAGS, noStoreStep, sameSite, thumbsEndpoint } from './thumbs.deps.js';
 
-/** GET /admin/login: the form where the operator pastes an admin key (README, "The queue dashboard"). */
+/** GET /admin/login: the form where the operator pastes an admin key (docs/operating.md, "The queue dashboard"). */
 export const adminLoginFormEndpoint = thumbsEndpoint({
   operationId: 'adminLoginForm',
   summary: 'The login form of the queue dashboard',

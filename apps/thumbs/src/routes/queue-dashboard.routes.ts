@@ -147,7 +147,7 @@ export interface QueueDashboardRouteDeps {
 }
 
 /**
- * bull-board at /admin/queues for keys with the `admin` flag (README, "The queue dashboard"); its
+ * bull-board at /admin/queues for keys with the `admin` flag (docs/operating.md, "The queue dashboard"); its
  * document is `endpoints/queue-dashboard.paths.ts`. Order: cross-site check → admin key (the API's
  * key check) or session → rate limit → bull-board.
  */

@@ -13,7 +13,7 @@ export interface ClusterMasterCircuitOptions {
   /**
    * A master that has left a command unanswered this long is asked for a PING (default 200 ms).
    * With `probeTimeoutMs` it bounds how long a request waits on a master that stopped answering:
-   * README, "Scaling".
+   * docs/scaling.md.
    */
   stallMs?: number;
   /** How long a probe's connection and PING may take together (default 300 ms). */

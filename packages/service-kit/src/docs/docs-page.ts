@@ -30,6 +30,16 @@ export interface DocsPageContent {
   otherServices: Array<{ service: ServiceName; url: string }>;
   rateLimits: DocsRateLimit[];
   sections: DocsSection[];
+  /** Pages of the service for people (the shortener's console), linked from the header. */
+  pages?: DocsLinkedPage[];
+}
+
+/** A page the service serves for people, as the documentation links it. */
+export interface DocsLinkedPage {
+  title: string;
+  /** Relative to the service's base URL (`console/`), so a proxy's path prefix keeps working. */
+  path: string;
+  description: string;
 }
 
 const per = (windowMs: number): string =>
@@ -94,6 +104,11 @@ export function renderDocsPage(content: DocsPageContent): string {
 <p>Base URL: <code id="base-url">${escapeHtml(content.publicUrl)}</code> · API version ${escapeHtml(content.version)} · OpenAPI 3.1 document: <a href="openapi.json">openapi.json</a></p>
 <p id="auth">Authentication: send your API key as <code>Authorization: &lt;key&gt;</code> (or <code>Authorization: Bearer &lt;key&gt;</code>); each operation says whether it needs one.</p>
 <p id="failures">Failures are JSON <code>{success:false, error, code}</code>: <code>error</code> is for people, <code>code</code> is the contract; each operation lists the codes it can answer. Every response carries <code>X-Request-Id</code>.</p>
+${
+  content.pages && content.pages.length > 0
+    ? `<h2>Pages</h2><ul id="pages">${content.pages.map((page) => `<li><a href="${escapeHtml(page.path)}">${escapeHtml(page.title)}</a>: ${escapeHtml(page.description)}</li>`).join('')}</ul>`
+    : ''
+}
 ${others ? `<h2>Other services</h2><ul id="other-services">${others}</ul>` : ''}
 ${table(limits)}
 ${content.sections.map(table).join('\n')}

@@ -4,7 +4,7 @@ import type { Express, Request } from 'express';
 import { ApiError } from '../api-error.js';
 import { onlyMethods } from '../only-methods.js';
 import { docsAsset } from './docs-assets.js';
-import { renderDocsPage, type DocsRateLimit, type DocsSection } from './docs-page.js';
+import { renderDocsPage, type DocsLinkedPage, type DocsRateLimit, type DocsSection } from './docs-page.js';
 
 export interface ServiceDocs {
   /** The service's OpenAPI document (`@pawlink/contracts/openapi`); its internal paths are not served. */
@@ -15,6 +15,8 @@ export interface ServiceDocs {
   rateLimits: DocsRateLimit[];
   /** Tables of the service's own (the images categories); a failure leaves them out with a note. */
   sections?: () => Promise<DocsSection[]>;
+  /** Pages of the service for people (the shortener's console), linked from the header. */
+  pages?: DocsLinkedPage[];
 }
 
 const ASSET_CACHE = 'public, max-age=31536000, immutable';
@@ -74,6 +76,7 @@ export function registerDocsRoutes(app: Express, service: ServiceName, docs: Ser
       otherServices: others,
       rateLimits: docs.rateLimits,
       sections,
+      ...(docs.pages ? { pages: docs.pages } : {}),
     });
     res.set({
       'Content-Type': 'text/html; charset=utf-8',

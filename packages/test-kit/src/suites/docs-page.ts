@@ -26,7 +26,8 @@ export interface DocsPageSuite<H extends ServiceUnderTest> {
 
 /**
  * `GET /` of a service in Chromium: the reference of every path of its document, its title once,
- * the header (base URL, auth, rate limits), no console error, CSP violation or foreign request.
+ * the header (base URL, auth, rate limits), no console error, CSP violation or foreign request, and
+ * no serious or critical axe-core violation.
  */
 export function describeDocsPage<H extends ServiceUnderTest>(suite: DocsPageSuite<H>): void {
   let harness: H;
@@ -60,6 +61,8 @@ export function describeDocsPage<H extends ServiceUnderTest>(suite: DocsPageSuit
       suite.expectView?.(view, harness);
       expect(view.problems).toEqual([]);
       expect(view.foreignRequests).toEqual([]);
+      // axe-core: no serious or critical accessibility violation (contrast, names, nesting).
+      expect(view.accessibility).toEqual([]);
     }, 90_000);
 
     suite.more?.({ harness: () => harness, browser: () => browser });

@@ -3,6 +3,7 @@ import { registerQueueCommands } from '@pawlink/thumbs';
 import type { Command } from 'commander';
 import type { AdminContext } from '../admin-context.js';
 import { registerApiKeyCommands } from './apikey.command.js';
+import { registerLinkCommands } from './links.command.js';
 import { registerMigrateCommand } from './migrate.command.js';
 import { registerReadOnlyCommands } from './readonly.command.js';
 
@@ -16,4 +17,5 @@ export const COMMANDS: CommandRegistrar[] = [
   registerCategoryCommands,
   registerImageCommands,
   registerQueueCommands,
+  registerLinkCommands,
 ];

@@ -38,6 +38,10 @@ export interface ShortUrl {
    * revoking a key changes nothing about its entries.
    */
   ownerKeyId: number | null;
+  /** scrypt of the link's password (`domain/link-password.rules.ts`); null: no password. Never returned. */
+  passwordHash: string | null;
+  /** The redirect rules as JSON (`domain/redirect-rules.rules.ts`); null: none. */
+  rules: string | null;
 }
 
 export const ShortUrlEntity = new EntitySchema<ShortUrl>({
@@ -58,6 +62,8 @@ export const ShortUrlEntity = new EntitySchema<ShortUrl>({
     maxVisitsUsed: { name: 'max_visits_used', type: 'int', unsigned: true, default: 0 },
     maxVisitsReachedAt: { name: 'max_visits_reached_at', type: 'datetime', precision: 3, nullable: true },
     ownerKeyId: { name: 'owner_key_id', type: 'int', unsigned: true, nullable: true },
+    passwordHash: { name: 'password_hash', type: 'varchar', length: 255, nullable: true },
+    rules: { name: 'rules', type: 'mediumtext', nullable: true },
   },
   indices: [
     { name: 'uq_short_urls_code', columns: ['code'], unique: true },

@@ -3,7 +3,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 /** The server refused the ALGORITHM (or LOCK) asked for: ER_ALTER_OPERATION_NOT_SUPPORTED(_REASON), ER_UNKNOWN_ALTER_ALGORITHM / _LOCK, or a server whose parser does not know the word. */
 const NOT_SUPPORTED_ERRNOS = new Set([1845, 1846, 1800, 1801, 1064]);
 
-function isUnsupportedAlgorithm(error: unknown): boolean {
+export function isUnsupportedAlgorithm(error: unknown): boolean {
   const errno =
     (error as { driverError?: { errno?: number }; errno?: number }).driverError?.errno ??
     (error as { errno?: number }).errno;
@@ -11,7 +11,7 @@ function isUnsupportedAlgorithm(error: unknown): boolean {
 }
 
 /** Runs the first of `statements` the server accepts; the last one is the plain form every server takes. */
-async function firstAccepted(queryRunner: QueryRunner, statements: readonly string[]): Promise<void> {
+export async function firstAccepted(queryRunner: QueryRunner, statements: readonly string[]): Promise<void> {
   for (const [i, statement] of statements.entries()) {
     try {
       await queryRunner.query(statement);
