@@ -3,7 +3,9 @@ import {
   createServiceApp,
   bodyLimitsOf,
   HttpMetrics,
+  labelRoute,
   mountEndpoint,
+  telemetryHooks,
   type Logger,
   type Readiness,
   type ReadOnlySwitch,
@@ -112,7 +114,10 @@ export function createRequestHandler(deps: ShortenerAppDeps): RequestListener {
       metrics.observe(method, REDIRECT_ROUTE, REDIRECT_STATUS, seconds);
     },
   });
+  // With tracing on, a warm redirect's span is named by its route too (Express never saw it).
+  const traced = telemetryHooks() !== undefined;
   return (req, res) => {
     if (!tryFastRedirect(req, res)) app(req, res);
+    else if (traced) labelRoute(req, REDIRECT_ROUTE);
   };
 }

@@ -22,6 +22,7 @@ import { sendJson } from './send-json.js';
 import { drainAwareWriteHead } from './serve.js';
 import { applyExpressSettings } from './http/express-settings.js';
 import { strictQuery, type QueryListRule } from './http/query-shape.js';
+import { routeLabel } from './http/route-label.js';
 
 export interface ServiceAppOptions {
   service: ServiceName;
@@ -120,26 +121,6 @@ function bodyParsersOf(limitBytes: number): express.Router {
   parsers.use(deferBodyParserErrors);
   parsers.use(deferUnparsableBody);
   return parsers;
-}
-
-/**
- * A route's path as docs/api.md writes it: Express's escapes dropped (`/:code\+` is `/:code+`),
- * and a parameter spanning segments read as any other (`/*category` is `/:category`), as key usage
- * labels routes.
- */
-const readablePaths = new Map<string, string>();
-function readablePath(path: string): string {
-  let readable = readablePaths.get(path);
-  if (readable === undefined) {
-    readable = path.replace(/\\(.)/g, '$1').replace(/\/\*([A-Za-z_$][\w$]*)/g, '/:$1');
-    readablePaths.set(path, readable);
-  }
-  return readable;
-}
-
-function routeLabel(req: Request): string {
-  const route = (req as unknown as { route?: { path?: unknown } }).route;
-  return typeof route?.path === 'string' ? `${req.baseUrl}${readablePath(route.path)}` : '(unmatched)';
 }
 
 /**

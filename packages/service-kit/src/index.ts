@@ -23,6 +23,8 @@ export * from './lru/index.js';
 export * from './random/index.js';
 export { sendRevalidatableJson } from './send-json.js';
 export { applyExpressSettings } from './http/express-settings.js';
+export { labelRoute } from './http/route-label.js';
+export { telemetryHooks } from './telemetry/telemetry-hooks.js';
 export * from './endpoint/index.js';
 export { hasPlainQuery, queryShapeError, queryShapeFault, strictQuery } from './http/query-shape.js';
 export type { QueryListRule, QueryShapeFault } from './http/query-shape.js';

@@ -2,6 +2,7 @@ import type { Writable } from 'node:stream';
 import winston from 'winston';
 import type { LogLevel } from './base-config.js';
 import { currentRequestId } from './request-id.js';
+import { telemetryHooks, type TelemetryHooks } from './telemetry/telemetry-hooks.js';
 
 export type Logger = winston.Logger;
 
@@ -41,15 +42,28 @@ const tagRequestId = winston.format((info) => {
   return info;
 });
 
+/** With tracing on, every line logged inside a span carries its trace and span ids. */
+function tagSpan(hooks: TelemetryHooks): winston.Logform.Format {
+  return winston.format((info) => {
+    const ids = hooks.activeSpanIds();
+    if (ids !== undefined) {
+      info.traceId = ids.traceId;
+      info.spanId = ids.spanId;
+    }
+    return info;
+  })();
+}
+
 /**
  * JSON lines on stdout, one logger per process, tagged with the service name and, inside a
- * request, its request id. `stream` replaces stdout (tests read the lines).
+ * request, its request id (and with tracing on, inside a span, its trace and span ids). `stream` replaces stdout (tests read the lines).
  */
 export function createLogger(
   service: string,
   level: LogLevel = 'info',
   options: { silent?: boolean; stream?: Writable } = {},
 ): Logger {
+  const hooks = telemetryHooks();
   return winston.createLogger({
     level,
     silent: options.silent ?? false,
@@ -59,6 +73,7 @@ export function createLogger(
       winston.format.errors({ stack: true }),
       serialiseErrors(),
       tagRequestId(),
+      ...(hooks ? [tagSpan(hooks)] : []),
       winston.format.json(),
     ),
     transports: [

@@ -12,6 +12,7 @@ import { DatabaseCircuit } from './dependencies/database-circuit.js';
 import { openDataSource } from './dependencies/open-data-source.js';
 import { readinessOf, redisReadiness, type Readiness, type ReadinessCheck } from './dependencies/readiness.js';
 import { createRedis, failFastRedis, type RedisClient } from './redis.js';
+import { telemetryHooks } from './telemetry/telemetry-hooks.js';
 import {
   exitOnConfigError,
   exitOnStopSignalWhileStarting,
@@ -179,6 +180,9 @@ export async function runService<C extends BaseConfig>(definition: ServiceDefini
   }
   const logger = createLogger(definition.name, config.logLevel);
   const { runtime, closers } = createServiceRuntime(config, logger, definition.name);
+  const telemetry = telemetryHooks();
+  // Closers run newest first: the spans of everything closed before are sent last.
+  if (telemetry) closers.unshift(labelled('telemetry', () => telemetry.shutdown()));
   const releaseStartingSignals = exitOnStopSignalWhileStarting(logger);
 
   const servers: Server[] = [];

@@ -1,0 +1,236 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ApiKeyRepository, authDatabase } from '@pawlink/auth';
+import { createDataSource, loadBaseConfig } from '@pawlink/service-kit';
+import { admin, createTestContext, startService, type ServiceProcess, type TestContext } from '@pawlink/test-kit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+/*
+ * OpenTelemetry traces from the real shortener process (issue 41): started with
+ * OTEL_EXPORTER_OTLP_ENDPOINT pointing at a receiver here (OTLP/HTTP, JSON), a few requests with a
+ * key must give one server span per request (route pattern, status, the key's id), the MySQL and
+ * Redis calls as its descendants, log lines carrying the trace and span ids, and no secret in any
+ * attribute or resource.
+ */
+
+interface OtlpValue {
+  stringValue?: string;
+  intValue?: number | string;
+  boolValue?: boolean;
+  doubleValue?: number;
+  arrayValue?: { values: OtlpValue[] };
+}
+interface OtlpAttribute {
+  key: string;
+  value: OtlpValue;
+}
+interface OtlpSpan {
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  name: string;
+  kind: number;
+  attributes?: OtlpAttribute[];
+}
+interface OtlpExport {
+  resourceSpans: Array<{
+    resource: { attributes: OtlpAttribute[] };
+    scopeSpans: Array<{ scope: { name: string }; spans: OtlpSpan[] }>;
+  }>;
+}
+
+/** The created link's target: stored by an INSERT, so in its values. */
+const TARGET = 'https://example.com/traced-target';
+const SERVER = 2; // SpanKind.SERVER in OTLP (SPAN_KIND_SERVER)
+
+/** A tiny OTLP/HTTP receiver: every JSON body POSTed to /v1/traces, kept as received. */
+interface TraceReceiver {
+  url: string;
+  bodies: string[];
+  exports: OtlpExport[];
+  close(): Promise<void>;
+}
+
+async function startTraceReceiver(): Promise<TraceReceiver> {
+  const bodies: string[] = [];
+  const server: Server = createServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => (body += chunk));
+    req.on('end', () => {
+      if (req.url === '/v1/traces') bodies.push(body);
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    bodies,
+    get exports() {
+      return bodies.map((body) => JSON.parse(body) as OtlpExport);
+    },
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+const valueOf = (value: OtlpValue | undefined): unknown =>
+  value?.stringValue ?? value?.intValue ?? value?.boolValue ?? value?.doubleValue;
+const attribute = (span: OtlpSpan, key: string): unknown => valueOf(span.attributes?.find((a) => a.key === key)?.value);
+/** The first of `keys` the span has, as text ('' when none): semantic conventions renamed some. */
+const text = (span: OtlpSpan, ...keys: string[]): string => {
+  for (const key of keys) {
+    const value = attribute(span, key);
+    if (typeof value === 'string') return value;
+  }
+  return '';
+};
+
+let ctx: TestContext;
+let receiver: TraceReceiver;
+let shortener: ServiceProcess;
+let key: string;
+let keyId: number;
+let secretsKey: string;
+
+beforeAll(async () => {
+  ctx = await createTestContext('e2etraces');
+  receiver = await startTraceReceiver();
+  const migrated = await admin(ctx.env, ['migrate']);
+  expect(migrated.code, migrated.stderr).toBe(0);
+  const auth = createDataSource(loadBaseConfig(ctx.env).database, { ...authDatabase, poolSize: 1 });
+  await auth.initialize();
+  const made = await new ApiKeyRepository(auth).create({
+    name: 'traces',
+    contact: 'traces@example.com',
+    flags: ['shortener'],
+  });
+  await auth.destroy();
+  key = made.key;
+  keyId = made.record.id;
+  secretsKey = randomBytes(32).toString('hex');
+  shortener = await startService('shortener', {
+    ...ctx.env,
+    LOG_LEVEL: 'http',
+    PAWLINK_SECRETS_KEY: secretsKey,
+    OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+    OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+    // Sent within a fraction of a second, not the default 5 s.
+    OTEL_BSP_SCHEDULE_DELAY: '100',
+    OTEL_METRICS_EXPORTER: 'none',
+    OTEL_LOGS_EXPORTER: 'none',
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await shortener?.stop();
+  await receiver?.close();
+  await ctx?.cleanup();
+});
+
+/** Every span received so far, with its resource's attributes. */
+function received(): Array<{ span: OtlpSpan; resource: OtlpAttribute[] }> {
+  return receiver.exports.flatMap((batch) =>
+    batch.resourceSpans.flatMap((rs) =>
+      rs.scopeSpans.flatMap((ss) => ss.spans.map((span) => ({ span, resource: rs.resource.attributes }))),
+    ),
+  );
+}
+
+async function waitForSpans(ready: (spans: OtlpSpan[]) => boolean): Promise<OtlpSpan[]> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const spans = received().map((r) => r.span);
+    if (ready(spans)) return spans;
+    if (Date.now() > deadline) throw new Error(`spans: ${JSON.stringify(spans, null, 1)}\n${shortener.tail()}`);
+    await sleep(100);
+  }
+}
+
+/** Whether `span` lies under `ancestor` in `spans` (parent links within one trace). */
+function descendsFrom(span: OtlpSpan, ancestor: OtlpSpan, spans: OtlpSpan[]): boolean {
+  const byId = new Map(spans.map((s) => [s.spanId, s]));
+  let current: OtlpSpan | undefined = span;
+  while (current?.parentSpanId) {
+    if (current.parentSpanId === ancestor.spanId) return true;
+    current = byId.get(current.parentSpanId);
+  }
+  return false;
+}
+
+const serverSpan = (spans: OtlpSpan[], method: string, route: string): OtlpSpan | undefined =>
+  spans.find(
+    (s) => s.kind === SERVER && attribute(s, 'http.request.method') === method && attribute(s, 'http.route') === route,
+  );
+
+describe('traces from the shortener', () => {
+  it('has one server span per request, its database and Redis calls under it, and no secret anywhere', async () => {
+    const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+    const created = await fetch(`${shortener.url}/create`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ url: TARGET }),
+    });
+    expect(created.status).toBe(201);
+    const { data } = (await created.json()) as { data: { code: string; managementCode: string } };
+    const redirect = await fetch(`${shortener.url}/${data.code}`, { redirect: 'manual' });
+    expect(redirect.status).toBe(302);
+    const patched = await fetch(`${shortener.url}/${data.code}`, {
+      method: 'PATCH',
+      headers,
+      body: JSON.stringify({ managementCode: data.managementCode, credit: 'traced' }),
+    });
+    expect(patched.status).toBe(200);
+
+    const spans = await waitForSpans(
+      (all) =>
+        serverSpan(all, 'POST', '/create') !== undefined &&
+        serverSpan(all, 'GET', '/:code') !== undefined &&
+        serverSpan(all, 'PATCH', '/:code') !== undefined,
+    );
+    const create = serverSpan(spans, 'POST', '/create')!;
+    expect(create.name).toBe('POST /create');
+    expect(attribute(create, 'http.response.status_code')).toBe(201);
+    expect(Number(attribute(create, 'pawlink.key.id'))).toBe(keyId);
+    const visit = serverSpan(spans, 'GET', '/:code')!;
+    expect(attribute(visit, 'http.response.status_code')).toBe(302);
+    expect(attribute(visit, 'pawlink.key.id')).toBeUndefined(); // a redirect takes no key
+    const patch = serverSpan(spans, 'PATCH', '/:code')!;
+    expect(attribute(patch, 'http.response.status_code')).toBe(200);
+
+    // The instrumented modules (loaded after the SDK started) make spans under the request's.
+    const under = (server: OtlpSpan) => spans.filter((s) => descendsFrom(s, server, spans));
+    const createChildren = under(create);
+    expect(createChildren.some((s) => attribute(s, 'express.type') === 'request_handler')).toBe(true);
+    expect(createChildren.some((s) => /mysql/.test(text(s, 'db.system.name', 'db.system')))).toBe(true);
+    const redisSpans = [create, visit, patch]
+      .flatMap(under)
+      .filter((s) => /redis/.test(text(s, 'db.system.name', 'db.system')));
+    expect(redisSpans.length).toBeGreaterThan(0);
+    // A Redis span names its command, never its arguments (keys' data, AUTH's password).
+    for (const span of redisSpans) {
+      expect(text(span, 'db.query.text', 'db.statement')).toMatch(/^[a-z]*$/i);
+    }
+
+    const resource = received()[0]!.resource;
+    expect(resource.find((a) => a.key === 'service.name')?.value.stringValue).toBe('pawlink-shortener');
+
+    // Nothing secret: not the key, the secrets key, the management code; no header captured.
+    const everything = receiver.bodies.join('\n');
+    for (const secret of [key, secretsKey, data.managementCode]) expect(everything).not.toContain(secret);
+    // Nor what a client stored: the statements carry no values.
+    expect(everything).not.toContain(TARGET);
+    expect(everything.toLowerCase()).not.toContain('authorization');
+
+    // The request's own log line carries its trace and span ids.
+    const requestLines = shortener.lines
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as { message?: string; path?: string; traceId?: string; spanId?: string })
+      .filter((line) => line.message === 'request' && line.path === '/create');
+    expect(requestLines).toHaveLength(1);
+    expect(requestLines[0]!.traceId).toBe(create.traceId);
+    expect(spans.some((s) => s.traceId === create.traceId && s.spanId === requestLines[0]!.spanId)).toBe(true);
+  });
+});

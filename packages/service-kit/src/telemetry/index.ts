@@ -1,0 +1,2 @@
+export { startTelemetry } from './start-telemetry.js';
+export { telemetryEnabled } from './telemetry-enabled.js';

@@ -1,0 +1,61 @@
+import { ServerResponse, type IncomingMessage } from 'node:http';
+import { trace, type Span } from '@opentelemetry/api';
+import { ExpressInstrumentation, ExpressLayerType } from '@opentelemetry/instrumentation-express';
+import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
+import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
+import { MySQL2Instrumentation } from '@opentelemetry/instrumentation-mysql2';
+import { NodeSDK } from '@opentelemetry/sdk-node';
+import { register as registerEsmHook } from 'import-in-the-middle/register-hooks.mjs';
+import { routePattern } from '../http/route-label.js';
+import { installTelemetryHooks } from './telemetry-hooks.js';
+
+/** The attribute naming the API key a request was let in with: its id, never the key. */
+export const KEY_ID_ATTRIBUTE = 'pawlink.key.id';
+
+/**
+ * A finished server request's span: its route pattern (as the metrics label it) and the id of
+ * the key the guards accepted (`res.locals.apiKey`, set by @pawlink/auth).
+ */
+function tagServerSpan(span: Span, request: unknown, response: unknown): void {
+  if (!(response instanceof ServerResponse)) return; // a client span: its response is an IncomingMessage
+  const route = routePattern(request as IncomingMessage);
+  if (route !== undefined) {
+    span.setAttribute('http.route', route);
+    span.updateName(`${(request as IncomingMessage).method ?? 'GET'} ${route}`);
+  }
+  const keyId = (response as { locals?: { apiKey?: { id?: unknown } } }).locals?.apiKey?.id;
+  if (typeof keyId === 'number') span.setAttribute(KEY_ID_ATTRIBUTE, keyId);
+}
+
+/**
+ * Starts the OpenTelemetry SDK, configured by the standard OTEL_* variables (exporter, endpoint,
+ * protocol, sampler, resource), with the instrumentations for http, express, ioredis and mysql2.
+ * Nothing records a header, a body or a value: a MySQL span has the statement with its values
+ * masked, a Redis span names its command only (arguments can be keys' data, AUTH's password or a
+ * script's values).
+ */
+export function startTracing(service: string): void {
+  // ESM: express, ioredis and mysql2, imported after this, go through the instrumentations' hook
+  // (in-thread, module.registerHooks). Only they: the hook wraps what it takes in, and wrapping
+  // every module costs and can break re-exports (`export *` of a name two modules export).
+  registerEsmHook({ include: ['express', 'ioredis', 'mysql2'] });
+  const sdk = new NodeSDK({
+    ...(process.env.OTEL_SERVICE_NAME ? {} : { serviceName: `pawlink-${service}` }),
+    instrumentations: [
+      new HttpInstrumentation({ applyCustomAttributesOnSpan: tagServerSpan }),
+      // Routers and handlers, not each middleware: the request span already covers those.
+      new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] }),
+      new IORedisInstrumentation({ dbStatementSerializer: (command) => command }),
+      // The SQL alone: without this the instrumentation formats the values into it.
+      new MySQL2Instrumentation({ maskStatement: true }),
+    ],
+  });
+  sdk.start();
+  installTelemetryHooks({
+    activeSpanIds() {
+      const context = trace.getActiveSpan()?.spanContext();
+      return context ? { traceId: context.traceId, spanId: context.spanId } : undefined;
+    },
+    shutdown: () => sdk.shutdown(),
+  });
+}
