@@ -124,6 +124,7 @@ function planCalls(): PlannedCall[] {
     bulkCreateShortUrls: { links: [{ url: 'https://example.com/generated-client/1' }] },
     updateShortUrl: { managementCode: link.managementCode, credit: 'Generated' },
     deleteShortUrl: { managementCode: deleted.managementCode },
+    unlockShortUrl: { password: 'generated-client' },
     deleteShortUrlAlias: { code: aliasDeleted.code, managementCode: aliasDeleted.managementCode },
     bulkImages: { 'furry.boop': 1 },
     adminLogin: { key: system.key },

@@ -185,7 +185,11 @@ export const linksQuery = (): Field<string> =>
 /** `?tag` of `/links`, repeatable: only links carrying every tag given. */
 export const tagFilter = (): Field<string[]> =>
   field({
-    schema: s.string({ minLength: 1, maxLength: TAG_MAX_LENGTH, pattern: '^[A-Za-z0-9-]+$' }),
+    // An array: OpenAPI's default for a query parameter (form, exploded) is the repeated `tag=a&tag=b`.
+    schema: s.array(s.string({ minLength: 1, maxLength: TAG_MAX_LENGTH, pattern: '^[A-Za-z0-9-]+$' }), {
+      minItems: 1,
+      maxItems: TAGS_MAX,
+    }),
     description: `Only entries carrying this tag (any case); repeat it (\`tag=a&tag=b\`, up to ${TAGS_MAX}) for entries carrying all of them.`,
     codes: ['INVALID_QUERY_VALUE'],
     parse: (value) => parseTagFilter(value),
