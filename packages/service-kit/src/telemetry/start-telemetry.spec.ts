@@ -19,7 +19,7 @@ registerHooks({
 });
 const { startTelemetry } = await import('./dist/telemetry/index.js');
 await startTelemetry('probe');
-console.log(JSON.stringify([...loaded].sort()));
+process.stdout.write(JSON.stringify([...loaded].sort()) + '\\n');
 process.exit(0);
 `;
 
