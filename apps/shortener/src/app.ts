@@ -2,6 +2,7 @@ import { registerGetStatusRoute, serviceRateLimits, type AccessGuards } from '@p
 import {
   createServiceApp,
   bodyLimitsOf,
+  queryListsOf,
   HttpMetrics,
   labelRoute,
   mountEndpoint,
@@ -63,8 +64,8 @@ export function createApp(deps: ShortenerAppDeps): Express {
     },
     // The endpoints whose bodies may be larger than BODY_LIMIT_BYTES (POST /create/bulk).
     bodyLimits: bodyLimitsOf(SHORTENER_ENDPOINTS),
-    // `GET /links?tag=a&tag=b`: links carrying every tag given.
-    queryLists: [{ path: /^\/links$/, names: ['tag'] }],
+    // The query parameters declared as lists (`GET /links?tag=a&tag=b`).
+    queryLists: queryListsOf(SHORTENER_ENDPOINTS),
   });
   const app = base.app;
   // Before the `/:code` routes; `status` is a reserved code.

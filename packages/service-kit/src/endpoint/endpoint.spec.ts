@@ -10,7 +10,7 @@ import { defineEndpoint } from './endpoint.js';
 import { field, inBody, inPath, inQuery, optional, WHOLE_BODY } from './field.js';
 import { optionalKey, parsedBody, rateLimit, requireKey, VALIDATION, writable, type KeyGuards } from './guards.js';
 import type { ReadOnlySwitch } from '../read-only.js';
-import { mountEndpoint } from './mount.js';
+import { mountEndpoint, queryListsOf } from './mount.js';
 import { runValidation } from '../validation/run-validation.js';
 
 interface Deps {
@@ -317,5 +317,37 @@ describe('an optional key, a spanning path, documented headers and a whole body'
     } finally {
       server.close();
     }
+  });
+});
+
+describe('queryListsOf', () => {
+  const tags = field<string[]>({
+    schema: s.array(s.string()),
+    codes: ['INVALID_QUERY_VALUE'],
+    parse: (value) => (Array.isArray(value) ? value.map(String) : [String(value)]),
+  });
+  const listing = defineEndpoint<Deps>()({
+    ...endpoint,
+    method: 'get',
+    path: '/things.list',
+    guards: [],
+    fields: { count: inQuery(optional(count)), tag: inQuery(optional(tags)) },
+    body: undefined,
+    onlyBodyFieldsOf: undefined,
+    handler: () => () => undefined,
+  });
+
+  it('lets repeat only the query fields declared as arrays, on their endpoint path', () => {
+    const rules = queryListsOf([endpoint, listing] as never);
+    expect(rules.map(({ path, names }) => ({ source: path.source, names }))).toEqual([
+      { source: '^\\/things\\.list$', names: ['tag'] },
+    ]);
+    expect(rules[0]!.path.test('/things.list')).toBe(true);
+    expect(rules[0]!.path.test('/thingsXlist')).toBe(false);
+  });
+
+  it('refuses a list parameter on a path with parameters', () => {
+    const spanning = defineEndpoint<Deps>()({ ...listing, path: '/things/:id' });
+    expect(() => queryListsOf([spanning] as never)).toThrow(/fixed path/);
   });
 });

@@ -1,9 +1,10 @@
 import type { Express, RequestHandler } from 'express';
+import type { QueryListRule } from '../http/query-shape.js';
 import { onlyMethods } from '../only-methods.js';
 import { validate, validated } from '../validation/validate.js';
 import { chainsOf, inputOf } from './chains.js';
 import type { AnyEndpoint } from './endpoint.js';
-import type { InputOf } from './field.js';
+import type { Fields, InputOf } from './field.js';
 import { VALIDATION } from './guards.js';
 
 /**
@@ -56,4 +57,22 @@ export function bodyLimitsOf(endpoints: ReadonlyArray<AnyEndpoint<never>>): Reco
     limits[`${endpoint.method.toUpperCase()} ${endpoint.path}`] = endpoint.bodyLimitBytes;
   }
   return limits;
+}
+
+/**
+ * The query parameters endpoints declare as lists (`type: array`, OpenAPI's repeated form), as
+ * createServiceApp's `queryLists` takes them: the only parameters the strict query check lets
+ * repeat. Only an endpoint with a fixed path may declare one.
+ */
+export function queryListsOf(endpoints: ReadonlyArray<AnyEndpoint<never>>): QueryListRule[] {
+  const rules: QueryListRule[] = [];
+  for (const endpoint of endpoints) {
+    const names = Object.entries(endpoint.fields as Fields)
+      .filter(([, f]) => f.in === 'query' && f.schema.type === 'array')
+      .map(([name]) => name);
+    if (names.length === 0) continue;
+    if (/[:*\\]/.test(endpoint.path)) throw new Error(`${endpoint.path}: a list parameter needs a fixed path`);
+    rules.push({ path: new RegExp(`^${endpoint.path.replace(/[.+?^${}()|[\]]/g, '\\$&')}$`), names });
+  }
+  return rules;
 }
