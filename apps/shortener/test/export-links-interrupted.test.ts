@@ -167,6 +167,19 @@ describe('GET /links/export when the database fails part way', () => {
     expect(unhandled).toEqual([]);
   });
 
+  it('makes fetch reject reading the body', async () => {
+    const res = await fetch(`${h.url}/links/export?format=ndjson`, { headers: { authorization: key } });
+    expect(res.status).toBe(200);
+    proxies.db.cut();
+    const outcome = await res.text().then(
+      (text) => `whole: ${text.length}`,
+      (error: Error) => `rejected: ${error.message}`,
+    );
+    proxies.db.restore();
+    expect(outcome).toBe('rejected: terminated');
+    expect((await fullExport()).length).toBe(LINKS + 1);
+  });
+
   it('resets an HTTP/1.0 download too, whose body ends with the connection (so an orderly close would look complete)', async () => {
     const socket = net.connect(Number(new URL(h.url).port), new URL(h.url).hostname);
     socket.write(`GET /links/export HTTP/1.0\r\nHost: x\r\nAuthorization: ${key}\r\n\r\n`);
@@ -190,6 +203,23 @@ describe('GET /links/export when the database fails part way', () => {
     expect(ending).toBe('ECONNRESET');
     expect((await fullExport()).length).toBe(LINKS + 1);
     expect(unhandled).toEqual([]);
+  });
+});
+
+describe('GET /links/export when the database is gone before the first page', () => {
+  it('answers 503 1004 as JSON (nothing was sent yet), and logs no cut', async () => {
+    const cutsBefore = exportErrors();
+    proxies.db.cut();
+    const res = await fetch(`${h.url}/links/export`, { headers: { authorization: key } });
+    const body = (await res.json()) as { code: number };
+    proxies.db.restore();
+    expect([res.status, res.headers.get('content-type'), body.code]).toEqual([
+      503,
+      'application/json; charset=utf-8',
+      1004,
+    ]);
+    expect(exportErrors()).toBe(cutsBefore);
+    expect((await fullExport()).length).toBe(LINKS + 1);
   });
 });
 

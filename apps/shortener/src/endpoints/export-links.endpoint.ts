@@ -65,7 +65,8 @@ export const exportLinksEndpoint = shortenerEndpoint({
   summary: 'Export every short URL created with this key',
   description:
     'Every entry the presenting key created (expired ones included), oldest first, with its tags and visits (those counted before an import, plus those moved to MySQL: the last few seconds may be missing). ' +
-    'CSV is exactly what `bin/admin links import --from csv` reads, so an export imports back unchanged: `url,code,credit,createdAt,tags,expiresAt,maxVisits,visits` (tags joined with `|`; with `include=days` a last column `days`, `YYYY-MM-DD:n` joined with `|`, which the import ignores). NDJSON: one object a line with the same names (`tags` a list, `days` an object).',
+    'CSV is exactly what `bin/admin links import --from csv` reads, so an export imports back unchanged: `url,code,credit,createdAt,tags,expiresAt,maxVisits,visits` (tags joined with `|`; with `include=days` a last column `days`, `YYYY-MM-DD:n` joined with `|`, which the import ignores). NDJSON: one object a line with the same names (`tags` a list, `days` an object). ' +
+    'A failure before the first byte is an ordinary error answer; one after it (the database lost part way) resets the connection without ending the body, so the client sees an error, never a shorter file that looks complete: a download is whole only when the transfer ended cleanly.',
   tags: SHORT_URL_TAGS,
   method: 'get',
   path: '/links/export',
