@@ -88,7 +88,7 @@ export const exportLinksEndpoint = shortenerEndpoint({
   },
   handler:
     ({ services, logger }) =>
-    async ({ input: { format, include }, res }) => {
+    async ({ input: { format, include }, req, res }) => {
       // requireKey ran first: a key is always there.
       const owner = apiKeyOf(res)!.id;
       const withDays = include === 'days';
@@ -103,6 +103,12 @@ export const exportLinksEndpoint = shortenerEndpoint({
         'Cache-Control': 'no-store',
         'X-Content-Type-Options': 'nosniff',
       });
+      // HEAD: the answer GET would start with, without reading the rest.
+      if (req.method === 'HEAD') {
+        await pages.return(undefined);
+        res.end();
+        return;
+      }
       const head = (format === 'csv' ? csvHeader(withDays) : '') + (first.done === true ? '' : lines(first.value));
       await streamExport(res, head, pages, lines, { owner, format, pages: first.done === true ? 0 : 1, logger });
     },
