@@ -3,7 +3,7 @@ import { createDataSource, loadBaseConfig } from '@pawlink/service-kit';
 import { LinkImportRepository, shortenerDatabase, type ImportedEntry } from '@pawlink/shortener';
 import { createTestContext, type TestContext } from '@pawlink/test-kit';
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -65,6 +65,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const proxy of proxies) await proxy.close();
+  if (dir !== undefined) await rm(dir, { recursive: true, force: true });
   await ctx?.cleanup();
 });
 
