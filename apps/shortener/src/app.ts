@@ -72,6 +72,7 @@ export function createApp(deps: ShortenerAppDeps): Express {
   registerGetStatusRoute(app, { service: 'shortener', guards, readOnly });
   const endpointDeps = {
     config,
+    logger: deps.logger,
     services,
     guards,
     readOnly,

@@ -167,6 +167,18 @@ describe('GET /links/export: the download', () => {
     expect(codes).toEqual(entries.map((e) => e.code));
   });
 
+  it('answers HEAD with the headers of the download and no body', async () => {
+    const key = await freshKey();
+    expect((await create({ url: h.url, key }, { url: uniqueUrl('head') })).status).toBe(201);
+    const res = await fetch(`${h.url}/links/export?format=ndjson`, { method: 'HEAD', headers: { authorization: key } });
+    expect([
+      res.status,
+      res.headers.get('content-type'),
+      res.headers.get('content-disposition'),
+      await res.text(),
+    ]).toEqual([200, 'application/x-ndjson; charset=utf-8', 'attachment; filename="links.ndjson"', '']);
+  });
+
   it('answers an empty export with the header alone', async () => {
     const csv = await exportWith(await freshKey());
     expect([csv.status, csv.text]).toEqual([200, 'url,code,credit,createdAt,tags,expiresAt,maxVisits,visits\r\n']);

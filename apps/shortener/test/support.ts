@@ -11,6 +11,7 @@ import {
   migrateDatabase,
   ReadOnlySwitch,
   setReadOnly,
+  type Logger,
 } from '@pawlink/service-kit';
 import {
   createTestContext,
@@ -65,6 +66,8 @@ export interface Harness {
 export type HarnessOverrides = Partial<Pick<ShortenerConnections, 'generateCode' | 'clock'>> & {
   /** Rate limits instead of the production policy. */
   limits?: AccessGuardsOptions['limits'];
+  /** Where the instances log (default: nowhere). */
+  logger?: Logger;
 };
 
 /** Fresh schemas and Redis prefix, migrated, and one instance listening on a free port. */
@@ -73,12 +76,12 @@ export async function startHarness(
   env: Record<string, string> = {},
   harnessOverrides: HarnessOverrides = {},
 ): Promise<Harness> {
-  const { limits, ...overrides } = harnessOverrides;
+  const { limits, logger: givenLogger, ...overrides } = harnessOverrides;
   const ctx = await createTestContext(label);
   const config = loadShortenerConfig({ ...ctx.env, SHORTENER_URL, ...env });
   await migrateDatabase(config.database, authDatabase);
   await migrateDatabase(config.database, shortenerDatabase);
-  const logger = createLogger('shortener', 'error', { silent: true });
+  const logger = givenLogger ?? createLogger('shortener', 'error', { silent: true });
   const redis = createRedis(config.redis, { name: 'shortener-test' });
   const dataSource = createDataSource(config.database, shortenerDatabase);
   const authDataSource = createDataSource(config.database, authDatabase);

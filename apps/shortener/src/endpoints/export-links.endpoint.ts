@@ -10,7 +10,7 @@ import {
   type ExportFormat,
   type ExportRecord,
 } from '../domain/links-export.rules.js';
-import { writeWithBackpressure } from '../http/write-with-backpressure.http.js';
+import { streamExport } from '../http/links-export-stream.http.js';
 import { SHORT_URL_TAGS, shortenerEndpoint } from './shortener.deps.js';
 
 const CONTENT_TYPES: Record<ExportFormat, string> = {
@@ -57,14 +57,16 @@ const exportInclude = (): Field<'days'> =>
  * GET /links/export `?format&include`: every entry of the presenting key, oldest first, streamed
  * page by page (keyset over the owner's index; a slow client holds the reading back). The first
  * page is read before anything is sent, so a failure then is an ordinary error answer; a failure
- * later cuts the transfer short (the status has gone), which a client sees as an incomplete body.
+ * later is logged and resets the connection (the status has gone), which a client sees as an error,
+ * never as a complete file; a client that leaves stops the reading (streamExport).
  */
 export const exportLinksEndpoint = shortenerEndpoint({
   operationId: 'exportLinks',
   summary: 'Export every short URL created with this key',
   description:
     'Every entry the presenting key created (expired ones included), oldest first, with its tags and visits (those counted before an import, plus those moved to MySQL: the last few seconds may be missing). ' +
-    'CSV is exactly what `bin/admin links import --from csv` reads, so an export imports back unchanged: `url,code,credit,createdAt,tags,expiresAt,maxVisits,visits` (tags joined with `|`; with `include=days` a last column `days`, `YYYY-MM-DD:n` joined with `|`, which the import ignores). NDJSON: one object a line with the same names (`tags` a list, `days` an object).',
+    'CSV is exactly what `bin/admin links import --from csv` reads, so an export imports back unchanged: `url,code,credit,createdAt,tags,expiresAt,maxVisits,visits` (tags joined with `|`; with `include=days` a last column `days`, `YYYY-MM-DD:n` joined with `|`, which the import ignores). NDJSON: one object a line with the same names (`tags` a list, `days` an object). ' +
+    'A failure before the first byte is an ordinary error answer; one after it (the database lost part way) resets the connection without ending the body, so the client sees an error, never a shorter file that looks complete: a download is whole only when the transfer ended cleanly.',
   tags: SHORT_URL_TAGS,
   method: 'get',
   path: '/links/export',
@@ -85,14 +87,15 @@ export const exportLinksEndpoint = shortenerEndpoint({
     }),
   },
   handler:
-    ({ services }) =>
-    async ({ input: { format, include }, res }) => {
+    ({ services, logger }) =>
+    async ({ input: { format, include }, req, res }) => {
       // requireKey ran first: a key is always there.
       const owner = apiKeyOf(res)!.id;
       const withDays = include === 'days';
       const pages = services.exportLinks.pages(owner, withDays);
       const lines = (page: ExportRecord[]): string =>
         page.map((record) => (format === 'csv' ? csvLine(record, withDays) : ndjsonLine(record))).join('');
+      // Read before anything is sent: a failure here is an ordinary error answer.
       const first = await pages.next();
       res.status(200).set({
         'Content-Type': CONTENT_TYPES[format],
@@ -100,22 +103,13 @@ export const exportLinksEndpoint = shortenerEndpoint({
         'Cache-Control': 'no-store',
         'X-Content-Type-Options': 'nosniff',
       });
-      try {
-        let open = await writeWithBackpressure(
-          res,
-          (format === 'csv' ? csvHeader(withDays) : '') + (first.done === true ? '' : lines(first.value)),
-        );
-        if (first.done !== true)
-          for await (const page of pages) {
-            if (!open) break;
-            open = await writeWithBackpressure(res, lines(page));
-          }
-        res.end();
-      } catch (error) {
-        // The status and part of the body have gone: cutting the transfer short is all that is left.
-        res.destroy(error as Error);
-      } finally {
+      // HEAD: the answer GET would start with, without reading the rest.
+      if (req.method === 'HEAD') {
         await pages.return(undefined);
+        res.end();
+        return;
       }
+      const head = (format === 'csv' ? csvHeader(withDays) : '') + (first.done === true ? '' : lines(first.value));
+      await streamExport(res, head, pages, lines, { owner, format, pages: first.done === true ? 0 : 1, logger });
     },
 });

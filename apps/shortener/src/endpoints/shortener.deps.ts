@@ -1,5 +1,5 @@
 import type { AccessGuards } from '@pawlink/auth';
-import { defineEndpoint, type ReadOnlySwitch } from '@pawlink/service-kit';
+import { defineEndpoint, type Logger, type ReadOnlySwitch } from '@pawlink/service-kit';
 import type { ShortenerConfig } from '../config.js';
 import type { BulkCreateShortUrlsService } from '../services/bulk-create-short-urls.service.js';
 import type { CreateShortUrlService } from '../services/create-short-url.service.js';
@@ -44,6 +44,8 @@ import type { LimitLookups } from '../guards/lookup-limit.guard.js';
 export interface ShortenerEndpointDeps {
   /** The app's settings; also what the fields' parsers read (SHORTENER_PRIVATE_TARGET_PREFIXES). */
   config: ShortenerConfig;
+  /** For what a handler cannot answer any more (a download cut short after its status has gone). */
+  logger: Logger;
   services: ShortenerServices;
   guards: AccessGuards;
   readOnly: ReadOnlySwitch;
