@@ -3,9 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { makePng, startFakeBoard, type FakeBoard } from '@pawlink/board/testing';
 import {
-  admin,
-  createKey,
+  adminOrThrow,
+  builtSystemEnv,
   freePort,
+  migrateWithUnlimitedKey,
+  SERVICE_NAMES,
   startService,
   startWorker,
   type NodeProcess,
@@ -16,8 +18,6 @@ import { addSmallPosts, type ThumbnailJobKey } from './board-posts.js';
 import { ProcessBook } from './process-book.js';
 import { startPrivateMariaDb, type PrivateMariaDb } from './private-mariadb.js';
 import { startPrivateRedis, type PrivateRedis } from './private-redis.js';
-
-export const SERVICE_NAMES: readonly ServiceName[] = ['shortener', 'images', 'thumbs'];
 
 /** The images category the load asks for. */
 export const CATEGORY = 'faults.load';
@@ -35,13 +35,6 @@ export interface WorkerProcess {
 async function settleAll(promises: Array<Promise<unknown>>): Promise<void> {
   const failed = (await Promise.allSettled(promises)).find((result) => result.status === 'rejected');
   if (failed) throw failed.reason;
-}
-
-async function runAdmin(env: Record<string, string>, args: string[]): Promise<string> {
-  const result = await admin(env, args);
-  if (result.code !== 0)
-    throw new Error(`bin/admin ${args.join(' ')} exited ${result.code}:\n${result.stdout}\n${result.stderr}`);
-  return result.stdout;
 }
 
 /**
@@ -96,37 +89,23 @@ export class FaultSystem {
     // Nothing serves media here: the answers only name these URLs.
     const mediaBase = `http://127.0.0.1:${await freePort()}`;
     this.env = {
-      DB_TYPE: 'mariadb',
-      DB_HOST: '127.0.0.1',
-      DB_PORT: String(this.mariadb.port),
-      DB_USER: 'root',
-      DB_PASSWORD: '',
-      DB_PREFIX,
-      REDIS_URL: this.redis.url,
-      REDIS_PREFIX: 'faults:',
-      MEDIA_DIR: mediaDir,
-      MEDIA_URL: `${mediaBase}/thumbs`,
-      IMAGES_MEDIA_URL: `${mediaBase}/images`,
+      ...builtSystemEnv({
+        dbPort: this.mariadb.port,
+        dbPrefix: DB_PREFIX,
+        redisUrl: this.redis.url,
+        redisPrefix: 'faults:',
+        mediaDir,
+        mediaBaseUrl: mediaBase,
+        board: this.board,
+        workerTmpDir: workerTmp,
+        logLevel: 'info',
+      }),
       SHORTENER_URL: this.url('shortener'),
       IMAGES_URL: this.url('images'),
       THUMBS_URL: this.url('thumbs'),
-      BOARD_URL: this.board.url,
-      BOARD_STATIC_URL: this.board.staticUrl,
-      // The fake board has no budget to protect; the default 2/s would be the bottleneck of the load.
-      BOARD_REQUESTS_PER_SECOND: '50',
-      THUMBS_TMP_DIR: workerTmp,
-      // The stand-in board serves its files from loopback, which the worker refuses unless told.
-      THUMBS_DOWNLOAD_PRIVATE_HOSTS: new URL(this.board.staticUrl).host,
-      LOG_LEVEL: 'info',
     };
 
-    await runAdmin(this.env, ['migrate']);
-    this.key = await createKey(
-      this.env,
-      'shortener,thumbs,images_bulk',
-      ['--rate-limit-route', '0', '--rate-limit-global', '0'],
-      'faults',
-    );
+    this.key = await migrateWithUnlimitedKey(this.env, 'faults');
     await this.seedImages();
     const jobs = await addSmallPosts(this.board, 400, 50_000);
     // A post of its own: a job for one type may write both files.
@@ -151,8 +130,8 @@ export class FaultSystem {
     const incoming = path.join(this.dir, 'incoming');
     await mkdir(incoming);
     for (let i = 0; i < 4; i++) await writeFile(path.join(incoming, `image-${i}.png`), await makePng(160 + i * 8, 120));
-    await runAdmin(this.env, ['category', 'add', CATEGORY, '--name', 'Faults > Load']);
-    await runAdmin(this.env, ['images', 'import', '--category', CATEGORY, '--artist', 'fault suite', incoming]);
+    await adminOrThrow(this.env, ['category', 'add', CATEGORY, '--name', 'Faults > Load']);
+    await adminOrThrow(this.env, ['images', 'import', '--category', CATEGORY, '--artist', 'fault suite', incoming]);
   }
 
   /** Starts one more thumbnail worker (with its own health port) and waits until it has taken the queue. */

@@ -2,9 +2,8 @@ import { execFile } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { freePort } from '@pawlink/test-kit';
+import { findBinary, freePort, OwnedDaemon } from '@pawlink/test-kit';
 import mysql from 'mysql2/promise';
-import { findBinary, OwnedDaemon } from './owned-daemon.js';
 
 /** Crash recovery after kill -9 included. */
 const START_TIMEOUT_MS = 30_000;

@@ -1,7 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { freePort, redisAnswers } from '@pawlink/test-kit';
-import { findBinary, OwnedDaemon } from './owned-daemon.js';
+import { findBinary, freePort, OwnedDaemon, redisAnswers } from '@pawlink/test-kit';
 
 const START_TIMEOUT_MS = 15_000;
 

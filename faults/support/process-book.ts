@@ -1,5 +1,4 @@
-import type { NodeProcess } from '@pawlink/test-kit';
-import { killOnExit } from './owned-daemon.js';
+import { killOnExit, type NodeProcess } from '@pawlink/test-kit';
 
 /** One process of the system under test, as the suite started it. */
 export interface BookedProcess {

@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort, REPO_ROOT } from '@pawlink/test-kit';
 import mysql from 'mysql2/promise';
 import { GaleraNode, makeReachable, type NodePorts } from './galera-node.js';
-import { spawnOwned, stopOwned } from './owned-process.js';
+import { spawnOwned, stopOwned } from '@pawlink/test-kit';
 
 const HAPROXY = '/usr/sbin/haproxy';
 const HAPROXY_CONFIG = path.join(REPO_ROOT, 'infra/galera/haproxy.cfg');

@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { REPO_ROOT } from '@pawlink/test-kit';
 import mysql from 'mysql2/promise';
-import { isRunning, spawnOwned, stopOwned, waitForExit } from './owned-process.js';
+import { isRunning, spawnOwned, stopOwned, waitForExit } from '@pawlink/test-kit';
 
 const run = promisify(execFile);
 

@@ -5,8 +5,11 @@ import path from 'node:path';
 import { makePng, startFakeBoard, type FakeBoard } from '@pawlink/board/testing';
 import {
   admin,
-  createKey,
+  adminOrThrow,
+  builtSystemEnv,
   deleteRedisKeys,
+  migrateWithUnlimitedKey,
+  SERVICE_NAMES,
   startService,
   startWorker,
   type NodeProcess,
@@ -15,16 +18,8 @@ import {
 } from '@pawlink/test-kit';
 import { GaleraCluster } from './galera-cluster.js';
 
-export const SERVICE_NAMES: readonly ServiceName[] = ['shortener', 'images', 'thumbs'];
 /** The images category the load asks for. */
 export const CATEGORY = 'galera.load';
-
-async function runAdmin(env: Record<string, string>, args: string[]): Promise<string> {
-  const result = await admin(env, args);
-  if (result.code !== 0)
-    throw new Error(`bin/admin ${args.join(' ')} exited ${result.code}:\n${result.stdout}\n${result.stderr}`);
-  return result.stdout;
-}
 
 /**
  * The built services, a thumbnail worker and the fake board on the private Galera cluster, through
@@ -68,35 +63,23 @@ export class GaleraSystem {
     await Promise.all([mkdir(mediaDir), mkdir(workerTmp)]);
     [this.cluster, this.board] = await Promise.all([GaleraCluster.start(), startFakeBoard()]);
     this.env = {
-      DB_TYPE: 'mariadb',
-      DB_HOST: '127.0.0.1',
-      DB_PORT: String(this.cluster.writerPort),
+      ...builtSystemEnv({
+        dbPort: this.cluster.writerPort,
+        dbPrefix: this.dbPrefix,
+        redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+        redisPrefix: this.redisPrefix,
+        mediaDir,
+        mediaBaseUrl: 'http://127.0.0.1:1',
+        board: this.board,
+        workerTmpDir: workerTmp,
+        logLevel: 'warn',
+      }),
       DB_READ_HOST: '127.0.0.1',
       DB_READ_PORT: String(this.cluster.readerPort),
-      DB_USER: 'root',
-      DB_PASSWORD: '',
-      DB_PREFIX: this.dbPrefix,
-      REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
-      REDIS_PREFIX: this.redisPrefix,
-      MEDIA_DIR: mediaDir,
-      MEDIA_URL: 'http://127.0.0.1:1/thumbs',
-      IMAGES_MEDIA_URL: 'http://127.0.0.1:1/images',
-      BOARD_URL: this.board.url,
-      BOARD_STATIC_URL: this.board.staticUrl,
-      BOARD_REQUESTS_PER_SECOND: '50',
-      THUMBS_TMP_DIR: workerTmp,
-      THUMBS_DOWNLOAD_PRIVATE_HOSTS: new URL(this.board.staticUrl).host,
       WORKER_CONCURRENCY: '2',
-      LOG_LEVEL: 'warn',
     };
-    await runAdmin(this.env, ['migrate']);
-    this.key = await createKey(
-      this.env,
-      'shortener,thumbs,images_bulk',
-      ['--rate-limit-route', '0', '--rate-limit-global', '0'],
-      'galera',
-    );
-    await runAdmin(this.env, ['category', 'add', CATEGORY, '--name', 'Galera > Load']);
+    this.key = await migrateWithUnlimitedKey(this.env, 'galera');
+    await adminOrThrow(this.env, ['category', 'add', CATEGORY, '--name', 'Galera > Load']);
     await this.importImages('seed', 3);
     for (let i = 0; i < 60; i++) {
       const id = 91_000 + i;

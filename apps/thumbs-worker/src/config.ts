@@ -13,7 +13,8 @@ import {
   type BaseConfig,
   type Env,
 } from '@pawlink/service-kit';
-import { CALLBACK_RETRY_SCHEDULE_MS, mediaHostsOf, type MediaHost } from '@pawlink/contracts';
+import { mediaHostsOf, type MediaHost } from '@pawlink/address-safety';
+import { CALLBACK_RETRY_SCHEDULE_MS } from '@pawlink/contracts';
 import type { RenderLimits } from './domain/thumbnail-job.rules.js';
 
 export type { RenderLimits };

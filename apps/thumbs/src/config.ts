@@ -1,5 +1,5 @@
 import { loadBoardConfig, type BoardConfig } from '@pawlink/board/config';
-import type { MediaHost } from '@pawlink/contracts';
+import type { MediaHost } from '@pawlink/address-safety';
 import {
   loadBaseConfig,
   readBool,

@@ -6,8 +6,6 @@ export * from './images.js';
 export * from './thumbs.js';
 export * from './md5.js';
 export * from './media-layout.js';
-export * from './public-address.js';
-export * from './media-host.js';
 export * from './thumb-callbacks.js';
 export * from './patterns.js';
 export * as s from './schema.js';

@@ -99,7 +99,7 @@ export function thumbnailOfJobId(jobId: string): { md5: string; type: string } |
 /**
  * A callbackURL as given, or null when its form is refused (1085): a string of at most
  * CALLBACK_URL_MAX_LENGTH characters that is an absolute http or https URL with a host. Whether
- * its address may be called is decided after resolving it (`firstRefusedAddress`).
+ * its address may be called is decided after resolving it (`firstRefusedAddress` in @pawlink/address-safety).
  */
 export function parseCallbackUrl(value: unknown): URL | null {
   if (typeof value !== 'string' || value.length === 0 || value.length > CALLBACK_URL_MAX_LENGTH) return null;

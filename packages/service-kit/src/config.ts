@@ -1,4 +1,4 @@
-import { parseMediaHost, type MediaHost } from '@pawlink/contracts';
+import { parseMediaHost, type MediaHost } from '@pawlink/address-safety';
 
 /**
  * Typed configuration read once from the environment. Each reader names the variable in its

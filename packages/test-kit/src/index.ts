@@ -8,3 +8,6 @@ export * from './dependency-proxies.js';
 export * from './openapi/index.js';
 export * from './redis-answers.js';
 export * from './callback-receiver.js';
+export * from './owned-process.js';
+export * from './owned-daemon.js';
+export * from './built-system.js';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from './free-port.js';
-import { renderMediaNginxConf, unprivilegedNginxUser } from '../../../infra/nginx/render-media-conf.mjs';
+import { renderMediaNginxConf, unprivilegedNginxUser } from '@pawlink/infra/nginx/render-media-conf';
 
 export interface StartedNginx {
   /** The master process; its workers are its children. */

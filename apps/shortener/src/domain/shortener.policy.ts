@@ -53,5 +53,5 @@ export const BLOCKED_HOST_NAMES: readonly string[] = [
   'lan',
 ];
 
-// Which literal addresses are allowed (public unicast only) is `isPublicIpAddress` in @pawlink/contracts,
+// Which literal addresses are allowed (public unicast only) is `isPublicIpAddress` in @pawlink/address-safety,
 // shared with the thumbnail worker's download checks.

@@ -1,4 +1,5 @@
-import { isIpAddressLiteral, isPublicIpAddress, URL_MAX_LENGTH } from '@pawlink/contracts';
+import { isIpAddressLiteral, isPublicIpAddress } from '@pawlink/address-safety';
+import { URL_MAX_LENGTH } from '@pawlink/contracts';
 import { ApiError } from '@pawlink/service-kit';
 import { domainToASCII } from 'node:url';
 import { ALLOWED_PROTOCOLS, BLOCKED_HOST_NAMES } from './shortener.policy.js';

@@ -2,7 +2,7 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import { effectivePort, firstRefusedAddress, isIpAddressLiteral, type MediaHost } from '@pawlink/contracts';
+import { effectivePort, firstRefusedAddress, isIpAddressLiteral, type MediaHost } from '@pawlink/address-safety';
 import { CallbackRefusedError } from '../domain/callback.errors.js';
 
 export interface CallbackSenderOptions {

@@ -13,7 +13,7 @@ import {
   isIpAddressLiteral,
   REDIRECT_STATUSES,
   type MediaHost,
-} from '@pawlink/contracts';
+} from '@pawlink/address-safety';
 import { RetryableJobError, UnsupportedMediaError } from '../domain/thumbnail.errors.js';
 
 export interface DownloadOptions {

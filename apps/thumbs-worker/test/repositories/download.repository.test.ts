@@ -5,7 +5,7 @@ import path from 'node:path';
 import { makePng, startFakeBoard, type FakeBoard } from '@pawlink/board/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DownloadRepository, type DownloadOptions } from '../../src/repositories/download.repository.js';
-import { mediaHostsOf, parseMediaHost } from '@pawlink/contracts';
+import { mediaHostsOf, parseMediaHost } from '@pawlink/address-safety';
 import { UnsupportedMediaError } from '../../src/domain/thumbnail.errors.js';
 import { startTrap, type Trap } from '../support.js';
 

@@ -1,5 +1,5 @@
 import { lookup } from 'node:dns/promises';
-import { firstRefusedAddress, isIpAddressLiteral, type MediaHost } from '@pawlink/contracts';
+import { firstRefusedAddress, isIpAddressLiteral, type MediaHost } from '@pawlink/address-safety';
 
 /**
  * Whether a callback URL's host may be called, as the worker will check it again at each
