@@ -10,6 +10,7 @@ import {
 } from '@pawlink/contracts';
 import { Queue, type Job, type JobsOptions } from 'bullmq';
 import type { RedisClient } from '@pawlink/service-kit/redis';
+import { telemetryHooks } from '@pawlink/service-kit/telemetry-hooks';
 import type { JobPhase, JobPolicy, JobSnapshot, QueueLoad } from '../domain/thumbnail-state.rules.js';
 import { jobReader, READ_JOB_KEYS, type ReadJobAnswer } from './read-job-script.repository.js';
 
@@ -51,7 +52,12 @@ export type ThumbnailQueue = Queue<ThumbnailJobPayload>;
  * stays open when the queue is closed: whoever opened it closes it.
  */
 export function openThumbnailQueue(connection: RedisClient, redisPrefix: string): ThumbnailQueue {
-  return new Queue<ThumbnailJobPayload>(THUMBNAIL_QUEUE, { connection, prefix: thumbnailQueuePrefix(redisPrefix) });
+  return new Queue<ThumbnailJobPayload>(THUMBNAIL_QUEUE, {
+    connection,
+    prefix: thumbnailQueuePrefix(redisPrefix),
+    // With traces on, a job carries the trace context of the request that queued it (docs/observability.md).
+    telemetry: telemetryHooks()?.bullmq,
+  });
 }
 
 /** A number field of a BullMQ job hash; null when absent or empty. */
