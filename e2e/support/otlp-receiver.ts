@@ -25,6 +25,7 @@ export interface OtlpSpan {
   name: string;
   kind: number;
   attributes?: OtlpAttribute[];
+  links?: Array<{ traceId: string; spanId: string }>;
 }
 interface OtlpExport {
   resourceSpans: Array<{

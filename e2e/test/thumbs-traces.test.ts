@@ -39,6 +39,7 @@ let traces: TraceReceiver;
 let callbacks: CallbackReceiver;
 let board: FakeBoard;
 let apiUrl: string;
+let workerEnv: Record<string, string>;
 let apiKey: string;
 let webhookSecret: string;
 let secretsKey: string;
@@ -83,7 +84,7 @@ beforeAll(async () => {
   expect(made.code, made.stderr).toBe(0);
   webhookSecret = made.stdout.trim().split('\n').at(-1)!;
 
-  procs.push(startWorker('render', { ...env, THUMBS_WORKER_ROLES: 'render' }));
+  workerEnv = env;
   procs.push(startWorker('callbacks', { ...env, THUMBS_WORKER_ROLES: 'callbacks' }));
   const api = await startService('thumbs', env);
   procs.unshift(api);
@@ -108,12 +109,13 @@ describe('one trace per thumbnail request, across the API and the workers', () =
       headers: { authorization: apiKey },
     });
     expect(put.status, logs()).toBe(202);
+    // A check while the job waits (no render worker yet) is a request of its own, reading the job.
+    const check = await request(`${apiUrl}/check/${video.md5}/gif`, { headers: { authorization: apiKey } });
+    expect(check.status).toBe(200); // processing
+    procs.push(startWorker('render', { ...workerEnv, THUMBS_WORKER_ROLES: 'render' }));
     const [call] = await callbacks.waitForCalls('/traced', 1, 90_000).catch((error: Error) => {
       throw new Error(`${error.message}\n${logs()}`);
     });
-    // A check is a request of its own: its own server span.
-    const check = await request(`${apiUrl}/check/${video.md5}/gif`, { headers: { authorization: apiKey } });
-    expect(check.status).toBe(201); // done
 
     const isPut = (s: OtlpSpan) => s.kind === SpanKinds.SERVER && attribute(s, 'http.route') === '/:id/:type';
     const isCheck = (s: OtlpSpan) => s.kind === SpanKinds.SERVER && attribute(s, 'http.route') === '/check/:md5/:type';
@@ -159,6 +161,13 @@ describe('one trace per thumbnail request, across the API and the workers', () =
     expect(attribute(post!, 'http.response.status_code')).toBe(200);
     // What the receiver got: that POST's span as its parent, in the request's trace.
     expect(call!.headers.traceparent).toBe(`00-${putSpan.traceId}-${post!.spanId}-01`);
+
+    // The check: a request of its own, in its own trace, linked to the queued job's span.
+    const checkSpan = spans.find(isCheck)!;
+    expect(checkSpan.traceId).not.toBe(putSpan.traceId);
+    const checkTrace = spans.filter((s) => s.traceId === checkSpan.traceId);
+    const links = checkTrace.flatMap((s) => s.links ?? []);
+    expect(links).toContainEqual(expect.objectContaining({ traceId: putSpan.traceId, spanId: queued!.spanId }));
 
     // Three processes took part, each under its own service name.
     const services = new Set(

@@ -8,7 +8,7 @@ import {
   type ThumbnailJobPayload,
   type ThumbnailType,
 } from '@pawlink/contracts';
-import { Queue, type Job, type JobsOptions } from 'bullmq';
+import { Job, Queue, type JobsOptions } from 'bullmq';
 import type { RedisClient } from '@pawlink/service-kit/redis';
 import { telemetryHooks } from '@pawlink/service-kit/telemetry-hooks';
 import type { JobPhase, JobPolicy, JobSnapshot, QueueLoad } from '../domain/thumbnail-state.rules.js';
@@ -122,6 +122,8 @@ export class ThumbnailQueueRepository {
     );
     const phase = PHASES[state];
     if (hash.size === 0 || !phase) return null;
+    // With traces on, the request reading the job (a check, a repeated PUT) links to the job's trace.
+    telemetryHooks()?.linkToQueuedJob(Job.optsFromJSON(hash.get('opts')).telemetry?.metadata);
     const snapshot = snapshotOfHash(jobId, phase, hash);
     this.queueSeenWith.set(snapshot, {
       active,

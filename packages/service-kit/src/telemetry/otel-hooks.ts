@@ -1,4 +1,14 @@
-import { context, propagation, SpanKind, SpanStatusCode, trace, type ProxyTracerProvider } from '@opentelemetry/api';
+import {
+  context,
+  isSpanContextValid,
+  propagation,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Context,
+  type ProxyTracerProvider,
+} from '@opentelemetry/api';
 import type { NodeSDK } from '@opentelemetry/sdk-node';
 import { parentRequiredQueueTelemetry } from './parent-required.js';
 import { installTelemetryHooks, type SpanStart } from './telemetry-hooks.js';
@@ -6,13 +16,13 @@ import { installTelemetryHooks, type SpanStart } from './telemetry-hooks.js';
 /** The tracer of the spans Pawlink's own code starts (a job, its steps). */
 const tracer = () => trace.getTracer('pawlink');
 
-/** The context a job's BullMQ metadata (`{"traceparent": …}`) carries; the active one without it. */
-function parentContext(metadata: string | undefined) {
-  if (metadata === undefined) return context.active();
+/** The context a job's BullMQ metadata (`{"traceparent": …}`) carries, over `base` (which it is without one). */
+function parentContext(metadata: string | undefined, base: Context = context.active()): Context {
+  if (metadata === undefined) return base;
   try {
-    return propagation.extract(context.active(), JSON.parse(metadata) as Record<string, string>);
+    return propagation.extract(base, JSON.parse(metadata) as Record<string, string>);
   } catch {
-    return context.active();
+    return base;
   }
 }
 
@@ -37,6 +47,12 @@ export function installOtelHooks(sdk: NodeSDK): void {
       } finally {
         span.end();
       }
+    },
+    linkToQueuedJob(metadata) {
+      const active = trace.getActiveSpan();
+      if (!active?.isRecording() || metadata === undefined) return;
+      const queued = trace.getSpanContext(parentContext(metadata, ROOT_CONTEXT));
+      if (queued && isSpanContextValid(queued)) active.addLink({ context: queued });
     },
     bullmq: parentRequiredQueueTelemetry(),
     async flush() {

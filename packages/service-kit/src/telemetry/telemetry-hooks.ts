@@ -16,6 +16,11 @@ export interface TelemetryHooks {
    * `opts.telemetry.metadata`; a queue's own background work (stalled checks, polls) starts no trace.
    */
   readonly bullmq: Telemetry;
+  /**
+   * Links the active span (a check, a repeated PUT) to the span that queued a job, given the job's
+   * `opts.telemetry.metadata`; nothing without one.
+   */
+  linkToQueuedJob(metadata: string | undefined): void;
   /** Sends the spans ended so far (a worker thread, before BullMQ may end it). */
   flush(): Promise<void>;
   /** Sends the spans still buffered; the last step of a graceful shutdown. */
