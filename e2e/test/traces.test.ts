@@ -7,6 +7,7 @@ import {
   attribute,
   descendsFrom,
   otlpEnv,
+  serviceOf,
   SpanKinds,
   startTraceReceiver,
   text,
@@ -19,7 +20,7 @@ import {
  * OTEL_EXPORTER_OTLP_ENDPOINT pointing at a receiver here (OTLP/HTTP, JSON), a few requests with a
  * key must give one server span per request (route pattern, status, the key's id), the MySQL and
  * Redis calls as its descendants, log lines carrying the trace and span ids, and no secret in any
- * attribute or resource.
+ * attribute or resource. The images service, started the same way, sends its request spans too.
  */
 
 /** The created link's target: stored by an INSERT, so in its values. */
@@ -137,5 +138,28 @@ describe('traces from the shortener', () => {
     expect(requestLines).toHaveLength(1);
     expect(requestLines[0]!.traceId).toBe(create.traceId);
     expect(spans.some((s) => s.traceId === create.traceId && s.spanId === requestLines[0]!.spanId)).toBe(true);
+  });
+
+  it('comes from the images service too, under its own name', async () => {
+    const images = await startService('images', { ...ctx.env, LOG_LEVEL: 'warn', ...otlpEnv(receiver) });
+    try {
+      const missing = await fetch(`${images.url}/images/999999.json`, { headers: { authorization: `Bearer ${key}` } });
+      expect(missing.status).toBeGreaterThanOrEqual(400);
+      await receiver.waitForSpans(
+        () =>
+          receiver
+            .received()
+            .some(
+              (r) =>
+                r.span.kind === SERVER &&
+                attribute(r.span, 'http.route') === '/images/:id.json' &&
+                serviceOf(r) === 'pawlink-images',
+            ),
+        () => images.tail(),
+      );
+    } finally {
+      await images.stop();
+    }
+    expect(receiver.bodies.join('\n')).not.toContain(key);
   });
 });
