@@ -1,92 +1,31 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiKeyRepository, authDatabase } from '@pawlink/auth';
 import { createDataSource, loadBaseConfig } from '@pawlink/service-kit';
 import { admin, createTestContext, startService, type ServiceProcess, type TestContext } from '@pawlink/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  attribute,
+  descendsFrom,
+  otlpEnv,
+  serviceOf,
+  SpanKinds,
+  startTraceReceiver,
+  text,
+  type OtlpSpan,
+  type TraceReceiver,
+} from '../support/otlp-receiver.js';
 
 /*
  * OpenTelemetry traces from the real shortener process (issue 41): started with
  * OTEL_EXPORTER_OTLP_ENDPOINT pointing at a receiver here (OTLP/HTTP, JSON), a few requests with a
  * key must give one server span per request (route pattern, status, the key's id), the MySQL and
  * Redis calls as its descendants, log lines carrying the trace and span ids, and no secret in any
- * attribute or resource.
+ * attribute or resource. The images service, started the same way, sends its request spans too.
  */
-
-interface OtlpValue {
-  stringValue?: string;
-  intValue?: number | string;
-  boolValue?: boolean;
-  doubleValue?: number;
-  arrayValue?: { values: OtlpValue[] };
-}
-interface OtlpAttribute {
-  key: string;
-  value: OtlpValue;
-}
-interface OtlpSpan {
-  traceId: string;
-  spanId: string;
-  parentSpanId?: string;
-  name: string;
-  kind: number;
-  attributes?: OtlpAttribute[];
-}
-interface OtlpExport {
-  resourceSpans: Array<{
-    resource: { attributes: OtlpAttribute[] };
-    scopeSpans: Array<{ scope: { name: string }; spans: OtlpSpan[] }>;
-  }>;
-}
 
 /** The created link's target: stored by an INSERT, so in its values. */
 const TARGET = 'https://example.com/traced-target';
-const SERVER = 2; // SpanKind.SERVER in OTLP (SPAN_KIND_SERVER)
-
-/** A tiny OTLP/HTTP receiver: every JSON body POSTed to /v1/traces, kept as received. */
-interface TraceReceiver {
-  url: string;
-  bodies: string[];
-  exports: OtlpExport[];
-  close(): Promise<void>;
-}
-
-async function startTraceReceiver(): Promise<TraceReceiver> {
-  const bodies: string[] = [];
-  const server: Server = createServer((req, res) => {
-    let body = '';
-    req.setEncoding('utf8');
-    req.on('data', (chunk: string) => (body += chunk));
-    req.on('end', () => {
-      if (req.url === '/v1/traces') bodies.push(body);
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    bodies,
-    get exports() {
-      return bodies.map((body) => JSON.parse(body) as OtlpExport);
-    },
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
-}
-
-const valueOf = (value: OtlpValue | undefined): unknown =>
-  value?.stringValue ?? value?.intValue ?? value?.boolValue ?? value?.doubleValue;
-const attribute = (span: OtlpSpan, key: string): unknown => valueOf(span.attributes?.find((a) => a.key === key)?.value);
-/** The first of `keys` the span has, as text ('' when none): semantic conventions renamed some. */
-const text = (span: OtlpSpan, ...keys: string[]): string => {
-  for (const key of keys) {
-    const value = attribute(span, key);
-    if (typeof value === 'string') return value;
-  }
-  return '';
-};
+const SERVER = SpanKinds.SERVER;
 
 let ctx: TestContext;
 let receiver: TraceReceiver;
@@ -115,12 +54,7 @@ beforeAll(async () => {
     ...ctx.env,
     LOG_LEVEL: 'http',
     PAWLINK_SECRETS_KEY: secretsKey,
-    OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
-    OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
-    // Sent within a fraction of a second, not the default 5 s.
-    OTEL_BSP_SCHEDULE_DELAY: '100',
-    OTEL_METRICS_EXPORTER: 'none',
-    OTEL_LOGS_EXPORTER: 'none',
+    ...otlpEnv(receiver),
   });
 }, 120_000);
 
@@ -130,35 +64,7 @@ afterAll(async () => {
   await ctx?.cleanup();
 });
 
-/** Every span received so far, with its resource's attributes. */
-function received(): Array<{ span: OtlpSpan; resource: OtlpAttribute[] }> {
-  return receiver.exports.flatMap((batch) =>
-    batch.resourceSpans.flatMap((rs) =>
-      rs.scopeSpans.flatMap((ss) => ss.spans.map((span) => ({ span, resource: rs.resource.attributes }))),
-    ),
-  );
-}
-
-async function waitForSpans(ready: (spans: OtlpSpan[]) => boolean): Promise<OtlpSpan[]> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const spans = received().map((r) => r.span);
-    if (ready(spans)) return spans;
-    if (Date.now() > deadline) throw new Error(`spans: ${JSON.stringify(spans, null, 1)}\n${shortener.tail()}`);
-    await sleep(100);
-  }
-}
-
-/** Whether `span` lies under `ancestor` in `spans` (parent links within one trace). */
-function descendsFrom(span: OtlpSpan, ancestor: OtlpSpan, spans: OtlpSpan[]): boolean {
-  const byId = new Map(spans.map((s) => [s.spanId, s]));
-  let current: OtlpSpan | undefined = span;
-  while (current?.parentSpanId) {
-    if (current.parentSpanId === ancestor.spanId) return true;
-    current = byId.get(current.parentSpanId);
-  }
-  return false;
-}
+const waitForSpans = (ready: (spans: OtlpSpan[]) => boolean) => receiver.waitForSpans(ready, () => shortener.tail());
 
 const serverSpan = (spans: OtlpSpan[], method: string, route: string): OtlpSpan | undefined =>
   spans.find(
@@ -214,7 +120,7 @@ describe('traces from the shortener', () => {
       expect(text(span, 'db.query.text', 'db.statement')).toMatch(/^[a-z]*$/i);
     }
 
-    const resource = received()[0]!.resource;
+    const resource = receiver.received()[0]!.resource;
     expect(resource.find((a) => a.key === 'service.name')?.value.stringValue).toBe('pawlink-shortener');
 
     // Nothing secret: not the key, the secrets key, the management code; no header captured.
@@ -232,5 +138,28 @@ describe('traces from the shortener', () => {
     expect(requestLines).toHaveLength(1);
     expect(requestLines[0]!.traceId).toBe(create.traceId);
     expect(spans.some((s) => s.traceId === create.traceId && s.spanId === requestLines[0]!.spanId)).toBe(true);
+  });
+
+  it('comes from the images service too, under its own name', async () => {
+    const images = await startService('images', { ...ctx.env, LOG_LEVEL: 'warn', ...otlpEnv(receiver) });
+    try {
+      const missing = await fetch(`${images.url}/images/999999.json`, { headers: { authorization: `Bearer ${key}` } });
+      expect(missing.status).toBeGreaterThanOrEqual(400);
+      await receiver.waitForSpans(
+        () =>
+          receiver
+            .received()
+            .some(
+              (r) =>
+                r.span.kind === SERVER &&
+                attribute(r.span, 'http.route') === '/images/:id.json' &&
+                serviceOf(r) === 'pawlink-images',
+            ),
+        () => images.tail(),
+      );
+    } finally {
+      await images.stop();
+    }
+    expect(receiver.bodies.join('\n')).not.toContain(key);
   });
 });

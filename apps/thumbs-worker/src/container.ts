@@ -2,7 +2,9 @@ import { createBoardClient } from '@pawlink/board';
 import { thumbnailsDir } from '@pawlink/contracts';
 import type { Logger } from '@pawlink/service-kit/logger';
 import { createRedis } from '@pawlink/service-kit/redis';
+import { telemetryHooks } from '@pawlink/service-kit/telemetry-hooks';
 import type { ThumbsWorkerConfig } from './config.js';
+import { renderStepSpans } from './jobs/render-step-spans.js';
 import { DownloadRepository } from './repositories/download.repository.js';
 import { ImageRepository } from './repositories/image.repository.js';
 import { PostRepository } from './repositories/post.repository.js';
@@ -61,7 +63,13 @@ export function createThumbsWorkerContainer(config: ThumbsWorkerConfig, logger: 
   };
   return {
     ...repositories,
-    renderService: new ThumbnailRenderService({ ...repositories, logger, limits: worker.limits }),
+    // With traces on (the thread's tracing is started before this), each step is a span of the job's.
+    renderService: new ThumbnailRenderService({
+      ...repositories,
+      ...(telemetryHooks() ? renderStepSpans(repositories) : {}),
+      logger,
+      limits: worker.limits,
+    }),
     async close() {
       await redis.quit().catch(() => redis.disconnect());
     },

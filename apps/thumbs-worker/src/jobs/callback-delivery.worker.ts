@@ -7,6 +7,7 @@ import {
 } from '@pawlink/contracts';
 import type { Logger } from '@pawlink/service-kit/logger';
 import type { RedisClient } from '@pawlink/service-kit/redis';
+import { telemetryHooks } from '@pawlink/service-kit/telemetry-hooks';
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { ThumbsWorkerConfig } from '../config.js';
 import { CALLBACK_BACKOFF, webhookIdOfDeliveryId } from '../repositories/callback-queue.repository.js';
@@ -71,6 +72,9 @@ export function createCallbackDeliveryWorker(
     lockDuration: settings.lockDurationMs,
     stalledInterval: settings.stalledIntervalMs,
     maxStalledCount: settings.maxStalledCount,
+    // With traces on, each attempt is a `process` span under the trace the delivery was queued in,
+    // its POST (an HTTP client span) under it: the receiver gets that span's traceparent.
+    telemetry: telemetryHooks()?.bullmq,
     settings: {
       backoffStrategy: (attemptsMade, type, _error, job) => {
         if (type !== CALLBACK_BACKOFF) return 0;

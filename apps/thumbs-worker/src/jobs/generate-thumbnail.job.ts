@@ -20,6 +20,8 @@ import { JobTimeoutError, UnsupportedMediaError } from '../domain/thumbnail.erro
 
 export interface ProcessorWorkerData {
   config: ThumbsWorkerConfig;
+  /** The process records traces: the thread starts its own tracing too. */
+  tracing?: boolean;
 }
 
 /** What handling one job needs; the thread's container, or fakes in specs. */

@@ -1,7 +1,8 @@
 import { THUMBNAIL_QUEUE, thumbnailQueuePrefix } from '@pawlink/contracts';
 import type { Logger } from '@pawlink/service-kit/logger';
 import type { RedisClient } from '@pawlink/service-kit/redis';
-import { QueueEvents } from 'bullmq';
+import { telemetryHooks } from '@pawlink/service-kit/telemetry-hooks';
+import { Job, Queue, QueueEvents } from 'bullmq';
 import type { JobEndCursorRepository } from '../repositories/job-end-cursor.repository.js';
 import type { ThumbnailJobEnd } from '../domain/callback-event.rules.js';
 import type { CallbackDispatchService } from '../services/callback-dispatch.service.js';
@@ -29,8 +30,21 @@ export async function startThumbnailEndWatcher(options: {
   cursor: Pick<JobEndCursorRepository, 'read' | 'advance'>;
   dispatch: Pick<CallbackDispatchService, 'jobEnded'>;
   logger: Pick<Logger, 'warn' | 'error'>;
+  /** With traces on: the trace context a job carries (its opts' telemetry metadata), if any. */
+  traceContextOf?: (jobId: string) => Promise<string | undefined>;
 }): Promise<ThumbnailEndWatcher> {
-  const { cursor, dispatch, logger } = options;
+  const { cursor, dispatch, logger, traceContextOf } = options;
+  /** The end's callbacks are queued in the job's trace, when it has one: their deliveries carry it on. */
+  const dispatched = async (jobId: string, end: ThumbnailJobEnd, eventId: string): Promise<unknown> => {
+    const telemetry = telemetryHooks();
+    const parent = telemetry && traceContextOf ? await traceContextOf(jobId).catch(() => undefined) : undefined;
+    const work = () => dispatch.jobEnded(jobId, end, eventId);
+    if (!telemetry || parent === undefined) return work();
+    return telemetry.inSpan('dispatch callbacks', work, {
+      parent,
+      attributes: { 'messaging.message.id': jobId, 'pawlink.thumbnail.end': end.kind },
+    });
+  };
   // The first watcher ever reads the stream (as far as BullMQ keeps it) from its start: ends older
   // than a registration never fire it, so nothing is sent twice or early.
   const lastEventId = (await cursor.read()) ?? '0-0';
@@ -43,7 +57,7 @@ export async function startThumbnailEndWatcher(options: {
   const handle = (jobId: string, end: ThumbnailJobEnd, eventId: string): void => {
     chain = chain.then(async () => {
       try {
-        await dispatch.jobEnded(jobId, end, eventId);
+        await dispatched(jobId, end, eventId);
         await cursor.advance(eventId);
       } catch (error) {
         // Not advanced: the next watcher to start reads this end again.
@@ -64,5 +78,20 @@ export async function startThumbnailEndWatcher(options: {
       await events.close();
       await chain;
     },
+  };
+}
+
+/**
+ * Reads the trace context a thumbnail job was queued with (`opts.telemetry.metadata`, written by
+ * BullMQ's telemetry when the API's traces are on); for the watcher when this process's are on.
+ */
+export function jobTraceContextReader(
+  connection: RedisClient,
+  redisPrefix: string,
+): { read(jobId: string): Promise<string | undefined>; close(): Promise<void> } {
+  const queue = new Queue(THUMBNAIL_QUEUE, { connection, prefix: thumbnailQueuePrefix(redisPrefix) });
+  return {
+    read: async (jobId) => (await Job.fromId(queue, jobId))?.opts.telemetry?.metadata,
+    close: () => queue.close(),
   };
 }

@@ -11,6 +11,7 @@ import {
 import type { Logger } from '@pawlink/service-kit/logger';
 import { Worker } from 'bullmq';
 import type { RedisClient } from '@pawlink/service-kit/redis';
+import { telemetryHooks } from '@pawlink/service-kit/telemetry-hooks';
 // libvips must be loaded by the main thread before worker threads use it (sharp's guidance on
 // glibc Linux), or the process can crash when a thread exits.
 import 'sharp';
@@ -45,7 +46,9 @@ export function createThumbnailWorker(
 ): ThumbnailWorker {
   const { metrics } = options;
   const { worker: settings } = config;
-  const workerData: ProcessorWorkerData = { config };
+  // No BullMQ telemetry here: its `process` span would be on this thread while the job runs on a
+  // processor thread. That thread starts the job's span itself, from the context in the job's opts.
+  const workerData: ProcessorWorkerData = { config, tracing: telemetryHooks() !== undefined };
   const worker: ThumbnailWorker = new Worker(THUMBNAIL_QUEUE, processorFile(), {
     connection,
     // recorded on each job as processedBy, so operators can tell which replica ran it; the API

@@ -7,6 +7,7 @@ import {
   type ThumbnailCallbackDelivery,
 } from '@pawlink/contracts';
 import type { RedisClient } from '@pawlink/service-kit/redis';
+import { telemetryHooks } from '@pawlink/service-kit/telemetry-hooks';
 import { Queue } from 'bullmq';
 
 export type CallbackQueue = Queue<ThumbnailCallbackDelivery>;
@@ -27,6 +28,8 @@ export function openCallbackQueue(connection: RedisClient, redisPrefix: string):
   return new Queue<ThumbnailCallbackDelivery>(THUMBNAIL_CALLBACK_QUEUE, {
     connection,
     prefix: thumbnailQueuePrefix(redisPrefix),
+    // With traces on, a delivery carries the trace context it was queued in (its thumbnail job's).
+    telemetry: telemetryHooks()?.bullmq,
   });
 }
 

@@ -8,8 +8,9 @@ import {
   type ThumbnailJobPayload,
   type ThumbnailType,
 } from '@pawlink/contracts';
-import { Queue, type Job, type JobsOptions } from 'bullmq';
+import { Job, Queue, type JobsOptions } from 'bullmq';
 import type { RedisClient } from '@pawlink/service-kit/redis';
+import { telemetryHooks } from '@pawlink/service-kit/telemetry-hooks';
 import type { JobPhase, JobPolicy, JobSnapshot, QueueLoad } from '../domain/thumbnail-state.rules.js';
 import { jobReader, READ_JOB_KEYS, type ReadJobAnswer } from './read-job-script.repository.js';
 
@@ -51,7 +52,12 @@ export type ThumbnailQueue = Queue<ThumbnailJobPayload>;
  * stays open when the queue is closed: whoever opened it closes it.
  */
 export function openThumbnailQueue(connection: RedisClient, redisPrefix: string): ThumbnailQueue {
-  return new Queue<ThumbnailJobPayload>(THUMBNAIL_QUEUE, { connection, prefix: thumbnailQueuePrefix(redisPrefix) });
+  return new Queue<ThumbnailJobPayload>(THUMBNAIL_QUEUE, {
+    connection,
+    prefix: thumbnailQueuePrefix(redisPrefix),
+    // With traces on, a job carries the trace context of the request that queued it (docs/observability.md).
+    telemetry: telemetryHooks()?.bullmq,
+  });
 }
 
 /** A number field of a BullMQ job hash; null when absent or empty. */
@@ -116,6 +122,8 @@ export class ThumbnailQueueRepository {
     );
     const phase = PHASES[state];
     if (hash.size === 0 || !phase) return null;
+    // With traces on, the request reading the job (a check, a repeated PUT) links to the job's trace.
+    telemetryHooks()?.linkToQueuedJob(Job.optsFromJSON(hash.get('opts')).telemetry?.metadata);
     const snapshot = snapshotOfHash(jobId, phase, hash);
     this.queueSeenWith.set(snapshot, {
       active,

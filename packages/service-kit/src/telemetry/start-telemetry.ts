@@ -11,3 +11,12 @@ export async function startTelemetry(service: string): Promise<void> {
   const { startTracing } = await import('./tracing.js');
   startTracing(service);
 }
+
+/**
+ * The same in a worker thread, which has modules of its own: called by a thread only when its
+ * process started telemetry (the thread is told so in its workerData).
+ */
+export async function startThreadTelemetry(service: string): Promise<void> {
+  const { startThreadTracing } = await import('./thread-tracing.js');
+  startThreadTracing(service);
+}

@@ -7,7 +7,8 @@ import { MySQL2Instrumentation } from '@opentelemetry/instrumentation-mysql2';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import { register as registerEsmHook } from 'import-in-the-middle/register-hooks.mjs';
 import { routePattern } from '../http/route-label.js';
-import { installTelemetryHooks } from './telemetry-hooks.js';
+import { installOtelHooks } from './otel-hooks.js';
+import { parentRequiredTracerProvider } from './parent-required.js';
 
 /** The attribute naming the API key a request was let in with: its id, never the key. */
 export const KEY_ID_ATTRIBUTE = 'pawlink.key.id';
@@ -32,30 +33,28 @@ function tagServerSpan(span: Span, request: unknown, response: unknown): void {
  * protocol, sampler, resource), with the instrumentations for http, express, ioredis and mysql2.
  * Nothing records a header, a body or a value: a MySQL span has the statement with its values
  * masked, a Redis span names its command only (arguments can be keys' data, AUTH's password or a
- * script's values).
+ * script's values). A trace starts at a request (or a job, see otel-hooks.ts): a Redis command,
+ * a statement or an outgoing request with no span around it (background work) records nothing.
  */
 export function startTracing(service: string): void {
   // ESM: express, ioredis and mysql2, imported after this, go through the instrumentations' hook
   // (in-thread, module.registerHooks). Only they: the hook wraps what it takes in, and wrapping
   // every module costs and can break re-exports (`export *` of a name two modules export).
   registerEsmHook({ include: ['express', 'ioredis', 'mysql2'] });
+  // The SQL alone: without maskStatement the instrumentation formats the values into it.
+  const mysql2 = new MySQL2Instrumentation({ maskStatement: true });
   const sdk = new NodeSDK({
     ...(process.env.OTEL_SERVICE_NAME ? {} : { serviceName: `pawlink-${service}` }),
     instrumentations: [
-      new HttpInstrumentation({ applyCustomAttributesOnSpan: tagServerSpan }),
+      new HttpInstrumentation({ applyCustomAttributesOnSpan: tagServerSpan, requireParentforOutgoingSpans: true }),
       // Routers and handlers, not each middleware: the request span already covers those.
       new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] }),
-      new IORedisInstrumentation({ dbStatementSerializer: (command) => command }),
-      // The SQL alone: without this the instrumentation formats the values into it.
-      new MySQL2Instrumentation({ maskStatement: true }),
+      new IORedisInstrumentation({ dbStatementSerializer: (command) => command, requireParentSpan: true }),
+      mysql2,
     ],
   });
   sdk.start();
-  installTelemetryHooks({
-    activeSpanIds() {
-      const context = trace.getActiveSpan()?.spanContext();
-      return context ? { traceId: context.traceId, spanId: context.spanId } : undefined;
-    },
-    shutdown: () => sdk.shutdown(),
-  });
+  // mysql2's instrumentation has no requireParentSpan: its tracer gets the rule instead.
+  mysql2.setTracerProvider(parentRequiredTracerProvider(trace.getTracerProvider()));
+  installOtelHooks(sdk);
 }
