@@ -4,7 +4,7 @@ import type { Logger } from '@pawlink/service-kit/logger';
 import { createRedis } from '@pawlink/service-kit/redis';
 import { telemetryHooks } from '@pawlink/service-kit/telemetry-hooks';
 import type { ThumbsWorkerConfig } from './config.js';
-import { renderStepSpans } from './jobs/render-step-spans.js';
+import { renderStepSpans } from './render-step-spans.js';
 import { DownloadRepository } from './repositories/download.repository.js';
 import { ImageRepository } from './repositories/image.repository.js';
 import { PostRepository } from './repositories/post.repository.js';

@@ -1,5 +1,5 @@
 import { inSpan } from '@pawlink/service-kit/telemetry-hooks';
-import type { ThumbnailRenderDeps } from '../services/thumbnail-render.service.js';
+import type { ThumbnailRenderDeps } from './services/thumbnail-render.service.js';
 
 type Steps = Pick<ThumbnailRenderDeps, 'posts' | 'downloads' | 'videos' | 'images' | 'encoder' | 'thumbnails'>;
 
