@@ -33,9 +33,14 @@ export class WaitListSnapshot {
     private readonly options: WaitListSnapshotOptions,
   ) {}
 
-  /** Waiting jobs a worker takes before `jobId`; null when the job was not in the wait list when it was read. */
-  async waitingAhead(jobId: string): Promise<number | null> {
-    return (await this.current()).aheadOf.get(jobId) ?? null;
+  /**
+   * Waiting jobs a worker takes before `jobId`; null when the job was not in the wait list when it
+   * was read. Answered without a promise while the snapshot is fresh (every check asks).
+   */
+  waitingAhead(jobId: string): number | null | Promise<number | null> {
+    const fresh = this.fresh();
+    if (fresh) return fresh.aheadOf.get(jobId) ?? null;
+    return this.reread().then((snapshot) => snapshot.aheadOf.get(jobId) ?? null);
   }
 
   /** The queue changed (a job added, taken, finished or removed): the next question reads the list again. */
@@ -43,14 +48,13 @@ export class WaitListSnapshot {
     this.generation++;
   }
 
-  private async current(): Promise<Snapshot> {
+  private fresh(): Snapshot | undefined {
     const { snapshot } = this;
-    if (
-      snapshot &&
-      this.freshGeneration === this.generation &&
-      this.options.clock() - snapshot.readAt < this.options.maxAgeMs
-    )
-      return snapshot;
+    if (!snapshot || this.freshGeneration !== this.generation) return undefined;
+    return this.options.clock() - snapshot.readAt < this.options.maxAgeMs ? snapshot : undefined;
+  }
+
+  private reread(): Promise<Snapshot> {
     this.reading ??= this.read().finally(() => {
       this.reading = undefined;
     });
