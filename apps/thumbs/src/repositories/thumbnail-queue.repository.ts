@@ -35,6 +35,8 @@ export interface ThumbnailQueueOptions {
 
 /** docs/api.md: `time` may be estimated from a view of the queue this old. */
 export const WAIT_LIST_MAX_AGE_MS = 250;
+/** After a queue event, the view is read again once it is this old. */
+const WAIT_LIST_MIN_AGE_MS = 50;
 const WAIT_LIST_MAX_IDS = 10_000;
 
 /** The states an operator sees counted by `queue status`. */
@@ -112,6 +114,7 @@ export class ThumbnailQueueRepository {
     // Workers take jobs from the right end of the wait list, new jobs are pushed on the left.
     this.waitList = new WaitListSnapshot(() => redis.lrange(waitKey, -maxIds, -1), {
       maxAgeMs: options.waitListMaxAgeMs ?? WAIT_LIST_MAX_AGE_MS,
+      minAgeMs: Math.min(WAIT_LIST_MIN_AGE_MS, options.waitListMaxAgeMs ?? WAIT_LIST_MAX_AGE_MS),
       clock: options.clock ?? Date.now,
     });
   }
