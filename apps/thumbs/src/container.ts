@@ -75,8 +75,9 @@ export function createThumbsContainer(connections: ThumbsConnections): ThumbsCon
     logger,
   });
 
-  // One queue repository for every operation: `load()` reuses the queue lengths `find()` read with the job.
-  const queueRepository = new ThumbnailQueueRepository(queue, redis, { redisPrefix: config.redis.prefix });
+  const clock = connections.clock ?? Date.now;
+  // One queue repository for every operation: its snapshot of the wait list serves every check and PUT.
+  const queueRepository = new ThumbnailQueueRepository(queue, redis, { redisPrefix: config.redis.prefix, clock });
   const durations = new JobDurationRepository(redis, queue, {
     redisPrefix: config.redis.prefix,
     samples: settings.durationSamples,
@@ -90,7 +91,6 @@ export function createThumbsContainer(connections: ThumbsConnections): ThumbsCon
     keepCompletedSeconds: settings.completedTtlSeconds,
     keepFailedSeconds: settings.failedTtlSeconds,
   };
-  const clock = connections.clock ?? Date.now;
   const sessions = new AdminSessionRepository(redis, {
     redisPrefix: config.redis.prefix,
     ttlSeconds: settings.adminSessionTtlSeconds,
@@ -118,6 +118,7 @@ export function createThumbsContainer(connections: ThumbsConnections): ThumbsCon
       queue,
       durations,
       onError: logUnlessUnavailable(logger, 'could not record a job duration'),
+      onWaitListChange: () => queueRepository.queueChanged(),
     }),
     queueAdmin: new ThumbnailQueueAdminService(queueRepository),
     adminLogin: new AdminLoginService(sessions),

@@ -1,7 +1,7 @@
 import { thumbnailJobId, type ThumbnailJobPayload, type ThumbnailType } from '@pawlink/contracts';
 import { isApiError } from '@pawlink/service-kit';
 import type { PostRequester } from '../src/repositories/post.repository.js';
-import type { JobPolicy, JobSnapshot, QueueLoad } from '../src/domain/thumbnail-state.rules.js';
+import type { JobPolicy, JobRead, JobSnapshot, QueueLoad } from '../src/domain/thumbnail-state.rules.js';
 import type { ThumbnailQueueRepository } from '../src/repositories/thumbnail-queue.repository.js';
 import { CheckThumbnailService } from '../src/services/check-thumbnail.service.js';
 import { CreateThumbnailService } from '../src/services/create-thumbnail.service.js';
@@ -45,14 +45,15 @@ export class InMemoryQueue implements Pick<ThumbnailQueueRepository, 'find' | 'e
 
   constructor(private readonly clock: () => number) {}
 
-  find(md5: string, type: ThumbnailType): Promise<JobSnapshot | null> {
-    return Promise.resolve(this.jobs.get(thumbnailJobId(md5, type)) ?? null);
+  find(md5: string, type: ThumbnailType): Promise<JobRead | null> {
+    const job = this.jobs.get(thumbnailJobId(md5, type));
+    return Promise.resolve(job ? this.readOf(job) : null);
   }
 
-  enqueue(payload: ThumbnailJobPayload, policy: JobPolicy): Promise<JobSnapshot> {
+  enqueue(payload: ThumbnailJobPayload, policy: JobPolicy): Promise<JobRead> {
     const id = thumbnailJobId(payload.md5, payload.type);
     const existing = this.jobs.get(id);
-    if (existing) return Promise.resolve(existing);
+    if (existing) return Promise.resolve(this.readOf(existing));
     this.added.push({ payload, policy });
     const job: JobSnapshot = {
       id,
@@ -66,18 +67,24 @@ export class InMemoryQueue implements Pick<ThumbnailQueueRepository, 'find' | 'e
     };
     this.jobs.set(id, job);
     this.afterAdd(job);
-    return Promise.resolve(job);
+    return Promise.resolve(this.readOf(job));
   }
 
-  async replace(stale: JobSnapshot, payload: ThumbnailJobPayload, policy: JobPolicy): Promise<JobSnapshot> {
+  async replace(stale: JobSnapshot, payload: ThumbnailJobPayload, policy: JobPolicy): Promise<JobRead> {
     const current = this.jobs.get(stale.id);
-    if (current && (current.phase !== stale.phase || current.finishedOn !== stale.finishedOn)) return current;
+    if (current && (current.phase !== stale.phase || current.finishedOn !== stale.finishedOn))
+      return this.readOf(current);
     this.jobs.delete(stale.id);
     return this.enqueue(payload, policy);
   }
 
   load(): Promise<QueueLoad> {
     return Promise.resolve(this.currentLoad);
+  }
+
+  /** The job as a read answers it (the lengths are unused: `load()` answers `currentLoad`). */
+  private readOf(job: JobSnapshot): JobRead {
+    return { job, queue: { active: 0, waiting: 0 } };
   }
 
   /** A job in the given state, queued at `queuedAt`. */

@@ -73,13 +73,15 @@ describe('checkAt / time estimates', () => {
     }
   });
 
-  it('the recorder stores how long finished jobs took', async () => {
+  it('the recorder stores how long finished jobs took, and tells when the wait list changed', async () => {
+    let waitListChanges = 0;
     events = startDurationRecorder({
       connection: createRedis(h.config.redis, { forQueue: true }),
       queuePrefix: thumbnailQueuePrefix(h.config.redis.prefix),
       queue: h.queue,
       durations,
       onError: () => undefined,
+      onWaitListChange: () => waitListChanges++,
     });
     await events.waitUntilReady();
     const before = await h.redis.llen(durations.key);
@@ -90,5 +92,7 @@ describe('checkAt / time estimates', () => {
     expect(recorded).toEqual(
       completed.map((job) => (job.finishedOn ?? 0) - (job.processedOn ?? 0)).sort((a, b) => a - b),
     );
+    // Each job the workers took left the wait list (an 'active' event).
+    expect(waitListChanges).toBeGreaterThanOrEqual(3);
   });
 });

@@ -6,8 +6,9 @@
  *
  * As a contract-I/O ceiling (`contractRead`) it also does the rest of what the contract's answer
  * rests on (docs/api.md: "done" when the file exists; `time` estimated from the queue ahead): a
- * stat of the file, and the job read with its place in the queue by the service's own script
- * instead of the HGETALL.
+ * stat of the file, and the job read with the queue's lengths by the service's own script
+ * instead of the HGETALL; its place in the queue from the wait list, read every 250 ms as the
+ * service's snapshot is (docs/api.md says `time` may be that old).
  */
 import { ceilingConfig, sendJson, serveCeiling } from '@pawlink/bench/ceiling';
 import { ceilingRateLimit, type CeilingRateLimitConfig } from '@pawlink/bench/ceiling-rate-limit';
@@ -29,7 +30,7 @@ export interface CheckCeilingConfig {
   defaultJobMs: number;
   /** Also counts each request in rate-limit windows (the contract's I/O for the endpoint), in the same write as the read. */
   rateLimit?: CeilingRateLimitConfig;
-  /** Also stats the thumbnail under this directory and reads the job as the service does (state, place in the queue). */
+  /** Also stats the thumbnail under this directory and reads the job as the service does (state, lengths, the wait list every 250 ms). */
   contractRead?: { thumbsDir: string };
 }
 
@@ -41,6 +42,9 @@ const countRequest = config.rateLimit ? ceilingRateLimit(redis, config.rateLimit
 const NO_JOB: Record<string, string> = {};
 const queueKeys = READ_JOB_KEYS.map((key) => `${config.jobKeyPrefix}${key}`);
 const readJob = config.contractRead ? jobReader(redis) : undefined;
+const waitListRead = config.contractRead
+  ? setInterval(() => void redis.lrange(`${config.jobKeyPrefix}wait`, -10_000, -1).catch(() => undefined), 250)
+  : undefined;
 
 /** The job's hash as the contract read gets it (after a stat), or by one HGETALL. */
 async function jobFields(md5: string, type: ThumbnailType): Promise<Record<string, string>> {
@@ -78,6 +82,9 @@ serveCeiling(
     };
     sendJson(res, 200, body, { 'Cache-Control': 'no-store', 'Retry-After': retryAfter });
   },
-  () => redis.quit(),
+  () => {
+    clearInterval(waitListRead);
+    return redis.quit();
+  },
   { expressRoute: '/check/:first/:second' },
 );

@@ -75,7 +75,7 @@ await runHttpBench('thumbs', async ({ defer, measure, log }) => {
       rateLimit: ceilingWindows('thumbs.check', config.redis.prefix),
       contractRead: { thumbsDir: thumbnailsDir(config.mediaDir) },
     } satisfies CheckCeilingConfig,
-    `a stat of the file, the job and its place in the queue (the service's script) and the rate-limit hit (the service's script), the two scripts sent in one write`,
+    `a stat of the file, the job's state and the queue's lengths (the service's script) and the rate-limit hit (the service's script), the two scripts sent in one write; the wait list read every 250 ms for the job's place`,
     defer,
   );
 

@@ -21,6 +21,23 @@ export interface JobSnapshot {
   delayMs: number | null;
 }
 
+/** The queue's lengths, read in the same script as a job. */
+export interface QueueLengths {
+  active: number;
+  /** Waiting jobs (the wait list and prioritized ones), this one included when it waits. */
+  waiting: number;
+}
+
+/**
+ * A job as one read found it, and the queue's lengths in that same read: what `find()` answers
+ * and what `load()` estimates from, passed from one to the other by the caller. `queue` is null
+ * when the read could not see the queue (a job gone between its add and its read-back).
+ */
+export interface JobRead {
+  job: JobSnapshot;
+  queue: QueueLengths | null;
+}
+
 /** How busy the queue is in front of one job. */
 export interface QueueLoad {
   jobsAhead: number;

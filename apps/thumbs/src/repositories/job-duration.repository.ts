@@ -70,9 +70,14 @@ export class JobDurationRepository {
   }
 }
 
+/** The queue's events that move jobs into, out of or within the wait list. */
+const WAIT_LIST_EVENTS = ['waiting', 'active', 'removed', 'cleaned'] as const;
+
 /**
- * Listens for completed jobs (from any worker) and records their durations. Needs its own
- * blocking Redis connection; close it on shutdown.
+ * Listens for completed jobs (from any worker) and records their durations; on the same events
+ * stream, tells `onWaitListChange` when a job enters or leaves the wait list (the snapshot of the
+ * check's estimate, ThumbnailQueueRepository.queueChanged). Needs its own blocking Redis
+ * connection; close it on shutdown.
  */
 export function startDurationRecorder(options: {
   connection: ConnectionOptions;
@@ -80,6 +85,7 @@ export function startDurationRecorder(options: {
   queue: ThumbnailQueue;
   durations: JobDurationRepository;
   onError: (error: unknown) => void;
+  onWaitListChange?: () => void;
 }): QueueEvents {
   const events = new QueueEvents(THUMBNAIL_QUEUE, { connection: options.connection, prefix: options.queuePrefix });
   events.on('completed', ({ jobId }) => {
@@ -89,6 +95,8 @@ export function startDurationRecorder(options: {
         await options.durations.record(jobId, job.finishedOn, job.finishedOn - job.processedOn);
     })().catch(options.onError);
   });
+  const { onWaitListChange } = options;
+  if (onWaitListChange) for (const event of WAIT_LIST_EVENTS) events.on(event, () => onWaitListChange());
   events.on('error', options.onError);
   return events;
 }

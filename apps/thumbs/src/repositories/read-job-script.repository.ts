@@ -12,45 +12,47 @@ export const READ_JOB_KEYS = [
   'prioritized',
   'active',
   'wait',
-  'paused',
   'waiting-children',
 ] as const;
 
+/** The fields of a job's hash that the API answers from (BullMQ stores about ten more: data, opts, …). */
+export const READ_JOB_FIELDS = ['timestamp', 'progress', 'processedOn', 'finishedOn', 'failedReason', 'delay'] as const;
+export type ReadJobField = (typeof READ_JOB_FIELDS)[number];
+
 /**
- * A job's state as BullMQ's own getState script decides it (same keys, same order), its hash, and
- * the queue lengths in front of it: {state, index in the wait list or -1, active, wait, prioritized, fields}.
+ * A job's state, the fields of its hash the API uses and the queue's lengths, in one atomic read:
+ * {state, active, wait, prioritized, values of READ_JOB_FIELDS}, or {'unknown'} without a job.
+ * The state is decided in BullMQ's getState order, except that the wait list is not walked: a
+ * stored job in none of the sorted sets and not in the active list is waiting (BullMQ keeps every
+ * job in exactly one of them and moves it between them inside its scripts). LPOS over the wait
+ * list was the part of the check that grew with the queue (ADR 0011, "The check's place in the
+ * queue from a snapshot"); the job's place comes from WaitListSnapshot.
  */
 export const READ_JOB_SCRIPT = `
 local id = ARGV[1]
-local state = 'unknown'
-local waitIndex = -1
+if redis.call('EXISTS', KEYS[8]) == 0 then return {'unknown'} end
+local state = 'waiting'
 if redis.call('ZSCORE', KEYS[1], id) then state = 'completed'
 elseif redis.call('ZSCORE', KEYS[2], id) then state = 'failed'
 elseif redis.call('ZSCORE', KEYS[3], id) then state = 'delayed'
 elseif redis.call('ZSCORE', KEYS[4], id) then state = 'prioritized'
 elseif redis.call('LPOS', KEYS[5], id) then state = 'active'
-else
-  local index = redis.call('LPOS', KEYS[6], id)
-  if index then state = 'waiting'; waitIndex = index
-  elseif redis.call('LPOS', KEYS[7], id) then state = 'waiting'
-  elseif redis.call('ZSCORE', KEYS[8], id) then state = 'waiting-children' end
-end
-return {state, waitIndex, redis.call('LLEN', KEYS[5]), redis.call('LLEN', KEYS[6]), redis.call('ZCARD', KEYS[4]), redis.call('HGETALL', KEYS[9])}
+elseif redis.call('ZSCORE', KEYS[7], id) then state = 'waiting-children' end
+return {state, redis.call('LLEN', KEYS[5]), redis.call('LLEN', KEYS[6]), redis.call('ZCARD', KEYS[4]),
+  redis.call('HMGET', KEYS[8], '${READ_JOB_FIELDS.join("', '")}')}
 `;
 
 /** What READ_JOB_SCRIPT answers, decoded. */
 export interface ReadJobAnswer {
   state: string;
-  /** The job's index in the wait list, -1 when it is not there. */
-  waitIndex: number;
   active: number;
   waiting: number;
   prioritized: number;
-  /** The job's hash; empty when there is no job. */
-  hash: Map<string, string>;
+  /** The job's READ_JOB_FIELDS that are set; empty when there is no job. */
+  hash: Map<ReadJobField, string>;
 }
 
-type RawAnswer = [string, number, number, number, number, string[]];
+type RawAnswer = [string, number?, number?, number?, Array<string | null>?];
 type ReadJobCommand = (...keysAndId: string[]) => Promise<RawAnswer>;
 
 /**
@@ -66,9 +68,12 @@ export function jobReader(
     redis.defineCommand('pawlinkReadThumbnailJob', { numberOfKeys: READ_JOB_KEYS.length + 1, lua: READ_JOB_SCRIPT });
   const command = (commands.pawlinkReadThumbnailJob as ReadJobCommand).bind(redis);
   return async (queueKeys, jobKey, id) => {
-    const [state, waitIndex, active, waiting, prioritized, fields] = await command(...queueKeys, jobKey, id);
-    const hash = new Map<string, string>();
-    for (let i = 0; i + 1 < fields.length; i += 2) hash.set(fields[i]!, fields[i + 1]!);
-    return { state, waitIndex, active, waiting, prioritized, hash };
+    const [state, active = 0, waiting = 0, prioritized = 0, values = []] = await command(...queueKeys, jobKey, id);
+    const hash = new Map<ReadJobField, string>();
+    READ_JOB_FIELDS.forEach((field, i) => {
+      const value = values[i];
+      if (value !== null && value !== undefined) hash.set(field, value);
+    });
+    return { state, active, waiting, prioritized, hash };
   };
 }

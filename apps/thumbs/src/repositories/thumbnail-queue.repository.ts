@@ -11,22 +11,34 @@ import {
 import { Job, Queue, type JobsOptions } from 'bullmq';
 import type { RedisClient } from '@pawlink/service-kit/redis';
 import { telemetryHooks } from '@pawlink/service-kit/telemetry-hooks';
-import type { JobPhase, JobPolicy, JobSnapshot, QueueLoad } from '../domain/thumbnail-state.rules.js';
+import type {
+  JobPhase,
+  JobPolicy,
+  JobRead,
+  JobSnapshot,
+  QueueLengths,
+  QueueLoad,
+} from '../domain/thumbnail-state.rules.js';
 import { jobReader, READ_JOB_KEYS, type ReadJobAnswer } from './read-job-script.repository.js';
-
-/** Queue lengths read together with a job. */
-interface QueueSnapshot {
-  active: number;
-  waiting: number;
-  /** Waiting jobs a worker takes before this one; null when the job is not in the wait list. */
-  waitingAhead: number | null;
-}
+import { WaitListSnapshot } from './wait-list-snapshot.repository.js';
 
 export interface ThumbnailQueueOptions {
   redisPrefix: string;
   /** Worker count is a CLIENT LIST scan; cached this long. */
   workerCountTtlMs?: number;
+  /** How old the view of the wait list that places a job in it may be (docs/api.md, `time`). */
+  waitListMaxAgeMs?: number;
+  /** The wait list's front this long at most is read into that view; a job further back counts every waiting job ahead. */
+  waitListMaxIds?: number;
+  /** Unix ms now, for the age of that view; tests move it. */
+  clock?: () => number;
 }
+
+/** docs/api.md: `time` may be estimated from a view of the queue this old. */
+export const WAIT_LIST_MAX_AGE_MS = 250;
+/** After a queue event, the view is read again once it is this old. */
+const WAIT_LIST_MIN_AGE_MS = 50;
+const WAIT_LIST_MAX_IDS = 10_000;
 
 /** The states an operator sees counted by `queue status`. */
 export const QUEUE_STATES = ['waiting', 'prioritized', 'delayed', 'active', 'completed', 'failed'] as const;
@@ -89,8 +101,8 @@ function snapshotOfHash(id: string, phase: JobPhase, hash: ReadonlyMap<string, s
 /** The BullMQ side of thumbnails: one job per (md5, type), found and created by its jobId. */
 export class ThumbnailQueueRepository {
   private workerSlotsSeen: { count: number; at: number } | undefined;
-  /** The queue in front of each job this repository read, as read in the same script (load() needs no second read). */
-  private readonly queueSeenWith = new WeakMap<JobSnapshot, QueueSnapshot>();
+  /** Where each waiting job stands in the wait list, as of at most `waitListMaxAgeMs` ago. */
+  private readonly waitList: WaitListSnapshot;
 
   /** READ_JOB_SCRIPT, sent by its SHA. */
   private readonly readJob: (queueKeys: readonly string[], jobKey: string, id: string) => Promise<ReadJobAnswer>;
@@ -103,34 +115,53 @@ export class ThumbnailQueueRepository {
   ) {
     this.readJob = jobReader(redis);
     this.readJobQueueKeys = READ_JOB_KEYS.map((key) => queue.toKey(key));
+    const waitKey = queue.toKey('wait');
+    const maxIds = options.waitListMaxIds ?? WAIT_LIST_MAX_IDS;
+    // Workers take jobs from the right end of the wait list, new jobs are pushed on the left.
+    this.waitList = new WaitListSnapshot(() => redis.lrange(waitKey, -maxIds, -1), {
+      maxAgeMs: options.waitListMaxAgeMs ?? WAIT_LIST_MAX_AGE_MS,
+      minAgeMs: Math.min(WAIT_LIST_MIN_AGE_MS, options.waitListMaxAgeMs ?? WAIT_LIST_MAX_AGE_MS),
+      clock: options.clock ?? Date.now,
+    });
   }
 
-  async find(md5: string, type: ThumbnailType): Promise<JobSnapshot | null> {
+  /** The job and the queue's lengths, read together; `load()` takes what this answers. */
+  async find(md5: string, type: ThumbnailType): Promise<JobRead | null> {
     return this.read(thumbnailJobId(md5, type));
   }
 
   /**
-   * The job as stored, its state and the queue in front of it in one script: one round trip, one
+   * The job as stored, its state and the queue's lengths in one script: one round trip, one
    * atomic view (read separately, a job failing between the state and the data looked failed
    * without finishedOn).
    */
-  private async read(jobId: string): Promise<JobSnapshot | null> {
-    const { state, waitIndex, active, waiting, prioritized, hash } = await this.readJob(
+  private async read(jobId: string): Promise<JobRead | null> {
+    const { state, active, waiting, prioritized, hash } = await this.readJob(
       this.readJobQueueKeys,
       this.queue.toKey(jobId),
       jobId,
     );
     const phase = PHASES[state];
     if (hash.size === 0 || !phase) return null;
-    // With traces on, the request reading the job (a check, a repeated PUT) links to the job's trace.
-    telemetryHooks()?.linkToQueuedJob(Job.optsFromJSON(hash.get('opts')).telemetry?.metadata);
-    const snapshot = snapshotOfHash(jobId, phase, hash);
-    this.queueSeenWith.set(snapshot, {
-      active,
-      waiting: waiting + prioritized,
-      waitingAhead: waitIndex < 0 ? null : Math.max(0, waiting - 1 - waitIndex),
-    });
-    return snapshot;
+    await this.linkToQueuedJob(jobId);
+    return { job: snapshotOfHash(jobId, phase, hash), queue: { active, waiting: waiting + prioritized } };
+  }
+
+  /**
+   * With traces on, the request reading the job (a check, a repeated PUT) links to the job's
+   * trace. The job's options are read for it only then: the check's script reads no more than the
+   * answer needs.
+   */
+  private async linkToQueuedJob(jobId: string): Promise<void> {
+    const telemetry = telemetryHooks();
+    if (!telemetry) return;
+    const opts = await this.redis.hget(this.queue.toKey(jobId), 'opts');
+    telemetry.linkToQueuedJob(Job.optsFromJSON(opts ?? undefined).telemetry?.metadata);
+  }
+
+  /** The queue changed (a job added, taken, finished or removed, seen by the queue's events): places are read again. */
+  queueChanged(): void {
+    this.waitList.invalidate();
   }
 
   /**
@@ -138,11 +169,12 @@ export class ThumbnailQueueRepository {
    * answers an add of an existing id with a Job built from this call's arguments (its own
    * timestamp), so the stored job is read back: every caller then sees the one queued time.
    */
-  async enqueue(payload: ThumbnailJobPayload, policy: JobPolicy): Promise<JobSnapshot> {
+  async enqueue(payload: ThumbnailJobPayload, policy: JobPolicy): Promise<JobRead> {
     const job = await this.queue.add(THUMBNAIL_JOB, payload, jobOptions(payload, policy));
-    const snapshot = await this.read(job.id ?? thumbnailJobId(payload.md5, payload.type));
+    this.waitList.invalidate();
+    const read = await this.read(job.id ?? thumbnailJobId(payload.md5, payload.type));
     // A job removed between add() and getState() reads as unknown; the next request sees the truth.
-    return snapshot ?? this.fallbackSnapshot(job);
+    return read ?? { job: this.fallbackSnapshot(job), queue: null };
   }
 
   /**
@@ -150,15 +182,15 @@ export class ThumbnailQueueRepository {
    * attempt. Under a short Redis lock the job is read again and only removed when it is still the
    * same finished job, so instances racing on one stale job make exactly one new attempt.
    */
-  async replace(stale: JobSnapshot, payload: ThumbnailJobPayload, policy: JobPolicy): Promise<JobSnapshot> {
+  async replace(stale: JobSnapshot, payload: ThumbnailJobPayload, policy: JobPolicy): Promise<JobRead> {
     const lockKey = `${this.options.redisPrefix}thumbs:replace:${stale.id}`;
     for (let attempt = 0; attempt < 50; attempt++) {
       const token = `${process.pid}:${Math.random()}`;
       if ((await this.redis.set(lockKey, token, 'PX', REPLACE_LOCK_MS, 'NX')) === 'OK') {
         try {
-          const currentSnapshot = await this.read(stale.id);
-          if (currentSnapshot && !isSameFinishedJob(currentSnapshot, stale)) return currentSnapshot;
-          if (currentSnapshot) await this.queue.remove(stale.id);
+          const current = await this.read(stale.id);
+          if (current && !isSameFinishedJob(current.job, stale)) return current;
+          if (current) await this.queue.remove(stale.id);
           return await this.enqueue(payload, policy);
         } finally {
           await this.releaseLock(lockKey, token);
@@ -167,31 +199,32 @@ export class ThumbnailQueueRepository {
       await sleep(50);
     }
     // Another instance is still replacing it; whatever is there now is the answer.
-    return (await this.find(payload.md5, payload.type)) ?? stale;
+    return (await this.find(payload.md5, payload.type)) ?? { job: stale, queue: null };
   }
 
-  /** Running jobs and waiting jobs in front of this one, and how many run side by side. */
-  async load(job: JobSnapshot): Promise<QueueLoad> {
-    const [queue, workers] = await Promise.all([
-      this.queueSeenWith.get(job) ?? this.readQueue(job),
+  /**
+   * Running jobs and waiting jobs in front of a job that `find()`, `enqueue()` or `replace()`
+   * answered, and how many run side by side. The lengths are the ones read with the job; a
+   * waiting job's place is from the wait list's snapshot, never more than the waiting jobs read
+   * with it (a job not in the snapshot, queued since, is behind every waiting job).
+   */
+  async load({ job, queue: lengthsRead }: JobRead): Promise<QueueLoad> {
+    const [queue, workers, waitingAheadSeen] = await Promise.all([
+      lengthsRead ?? this.readLengths(),
       this.workerSlots(),
+      job.phase === 'waiting' ? this.waitList.waitingAhead(job.id) : null,
     ]);
     const waitingAhead =
-      job.phase === 'active'
-        ? 0
-        : (queue.waitingAhead ?? (job.phase === 'waiting' ? Math.max(0, queue.waiting - 1) : queue.waiting));
+      job.phase === 'waiting' ? Math.min(waitingAheadSeen ?? Infinity, Math.max(0, queue.waiting - 1)) : queue.waiting;
     return {
       jobsAhead: job.phase === 'active' ? 0 : queue.active + waitingAhead,
       slots: Math.max(1, workers, queue.active),
     };
   }
 
-  private async readQueue(job: JobSnapshot): Promise<QueueSnapshot> {
-    const [counts, waitingAhead] = await Promise.all([
-      this.queue.getJobCounts('active', 'waiting', 'prioritized'),
-      job.phase === 'waiting' ? this.waitingAhead(job.id) : Promise.resolve(null),
-    ]);
-    return { active: counts.active ?? 0, waiting: (counts.waiting ?? 0) + (counts.prioritized ?? 0), waitingAhead };
+  private async readLengths(): Promise<QueueLengths> {
+    const counts = await this.queue.getJobCounts('active', 'waiting', 'prioritized');
+    return { active: counts.active ?? 0, waiting: (counts.waiting ?? 0) + (counts.prioritized ?? 0) };
   }
 
   /** Jobs per state, for operators. */
@@ -208,13 +241,6 @@ export class ThumbnailQueueRepository {
   /** Forgets failed jobs that finished at least `olderThanMs` ago; answers how many. */
   async removeFailed(olderThanMs: number): Promise<number> {
     return (await this.queue.clean(olderThanMs, 0, 'failed')).length;
-  }
-
-  private async waitingAhead(jobId: string): Promise<number | null> {
-    // Workers take jobs from the right end of the wait list, new jobs are pushed on the left.
-    const waitKey = this.queue.toKey('wait');
-    const [index, length] = await Promise.all([this.redis.lpos(waitKey, jobId), this.redis.llen(waitKey)]);
-    return index === null ? null : Math.max(0, length - 1 - index);
   }
 
   /** Jobs the connected workers run side by side: each announces its concurrency in its name. */

@@ -1,7 +1,7 @@
 import type { ThumbnailType } from '@pawlink/contracts';
 import type { JobDurationRepository } from '../repositories/job-duration.repository.js';
 import type { ThumbnailFileRepository } from '../repositories/thumbnail-file.repository.js';
-import type { JobPolicy, JobSnapshot } from '../domain/thumbnail-state.rules.js';
+import type { JobPolicy, JobRead } from '../domain/thumbnail-state.rules.js';
 import type { ThumbnailQueueRepository } from '../repositories/thumbnail-queue.repository.js';
 import {
   doneState,
@@ -25,8 +25,9 @@ export interface CheckThumbnailDeps {
 
 /**
  * GET /check/:md5/:type (docs/api.md, "Thumbnails"): like PUT but never starts anything; an
- * unknown or expired job is missing. The file, then the job and the queue in front of it in one
- * Redis script; recent durations and the worker slots come from short per-process caches.
+ * unknown or expired job is missing. The file, then the job and the queue's lengths in one Redis
+ * script: the answer's state is read on every request. Only the estimate uses per-process views:
+ * recent durations, the worker slots, and the job's place in the wait list (at most 250 ms old).
  */
 export class CheckThumbnailService {
   constructor(private readonly deps: CheckThumbnailDeps) {}
@@ -35,20 +36,22 @@ export class CheckThumbnailService {
     const { files, queue, jobs, clock } = this.deps;
     const ref: ThumbnailRef = { md5, type, urls: this.deps.urls };
     if (await files.exists(md5, type)) return doneState(ref);
-    const job = await queue.find(md5, type);
-    if (!job) return { status: 'missing' };
+    const read = await queue.find(md5, type);
+    if (!read) return { status: 'missing' };
+    const { job } = read;
     if (job.phase === 'completed') {
       // The job may have finished between the two reads; a completed job without its file is not a thumbnail.
       return (await files.exists(md5, type)) ? doneState(ref) : { status: 'missing' };
     }
     if (isStaleJob(job, jobs.keepFailedSeconds, clock())) return { status: 'missing' };
-    return this.stateOf(job, ref);
+    return this.stateOf(read, ref);
   }
 
-  private async stateOf(job: JobSnapshot, ref: ThumbnailRef): Promise<ThumbnailState> {
+  private async stateOf(read: JobRead, ref: ThumbnailRef): Promise<ThumbnailState> {
+    const { job } = read;
     const settled = settledStateOf(job, ref, { queuedNow: false, now: this.deps.clock() });
     if (settled) return settled;
-    const [averageJobMs, load] = await Promise.all([this.deps.durations.averageMs(), this.deps.queue.load(job)]);
+    const [averageJobMs, load] = await Promise.all([this.deps.durations.averageMs(), this.deps.queue.load(read)]);
     return processingStateOf(job, ref, { averageJobMs, load, now: this.deps.clock() });
   }
 }

@@ -160,7 +160,7 @@ describe('request (PUT)', () => {
     const state = processing(await service.request(byMd5(MD5), 'gif'));
     expect(queue.added).toHaveLength(1);
     expect(state.startedAt).toBe(now);
-    expect((await queue.find(MD5, 'gif'))?.phase).toBe('waiting');
+    expect((await queue.find(MD5, 'gif'))?.job.phase).toBe('waiting');
   });
 
   it('makes again a completed job whose file is gone; a completed job with its file is done', async () => {

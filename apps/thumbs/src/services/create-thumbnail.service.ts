@@ -5,7 +5,7 @@ import type { JobDurationRepository } from '../repositories/job-duration.reposit
 import type { PostRepository, PostRequester } from '../repositories/post.repository.js';
 import type { ThumbnailCallbackRepository } from '../repositories/thumbnail-callback.repository.js';
 import type { ThumbnailFileRepository } from '../repositories/thumbnail-file.repository.js';
-import type { JobPolicy, JobSnapshot } from '../domain/thumbnail-state.rules.js';
+import type { JobPolicy, JobRead } from '../domain/thumbnail-state.rules.js';
 import type { ThumbnailQueueRepository } from '../repositories/thumbnail-queue.repository.js';
 import { postMd5OrRefuse, type ThumbnailTarget } from '../domain/thumbnail-id.rules.js';
 import {
@@ -87,22 +87,23 @@ export class CreateThumbnailService {
       requestedAt: clock(),
       ...(target.kind === 'post' ? { postId: target.postId } : {}),
     };
-    let job = await queue.find(md5, type);
-    if (job && job.phase === 'completed' && (await files.exists(md5, type))) return doneState(ref);
-    if (job && !isStaleJob(job, jobs.keepFailedSeconds, clock())) return this.stateOf(job, ref, false);
-    job = job ? await queue.replace(job, payload, jobs) : await queue.enqueue(payload, jobs);
+    const found = await queue.find(md5, type);
+    if (found?.job.phase === 'completed' && (await files.exists(md5, type))) return doneState(ref);
+    if (found && !isStaleJob(found.job, jobs.keepFailedSeconds, clock())) return this.stateOf(found, ref, false);
+    const queued = found ? await queue.replace(found.job, payload, jobs) : await queue.enqueue(payload, jobs);
     // Queued now, by this request or a racing one.
-    return this.stateOf(job, ref, true);
+    return this.stateOf(queued, ref, true);
   }
 
   private async stateOf(
-    job: JobSnapshot,
+    read: JobRead,
     ref: ThumbnailRef,
     queuedNow: boolean,
   ): Promise<Exclude<ThumbnailState, { status: 'missing' }>> {
+    const { job } = read;
     const settled = settledStateOf(job, ref, { queuedNow, now: this.deps.clock() });
     if (settled) return settled;
-    const [averageJobMs, load] = await Promise.all([this.deps.durations.averageMs(), this.deps.queue.load(job)]);
+    const [averageJobMs, load] = await Promise.all([this.deps.durations.averageMs(), this.deps.queue.load(read)]);
     return processingStateOf(job, ref, { averageJobMs, load, now: this.deps.clock() });
   }
 }

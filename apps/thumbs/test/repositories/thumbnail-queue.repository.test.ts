@@ -87,7 +87,7 @@ describe('ThumbnailQueueRepository', () => {
     const second = await repository.enqueue(payload(md5, 2), POLICY);
 
     const stored = await queue.getJob(thumbnailJobId(md5, 'gif'));
-    expect(first).toEqual({
+    expect(first.job).toEqual({
       id: thumbnailJobId(md5, 'gif'),
       phase: 'waiting',
       progress: 0,
@@ -97,8 +97,8 @@ describe('ThumbnailQueueRepository', () => {
       failedReason: null,
       delayMs: null,
     });
-    expect(second).toEqual(first);
-    expect(await repository.find(md5, 'gif')).toEqual(first);
+    expect(second.job).toEqual(first.job);
+    expect((await repository.find(md5, 'gif'))?.job).toEqual(first.job);
     expect(stored?.data).toEqual(payload(md5, 1));
     expect(stored?.opts).toMatchObject({
       attempts: 2,
@@ -140,18 +140,18 @@ describe('ThumbnailQueueRepository', () => {
         await worker.close();
         connection.disconnect();
       }
-      failedQueuedAt = (await repository.find(md5.raced, 'gif'))?.queuedAt ?? 0;
+      failedQueuedAt = (await repository.find(md5.raced, 'gif'))?.job.queuedAt ?? 0;
     });
 
     it('reads as failed, with its reason and when it finished', async () => {
-      const failed = await open().repository.find(md5.raced, 'gif');
+      const failed = (await open().repository.find(md5.raced, 'gif'))?.job;
       expect(failed).toMatchObject({ phase: 'failed', failedReason: 'corrupt: bad header', queuedAt: failedQueuedAt });
       expect(failed?.finishedOn).toBeGreaterThanOrEqual(failedQueuedAt);
     });
 
     it('is replaced exactly once when several instances replace it at once, and each answers the new attempt', async () => {
       const instances = [open(), open(), open()];
-      const stale = await instances[0]!.repository.find(md5.raced, 'gif');
+      const stale = (await instances[0]!.repository.find(md5.raced, 'gif'))?.job;
       expect(stale?.phase).toBe('failed');
       await sleep(5);
       const answers = await Promise.all(
@@ -166,13 +166,13 @@ describe('ThumbnailQueueRepository', () => {
       expect(jobs).toHaveLength(1);
       expect(await jobs[0]?.getState()).toBe('waiting');
       expect(jobs[0]?.data.requestedAt).toBeGreaterThanOrEqual(100);
-      const replaced = await instances[0]!.repository.find(md5.raced, 'gif');
+      const replaced = (await instances[0]!.repository.find(md5.raced, 'gif'))?.job;
       expect(replaced).toMatchObject({ phase: 'waiting', failedReason: null, finishedOn: null });
       expect(replaced?.queuedAt).toBeGreaterThan(failedQueuedAt);
-      for (const answer of answers) expect(answer).toEqual(replaced);
+      for (const answer of answers) expect(answer.job).toEqual(replaced);
 
       // A replace that arrives with the old snapshot leaves the new attempt alone.
-      expect(await instances[1]!.repository.replace(stale!, payload(md5.raced, 999), POLICY)).toEqual(replaced);
+      expect((await instances[1]!.repository.replace(stale!, payload(md5.raced, 999), POLICY)).job).toEqual(replaced);
       expect((await instances[0]!.queue.getJob(thumbnailJobId(md5.raced, 'gif')))?.data.requestedAt).toBe(
         jobs[0]?.data.requestedAt,
       );
