@@ -7,15 +7,15 @@
  */
 import { performance } from 'node:perf_hooks';
 import sharp from 'sharp';
-import { ImageRepository } from '../repositories/image.repository.js';
+import { ImageRepository } from '../src/repositories/image.repository.js';
 import {
   ThumbnailEncoderRepository,
   WEBP_QUALITY,
   type GifEncoding,
-} from '../repositories/thumbnail-encoder.repository.js';
-import { VideoRepository } from '../repositories/video.repository.js';
-import type { Clip } from '../domain/clip.rules.js';
-import { clipRequestFor } from '../domain/thumbnail-job.rules.js';
+} from '../src/repositories/thumbnail-encoder.repository.js';
+import { VideoRepository } from '../src/repositories/video.repository.js';
+import type { Clip } from '../src/domain/clip.rules.js';
+import { clipRequestFor } from '../src/domain/thumbnail-job.rules.js';
 import { psnrLuma, psnrRgb, ssimLuma } from './image-quality.js';
 import { IMAGE_EXTS, WORKER_LIMITS, median } from './bench-inputs.js';
 

@@ -7,14 +7,14 @@
  */
 import { performance } from 'node:perf_hooks';
 import sharp from 'sharp';
-import { encodeIndexedGif } from '../repositories/indexed-gif-encoder.repository.js';
-import { ImageRepository } from '../repositories/image.repository.js';
-import { ThumbnailEncoderRepository } from '../repositories/thumbnail-encoder.repository.js';
-import { runTool } from '../repositories/tool-process.repository.js';
-import { VideoRepository } from '../repositories/video.repository.js';
-import type { Clip } from '../domain/clip.rules.js';
-import { indexedClipOfPal8 } from '../domain/gif-frames.rules.js';
-import { clipRequestFor } from '../domain/thumbnail-job.rules.js';
+import { encodeIndexedGif } from '../src/repositories/indexed-gif-encoder.repository.js';
+import { ImageRepository } from '../src/repositories/image.repository.js';
+import { ThumbnailEncoderRepository } from '../src/repositories/thumbnail-encoder.repository.js';
+import { runTool } from '../src/repositories/tool-process.repository.js';
+import { VideoRepository } from '../src/repositories/video.repository.js';
+import type { Clip } from '../src/domain/clip.rules.js';
+import { indexedClipOfPal8 } from '../src/domain/gif-frames.rules.js';
+import { clipRequestFor } from '../src/domain/thumbnail-job.rules.js';
 import { psnrLuma, psnrRgb, ssimLuma } from './image-quality.js';
 import { cpuMs } from './proc-stats.js';
 import type { Quality, WebpInput } from './webp-comparison.js';
