@@ -12,6 +12,8 @@ import { ImageRepository } from '../src/repositories/image.repository.js';
 import { ThumbnailEncoderRepository } from '../src/repositories/thumbnail-encoder.repository.js';
 import { runTool } from '../src/repositories/tool-process.repository.js';
 import { VideoRepository } from '../src/repositories/video.repository.js';
+import { ImageClipService } from '../src/services/image-clip.service.js';
+import { VideoClipService } from '../src/services/video-clip.service.js';
 import type { Clip } from '../src/domain/clip.rules.js';
 import { indexedClipOfPal8 } from '../src/domain/gif-frames.rules.js';
 import { clipRequestFor } from '../src/domain/thumbnail-job.rules.js';
@@ -102,8 +104,8 @@ function differingPixels(a: Buffer, b: Buffer): number {
 
 /** Decodes each input as a gif job does, then makes both GIFs of the same frames `runs` times, alternating. */
 export async function measureGif(inputs: readonly WebpInput[], runs: number): Promise<GifMeasure[]> {
-  const videos = new VideoRepository({ ffmpegPath: 'ffmpeg', ffprobePath: 'ffprobe' });
-  const images = new ImageRepository();
+  const videos = new VideoClipService(new VideoRepository({ ffmpegPath: 'ffmpeg', ffprobePath: 'ffprobe' }));
+  const images = new ImageClipService(new ImageRepository());
   const encoder = new ThumbnailEncoderRepository({ ffmpegPath: 'ffmpeg' });
   const request = clipRequestFor('gif', WORKER_LIMITS);
   const results: GifMeasure[] = [];

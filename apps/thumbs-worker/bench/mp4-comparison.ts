@@ -16,6 +16,8 @@ import { encodeMp4, MP4_CRF, MP4_PRESET, type Mp4Settings } from '../src/reposit
 import { ThumbnailEncoderRepository, type GifEncoding } from '../src/repositories/thumbnail-encoder.repository.js';
 import { runTool } from '../src/repositories/tool-process.repository.js';
 import { VideoRepository } from '../src/repositories/video.repository.js';
+import { ImageClipService } from '../src/services/image-clip.service.js';
+import { VideoClipService } from '../src/services/video-clip.service.js';
 import type { Clip } from '../src/domain/clip.rules.js';
 import { mp4FrameSize, mp4Timeline } from '../src/domain/mp4-frames.rules.js';
 import { clipRequestFor } from '../src/domain/thumbnail-job.rules.js';
@@ -118,8 +120,8 @@ async function gifQuality(gif: Buffer, clip: Clip): Promise<Quality> {
 
 /** Decodes each input as a gif job does; GIF and MP4 of the same frames; whole gif jobs with and without the MP4, `runs` times each. */
 export async function measureMp4(inputs: readonly WebpInput[], runs: number): Promise<Mp4Measure[]> {
-  const videos = new VideoRepository({ ffmpegPath: 'ffmpeg', ffprobePath: 'ffprobe' });
-  const images = new ImageRepository();
+  const videos = new VideoClipService(new VideoRepository({ ffmpegPath: 'ffmpeg', ffprobePath: 'ffprobe' }));
+  const images = new ImageClipService(new ImageRepository());
   const encoder = new ThumbnailEncoderRepository({ ffmpegPath: 'ffmpeg' });
   const request = clipRequestFor('gif', WORKER_LIMITS);
   const isImage = (input: WebpInput): boolean => IMAGE_EXTS.includes(input.ext);

@@ -10,7 +10,9 @@ import { ThumbnailEncoderRepository } from './repositories/thumbnail-encoder.rep
 import { ThumbnailFileRepository } from './repositories/thumbnail-file.repository.js';
 import { VideoRepository } from './repositories/video.repository.js';
 import { WorkDirRepository } from './repositories/work-dir.repository.js';
+import { ImageClipService } from './services/image-clip.service.js';
 import { ThumbnailRenderService } from './services/thumbnail-render.service.js';
+import { VideoClipService } from './services/video-clip.service.js';
 import { WorkerStorageService } from './services/worker-storage.service.js';
 
 /*
@@ -61,7 +63,14 @@ export function createThumbsWorkerContainer(config: ThumbsWorkerConfig, logger: 
   };
   return {
     ...repositories,
-    renderService: new ThumbnailRenderService({ ...repositories, logger, limits: worker.limits }),
+    renderService: new ThumbnailRenderService({
+      ...repositories,
+      // the clip services decide what is decoded; the repositories probe and decode
+      videos: new VideoClipService(repositories.videos),
+      images: new ImageClipService(repositories.images),
+      logger,
+      limits: worker.limits,
+    }),
     async close() {
       await redis.quit().catch(() => redis.disconnect());
     },
