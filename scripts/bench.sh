@@ -34,9 +34,9 @@ echo
 # What Express itself leaves of node:http: the bound of every endpoint served through it.
 node tools/bench/dist/framework-floor/main.js || status=$?
 for name in "${targets[@]}"; do
-  entries=("apps/$name/dist/bench/main.js")
+  entries=("apps/$name/bench/dist/bench/main.js")
   # The rendering benchmark measures the worker, so it lives with the worker.
-  [[ "$name" == thumbs ]] && entries+=(apps/thumbs-worker/dist/bench/main.js)
+  [[ "$name" == thumbs ]] && entries+=(apps/thumbs-worker/bench/dist/bench/main.js)
   for entry in "${entries[@]}"; do
     echo
     node "$entry" || status=$?

@@ -12,7 +12,9 @@ import { ThumbnailEncoderRepository } from './repositories/thumbnail-encoder.rep
 import { ThumbnailFileRepository } from './repositories/thumbnail-file.repository.js';
 import { VideoRepository } from './repositories/video.repository.js';
 import { WorkDirRepository } from './repositories/work-dir.repository.js';
+import { ImageClipService } from './services/image-clip.service.js';
 import { ThumbnailRenderService } from './services/thumbnail-render.service.js';
+import { VideoClipService } from './services/video-clip.service.js';
 import { WorkerStorageService } from './services/worker-storage.service.js';
 
 /*
@@ -61,12 +63,18 @@ export function createThumbsWorkerContainer(config: ThumbsWorkerConfig, logger: 
     encoder: new ThumbnailEncoderRepository({ ffmpegPath: worker.ffmpegPath }),
     thumbnails: new ThumbnailFileRepository(thumbnailsDir(config.mediaDir)),
   };
+  const steps = {
+    ...repositories,
+    // the clip services decide what is decoded; the repositories probe and decode
+    videos: new VideoClipService(repositories.videos),
+    images: new ImageClipService(repositories.images),
+  };
   return {
     ...repositories,
-    // With traces on (the thread's tracing is started before this), each step is a span of the job's.
     renderService: new ThumbnailRenderService({
-      ...repositories,
-      ...(telemetryHooks() ? renderStepSpans(repositories) : {}),
+      ...steps,
+      // With traces on (the thread's tracing is started before this), each step is a span of the job's.
+      ...(telemetryHooks() ? renderStepSpans(steps) : {}),
       logger,
       limits: worker.limits,
     }),

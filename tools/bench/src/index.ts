@@ -1,3 +1,4 @@
+export * from './app-build.js';
 export * from './ceiling-server.js';
 export * from './contract-references.js';
 export * from './generator.js';

@@ -103,10 +103,13 @@ function variablesRead(): Map<string, string> {
   const read = new Map<string, string>();
   const note = (name: string, file: string) => read.has(name) || read.set(name, relative(repoRoot, file));
   const sources = ['apps', 'packages', 'tools'].flatMap((top) =>
-    readdirSync(join(repoRoot, top)).flatMap((pkg) => {
-      const src = join(repoRoot, top, pkg, 'src');
-      return existsSync(src) ? filesUnder(src, (f) => f.endsWith('.ts') && !/\.(spec|test)\.ts$/.test(f)) : [];
-    }),
+    readdirSync(join(repoRoot, top)).flatMap((pkg) =>
+      // an app's benchmarks sit beside its src/ (they read BENCH_* variables)
+      ['src', 'bench'].flatMap((folder) => {
+        const dir = join(repoRoot, top, pkg, folder);
+        return existsSync(dir) ? filesUnder(dir, (f) => f.endsWith('.ts') && !/\.(spec|test)\.ts$/.test(f)) : [];
+      }),
+    ),
   );
   for (const file of sources) {
     const text = readFileSync(file, 'utf8');

@@ -10,7 +10,8 @@ import { layeredPackages, readSource, repoRoot, typescriptFiles } from './source
  * below both the repositories and the services, so an adapter uses a rule without an arrow
  * running back up; handlers, the HTTP helpers and the metrics sit above the services; routes, validation and
  * endpoint declarations above the handlers. A browser app's components sit beside its views. Files directly under `src/` other than `config.ts`,
- * and the CLI, bench and health folders, wire the layers together and stand on top.
+ * and the CLI and health folders, wire the layers together and stand on top (benchmarks sit beside
+ * `src/`, in `bench/`, and are no layer of the app).
  */
 const RANK: Record<string, number> = {
   db: 0,

@@ -1,27 +1,11 @@
-import {
-  clipFps,
-  fitInside,
-  refuseOverPixelLimit,
-  videoClipStart,
-  type Clip,
-  type ClipRequest,
-  type ClipStart,
-  type FrameSink,
-  type FrameSinkFor,
-} from '../domain/clip.rules.js';
+import type { ClipStart, FrameSink } from '../domain/clip.rules.js';
+import type { DecodedFrames, VideoDecode, VideoProbe } from '../domain/clip-plan.rules.js';
 import { UnsupportedMediaError } from '../domain/thumbnail.errors.js';
-import { runTool, type ToolRun } from './tool-process.repository.js';
+import { runTool } from './tool-process.repository.js';
 
-export interface VideoProbe {
-  /** Display size: sample aspect ratio and rotation applied. */
-  width: number;
-  height: number;
-  /** Seconds; NaN when the container does not say. */
-  duration: number;
-  /** Frames per second of the source; NaN when unknown. */
-  fps: number;
-  /** Where the video's keyframes are, seconds from its start, ascending. */
-  keyframes: number[];
+/** A decode's frames, and ffmpeg's last message (why there are none, when there are none). */
+export interface DecodedVideo extends DecodedFrames {
+  lastMessage: string;
 }
 
 export interface FfmpegTools {
@@ -66,6 +50,14 @@ const rate = (value: unknown): number => {
   const [num, den] = value.split('/').map(Number);
   return num !== undefined && den !== undefined && den > 0 && num > 0 ? num / den : Number.NaN;
 };
+
+/** ffmpeg's seek options for a clip's start (none at the very start). */
+const seekTo = (start: ClipStart): string[] =>
+  start.seconds === 0
+    ? []
+    : start.atKeyframe
+      ? ['-ss', (start.seconds + PAST_KEYFRAME_SECONDS).toFixed(3), '-noaccurate_seek']
+      : ['-ss', start.seconds.toFixed(3)];
 
 /** Cuts a raw video stream into frames of `frameBytes` and hands each complete one to `sink`. */
 function framesTo(sink: FrameSink, frameBytes: number): (chunk: Buffer) => void {
@@ -154,69 +146,52 @@ export class VideoRepository {
   }
 
   /**
-   * Probes the file, then decodes a continuous stretch of up to `clipSeconds` from the keyframe
-   * nearest a third in (`videoClipStart`), at ≤ `maxFps`, scaled to fit the box, as raw RGBA over
-   * a pipe. The seek comes before `-i`, so ffmpeg jumps to a keyframe instead of decoding everything
-   * before it; at a keyframe it starts there (`-noaccurate_seek`), elsewhere it decodes from the one
-   * before and drops the frames up to the start. Each frame also goes to `sinkFor`'s sink as soon
-   * as it is decoded (exactly the frames of the clip).
+   * Decodes the stretch asked for (`videoClipPlan`) as raw RGBA over a pipe: up to `seconds` from
+   * `start`, at `fps`, scaled to the size, at most `maxFrames`. The seek comes before `-i`, so
+   * ffmpeg jumps to a keyframe instead of decoding everything before it; at a keyframe it starts
+   * there (`-noaccurate_seek`), elsewhere it decodes from the one before and drops the frames up to
+   * the start. Each frame also goes to `sink` as soon as it is decoded.
    */
-  async readClip(file: string, request: ClipRequest, signal?: AbortSignal, sinkFor?: FrameSinkFor): Promise<Clip> {
-    const probe = await this.probe(file, signal);
-    refuseOverPixelLimit('video', probe.width, probe.height, request.maxInputPixels);
-    const { width, height } = fitInside(probe.width, probe.height, request.box);
-    const fps = clipFps(probe.fps, request.maxFps);
+  async decode(file: string, decode: VideoDecode, signal?: AbortSignal, sink?: FrameSink): Promise<DecodedVideo> {
+    const { width, height } = decode;
     const frameBytes = width * height * 4;
-    const sink = sinkFor?.({ width, height });
-    const decode = (start: ClipStart): Promise<ToolRun> =>
-      runTool(
-        this.tools.ffmpegPath,
-        [
-          '-hide_banner',
-          '-loglevel',
-          'error',
-          '-nostdin',
-          ...(start.seconds === 0
-            ? []
-            : start.atKeyframe
-              ? ['-ss', (start.seconds + PAST_KEYFRAME_SECONDS).toFixed(3), '-noaccurate_seek']
-              : ['-ss', start.seconds.toFixed(3)]),
-          ...SAFE_INPUT,
-          '-i',
-          file,
-          '-t',
-          String(request.clipSeconds),
-          '-map',
-          '0:v:0',
-          '-an',
-          '-sn',
-          '-dn',
-          '-vf',
-          `fps=${fps.toFixed(3)},scale=w=${width}:h=${height}:flags=bilinear,setsar=1`,
-          '-frames:v',
-          String(request.maxFrames),
-          '-f',
-          'rawvideo',
-          '-pix_fmt',
-          'rgba',
-          'pipe:1',
-        ],
-        {
-          signal,
-          maxStdoutBytes: frameBytes * request.maxFrames,
-          onStdout: sink ? framesTo(sink, frameBytes) : undefined,
-        },
-      );
-
-    const start = videoClipStart(probe.duration, request.clipSeconds, probe.keyframes);
-    let result = await decode(start);
-    // A container that misreports its length can leave nothing after the seek point.
-    if (result.stdout.length < frameBytes && start.seconds > 0) result = await decode({ seconds: 0, atKeyframe: true });
+    const result = await runTool(
+      this.tools.ffmpegPath,
+      [
+        '-hide_banner',
+        '-loglevel',
+        'error',
+        '-nostdin',
+        ...seekTo(decode.start),
+        ...SAFE_INPUT,
+        '-i',
+        file,
+        '-t',
+        String(decode.seconds),
+        '-map',
+        '0:v:0',
+        '-an',
+        '-sn',
+        '-dn',
+        '-vf',
+        `fps=${decode.fps.toFixed(3)},scale=w=${width}:h=${height}:flags=bilinear,setsar=1`,
+        '-frames:v',
+        String(decode.maxFrames),
+        '-f',
+        'rawvideo',
+        '-pix_fmt',
+        'rgba',
+        'pipe:1',
+      ],
+      {
+        signal,
+        maxStdoutBytes: frameBytes * decode.maxFrames,
+        onStdout: sink ? framesTo(sink, frameBytes) : undefined,
+      },
+    );
     const count = Math.floor(result.stdout.length / frameBytes);
-    if (count === 0)
-      throw new UnsupportedMediaError(`no video frames could be decoded: ${lastLine(result.stderr, file)}`);
     const frames: Buffer[] = [];
     for (let i = 0; i < count; i++) frames.push(result.stdout.subarray(i * frameBytes, (i + 1) * frameBytes));
-    return { width, height, frames, delaysMs: frames.map(() => Math.round(1000 / fps)) };
+    return { width, height, frames, lastMessage: lastLine(result.stderr, file) };
   }
 }

@@ -8,12 +8,12 @@ import {
 import type { LogSink } from '@pawlink/service-kit/logger';
 import type { RenderLimits } from '../config.js';
 import type { DownloadRepository } from '../repositories/download.repository.js';
-import type { ImageRepository } from '../repositories/image.repository.js';
 import type { PostRepository } from '../repositories/post.repository.js';
 import type { GifEncoding, ThumbnailEncoderRepository } from '../repositories/thumbnail-encoder.repository.js';
 import type { ThumbnailFileRepository } from '../repositories/thumbnail-file.repository.js';
-import type { VideoRepository } from '../repositories/video.repository.js';
 import type { WorkDirRepository } from '../repositories/work-dir.repository.js';
+import type { ImageClipService } from './image-clip.service.js';
+import type { VideoClipService } from './video-clip.service.js';
 import type { Clip, FrameSinkFor } from '../domain/clip.rules.js';
 import { clipRequestFor, filesToWrite, mediaKindOf, thumbnailFilesOf } from '../domain/thumbnail-job.rules.js';
 import { RetryableJobError, UnsupportedMediaError } from '../domain/thumbnail.errors.js';
@@ -26,8 +26,9 @@ export interface ThumbnailRenderDeps {
   posts: Pick<PostRepository, 'findFileByMd5'>;
   workDirs: Pick<WorkDirRepository, 'create'>;
   downloads: Pick<DownloadRepository, 'download'>;
-  videos: Pick<VideoRepository, 'readClip'>;
-  images: Pick<ImageRepository, 'readClip'>;
+  /** What reads a video's clip and an image's (the clip services, over their repositories). */
+  videos: Pick<VideoClipService, 'readClip'>;
+  images: Pick<ImageClipService, 'readClip'>;
   encoder: Pick<ThumbnailEncoderRepository, 'gif' | 'startGif' | 'png' | 'webp' | 'mp4' | 'thumbhash'>;
   thumbnails: Pick<ThumbnailFileRepository, 'write' | 'writeThumbhash' | 'exists' | 'hasThumbhash'>;
   logger: LogSink;

@@ -4,10 +4,12 @@ import path from 'node:path';
 import { makeAnimatedGif, makePng } from '@pawlink/board/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ImageRepository } from '../../src/repositories/image.repository.js';
+import { ImageClipService } from '../../src/services/image-clip.service.js';
 import { UnsupportedMediaError } from '../../src/domain/thumbnail.errors.js';
 
 let dir: string;
-const images = new ImageRepository();
+// the repository probes and decodes; the clip service decides what (domain/clip-plan.rules.ts)
+const images = new ImageClipService(new ImageRepository());
 const request = { box: 320, maxFps: 10, maxFrames: 60, clipSeconds: 3, maxInputPixels: 100_000_000 };
 
 const file = async (name: string, bytes: Buffer | string): Promise<string> => {
@@ -24,7 +26,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-describe('ImageRepository', () => {
+describe('ImageRepository, through ImageClipService', () => {
   it('decodes 3 s of a 9 s animation (30 of its 90 pages) fitted into the box', async () => {
     const clip = await images.readClip(await file('anim.gif', await makeAnimatedGif(90, 480, 270)), request);
     expect({ width: clip.width, height: clip.height, frames: clip.frames.length }).toEqual({

@@ -10,11 +10,13 @@ import { thumbHashToAverageRGBA, thumbHashToApproximateAspectRatio } from 'thumb
 import { ImageRepository } from '../../src/repositories/image.repository.js';
 import { ThumbnailEncoderRepository } from '../../src/repositories/thumbnail-encoder.repository.js';
 import { VideoRepository } from '../../src/repositories/video.repository.js';
+import { ImageClipService } from '../../src/services/image-clip.service.js';
+import { VideoClipService } from '../../src/services/video-clip.service.js';
 import type { Clip } from '../../src/domain/clip.rules.js';
 
 const encoder = new ThumbnailEncoderRepository({ ffmpegPath: 'ffmpeg' });
-const videos = new VideoRepository({ ffmpegPath: 'ffmpeg', ffprobePath: 'ffprobe' });
-const images = new ImageRepository();
+const videos = new VideoClipService(new VideoRepository({ ffmpegPath: 'ffmpeg', ffprobePath: 'ffprobe' }));
+const images = new ImageClipService(new ImageRepository());
 const request = { box: 320, maxFps: 10, maxFrames: 60, clipSeconds: 3, maxInputPixels: 100_000_000 };
 
 let dir: string;

@@ -6,8 +6,8 @@
 import { ceilingConfig, sendJson, serveCeiling } from '@pawlink/bench/ceiling';
 import { ceilingRateLimit } from '@pawlink/bench/ceiling-rate-limit';
 import { Redis } from 'ioredis';
-import { toImageRecord } from '../domain/image-record.rules.js';
-import { NOTES } from '../domain/notes.policy.js';
+import { toImageRecord } from '../src/domain/image-record.rules.js';
+import { NOTES } from '../src/domain/notes.policy.js';
 import { decodeCachedRecord, type RecordCeilingConfig } from './cached-record.js';
 
 /** What bench/main.ts gives this ceiling. */

@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { forEachConcurrently } from '@pawlink/bench';
 import type mysql from 'mysql2/promise';
-import type { ImagesRepositories } from '../container.js';
-import type { ImageRow } from '../db/entities/image.entity.js';
-import type { IdAndSize } from '../repositories/image.repository.js';
+import type { ImagesRepositories } from '../src/container.js';
+import type { ImageRow } from '../src/db/entities/image.entity.js';
+import type { IdAndSize } from '../src/repositories/image.repository.js';
 
 const INSERT_BATCH = 5_000;
 const REDIS_BATCH = 1_000;

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { ceilingConfig, nextRequestId, serveCeiling } from '@pawlink/bench/ceiling';
-import { sendRedirect } from '../http/send-redirect.http.js';
+import { sendRedirect } from '../src/http/send-redirect.http.js';
 
 /** What bench/main.ts gives this ceiling. */
 export interface RedirectCeilingConfig {

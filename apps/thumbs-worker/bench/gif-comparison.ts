@@ -7,14 +7,16 @@
  */
 import { performance } from 'node:perf_hooks';
 import sharp from 'sharp';
-import { encodeIndexedGif } from '../repositories/indexed-gif-encoder.repository.js';
-import { ImageRepository } from '../repositories/image.repository.js';
-import { ThumbnailEncoderRepository } from '../repositories/thumbnail-encoder.repository.js';
-import { runTool } from '../repositories/tool-process.repository.js';
-import { VideoRepository } from '../repositories/video.repository.js';
-import type { Clip } from '../domain/clip.rules.js';
-import { indexedClipOfPal8 } from '../domain/gif-frames.rules.js';
-import { clipRequestFor } from '../domain/thumbnail-job.rules.js';
+import { encodeIndexedGif } from '../src/repositories/indexed-gif-encoder.repository.js';
+import { ImageRepository } from '../src/repositories/image.repository.js';
+import { ThumbnailEncoderRepository } from '../src/repositories/thumbnail-encoder.repository.js';
+import { runTool } from '../src/repositories/tool-process.repository.js';
+import { VideoRepository } from '../src/repositories/video.repository.js';
+import { ImageClipService } from '../src/services/image-clip.service.js';
+import { VideoClipService } from '../src/services/video-clip.service.js';
+import type { Clip } from '../src/domain/clip.rules.js';
+import { indexedClipOfPal8 } from '../src/domain/gif-frames.rules.js';
+import { clipRequestFor } from '../src/domain/thumbnail-job.rules.js';
 import { psnrLuma, psnrRgb, ssimLuma } from './image-quality.js';
 import { cpuMs } from './proc-stats.js';
 import type { Quality, WebpInput } from './webp-comparison.js';
@@ -102,8 +104,8 @@ function differingPixels(a: Buffer, b: Buffer): number {
 
 /** Decodes each input as a gif job does, then makes both GIFs of the same frames `runs` times, alternating. */
 export async function measureGif(inputs: readonly WebpInput[], runs: number): Promise<GifMeasure[]> {
-  const videos = new VideoRepository({ ffmpegPath: 'ffmpeg', ffprobePath: 'ffprobe' });
-  const images = new ImageRepository();
+  const videos = new VideoClipService(new VideoRepository({ ffmpegPath: 'ffmpeg', ffprobePath: 'ffprobe' }));
+  const images = new ImageClipService(new ImageRepository());
   const encoder = new ThumbnailEncoderRepository({ ffmpegPath: 'ffmpeg' });
   const request = clipRequestFor('gif', WORKER_LIMITS);
   const results: GifMeasure[] = [];

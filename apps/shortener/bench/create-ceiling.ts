@@ -9,7 +9,7 @@ import { ceilingConfig, sendJson, serveCeiling } from '@pawlink/bench/ceiling';
 import { ceilingRateLimit, type CeilingRateLimitConfig } from '@pawlink/bench/ceiling-rate-limit';
 import { Redis } from 'ioredis';
 import mysql from 'mysql2/promise';
-import { randomCode } from '../domain/short-code.rules.js';
+import { randomCode } from '../src/domain/short-code.rules.js';
 
 /** What bench/main.ts gives this ceiling. */
 export interface CreateCeilingConfig {

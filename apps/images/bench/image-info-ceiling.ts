@@ -5,7 +5,7 @@
 import { ceilingConfig, sendJson, serveCeiling } from '@pawlink/bench/ceiling';
 import { ceilingRateLimit } from '@pawlink/bench/ceiling-rate-limit';
 import { Redis } from 'ioredis';
-import { toImageWithCategory } from '../domain/image-record.rules.js';
+import { toImageWithCategory } from '../src/domain/image-record.rules.js';
 import { decodeCachedRecord, type RecordCeilingConfig } from './cached-record.js';
 
 const PATH = /^\/images\/([0-9a-f]{32})\.json$/;

@@ -10,6 +10,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import {
+  appBuildFile,
   ceilingWindows,
   createBenchSandbox,
   createBenchKey,
@@ -21,10 +22,10 @@ import {
 } from '@pawlink/bench';
 import { createRedis, databaseName, migrateDatabase } from '@pawlink/service-kit';
 import mysql from 'mysql2/promise';
-import { loadImagesConfig } from '../config.js';
-import { imagesDatabase } from '../db/images.database.js';
-import { RecordCacheRepository } from '../repositories/record-cache.repository.js';
-import { SizeIndexRepository } from '../repositories/size-index.repository.js';
+import { loadImagesConfig } from '../src/config.js';
+import { imagesDatabase } from '../src/db/images.database.js';
+import { RecordCacheRepository } from '../src/repositories/record-cache.repository.js';
+import { SizeIndexRepository } from '../src/repositories/size-index.repository.js';
 import type { RecordCeilingConfig } from './cached-record.js';
 import { measureFlatness } from './flatness.js';
 import type { RandomCeilingConfig } from './random-ceiling.js';
@@ -41,6 +42,8 @@ const LARGE_CATEGORY = 'bench.large';
  */
 const ANONYMOUS_CLIENTS = 8192;
 const here = (file: string): string => fileURLToPath(new URL(file, import.meta.url));
+/** The service as it ships: the app's own build, not the bench's. */
+const SERVICE_MAIN = appBuildFile(import.meta.url, 'main.js');
 
 const SECTIONS = ['random-key', 'random-anonymous', 'info', 'flatness'] as const;
 type Section = (typeof SECTIONS)[number];
@@ -107,7 +110,7 @@ await runHttpBench('images', async (context) => {
     await connection.end();
   }
 
-  const images = await startService('images', here('../main.js'), env);
+  const images = await startService('images', SERVICE_MAIN, env);
   defer(images.stop);
   // the record cache's key, as RecordCacheRepository names it
   const recordsKey = `${config.redis.prefix}{images}:records`;

@@ -7,15 +7,17 @@
  */
 import { performance } from 'node:perf_hooks';
 import sharp from 'sharp';
-import { ImageRepository } from '../repositories/image.repository.js';
+import { ImageRepository } from '../src/repositories/image.repository.js';
 import {
   ThumbnailEncoderRepository,
   WEBP_QUALITY,
   type GifEncoding,
-} from '../repositories/thumbnail-encoder.repository.js';
-import { VideoRepository } from '../repositories/video.repository.js';
-import type { Clip } from '../domain/clip.rules.js';
-import { clipRequestFor } from '../domain/thumbnail-job.rules.js';
+} from '../src/repositories/thumbnail-encoder.repository.js';
+import { VideoRepository } from '../src/repositories/video.repository.js';
+import { ImageClipService } from '../src/services/image-clip.service.js';
+import { VideoClipService } from '../src/services/video-clip.service.js';
+import type { Clip } from '../src/domain/clip.rules.js';
+import { clipRequestFor } from '../src/domain/thumbnail-job.rules.js';
 import { psnrLuma, psnrRgb, ssimLuma } from './image-quality.js';
 import { IMAGE_EXTS, WORKER_LIMITS, median } from './bench-inputs.js';
 
@@ -64,8 +66,8 @@ async function quality(encoded: Buffer, clip: Clip): Promise<Quality> {
 
 /** Decodes each input as a gif job does, times every encoder alone on the same frames, then whole jobs `runs` times. */
 export async function measureWebp(inputs: readonly WebpInput[], runs: number): Promise<WebpMeasure[]> {
-  const videos = new VideoRepository({ ffmpegPath: 'ffmpeg', ffprobePath: 'ffprobe' });
-  const images = new ImageRepository();
+  const videos = new VideoClipService(new VideoRepository({ ffmpegPath: 'ffmpeg', ffprobePath: 'ffprobe' }));
+  const images = new ImageClipService(new ImageRepository());
   const encoder = new ThumbnailEncoderRepository({ ffmpegPath: 'ffmpeg' });
   const request = clipRequestFor('gif', WORKER_LIMITS);
   const isImage = (input: WebpInput): boolean => IMAGE_EXTS.includes(input.ext);

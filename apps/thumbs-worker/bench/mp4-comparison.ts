@@ -11,14 +11,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import sharp from 'sharp';
-import { ImageRepository } from '../repositories/image.repository.js';
-import { encodeMp4, MP4_CRF, MP4_PRESET, type Mp4Settings } from '../repositories/mp4-encoder.repository.js';
-import { ThumbnailEncoderRepository, type GifEncoding } from '../repositories/thumbnail-encoder.repository.js';
-import { runTool } from '../repositories/tool-process.repository.js';
-import { VideoRepository } from '../repositories/video.repository.js';
-import type { Clip } from '../domain/clip.rules.js';
-import { mp4FrameSize, mp4Timeline } from '../domain/mp4-frames.rules.js';
-import { clipRequestFor } from '../domain/thumbnail-job.rules.js';
+import { ImageRepository } from '../src/repositories/image.repository.js';
+import { encodeMp4, MP4_CRF, MP4_PRESET, type Mp4Settings } from '../src/repositories/mp4-encoder.repository.js';
+import { ThumbnailEncoderRepository, type GifEncoding } from '../src/repositories/thumbnail-encoder.repository.js';
+import { runTool } from '../src/repositories/tool-process.repository.js';
+import { VideoRepository } from '../src/repositories/video.repository.js';
+import { ImageClipService } from '../src/services/image-clip.service.js';
+import { VideoClipService } from '../src/services/video-clip.service.js';
+import type { Clip } from '../src/domain/clip.rules.js';
+import { mp4FrameSize, mp4Timeline } from '../src/domain/mp4-frames.rules.js';
+import { clipRequestFor } from '../src/domain/thumbnail-job.rules.js';
 import type { Timing } from './gif-comparison.js';
 import { psnrLuma, psnrRgb, ssimLuma } from './image-quality.js';
 import { cpuMs } from './proc-stats.js';
@@ -118,8 +120,8 @@ async function gifQuality(gif: Buffer, clip: Clip): Promise<Quality> {
 
 /** Decodes each input as a gif job does; GIF and MP4 of the same frames; whole gif jobs with and without the MP4, `runs` times each. */
 export async function measureMp4(inputs: readonly WebpInput[], runs: number): Promise<Mp4Measure[]> {
-  const videos = new VideoRepository({ ffmpegPath: 'ffmpeg', ffprobePath: 'ffprobe' });
-  const images = new ImageRepository();
+  const videos = new VideoClipService(new VideoRepository({ ffmpegPath: 'ffmpeg', ffprobePath: 'ffprobe' }));
+  const images = new ImageClipService(new ImageRepository());
   const encoder = new ThumbnailEncoderRepository({ ffmpegPath: 'ffmpeg' });
   const request = clipRequestFor('gif', WORKER_LIMITS);
   const isImage = (input: WebpInput): boolean => IMAGE_EXTS.includes(input.ext);

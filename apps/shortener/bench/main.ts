@@ -23,6 +23,7 @@ import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import {
+  appBuildFile,
   ceilingWindows,
   createBenchKey,
   createBenchSandbox,
@@ -34,9 +35,9 @@ import {
   type WrkRequest,
 } from '@pawlink/bench';
 import { databaseName, migrateDatabase } from '@pawlink/service-kit';
-import { loadShortenerConfig } from '../config.js';
-import { shortenerDatabase } from '../db/shortener.database.js';
-import { redirectCacheControl } from '../http/send-redirect.http.js';
+import { loadShortenerConfig } from '../src/config.js';
+import { shortenerDatabase } from '../src/db/shortener.database.js';
+import { redirectCacheControl } from '../src/http/send-redirect.http.js';
 import type { CreateCeilingConfig } from './create-ceiling.js';
 import type { RedirectCeilingConfig } from './redirect-ceiling.js';
 
@@ -55,6 +56,8 @@ const ADDRESSES = ['8.8.8.8', '81.2.69.160', '2a00:1450:4001::1', '1.1.1.1', '18
 /** Creates in flight while the codes are made (the measured creates come from wrk). */
 const SETUP_CONCURRENCY = 20;
 const here = (file: string): string => fileURLToPath(new URL(file, import.meta.url));
+/** The service as it ships: the app's own build, not the bench's. */
+const SERVICE_MAIN = appBuildFile(import.meta.url, 'main.js');
 
 /** Creates `count` short urls through the API; answers their [code, url] pairs. */
 async function createCodes(baseUrl: string, key: string, count: number): Promise<Array<[string, string]>> {
@@ -129,7 +132,7 @@ await runHttpBench('shortener', async ({ defer, measure, workspace, log }) => {
   const config = loadShortenerConfig(env);
   await migrateDatabase(config.database, shortenerDatabase);
   const key = await createBenchKey(config.database, ['shortener']);
-  const shortener = await startService('shortener', here('../main.js'), env);
+  const shortener = await startService('shortener', SERVICE_MAIN, env);
   defer(shortener.stop);
   // The URLs in answers (fullURL) come from SHORTENER_URL, which startService set to this port.
   const baseUrl = shortener.url;
@@ -158,7 +161,7 @@ await runHttpBench('shortener', async ({ defer, measure, workspace, log }) => {
   if (endpoints.has('redirect-uncounted')) {
     // The same shortener with SHORTENER_COUNT_VISITS=false as the "ceiling", interleaved with the
     // counting one: the ratio is what counting costs, measured under the same load.
-    const uncounted = await startService('shortener', here('../main.js'), { ...env, SHORTENER_COUNT_VISITS: 'false' });
+    const uncounted = await startService('shortener', SERVICE_MAIN, { ...env, SHORTENER_COUNT_VISITS: 'false' });
     defer(uncounted.stop);
     // Warmed by one cold redirect each, within the per-IP lookup limit (300 a minute).
     const shared = redirects.slice(0, UNCOUNTED_CODES);
@@ -174,13 +177,13 @@ await runHttpBench('shortener', async ({ defer, measure, workspace, log }) => {
   }
   if (endpoints.has('redirect-breakdown')) {
     // Two fresh instances behind one trusted proxy (X-Forwarded-For names the visitor), the same codes warmed on each.
-    const on = await startService('shortener', here('../main.js'), {
+    const on = await startService('shortener', SERVICE_MAIN, {
       ...env,
       TRUST_PROXY: '1',
       SHORTENER_VISIT_BREAKDOWN: 'true',
     });
     defer(on.stop);
-    const off = await startService('shortener', here('../main.js'), {
+    const off = await startService('shortener', SERVICE_MAIN, {
       ...env,
       TRUST_PROXY: '1',
       SHORTENER_VISIT_BREAKDOWN: 'false',
@@ -214,7 +217,7 @@ await runHttpBench('shortener', async ({ defer, measure, workspace, log }) => {
     const plainConfig = loadShortenerConfig(plainEnv);
     await migrateDatabase(plainConfig.database, shortenerDatabase);
     const plainKey = await createBenchKey(plainConfig.database, ['shortener']);
-    const plain = await startService('shortener', here('../main.js'), plainEnv);
+    const plain = await startService('shortener', SERVICE_MAIN, plainEnv);
     defer(plain.stop);
     const run = randomBytes(4).toString('hex');
     const codes = Array.from({ length: UNCOUNTED_CODES }, (_, i) => `rules-${run}-${i}`);

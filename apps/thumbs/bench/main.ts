@@ -3,11 +3,12 @@
  * loaded by wrk from outside: `GET /check/:md5/:type` for 1,000 queued jobs (ceiling: node:http +
  * one Redis round trip; references: the contract's whole I/O, with and without Express). No
  * worker runs, so the jobs stay queued. The rendering benchmark is the worker's
- * (apps/thumbs-worker/src/bench).
+ * (apps/thumbs-worker/bench).
  */
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import {
+  appBuildFile,
   ceilingWindows,
   createBenchKey,
   createBenchSandbox,
@@ -19,14 +20,16 @@ import {
 } from '@pawlink/bench';
 import { thumbnailsDir } from '@pawlink/contracts';
 import { createRedis } from '@pawlink/service-kit';
-import { loadThumbsConfig } from '../config.js';
-import { openThumbnailQueue } from '../repositories/thumbnail-queue.repository.js';
+import { loadThumbsConfig } from '../src/config.js';
+import { openThumbnailQueue } from '../src/repositories/thumbnail-queue.repository.js';
 import type { CheckCeilingConfig } from './check-ceiling.js';
 
 const JOBS = 1_000;
 /** Requests in flight while the jobs are queued (the measured checks come from wrk). */
 const SETUP_CONCURRENCY = 20;
 const here = (file: string): string => fileURLToPath(new URL(file, import.meta.url));
+/** The service as it ships: the app's own build, not the bench's. */
+const SERVICE_MAIN = appBuildFile(import.meta.url, 'main.js');
 
 /** Queues a GIF job per md5 through `PUT /:md5/gif`, as clients do. */
 async function queueJobs(baseUrl: string, key: string, md5s: readonly string[]): Promise<void> {
@@ -43,7 +46,7 @@ await runHttpBench('thumbs', async ({ defer, measure, log }) => {
   const env = { ...process.env, ...sandbox.env };
   const config = loadThumbsConfig(env);
   const key = await createBenchKey(config.database, ['thumbs']);
-  const thumbs = await startService('thumbs', here('../main.js'), env);
+  const thumbs = await startService('thumbs', SERVICE_MAIN, env);
   defer(thumbs.stop);
 
   log(`queueing ${JOBS.toLocaleString('en-US')} thumbnail jobs…`);

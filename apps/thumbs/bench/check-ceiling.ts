@@ -17,7 +17,7 @@ import { thumbnailFileName, thumbnailJobId, type ThumbnailType } from '@pawlink/
 import { Redis } from 'ioredis';
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { jobReader, READ_JOB_KEYS } from '../repositories/read-job-script.repository.js';
+import { jobReader, READ_JOB_KEYS } from '../src/repositories/read-job-script.repository.js';
 
 /** What bench/main.ts gives this ceiling. */
 export interface CheckCeilingConfig {

@@ -1,5 +1,5 @@
 import type { CeilingRateLimitConfig } from '@pawlink/bench/ceiling-rate-limit';
-import type { ImageRow } from '../db/entities/image.entity.js';
+import type { ImageRow } from '../src/db/entities/image.entity.js';
 
 /** Where the ceilings find what the images service stores in Redis (bench/main.ts takes the names from its repositories). */
 export interface RecordCeilingConfig {

@@ -9,8 +9,7 @@ import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
-import { formatTable, stopProcess } from '@pawlink/bench';
+import { appBuildFile, formatTable, stopProcess } from '@pawlink/bench';
 import { makeAnimatedGif, makeMp4, makePng, makeWebm, startFakeBoard, type FakeBoard } from '@pawlink/board/testing';
 import {
   THUMBNAIL_JOB,
@@ -29,7 +28,7 @@ import { cpuMs, sampleMemory } from './proc-stats.js';
 import { measureWebp, WEBP_QUALITY } from './webp-comparison.js';
 import { median } from './bench-inputs.js';
 
-const MAIN = fileURLToPath(new URL('../main.js', import.meta.url));
+const MAIN = appBuildFile(import.meta.url, 'main.js');
 const base = loadBaseConfig(process.env);
 const runId = randomBytes(4).toString('hex');
 // its own namespace, so another benchmark's cleanup of `<prefix>bench:*` cannot touch it
