@@ -6,10 +6,14 @@ export interface BookedProcess {
   role: string;
   proc: NodeProcess;
   startedAt: number;
-  /** Set before the suite itself kills or stops it. */
+  /** Set before the suite itself kills or stops it (never once it has ended: see `expectExit`). */
   exitExpected: boolean;
-  exit?: { code: number | null; signal: NodeJS.Signals | null; at: number };
+  /** How it ended; `expected`: whether the suite had said it would end it, as of the moment it did. */
+  exit?: { code: number | null; signal: NodeJS.Signals | null; at: number; expected: boolean };
 }
+
+const ended = (entry: BookedProcess): boolean =>
+  entry.exit !== undefined || entry.proc.child.exitCode !== null || entry.proc.child.signalCode !== null;
 
 /** Every service and worker process the suite started, including the ones that ended: their exits and their logs. */
 export class ProcessBook {
@@ -19,25 +23,32 @@ export class ProcessBook {
     killOnExit(proc.child);
     const entry: BookedProcess = { role, proc, startedAt: Date.now(), exitExpected: false };
     this.entries.push(entry);
-    void proc.exited.then(({ code, signal }) => {
-      entry.exit = { code, signal, at: Date.now() };
-    });
+    const record = (code: number | null, signal: NodeJS.Signals | null): void => {
+      entry.exit ??= { code, signal, at: Date.now(), expected: entry.exitExpected };
+    };
+    // 'exit', not 'close' (which waits for the pipes): what was expected is read the moment it ended.
+    if (ended(entry)) record(proc.child.exitCode, proc.child.signalCode);
+    else proc.child.once('exit', record);
     return entry;
   }
 
-  /** The suite is about to end this process on purpose. */
+  /**
+   * The suite is about to end this process on purpose. A process that has ended already stays
+   * unexpected: a later fault that signals it (the shortener's SIGTERM after it died in the Redis
+   * fault) must not turn its death into one the suite caused.
+   */
   expectExit(proc: NodeProcess): void {
     const entry = this.entries.find((e) => e.proc === proc);
-    if (entry) entry.exitExpected = true;
+    if (entry && !ended(entry)) entry.exitExpected = true;
   }
 
   /** Processes that ended without the suite ending them. */
   unexpectedExits(): BookedProcess[] {
-    return this.entries.filter((e) => e.exit !== undefined && !e.exitExpected);
+    return this.entries.filter((e) => e.exit !== undefined && !e.exit.expected);
   }
 
   running(): BookedProcess[] {
-    return this.entries.filter((e) => e.exit === undefined);
+    return this.entries.filter((e) => !ended(e));
   }
 
   /** Stops every process still running (SIGTERM, SIGKILL after `killAfterMs`); their exits count as expected. */

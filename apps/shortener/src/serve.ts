@@ -19,7 +19,7 @@ await runService({
       config,
       logger,
       redis,
-      subscriber: runtime.redis('shortener-invalidate'),
+      subscriber: runtime.redis('shortener-invalidate', { subscriber: true }),
       dataSource: await runtime.dataSource(shortenerDatabase),
     });
     await services.redirectCache.start();

@@ -57,8 +57,11 @@ export interface Harness {
   first: Instance;
   /** A key with the shortener flag and no rate limits. */
   key: string;
-  /** Another instance on the same databases; `redis` replaces the shared connection for it. */
-  startInstance(options?: { redis?: RedisClient }): Promise<Instance>;
+  /**
+   * Another instance on the same databases; `redis` replaces the shared connection for it,
+   * `subscriber` its own invalidation connection (closed with it).
+   */
+  startInstance(options?: { redis?: RedisClient; subscriber?: RedisClient }): Promise<Instance>;
   setReadOnly(on: boolean): Promise<void>;
   close(): Promise<void>;
 }
@@ -90,8 +93,9 @@ export async function startHarness(
   const key = await createTestKey(apiKeys, ['shortener']);
   const instances: Instance[] = [];
 
-  async function startInstance(options: { redis?: RedisClient } = {}): Promise<Instance> {
-    const subscriber = createRedis(config.redis, { name: 'shortener-test-sub' });
+  async function startInstance(options: { redis?: RedisClient; subscriber?: RedisClient } = {}): Promise<Instance> {
+    const subscriber =
+      options.subscriber ?? createRedis(config.redis, { name: 'shortener-test-sub', subscriber: true });
     const readOnly = new ReadOnlySwitch(redis, config.redis.prefix, 'shortener', config.readOnlyDefault, logger);
     await readOnly.refresh();
     const instanceRedis = options.redis ?? redis;

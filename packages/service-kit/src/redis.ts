@@ -21,6 +21,12 @@ export interface CreateRedisOptions {
    * all its connections (the service runtime passes one; docs/scaling.md).
    */
   masters?: ClusterMasterCircuit;
+  /**
+   * For a connection that SUBSCRIBEs: its owner subscribes again on every 'ready' and handles the
+   * failure. ioredis' own resubscription after a reconnect has no catch: a SUBSCRIBE that times
+   * out (`commandTimeout`) or whose connection drops again rejects unhandled, which ends the process.
+   */
+  subscriber?: boolean;
   /** CLIENT SETNAME, and the `connection` field of its log lines. */
   name?: string;
   /** Where the connection's failures are logged, once per change of state. */
@@ -130,6 +136,7 @@ export function createRedis(config: RedisConfig, options: CreateRedisOptions = {
     {
       enableAutoPipelining: true,
       connectionName: options.name,
+      ...(options.subscriber ? { autoResubscribe: false } : {}),
       maxRetriesPerRequest: options.forQueue ? null : failFast ? 1 : 2,
       ...(failFast ? { connectTimeout: failFast.connectTimeoutMs, commandTimeout: failFast.commandTimeoutMs } : {}),
     },

@@ -13,6 +13,7 @@ import { openDataSource } from './dependencies/open-data-source.js';
 import { readinessOf, redisReadiness, type Readiness, type ReadinessCheck } from './dependencies/readiness.js';
 import { createRedis, failFastRedis, type RedisClient } from './redis.js';
 import { telemetryHooks } from './telemetry/telemetry-hooks.js';
+import { unhandledRejectionHandler } from './unhandled-rejections.js';
 import {
   exitOnConfigError,
   exitOnStopSignalWhileStarting,
@@ -31,9 +32,9 @@ export interface ServiceRuntime<C extends BaseConfig> {
   /**
    * A Redis connection named `name`, its failures logged once per change of state. Plain
    * connections fail fast (DB_/REDIS_*_TIMEOUT_MS); `forQueue` ones (BullMQ workers, queue events)
-   * wait for Redis instead.
+   * wait for Redis instead; a `subscriber` one is subscribed again by its owner (`CreateRedisOptions`).
    */
-  readonly redis: (name: string, options?: { forQueue?: boolean }) => RedisClient;
+  readonly redis: (name: string, options?: { forQueue?: boolean; subscriber?: boolean }) => RedisClient;
   /** An initialised DataSource for one schema, behind a circuit that fails fast while the database is down. */
   readonly dataSource: (spec: DataSourceSpec) => Promise<DataSource>;
   /** Runs at shutdown after the server has stopped; the last registered runs first. */
@@ -169,7 +170,8 @@ export function createServiceRuntime<C extends BaseConfig>(
  * The one way every process boots: configuration (a bad value stops it with a message naming the
  * variable, exit 78), the JSON logger, the process's own connections, then `start`, the HTTP
  * server and its metrics listener, and a graceful shutdown on SIGTERM/SIGINT that closes what was opened, newest first.
- * A failure while starting is logged as JSON and exits 1.
+ * A failure while starting is logged as JSON and exits 1; so is an unhandled rejection, unless it
+ * says a dependency is unavailable (logged, and the process keeps serving).
  */
 export async function runService<C extends BaseConfig>(definition: ServiceDefinition<C>): Promise<void> {
   let config: C;
@@ -179,6 +181,7 @@ export async function runService<C extends BaseConfig>(definition: ServiceDefini
     exitOnConfigError(error);
   }
   const logger = createLogger(definition.name, config.logLevel);
+  process.on('unhandledRejection', unhandledRejectionHandler(logger));
   const { runtime, closers } = createServiceRuntime(config, logger, definition.name);
   const telemetry = telemetryHooks();
   // Closers run newest first: the spans of everything closed before are sent last.

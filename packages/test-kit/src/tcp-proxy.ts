@@ -11,6 +11,13 @@ export interface TcpProxy {
   port: number;
   host: string;
   stall(): void;
+  /**
+   * Forwards until a client sends bytes containing `text` (a command name as RESP spells it, e.g.
+   * `subscribe`), then holds that connection as `stall()` does: the command reached the server but
+   * its answer never arrives, as if the server stopped right after reading it. Once per call;
+   * resolves when it has held a connection.
+   */
+  stallOn(text: string): Promise<void>;
   cut(): void;
   restore(): void;
   close(): Promise<void>;
@@ -34,6 +41,7 @@ const holdPair = ({ client, upstream }: Pair): void => {
 export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
   let mode: 'forward' | 'stall' | 'cut' = 'forward';
   const pairs = new Set<Pair>();
+  let stallTrigger: { text: string; held: () => void } | undefined;
 
   const server = net.createServer((client) => {
     if (mode === 'cut') {
@@ -45,6 +53,14 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     pairs.add(pair);
     if (mode === 'forward') connectPair(pair);
     else holdPair(pair);
+    // After the pipe's own listener: the chunk has been written upstream, its answer is not back yet.
+    client.on('data', (chunk: Buffer) => {
+      const trigger = stallTrigger;
+      if (trigger === undefined || !chunk.toString('latin1').toLowerCase().includes(trigger.text)) return;
+      stallTrigger = undefined;
+      holdPair(pair);
+      trigger.held();
+    });
     const end = (): void => {
       pairs.delete(pair);
       client.destroy();
@@ -62,6 +78,11 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     stall() {
       mode = 'stall';
       for (const pair of pairs) holdPair(pair);
+    },
+    stallOn(text) {
+      return new Promise<void>((held) => {
+        stallTrigger = { text: text.toLowerCase(), held };
+      });
     },
     cut() {
       mode = 'cut';

@@ -1,5 +1,6 @@
 import { LocalLru, logUnlessUnavailable, type Logger } from '@pawlink/service-kit';
 import type { RedisClient } from '@pawlink/service-kit/redis';
+import { Cluster } from 'ioredis';
 import { EventEmitter, once } from 'node:events';
 import type { CompiledRule } from '../domain/redirect-rules.rules.js';
 import type { CachedLink } from '../domain/short-url-record.rules.js';
@@ -117,7 +118,30 @@ export class RedirectCacheRepository extends EventEmitter {
   private readonly onReady = (): void => {
     this.clear();
     this.emit('reset');
+    if (this.subscribesAgain()) this.subscribeAgain();
   };
+
+  /**
+   * Whether the subscription is ours to renew after a reconnect: a connection made with
+   * `createRedis(…, { subscriber: true })` leaves it to us, since ioredis' own renewal rejects
+   * unhandled when it fails. A Cluster renews its subscriber connection itself, with a catch.
+   */
+  private subscribesAgain(): boolean {
+    const { subscriber } = this.options;
+    return !(subscriber instanceof Cluster) && subscriber.options.autoResubscribe === false;
+  }
+
+  /**
+   * A SUBSCRIBE that fails on a connection that came back (timed out on a stalled Redis, or the
+   * connection dropped again) is tried again on a new connection: the next 'ready' comes here.
+   */
+  private subscribeAgain(): void {
+    const subscriber = this.options.subscriber;
+    subscriber.subscribe(this.channel).catch((error: unknown) => {
+      this.cacheFailed(error);
+      if (this.started && subscriber.status === 'ready') subscriber.disconnect(true);
+    });
+  }
 
   private readonly onNode = (node: EventEmitter): void => {
     node.once('ready', this.onReady);

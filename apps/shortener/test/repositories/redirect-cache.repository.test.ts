@@ -1,5 +1,6 @@
-import { createLogger, createRedis, loadBaseConfig } from '@pawlink/service-kit';
-import { createTestContext, type TestContext } from '@pawlink/test-kit';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createLogger, createRedis, loadBaseConfig, type BaseConfig } from '@pawlink/service-kit';
+import { createTestContext, startTcpProxy, type TestContext } from '@pawlink/test-kit';
 import type { RedisClient } from '@pawlink/service-kit/redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -9,6 +10,7 @@ import {
 } from '../../src/repositories/redirect-cache.repository.js';
 
 let ctx: TestContext;
+let config: BaseConfig;
 let redis: RedisClient;
 let subscriber: RedisClient;
 const stored = new Map<string, string>();
@@ -16,7 +18,7 @@ let loads: string[] = [];
 
 beforeAll(async () => {
   ctx = await createTestContext('sh-cache-repo');
-  const config = loadBaseConfig(ctx.env);
+  config = loadBaseConfig(ctx.env);
   redis = createRedis(config.redis);
   subscriber = createRedis(config.redis);
 });
@@ -29,10 +31,10 @@ afterAll(async () => {
 /** A link without expiry, as the cache holds it. */
 const plain = (url: string): CachedLink => ({ url, expiresAt: null, limited: false, protected: false, rules: null });
 
-function cache(size = 100): RedirectCacheRepository {
+function cache(size = 100, ownSubscriber = subscriber): RedirectCacheRepository {
   return new RedirectCacheRepository({
     redis,
-    subscriber,
+    subscriber: ownSubscriber,
     redisPrefix: ctx.redisPrefix,
     size,
     localTtlMs: 60_000,
@@ -118,6 +120,48 @@ describe('RedirectCacheRepository', () => {
       expect(instance.peek('kept')).toBeUndefined();
     } finally {
       await instance.stop();
+    }
+  });
+
+  it('renews its subscription after a reconnect itself, and reconnects when the renewal times out', async () => {
+    const target = new URL(config.redis.url);
+    const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 6379) });
+    const own = createRedis(
+      { ...config.redis, url: `redis://${proxy.host}:${proxy.port}` },
+      { subscriber: true, failFast: { connectTimeoutMs: 1000, commandTimeoutMs: 300 } },
+    );
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown): void => {
+      unhandled.push(reason);
+    };
+    process.on('unhandledRejection', onUnhandled);
+    const instance = cache(100, own);
+    await instance.start();
+    try {
+      // The answer to the renewed SUBSCRIBE is held past the command timeout.
+      const held = proxy.stallOn('subscribe');
+      proxy.cut();
+      await sleep(100);
+      proxy.restore();
+      await held;
+      stored.set('renewed', 'https://example.com/renewed');
+      // A peer's announcements reach it once it has subscribed again on a new connection.
+      const heard = new Promise<void>((resolve) => instance.once('invalidated', () => resolve()));
+      const peer = cache();
+      let announced = false;
+      void heard.then(() => (announced = true));
+      const deadline = Date.now() + 15_000;
+      while (!announced && Date.now() < deadline) {
+        await peer.invalidate('renewed', 'edited');
+        await sleep(100);
+      }
+      expect(announced).toBe(true);
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+      await instance.stop();
+      own.disconnect();
+      await proxy.close();
     }
   });
 
