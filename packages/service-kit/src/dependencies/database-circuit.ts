@@ -148,9 +148,11 @@ export class DatabaseCircuit {
    * within `recoveryProbeTimeoutMs`.
    */
   private probe(forReadiness = false): Promise<void> {
+    if (this.probing) return this.probing;
     const startedAt = Date.now();
     const deciding = this.state !== 'down' && !forReadiness;
-    this.probing ??= this.writer
+    let askAgain = false;
+    this.probing = this.writer
       .check(deciding ? this.options.probeTimeoutMs : this.options.recoveryProbeTimeoutMs)
       .then(
         (state) => this.markUp(state === 'writable'),
@@ -160,12 +162,19 @@ export class DatabaseCircuit {
             isWriterCheckTimeout(error) &&
             !this.statements.waitingSince(startedAt) &&
             this.waiting.size === 0;
-          if (slowNotStalled) this.state = 'up';
-          else this.markDown(error);
+          if (!slowNotStalled) {
+            this.markDown(error);
+            return;
+          }
+          this.state = 'up';
+          // A statement sent after this probe began, and stalled while it ran, joined it and had
+          // no probe of its own: one more is due, or a stalled writer holds it until its timeout.
+          askAgain = this.statements.waitingSince(Date.now() - this.options.stallMs);
         },
       )
       .finally(() => {
         this.probing = undefined;
+        if (askAgain) this.suspect();
       });
     return this.probing;
   }
