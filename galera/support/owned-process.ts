@@ -2,25 +2,37 @@ import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process'
 import { once } from 'node:events';
 import { closeSync, openSync } from 'node:fs';
 
-/** Every process the suite started and has not seen end: killed if the test process exits first. */
+/** Every process the suite started and has not seen end: killed if the test process ends first. */
 const live = new Set<ChildProcess>();
-let exitHookInstalled = false;
+let endHooksInstalled = false;
 
-function killOnExit(child: ChildProcess): void {
-  if (!exitHookInstalled) {
-    exitHookInstalled = true;
-    process.once('exit', () => {
-      for (const owned of live) {
-        // SIGKILL also ends a paused (SIGSTOP) process; only pids the suite started are signalled.
-        if (owned.pid !== undefined) {
-          try {
-            process.kill(owned.pid, 'SIGKILL');
-          } catch {
-            // already gone
-          }
-        }
-      }
-    });
+/** SIGKILL also ends a paused (SIGSTOP) process; only pids the suite started are signalled. */
+function killLive(): void {
+  for (const owned of live) {
+    if (owned.pid === undefined) continue;
+    try {
+      process.kill(owned.pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+}
+
+/**
+ * Kills what the suite started when its process exits, and also when it is ended by a signal
+ * (vitest ends its worker with SIGTERM, Ctrl-C sends SIGINT), which skips 'exit' hooks. A signal
+ * nobody else handles is then raised again, so the process still ends by it.
+ */
+function killOnEnd(child: ChildProcess): void {
+  if (!endHooksInstalled) {
+    endHooksInstalled = true;
+    process.once('exit', killLive);
+    for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
+      process.once(signal, () => {
+        killLive();
+        if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+      });
+    }
   }
   live.add(child);
   child.once('exit', () => live.delete(child));
@@ -29,7 +41,7 @@ function killOnExit(child: ChildProcess): void {
 export const isRunning = (child: ChildProcess | undefined): child is ChildProcess =>
   child !== undefined && child.exitCode === null && child.signalCode === null;
 
-/** Spawns `command` with stdout and stderr appended to `logFile`; the child is killed if the suite's process exits. */
+/** Spawns `command` with stdout and stderr appended to `logFile`; the child is killed if the suite's process ends first. */
 export function spawnOwned(
   command: string,
   args: readonly string[],
@@ -39,7 +51,7 @@ export function spawnOwned(
   const log = openSync(logFile, 'a');
   try {
     const child = spawn(command, args, { ...options, stdio: ['ignore', log, log] });
-    killOnExit(child);
+    killOnEnd(child);
     return child;
   } finally {
     closeSync(log);
