@@ -87,6 +87,8 @@ export class GaleraSystem {
       THUMBS_TMP_DIR: workerTmp,
       THUMBS_DOWNLOAD_PRIVATE_HOSTS: new URL(this.board.staticUrl).host,
       WORKER_CONCURRENCY: '2',
+      // Visits move to MySQL every second (5 s by default), so batches are moved during each fault too.
+      SHORTENER_VISITS_MOVE_MS: '1000',
       LOG_LEVEL: 'warn',
     };
     await runAdmin(this.env, ['migrate']);
