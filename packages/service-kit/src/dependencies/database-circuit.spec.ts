@@ -2,7 +2,7 @@ import type { Connection } from 'mysql2/promise';
 import type { DataSource } from 'typeorm';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { LogSink } from '../logger.js';
-import { DatabaseCircuit } from './database-circuit.js';
+import { DatabaseCircuit, SharedWriter } from './database-circuit.js';
 import type { PooledConnection } from './statement-watch.js';
 
 type Callback = (error: Error | null, rows?: unknown) => void;
@@ -31,6 +31,21 @@ function stalledWriterConnection(): Connection {
 const silentLogger = (): LogSink =>
   ({ info: vi.fn(), warn: vi.fn(), error: vi.fn(), debug: vi.fn() }) as unknown as LogSink;
 
+function circuitOn(driver: object, shared?: SharedWriter): DatabaseCircuit {
+  const circuit = new DatabaseCircuit({
+    name: 'test',
+    logger: silentLogger(),
+    connect: () => Promise.resolve(stalledWriterConnection()),
+    probeTimeoutMs: 500,
+    recoveryProbeTimeoutMs: 1000,
+    stallMs: 200,
+    writeDeadlineMs: 800,
+    ...(shared ? { shared } : {}),
+  });
+  circuit.attach({ driver } as unknown as DataSource);
+  return circuit;
+}
+
 /** Sends one statement through the circuit's guarded connection; its outcome, once it has one. */
 async function send(circuit: DatabaseCircuit, driver: { obtainMasterConnection(): Promise<PooledConnection> }) {
   const connection = await driver.obtainMasterConnection();
@@ -57,16 +72,7 @@ describe('DatabaseCircuit', () => {
       obtainMasterConnection: () => Promise.resolve(pooledConnection(answers.shift())),
       obtainSlaveConnection: () => Promise.resolve(pooledConnection(0)),
     };
-    const circuit = new DatabaseCircuit({
-      name: 'test',
-      logger: silentLogger(),
-      connect: () => Promise.resolve(stalledWriterConnection()),
-      probeTimeoutMs: 500,
-      recoveryProbeTimeoutMs: 1000,
-      stallMs: 200,
-      writeDeadlineMs: 800,
-    });
-    circuit.attach({ driver } as unknown as DataSource);
+    const circuit = circuitOn(driver);
     try {
       await send(circuit, driver);
       await vi.advanceTimersByTimeAsync(300);
@@ -81,6 +87,32 @@ describe('DatabaseCircuit', () => {
       expect(b.error?.name).toBe('DependencyUnavailableError');
     } finally {
       circuit.stop();
+    }
+  });
+
+  it('opens at once when another circuit of the process finds the same writer stalled, for statements waiting past the stall bound', async () => {
+    const stalled = () => ({
+      obtainMasterConnection: () => Promise.resolve(pooledConnection(undefined)),
+      obtainSlaveConnection: () => Promise.resolve(pooledConnection(undefined)),
+    });
+    const [auth, links, other] = [stalled(), stalled(), stalled()];
+    const shared = new SharedWriter();
+    const [authCircuit, linksCircuit] = [circuitOn(auth, shared), circuitOn(links, shared)];
+    const alone = circuitOn(other);
+    try {
+      await send(authCircuit, auth);
+      await vi.advanceTimersByTimeAsync(150);
+      const { outcome: waiting } = await send(linksCircuit, links);
+      await send(alone, other);
+      // The auth circuit's probe (200 → 700 ms) finds the writer stalled; the other schema's
+      // statement, 550 ms old, fails with it instead of at its own probe's end (850 ms).
+      await vi.advanceTimersByTimeAsync(560);
+      expect(authCircuit.available).toBe(false);
+      expect(linksCircuit.available).toBe(false);
+      expect(waiting.error?.name).toBe('DependencyUnavailableError');
+      expect(alone.available).toBe(true);
+    } finally {
+      for (const circuit of [authCircuit, linksCircuit, alone]) circuit.stop();
     }
   });
 });

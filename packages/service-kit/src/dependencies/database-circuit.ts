@@ -6,6 +6,15 @@ import { isWriterCheckTimeout, WriterCheck, type WriterCheckOptions } from './wr
 
 type State = 'up' | 'suspect' | 'down';
 
+/**
+ * The circuits of one process whose data sources reach the same writer (one per schema): when one
+ * finds the writer stalled, the others' statements waiting on it are stalled too, and need not
+ * wait for a probe of their own to be answered 503.
+ */
+export class SharedWriter {
+  readonly circuits = new Set<DatabaseCircuit>();
+}
+
 /** The methods of typeorm's MySQL driver every query runner gets its connection through. */
 interface MysqlDriverLike {
   obtainMasterConnection(): Promise<PooledConnection>;
@@ -28,6 +37,8 @@ export interface DatabaseCircuitOptions {
   writeDeadlineMs: number;
   /** Between probes while the database is down. */
   probeIntervalMs?: number;
+  /** The other circuits in front of the same writer. */
+  shared?: SharedWriter;
 }
 
 /**
@@ -58,6 +69,7 @@ export class DatabaseCircuit {
       onStall: () => this.suspect(),
     });
     this.writer = new WriterCheck({ connect: options.connect, timeoutMs: options.probeTimeoutMs });
+    options.shared?.circuits.add(this);
   }
 
   /** True unless the circuit is open. */
@@ -129,6 +141,7 @@ export class DatabaseCircuit {
   }
 
   stop(): void {
+    this.options.shared?.circuits.delete(this);
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
@@ -164,6 +177,8 @@ export class DatabaseCircuit {
             this.waiting.size === 0;
           if (!slowNotStalled) {
             this.markDown(error);
+            if (deciding && isWriterCheckTimeout(error))
+              for (const other of this.options.shared?.circuits ?? []) if (other !== this) other.writerStalled(error);
             return;
           }
           this.state = 'up';
@@ -177,6 +192,11 @@ export class DatabaseCircuit {
         if (askAgain) this.suspect();
       });
     return this.probing;
+  }
+
+  /** Another circuit found the writer stalled: statements waiting on it past the stall bound fail now. */
+  private writerStalled(error: unknown): void {
+    if (this.state !== 'down' && this.statements.waitingSince(Date.now() - this.options.stallMs)) this.markDown(error);
   }
 
   private markUp(writable: boolean): void {
@@ -204,6 +224,7 @@ export class DatabaseCircuit {
       this.waiting.delete(fail);
       fail();
     }
+    if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => void this.probe(), this.options.probeIntervalMs ?? 500);
     this.timer.unref();
   }
