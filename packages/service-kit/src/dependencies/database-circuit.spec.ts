@@ -111,6 +111,9 @@ describe('DatabaseCircuit', () => {
       expect(linksCircuit.available).toBe(false);
       expect(waiting.error?.name).toBe('DependencyUnavailableError');
       expect(alone.available).toBe(true);
+      // Its own probe, begun before, ends without an answer: the circuit stays open (only an answer closes it).
+      await vi.advanceTimersByTimeAsync(200);
+      expect(linksCircuit.available).toBe(false);
     } finally {
       for (const circuit of [authCircuit, linksCircuit, alone]) circuit.stop();
     }

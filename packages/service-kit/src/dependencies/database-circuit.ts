@@ -170,8 +170,10 @@ export class DatabaseCircuit {
       .then(
         (state) => this.markUp(state === 'writable'),
         (error: unknown) => {
+          // Opened meanwhile (another circuit found the writer stalled): only an answer closes it.
           const slowNotStalled =
             deciding &&
+            this.state !== 'down' &&
             isWriterCheckTimeout(error) &&
             !this.statements.waitingSince(startedAt) &&
             this.waiting.size === 0;
