@@ -21,7 +21,9 @@ function killLive(): void {
 /**
  * Kills what the suite started when its process exits, and also when it is ended by a signal
  * (vitest ends its worker with SIGTERM, Ctrl-C sends SIGINT), which skips 'exit' hooks. A signal
- * nobody else handles is then raised again, so the process still ends by it.
+ * nobody else handles is then raised again, so the process still ends by it. In a worker that
+ * vitest forked, the IPC channel closing means vitest is gone (a Ctrl-C ends it without ending
+ * the worker, which would otherwise run on with the nodes): the worker then kills them and exits.
  */
 function killOnEnd(child: ChildProcess): void {
   if (!endHooksInstalled) {
@@ -33,6 +35,11 @@ function killOnEnd(child: ChildProcess): void {
         if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
       });
     }
+    if (process.channel)
+      process.once('disconnect', () => {
+        killLive();
+        process.exit(1);
+      });
   }
   live.add(child);
   child.once('exit', () => live.delete(child));

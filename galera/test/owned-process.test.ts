@@ -24,19 +24,24 @@ const isAlive = (pid: number): boolean => {
   }
 };
 
-/** Runs the fixture, waits for its sleeper's pid, signals the fixture; the sleeper's pid. */
-async function sleeperAfter(signal: NodeJS.Signals): Promise<{ pid: number; ended: string | null }> {
+/**
+ * Runs the fixture with an IPC channel (as vitest forks its workers), waits for its sleeper's pid,
+ * then signals the fixture, or closes the channel (`disconnect`: vitest gone); the sleeper's pid.
+ */
+async function sleeperAfter(signal: NodeJS.Signals | 'disconnect'): Promise<{ pid: number; ended: string | null }> {
   dir ??= await mkdtemp(path.join(os.tmpdir(), 'pawlink-owned-'));
   const owner = spawn(process.execPath, [FIXTURE, path.join(dir, `${signal}.log`)], {
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
-  const [line] = (await once(owner.stdout, 'data')) as [Buffer];
+  const [line] = (await once(owner.stdout!, 'data')) as [Buffer];
   const pid = Number(line.toString().trim());
   started.push(pid);
   expect(isAlive(pid)).toBe(true);
-  owner.kill(signal);
-  const [, ended] = (await once(owner, 'exit')) as [number | null, string | null];
-  return { pid, ended };
+  const exited = once(owner, 'exit') as Promise<[number | null, string | null]>;
+  if (signal === 'disconnect') owner.disconnect();
+  else owner.kill(signal);
+  const [code, ended] = await exited;
+  return { pid, ended: ended ?? `exit ${code}` };
 }
 
 async function goneWithin(pid: number, boundMs: number): Promise<boolean> {
@@ -58,4 +63,10 @@ describe('spawnOwned', () => {
       expect(await goneWithin(pid, 5000)).toBe(true);
     });
   }
+
+  it('kills what it started when the vitest that forked its process is gone (the IPC channel closed), and exits', async () => {
+    const { pid, ended } = await sleeperAfter('disconnect');
+    expect(ended).toBe('exit 1');
+    expect(await goneWithin(pid, 5000)).toBe(true);
+  });
 });
