@@ -77,6 +77,8 @@ export class GaleraSystem {
       DB_READ_HOST: '127.0.0.1',
       DB_READ_PORT: String(this.cluster.readerPort),
       WORKER_CONCURRENCY: '2',
+      // Visits move to MySQL every second (5 s by default), so batches are moved during each fault too.
+      SHORTENER_VISITS_MOVE_MS: '1000',
     };
     this.key = await migrateWithUnlimitedKey(this.env, 'galera');
     await adminOrThrow(this.env, ['category', 'add', CATEGORY, '--name', 'Galera > Load']);

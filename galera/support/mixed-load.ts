@@ -38,6 +38,10 @@ export interface Link {
   deleted: 'no' | 'yes' | 'maybe';
   /** An edit or delete is under way. */
   busy: boolean;
+  /** Visits answered 302: each was counted. */
+  visits: number;
+  /** Visits that got no answer: counted or not (one answered otherwise was not). */
+  maybeVisits: number;
 }
 
 interface HttpAnswer {
@@ -165,7 +169,9 @@ export class MixedLoad {
     if (roll < 0.5) return this.edit(client, link);
     if (roll < 0.58) return this.remove(client, link);
     if (roll < 0.8) {
-      await this.send(client, 'visit', `${this.targets.shortener}/${link.code}`, 'GET');
+      const answer = await this.send(client, 'visit', `${this.targets.shortener}/${link.code}`, 'GET');
+      if (answer.ok) link.visits++;
+      else if (answer.status === null) link.maybeVisits++;
       return;
     }
     if (roll < 0.92) {
@@ -189,6 +195,8 @@ export class MixedLoad {
       maybeUrls: [],
       deleted: 'no',
       busy: false,
+      visits: 0,
+      maybeVisits: 0,
     });
   }
 
@@ -223,7 +231,7 @@ export class MixedLoad {
     url: string,
     method: string,
     body?: unknown,
-  ): Promise<{ ok: boolean; text: string }> {
+  ): Promise<{ ok: boolean; status: number | null; text: string }> {
     const startedAt = Date.now();
     const record: Answer = { kind, startedAt, endedAt: startedAt, status: null };
     let text = '';
@@ -240,7 +248,7 @@ export class MixedLoad {
     }
     record.endedAt = Date.now();
     this.answers.push(record);
-    return { ok: record.status !== null && SUCCESS[kind].includes(record.status), text };
+    return { ok: record.status !== null && SUCCESS[kind].includes(record.status), status: record.status, text };
   }
 }
 

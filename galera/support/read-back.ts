@@ -24,6 +24,38 @@ export async function linksOnNode(node: GaleraNode, prefix: string): Promise<Map
   }
 }
 
+/** code → visits stored in MySQL (`short_url_visits`, every day) of every short link on one node, read from it directly. */
+export async function visitsOnNode(node: GaleraNode, prefix: string): Promise<Map<string, number>> {
+  const connection = await node.connect();
+  try {
+    const schema = await schemaOf(connection, prefix, 'short_url_visits');
+    const [rows] = await connection.query<mysql.RowDataPacket[]>(
+      `SELECT s.code AS code, SUM(v.visits) AS visits FROM \`${schema}\`.short_urls s
+         JOIN \`${schema}\`.short_url_visits v ON v.short_url_pos = s.pos GROUP BY s.code`,
+    );
+    return new Map(rows.map((row) => [String(row.code), Number(row.visits)]));
+  } finally {
+    await connection.end();
+  }
+}
+
+/**
+ * What one node's visit counts (`stored`) get wrong about the links that were not deleted: fewer
+ * than the visits answered 302 (lost) or more than those plus the visits that got no answer
+ * (counted twice).
+ */
+export function miscountedVisits(links: Link[], stored: Map<string, number>): string[] {
+  const wrong: string[] = [];
+  for (const link of links) {
+    if (link.deleted !== 'no') continue;
+    const visits = stored.get(link.code) ?? 0;
+    if (visits < link.visits) wrong.push(`${link.code}: ${visits} visits stored, ${link.visits} answered 302`);
+    else if (visits > link.visits + link.maybeVisits)
+      wrong.push(`${link.code}: ${visits} visits stored, at most ${link.visits + link.maybeVisits} sent`);
+  }
+  return wrong;
+}
+
 /** Number of images on one node, read from that node directly. */
 export async function imageCountOnNode(node: GaleraNode, prefix: string): Promise<number> {
   const connection = await node.connect();

@@ -8,7 +8,7 @@ import { GaleraCluster } from '../support/galera-cluster.js';
 import { CATEGORY, GaleraSystem } from '../support/galera-system.js';
 import type { GaleraNode } from '../support/galera-node.js';
 import { CLIENT_TIMEOUT_MS, contractViolation, describeAnswer, MixedLoad } from '../support/mixed-load.js';
-import { imageCountOnNode, linksOnNode, lostWrites } from '../support/read-back.js';
+import { imageCountOnNode, linksOnNode, lostWrites, miscountedVisits, visitsOnNode } from '../support/read-back.js';
 
 /*
  * The built services on a private 3-node Galera cluster behind HAProxy (infra/galera), under a
@@ -75,13 +75,39 @@ function expectContractKept(first: number, since: number): void {
     .toEqual([]);
 }
 
-/** Every acknowledged write is on every running node, read from each node directly. */
+/** Every acknowledged write is on every running node, read from each node directly; every visit answered 302 is counted once. */
 async function expectNoWriteLost(nodes: GaleraNode[]): Promise<void> {
   expect(load.links.length).toBeGreaterThan(0);
   for (const node of nodes) {
     const stored = await linksOnNode(node, system.dbPrefix);
     expect.soft(lostWrites(load.links, stored), node.name).toEqual([]);
     expect.soft(await imageCountOnNode(node, system.dbPrefix), node.name).toBeGreaterThanOrEqual(importedImages);
+  }
+  expect(load.links.some((link) => link.visits > 0)).toBe(true);
+  const visits = await settledVisits(nodes);
+  nodes.forEach((node, i) => {
+    expect.soft(miscountedVisits(load.links, visits[i]!), `${node.name}: visits`).toEqual([]);
+  });
+}
+
+/** Visits stay in memory and Redis for a few seconds before the mover adds them to MySQL. */
+const VISITS_SETTLE_BOUND_MS = 30_000;
+/** Unchanged this long (three rounds of the mover, SHORTENER_VISITS_MOVE_MS = 1 s here), they have all moved. */
+const VISITS_STILL_MS = 3000;
+
+/** Each node's visit counts once they stopped changing and every node has the same (or after the bound). */
+async function settledVisits(nodes: GaleraNode[]): Promise<Array<Map<string, number>>> {
+  const deadline = Date.now() + VISITS_SETTLE_BOUND_MS;
+  let last = '';
+  let stillSince = Date.now();
+  for (;;) {
+    const visits = await Promise.all(nodes.map((node) => visitsOnNode(node, system.dbPrefix)));
+    const totals = visits.map((byCode) => [...byCode.values()].reduce((sum, n) => sum + n, 0));
+    const now = JSON.stringify(totals);
+    if (now !== last) [last, stillSince] = [now, Date.now()];
+    const same = totals.every((total) => total === totals[0]);
+    if ((same && Date.now() - stillSince >= VISITS_STILL_MS) || Date.now() > deadline) return visits;
+    await sleep(500);
   }
 }
 

@@ -10,24 +10,21 @@
 // read_only OFF, and a wsrep_cluster_conf_id no older than any Primary peer's: a node resumed
 // after a pause reports Synced and Primary in its old view for several seconds.
 //
-// The writer: of the fit nodes, the one this agent has seen fit the longest without a break (then
-// the longest-running process, then the name). Every agent sees the same history, so they agree;
-// a node that comes back after a crash or a pause has just become fit and does not take the writes
-// back from the node that took them over (no failback, no second writer).
+// The writer: of the fit nodes, the one fit the longest without a break (then the longest-running
+// process, then the name), where a break is only what every agent sees alike (writer-choice.mjs),
+// so they agree; a node that comes back after a crash or a pause has just become fit and does not
+// take the writes back from the node that took them over (no failback, no second writer).
 //
 // Environment: HEALTH_PORT (9200), HEALTH_HOST (0.0.0.0), NODE_ADDRESS (127.0.0.1:3306),
 // PEER_ADDRESSES (host:port,...), DB_USER (root), DB_PASSWORD (''), POLL_MS (250).
 import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import mysql from 'mysql2/promise';
+import { preferredWriter, trackedNode, trackFitness, unfitReason } from './writer-choice.mjs';
 
 const POLL_MS = Number(process.env.POLL_MS ?? 250);
 /** A query that has not answered by then counts as a node that does not answer. */
 const QUERY_TIMEOUT_MS = 800;
-/** A sample older than this is no sample: the node stopped answering. */
-const STALE_MS = 1500;
-/** Nodes fit within this long of the agent's start count as fit since its start (the agents agree by uptime then). */
-const WARMUP_MS = 2000;
 const startedAt = Date.now();
 
 const STATUS_SQL = `SELECT @@global.read_only AS readOnly,
@@ -41,16 +38,7 @@ WHERE VARIABLE_NAME IN ('WSREP_LOCAL_STATE', 'WSREP_CLUSTER_STATUS', 'WSREP_READ
 
 const parseAddress = (text) => {
   const [host, port] = text.trim().split(':');
-  return {
-    host,
-    port: Number(port ?? 3306),
-    name: text.trim(),
-    sample: undefined,
-    error: 'starting',
-    fitSince: undefined,
-    unfitPolls: 0,
-    uptime: 0,
-  };
+  return { host, port: Number(port ?? 3306), ...trackedNode(text.trim()) };
 };
 
 const self = parseAddress(process.env.NODE_ADDRESS ?? '127.0.0.1:3306');
@@ -76,8 +64,9 @@ async function pollForever(node) {
       const [rows] = await connection.query({ sql: STATUS_SQL, timeout: QUERY_TIMEOUT_MS });
       const row = rows[0];
       node.uptime = Number(row.uptime);
+      node.answeredAt = Date.now();
       node.sample = {
-        at: Date.now(),
+        at: node.answeredAt,
         readOnly: Number(row.readOnly) !== 0,
         localState: Number(row.localState),
         clusterStatus: String(row.clusterStatus),
@@ -94,52 +83,11 @@ async function pollForever(node) {
   }
 }
 
-const fresh = (node) => node.sample !== undefined && Date.now() - node.sample.at <= STALE_MS;
-
-/** Why `node` must not take traffic, or undefined when it may. */
-function unfitReason(node) {
-  if (!fresh(node)) return `no answer from ${node.name} (${node.error ?? 'stale'})`;
-  const s = node.sample;
-  if (s.localState !== 4) return `wsrep_local_state ${s.localState}, not 4 (Synced)`;
-  if (s.clusterStatus !== 'Primary') return `wsrep_cluster_status ${s.clusterStatus}`;
-  if (s.ready !== 'ON') return `wsrep_ready ${s.ready}`;
-  if (s.readOnly) return 'read_only is ON';
-  const newer = nodes.find(
-    (other) => fresh(other) && other.sample.clusterStatus === 'Primary' && other.sample.confId > s.confId,
-  );
-  if (newer) return `wsrep_cluster_conf_id ${s.confId} is older than ${newer.name}'s ${newer.sample.confId}`;
-  return undefined;
-}
-
-/**
- * Follows, every poll, since when each node has been fit without a break. Two unfit polls in a row
- * make a break: one slow answer on a busy machine must not make the agents disagree on the writer.
- */
-function trackFitness() {
-  const now = Date.now();
-  for (const node of nodes) {
-    if (unfitReason(node) === undefined) {
-      node.unfitPolls = 0;
-      node.fitSince ??= now - startedAt < WARMUP_MS ? startedAt : now;
-    } else if (++node.unfitPolls >= 2 || node.error === 'ECONNREFUSED') {
-      // A refused connection is a node that is not running, not a slow one.
-      node.fitSince = undefined;
-    }
-  }
-}
-
-/** The node that should take every write (one unfit poll does not take the writes away from it). */
-function preferredWriter() {
-  return nodes
-    .filter((node) => node.fitSince !== undefined)
-    .sort((a, b) => a.fitSince - b.fitSince || b.uptime - a.uptime || a.name.localeCompare(b.name))[0];
-}
-
 function verdict(path) {
-  const reason = unfitReason(self);
-  if (reason !== undefined) return { ok: false, text: reason };
+  const reason = unfitReason(self, nodes, Date.now());
+  if (reason !== undefined) return { ok: false, text: reason.text };
   if (path === '/writer') {
-    const writer = preferredWriter();
+    const writer = preferredWriter(nodes);
     if (writer !== self) return { ok: false, text: `fit, but the writer is ${writer?.name ?? 'undecided'}` };
     return { ok: true, text: 'writer' };
   }
@@ -159,6 +107,6 @@ const server = http.createServer((request, response) => {
 });
 
 for (const node of nodes) void pollForever(node);
-setInterval(trackFitness, POLL_MS);
+setInterval(() => trackFitness(nodes, Date.now(), startedAt), POLL_MS);
 server.listen(Number(process.env.HEALTH_PORT ?? 9200), process.env.HEALTH_HOST ?? '0.0.0.0');
 for (const signal of ['SIGTERM', 'SIGINT']) process.once(signal, () => process.exit(0));

@@ -8,7 +8,7 @@ import { createLogger, type Logger } from './logger.js';
 import { HttpMetrics, metricsRequestListener } from './metrics.js';
 import { ReadOnlySwitch } from './read-only.js';
 import { ClusterMasterCircuit } from './dependencies/cluster-master-circuit.js';
-import { DatabaseCircuit } from './dependencies/database-circuit.js';
+import { DatabaseCircuit, SharedWriter } from './dependencies/database-circuit.js';
 import { openDataSource } from './dependencies/open-data-source.js';
 import { readinessOf, redisReadiness, type Readiness, type ReadinessCheck } from './dependencies/readiness.js';
 import { createRedis, failFastRedis, type RedisClient } from './redis.js';
@@ -100,6 +100,8 @@ export function createServiceRuntime<C extends BaseConfig>(
   const closers: Closer[] = [];
   const checks: Record<string, ReadinessCheck> = {};
   const circuits: DatabaseCircuit[] = [];
+  // Every data source of the process reaches the same writer (config.database).
+  const sharedWriter = new SharedWriter();
   // One for all the process's cluster connections: a master one of them found down is down for all.
   const masters = config.redis.clusterNodes ? new ClusterMasterCircuit({ logger }) : undefined;
   const runtime: ServiceRuntime<C> = {
@@ -133,6 +135,7 @@ export function createServiceRuntime<C extends BaseConfig>(
         probeTimeoutMs: Math.round(queryMs / 2),
         recoveryProbeTimeoutMs: queryMs,
         writeDeadlineMs: Math.round(queryMs * 0.8),
+        shared: sharedWriter,
       });
       const dataSource = createDataSource(config.database, spec, {
         connectTimeoutMs: timeouts.databaseConnectMs,

@@ -38,7 +38,7 @@ afterAll(async () => {
 });
 
 describe('a process started with spawnOwned', () => {
-  it.each(['SIGTERM', 'SIGINT'] as const)(
+  it.each(['SIGTERM', 'SIGINT', 'SIGHUP'] as const)(
     'is killed when the test process gets %s, and the test process still ends by that signal',
     async (signal) => {
       const owner = spawn(process.execPath, [fixture, join(dir, `${signal}.log`)], {
@@ -59,4 +59,23 @@ describe('a process started with spawnOwned', () => {
       }
     },
   );
+
+  it('is killed when the vitest that forked the test process is gone (its IPC channel closed), and the test process exits 1', async () => {
+    const owner = spawn(process.execPath, [fixture, join(dir, 'disconnect.log')], {
+      stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+    });
+    const [chunk] = (await once(owner.stdout!, 'data')) as [Buffer];
+    const ownedPid = Number(chunk.toString().trim());
+    expect(alive(ownedPid)).toBe(true);
+    try {
+      const ended = once(owner, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+      owner.disconnect();
+      const [code, endedBy] = await ended;
+      expect({ code, endedBy }).toEqual({ code: 1, endedBy: null });
+      expect(await endsWithin(ownedPid, 10_000)).toBe(true);
+    } finally {
+      if (alive(ownedPid)) process.kill(ownedPid, 'SIGKILL');
+      owner.kill('SIGKILL');
+    }
+  });
 });

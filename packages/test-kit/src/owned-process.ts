@@ -19,28 +19,38 @@ function killAllOwned(): void {
 }
 
 /**
- * A SIGTERM or SIGINT (vitest stopped, Ctrl-C) ends the test process without its 'exit' event:
+ * A SIGTERM, SIGINT or SIGHUP (vitest stopped, Ctrl-C, the terminal gone) ends the test process without its 'exit' event:
  * the owned processes are killed first, then the signal is raised again so that, unless somebody
  * else handles it, the process ends as that signal would have ended it.
  */
+const TERMINATING_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
+
 function onTerminatingSignal(signal: NodeJS.Signals): void {
   killAllOwned();
-  process.off('SIGTERM', onTerminatingSignal);
-  process.off('SIGINT', onTerminatingSignal);
+  for (const each of TERMINATING_SIGNALS) process.off(each, onTerminatingSignal);
   if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
 }
 
 /**
- * Makes sure `child` does not outlive the test process, whether it exits, crashes or is stopped
- * by SIGTERM or SIGINT (an interrupted run would otherwise leave daemons on their ports and data
+ * In a worker vitest forked, the IPC channel closing means vitest is gone (a Ctrl-C ends it
+ * without ending the worker, which would otherwise run on with the daemons): kill them and exit.
+ */
+function onParentGone(): void {
+  killAllOwned();
+  process.exit(1);
+}
+
+/**
+ * Makes sure `child` does not outlive the test process, whether it exits, crashes, is stopped by
+ * SIGTERM, SIGINT or SIGHUP, or loses the vitest that forked it (an interrupted run would otherwise leave daemons on their ports and data
  * directories).
  */
 export function killOnExit(child: ChildProcess): void {
   if (!hooksInstalled) {
     hooksInstalled = true;
     process.once('exit', killAllOwned);
-    process.on('SIGTERM', onTerminatingSignal);
-    process.on('SIGINT', onTerminatingSignal);
+    for (const signal of TERMINATING_SIGNALS) process.on(signal, onTerminatingSignal);
+    if (process.channel) process.once('disconnect', onParentGone);
   }
   live.add(child);
   child.once('exit', () => live.delete(child));

@@ -6,6 +6,15 @@ import { isWriterCheckTimeout, WriterCheck, type WriterCheckOptions } from './wr
 
 type State = 'up' | 'suspect' | 'down';
 
+/**
+ * The circuits of one process whose data sources reach the same writer (one per schema): when one
+ * finds the writer stalled, the others' statements waiting on it are stalled too, and need not
+ * wait for a probe of their own to be answered 503.
+ */
+export class SharedWriter {
+  readonly circuits = new Set<DatabaseCircuit>();
+}
+
 /** The methods of typeorm's MySQL driver every query runner gets its connection through. */
 interface MysqlDriverLike {
   obtainMasterConnection(): Promise<PooledConnection>;
@@ -28,6 +37,8 @@ export interface DatabaseCircuitOptions {
   writeDeadlineMs: number;
   /** Between probes while the database is down. */
   probeIntervalMs?: number;
+  /** The other circuits in front of the same writer. */
+  shared?: SharedWriter;
 }
 
 /**
@@ -58,6 +69,7 @@ export class DatabaseCircuit {
       onStall: () => this.suspect(),
     });
     this.writer = new WriterCheck({ connect: options.connect, timeoutMs: options.probeTimeoutMs });
+    options.shared?.circuits.add(this);
   }
 
   /** True unless the circuit is open. */
@@ -129,6 +141,7 @@ export class DatabaseCircuit {
   }
 
   stop(): void {
+    this.options.shared?.circuits.delete(this);
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
@@ -148,26 +161,44 @@ export class DatabaseCircuit {
    * within `recoveryProbeTimeoutMs`.
    */
   private probe(forReadiness = false): Promise<void> {
+    if (this.probing) return this.probing;
     const startedAt = Date.now();
     const deciding = this.state !== 'down' && !forReadiness;
-    this.probing ??= this.writer
+    let askAgain = false;
+    this.probing = this.writer
       .check(deciding ? this.options.probeTimeoutMs : this.options.recoveryProbeTimeoutMs)
       .then(
         (state) => this.markUp(state === 'writable'),
         (error: unknown) => {
+          // Opened meanwhile (another circuit found the writer stalled): only an answer closes it.
           const slowNotStalled =
             deciding &&
+            this.state !== 'down' &&
             isWriterCheckTimeout(error) &&
             !this.statements.waitingSince(startedAt) &&
             this.waiting.size === 0;
-          if (slowNotStalled) this.state = 'up';
-          else this.markDown(error);
+          if (!slowNotStalled) {
+            this.markDown(error);
+            if (deciding && isWriterCheckTimeout(error))
+              for (const other of this.options.shared?.circuits ?? []) if (other !== this) other.writerStalled(error);
+            return;
+          }
+          this.state = 'up';
+          // A statement sent after this probe began, and stalled while it ran, joined it and had
+          // no probe of its own: one more is due, or a stalled writer holds it until its timeout.
+          askAgain = this.statements.waitingSince(Date.now() - this.options.stallMs);
         },
       )
       .finally(() => {
         this.probing = undefined;
+        if (askAgain) this.suspect();
       });
     return this.probing;
+  }
+
+  /** Another circuit found the writer stalled: statements waiting on it past the stall bound fail now. */
+  private writerStalled(error: unknown): void {
+    if (this.state !== 'down' && this.statements.waitingSince(Date.now() - this.options.stallMs)) this.markDown(error);
   }
 
   private markUp(writable: boolean): void {
@@ -195,6 +226,7 @@ export class DatabaseCircuit {
       this.waiting.delete(fail);
       fail();
     }
+    if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => void this.probe(), this.options.probeIntervalMs ?? 500);
     this.timer.unref();
   }
