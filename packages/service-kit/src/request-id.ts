@@ -12,14 +12,19 @@ export function assignRequestId(req: IncomingMessage, res: ServerResponse): stri
   return id;
 }
 
-const requestContext = new AsyncLocalStorage<{ requestId: string }>();
+const requestContext = new AsyncLocalStorage<{ requestId: string; startedAt: number }>();
 
-/** Runs `fn` (and everything it starts, awaited or not) as part of the request `requestId`. */
+/** Runs `fn` (and everything it starts, awaited or not) as part of the request `requestId`, begun now. */
 export function runWithRequestId<T>(requestId: string, fn: () => T): T {
-  return requestContext.run({ requestId }, fn);
+  return requestContext.run({ requestId, startedAt: Date.now() }, fn);
 }
 
 /** The id of the request the current code runs for; undefined outside a request. */
 export function currentRequestId(): string | undefined {
   return requestContext.getStore()?.requestId;
+}
+
+/** When the request the current code runs for began (`Date.now()`); undefined outside a request. */
+export function currentRequestStartedAt(): number | undefined {
+  return requestContext.getStore()?.startedAt;
 }

@@ -1,3 +1,4 @@
+import { currentRequestStartedAt } from '../request-id.js';
 import { DependencyUnavailableError } from './dependency-failure.js';
 
 type QueryCallback = (error: (Error & { code?: string }) | null, ...rest: unknown[]) => void;
@@ -25,7 +26,12 @@ const sqlOf = (sql: unknown): string =>
 export interface StatementWatchOptions {
   /** A statement still waiting after this is reported (`onStall`). */
   stallMs: number;
-  /** A write still waiting after this is failed with DependencyUnavailableError: 503 1004 in time. */
+  /**
+   * A write still waiting this long after its request began is failed with
+   * DependencyUnavailableError, so the request answers 503 1004 in time: the time the request
+   * spent before the statement counts too. A write is never failed before it has waited `stallMs`
+   * (a fast statement of a long request is not a stall), nor later than this after it was sent.
+   */
   writeDeadlineMs: number;
   onStall: () => void;
 }
@@ -84,7 +90,7 @@ export class StatementWatch {
         ? setTimeout(() => {
             this.options.onStall();
             statement.fail(new DependencyUnavailableError('database'));
-          }, this.options.writeDeadlineMs)
+          }, this.writeDeadlineIn(statement.startedAt))
         : undefined;
       deadline?.unref();
       this.inFlight.add(statement);
@@ -96,6 +102,14 @@ export class StatementWatch {
       return query(sql, ...rest);
     };
     return connection;
+  }
+
+  /** How long a write sent at `sentAt` may wait (`writeDeadlineMs`, counted from its request's start when it has one). */
+  private writeDeadlineIn(sentAt: number): number {
+    const { writeDeadlineMs, stallMs } = this.options;
+    const requestStartedAt = currentRequestStartedAt();
+    if (requestStartedAt === undefined) return writeDeadlineMs;
+    return Math.min(writeDeadlineMs, Math.max(stallMs, requestStartedAt + writeDeadlineMs - sentAt));
   }
 
   /** Whether a statement sent before `at` is still waiting for its answer. */
