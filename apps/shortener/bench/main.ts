@@ -17,7 +17,9 @@
  * its own databases; browsers' User-Agent and Accept-Language rotating),
  * `redirect-before` (plain warm codes on this build against the build named by
  * BENCH_SHORTENER_BEFORE, a `dist/main.js` of another checkout, on the same databases: the ratio is
- * what a change cost the redirect of links without a password or rules).
+ * what a change cost the redirect of links without a password or rules),
+ * `redirect-growth` (issue 37: a process after 200,000 creates, with 1,000,000 links in MySQL, against a
+ * fresh one; see growth.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
@@ -39,6 +41,7 @@ import { loadShortenerConfig } from '../src/config.js';
 import { shortenerDatabase } from '../src/db/shortener.database.js';
 import { redirectCacheControl } from '../src/http/send-redirect.http.js';
 import type { CreateCeilingConfig } from './create-ceiling.js';
+import { measureGrowth } from './growth.js';
 import type { RedirectCeilingConfig } from './redirect-ceiling.js';
 
 const CODES = 1_000;
@@ -85,6 +88,7 @@ const ENDPOINTS = [
   'create',
   'redirect-rules',
   'redirect-before',
+  'redirect-growth',
 ] as const;
 
 /** Five rules of every kind of condition, none of which holds for the bench's requests: each is evaluated at every visit. */
@@ -253,11 +257,21 @@ await runHttpBench('shortener', async ({ defer, measure, workspace, log }) => {
       requests: shared,
     });
   }
+  const { host, port, user, password } = config.database;
+  const mysqlOfShortener = {
+    host,
+    port,
+    user,
+    password,
+    database: databaseName(config.database, shortenerDatabase.name),
+  };
+  if (endpoints.has('redirect-growth'))
+    // Last but create: its million links stay in the databases the create row then writes to.
+    await measureGrowth({ defer, measure, log }, { mysql: mysqlOfShortener, main: here('../main.js'), env, key });
   if (!endpoints.has('create')) return;
 
-  const { host, port, user, password } = config.database;
   const createConfig: CreateCeilingConfig = {
-    mysql: { host, port, user, password, database: databaseName(config.database, shortenerDatabase.name) },
+    mysql: mysqlOfShortener,
     baseUrl,
     // the pool service-kit gives every service DataSource
     poolSize: 10,

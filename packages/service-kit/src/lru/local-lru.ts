@@ -1,13 +1,20 @@
 interface Entry<T> {
   value: T;
   expires: number;
+  /** Read since it was last written or passed over by an eviction: it gets a second chance. */
+  read: boolean;
 }
 
 /**
- * A bounded in-process cache whose entries expire, dropping the least recently used first (a Map
- * keeps insertion order, so a read re-inserts its entry). `generation` moves on every drop: a fill
- * that read its value before a drop passes the generation it started with and is not remembered,
- * so an edit announced while a load was in flight cannot be undone by that load.
+ * A bounded in-process cache whose entries expire, dropping the least recently used first, by
+ * second chance ("clock"): a Map keeps insertion order, a read only marks its entry, and an
+ * eviction moves marked entries from the front to the back (unmarked) until it finds one that was
+ * not read since (each move follows a read, so their cost is the reads'). A read never changes the Map: re-inserting on every read (as this cache once
+ * did) filled the Map's table with deleted slots, so a cache of n entries rebuilt its n-entry
+ * table every few thousand reads, garbage that grew with the number of links held (issue 37).
+ * `generation` moves on every drop: a fill that read its value before a drop passes the generation
+ * it started with and is not remembered, so an edit announced while a load was in flight cannot
+ * be undone by that load.
  */
 export class LocalLru<T> {
   private readonly entries = new Map<string, Entry<T>>();
@@ -37,8 +44,7 @@ export class LocalLru<T> {
       this.entries.delete(key);
       return undefined;
     }
-    this.entries.delete(key);
-    this.entries.set(key, entry);
+    if (!entry.read) entry.read = true;
     return entry.value;
   }
 
@@ -52,11 +58,25 @@ export class LocalLru<T> {
   set(key: string, value: T, generation = this.drops): void {
     if (this.capacity === 0 || generation !== this.drops) return;
     this.entries.delete(key);
-    if (this.entries.size >= this.capacity) {
-      const oldest = this.entries.keys().next();
-      if (oldest.done !== true) this.entries.delete(oldest.value);
+    if (this.entries.size >= this.capacity) this.evictOne();
+    this.entries.set(key, { value, expires: this.now() + this.ttlMs, read: false });
+  }
+
+  /**
+   * Drops the oldest entry not read since it was last passed over. Each entry moved to the back
+   * was read once since its last move, so the moves never outnumber the reads.
+   */
+  private evictOne(): void {
+    // A Map's iterator visits entries moved to the back again, after the rest, unmarked: the loop ends.
+    for (const [key, entry] of this.entries) {
+      this.entries.delete(key);
+      if (entry.read) {
+        entry.read = false;
+        this.entries.set(key, entry);
+        continue;
+      }
+      return;
     }
-    this.entries.set(key, { value, expires: this.now() + this.ttlMs });
   }
 
   delete(key: string): void {
