@@ -62,6 +62,10 @@ serveCeiling(
         fullURL: `${config.baseUrl}/${code}`,
         expiresAt: null,
         maxVisits: null,
+        // what a create without a password, rules or tags answers (issue 38)
+        protected: false,
+        rules: [],
+        tags: [],
       };
       sendJson(res, 201, { success: true, data: { ...record, managementCode } });
     } catch (error) {
