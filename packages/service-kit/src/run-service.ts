@@ -130,11 +130,14 @@ export function createServiceRuntime<C extends BaseConfig>(
         logger,
         connect: () => openWriterConnection(config.database, spec.name, timeouts.databaseConnectMs),
         // Within one DB_QUERY_TIMEOUT_MS: a stalled statement is noticed at a fifth, the probe
-        // gives up at 0.7, and a held write answers at 0.8, with room for the answer.
+        // gives up at 0.7, and a held write answers at 0.8 of it after its request began, with
+        // room for the answer;
         stallMs: Math.round(queryMs / 5),
         probeTimeoutMs: Math.round(queryMs / 2),
         recoveryProbeTimeoutMs: queryMs,
         writeDeadlineMs: Math.round(queryMs * 0.8),
+        // and a held read (a paused node still in the reader pool) at 0.9
+        readDeadlineMs: Math.round(queryMs * 0.9),
         shared: sharedWriter,
       });
       const dataSource = createDataSource(config.database, spec, {

@@ -66,6 +66,7 @@ describe('ImageImportService', () => {
       indexing,
       thumbhashes: fakeThumbhashes,
       now: () => new Date(42),
+      failoverRetry: { attempts: 3, minDelayMs: 0, maxDelayMs: 0 },
     });
     // An index that exists, as after the service's start.
     index.sets.set('furry.hug', new Map());
@@ -226,6 +227,63 @@ describe('ImageImportService', () => {
     );
     expect(seen).toEqual(['imported /in/a.png', 'failed /in/fifo', 'failed /in/gone.png', 'imported /in/b.png']);
     expect(outcomes[1]).toEqual({ file: '/in/fifo', status: 'failed', reason: 'not a regular file' });
+  });
+
+  describe('a database connection lost under a file (a writer failing over)', () => {
+    const connectionLost = (): Error =>
+      Object.assign(new Error('Connection lost'), { code: 'PROTOCOL_CONNECTION_LOST' });
+
+    it('tries the file again: an insert lost before it committed stores the image on the next try', async () => {
+      images.insertError = connectionLost();
+      const insert = images.insert.bind(images);
+      images.insert = (row) => {
+        const attempt = insert(row);
+        images.insertError = undefined;
+        return attempt;
+      };
+      const bytes = png(11);
+      const outcomes = await imports.importAll(job('furry.hug'), [{ file: source('/in/a.png', bytes) }], () => {});
+      expect(outcomes).toEqual([
+        { file: '/in/a.png', status: 'imported', id: md5(bytes), ext: 'png', size: bytes.length },
+      ]);
+      expect(files.files.get(files.pathOf(md5(bytes), 'png'))).toEqual(bytes);
+    });
+
+    it('tries the file again: an insert that committed before the connection went is repaired, its file put back', async () => {
+      const insert = images.insert.bind(images);
+      let lost = false;
+      images.insert = async (row) => {
+        const inserted = await insert(row);
+        if (lost) return inserted;
+        lost = true;
+        throw connectionLost();
+      };
+      const bytes = png(12);
+      const outcomes = await imports.importAll(job('furry.hug'), [{ file: source('/in/a.png', bytes) }], () => {});
+      expect(outcomes).toEqual([{ file: '/in/a.png', status: 'duplicate', id: md5(bytes), category: 'furry.hug' }]);
+      expect(images.rows.has(md5(bytes))).toBe(true);
+      expect(files.files.get(files.pathOf(md5(bytes), 'png'))).toEqual(bytes);
+      expect(index.sets.get('furry.hug')?.get(md5(bytes))).toBe(bytes.length);
+    });
+
+    it('gives up with the error after the tries it is allowed', async () => {
+      images.insertError = connectionLost();
+      await expect(
+        imports.importAll(job('furry.hug'), [{ file: source('/in/a.png', png(13)) }], () => {}),
+      ).rejects.toThrow('Connection lost');
+    });
+
+    it('does not try again a failure another try cannot fix', async () => {
+      let tries = 0;
+      images.insert = () => {
+        tries++;
+        return Promise.reject(Object.assign(new Error('bad statement'), { code: 'ER_PARSE_ERROR' }));
+      };
+      await expect(
+        imports.importAll(job('furry.hug'), [{ file: source('/in/a.png', png(14)) }], () => {}),
+      ).rejects.toThrow('bad statement');
+      expect(tries).toBe(1);
+    });
   });
 
   it('sweeps temporary files older than an hour, and knows which categories exist', async () => {

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { retryWrite, type RetryWriteOptions } from '@pawlink/service-kit';
 import type { ImageRow } from '../db/entities/image.entity.js';
 import type { CategoryRepository } from '../repositories/category.repository.js';
 import type { ImageFileRepository } from '../repositories/image-file.repository.js';
@@ -42,7 +43,17 @@ export interface ImageImportServiceDeps {
   indexing: Pick<SizeIndexService, 'add'>;
   thumbhashes: Pick<ThumbhashRepository, 'of'>;
   now?: () => Date;
+  /** How a file's import is tried again when the database connection was lost under it (FAILOVER_RETRY). */
+  failoverRetry?: RetryWriteOptions;
 }
+
+/**
+ * A writer failing over (Galera behind HAProxy: the writer moves in 1–2 s, commits resume in about
+ * 3 s) cuts the import's connection. One file's import is safe to repeat: a second try of an image
+ * whose row was stored after all repairs it (and puts its file back). So a file is tried again
+ * for up to 30 s, a pause of 0.25–1 s between tries, before the import gives up.
+ */
+const FAILOVER_RETRY: RetryWriteOptions = { attempts: 40, budgetMs: 30_000, minDelayMs: 250, maxDelayMs: 1_000 };
 
 /** A temporary file younger than this may belong to an import running right now. */
 const STALE_TEMP_AGE_MS = 60 * 60 * 1000;
@@ -94,7 +105,7 @@ export class ImageImportService {
         skip !== undefined
           ? { file, status: 'skipped', reason: skip }
           : problem === undefined
-            ? await this.importFile(job, file)
+            ? await retryWrite(() => this.importFile(job, file), this.deps.failoverRetry ?? FAILOVER_RETRY)
             : failed(file, problem);
       outcomes.push(outcome);
       onOutcome(outcome);

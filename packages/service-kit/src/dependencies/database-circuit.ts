@@ -35,6 +35,8 @@ export interface DatabaseCircuitOptions {
   stallMs: number;
   /** A write in flight this long is answered 503 1004 (before the request's deadline). */
   writeDeadlineMs: number;
+  /** A read in flight this long is answered 503 1004 (default: left to the query timeout). */
+  readDeadlineMs?: number;
   /** Between probes while the database is down. */
   probeIntervalMs?: number;
   /** The other circuits in front of the same writer. */
@@ -66,6 +68,7 @@ export class DatabaseCircuit {
     this.statements = new StatementWatch({
       stallMs: options.stallMs,
       writeDeadlineMs: options.writeDeadlineMs,
+      ...(options.readDeadlineMs === undefined ? {} : { readDeadlineMs: options.readDeadlineMs }),
       onStall: () => this.suspect(),
     });
     this.writer = new WriterCheck({ connect: options.connect, timeoutMs: options.probeTimeoutMs });

@@ -12,12 +12,18 @@ const heldConnection = (): PooledConnection => ({
   destroy: () => undefined,
 });
 
-const watch = () => new StatementWatch({ stallMs: 200, writeDeadlineMs: 800, onStall: () => undefined });
+const watch = (readDeadlineMs?: number) =>
+  new StatementWatch({
+    stallMs: 200,
+    writeDeadlineMs: 800,
+    ...(readDeadlineMs === undefined ? {} : { readDeadlineMs }),
+    onStall: () => undefined,
+  });
 
 /** Sends `sql` on a watched held connection; the error it was failed with, once it was. */
-function send(sql: string): { error?: Error } {
+function send(sql: string, readDeadlineMs?: number): { error?: Error } {
   const outcome: { error?: Error } = {};
-  watch()
+  watch(readDeadlineMs)
     .guard(heldConnection())
     .query(sql, ((error) => {
       if (error) outcome.error = error;
@@ -61,7 +67,19 @@ describe('StatementWatch: a held write answers by the deadline of its request', 
     expect(failedAfter(sendInRequest('DELETE FROM t', 5000), 1000)).toBe(200);
   });
 
-  it('leaves a read to the query timeout', () => {
+  it('leaves a read to the query timeout without a read deadline', () => {
     expect(failedAfter(sendInRequest('SELECT 1', 600), 2000)).toBeUndefined();
+  });
+
+  it('fails a held read readDeadlineMs after it was sent, however young or old its request', () => {
+    const outcome = send('SELECT 1', 900);
+    expect(failedAfter(outcome, 2000)).toBe(900);
+    expect(outcome.error).toBeInstanceOf(DependencyUnavailableError);
+    expect(
+      failedAfter(
+        runWithRequestId('request', () => (vi.advanceTimersByTime(600), send('SELECT 1', 900))),
+        2000,
+      ),
+    ).toBe(900);
   });
 });

@@ -33,6 +33,12 @@ export interface StatementWatchOptions {
    * (a fast statement of a long request is not a stall), nor later than this after it was sent.
    */
   writeDeadlineMs: number;
+  /**
+   * A read still waiting this long after it was sent is failed the same way (default: none, the
+   * query timeout ends it): a read held by a node that stopped answering (a paused node still in
+   * the reader pool) answers 503 1004 before the request's second is out.
+   */
+  readDeadlineMs?: number;
   onStall: () => void;
 }
 
@@ -86,12 +92,16 @@ export class StatementWatch {
       };
       const stall = setTimeout(() => this.options.onStall(), this.options.stallMs);
       stall.unref();
-      const deadline = WRITE.test(sqlOf(sql))
-        ? setTimeout(() => {
-            this.options.onStall();
-            statement.fail(new DependencyUnavailableError('database'));
-          }, this.writeDeadlineIn(statement.startedAt))
-        : undefined;
+      const deadlineMs = WRITE.test(sqlOf(sql))
+        ? this.writeDeadlineIn(statement.startedAt)
+        : this.options.readDeadlineMs;
+      const deadline =
+        deadlineMs === undefined
+          ? undefined
+          : setTimeout(() => {
+              this.options.onStall();
+              statement.fail(new DependencyUnavailableError('database'));
+            }, deadlineMs);
       deadline?.unref();
       this.inFlight.add(statement);
       rest[last] = ((error, ...results) => {
