@@ -85,7 +85,7 @@ export class ImageImportService {
   }
 
   async categoryExists(db: string): Promise<boolean> {
-    return (await this.deps.categories.find(db)) !== null;
+    return (await retryWrite(() => this.deps.categories.find(db), this.deps.failoverRetry ?? FAILOVER_RETRY)) !== null;
   }
 
   /** Removes the temporary files an interrupted import (Ctrl-C, a crash) left behind; returns how many. */

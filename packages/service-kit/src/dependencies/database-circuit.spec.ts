@@ -65,6 +65,45 @@ describe('DatabaseCircuit', () => {
     vi.useRealTimers();
   });
 
+  it('answers 503 by the read deadline when a pool connection does not come (a handshake held by a paused reader), and gives a late one back', async () => {
+    let late: ((connection: PooledConnection) => void) | undefined;
+    let released = 0;
+    const driver = {
+      obtainMasterConnection: () => new Promise<PooledConnection>((resolve) => (late = resolve)),
+      obtainSlaveConnection: () => Promise.resolve(pooledConnection(0)),
+    };
+    const circuit = new DatabaseCircuit({
+      name: 'test',
+      logger: silentLogger(),
+      // The writer answers every probe: only the deadline can end the wait.
+      connect: () =>
+        Promise.resolve({
+          query: () => Promise.resolve([[]]),
+          on: () => undefined,
+          destroy: () => undefined,
+        } as unknown as Connection),
+      probeTimeoutMs: 500,
+      recoveryProbeTimeoutMs: 1000,
+      stallMs: 200,
+      writeDeadlineMs: 800,
+      readDeadlineMs: 900,
+    });
+    circuit.attach({ driver } as unknown as DataSource);
+    try {
+      const outcome: { error?: Error } = {};
+      driver.obtainMasterConnection().catch((error: Error) => (outcome.error = error));
+      await vi.advanceTimersByTimeAsync(899);
+      expect(outcome.error).toBeUndefined();
+      await vi.advanceTimersByTimeAsync(1);
+      expect(outcome.error?.name).toBe('DependencyUnavailableError');
+      late!({ ...pooledConnection(0), release: () => void released++ });
+      await vi.advanceTimersByTimeAsync(0);
+      expect(released).toBe(1);
+    } finally {
+      circuit.stop();
+    }
+  });
+
   it('probes again for a statement that stalled while a probe begun before it ran, and opens on a stalled writer', async () => {
     // Statement A is slow but answered; B, sent after the probe A caused began, never is.
     const answers = [600, undefined];

@@ -35,7 +35,7 @@ export interface DatabaseCircuitOptions {
   stallMs: number;
   /** A write in flight this long is answered 503 1004 (before the request's deadline). */
   writeDeadlineMs: number;
-  /** A read in flight this long is answered 503 1004 (default: left to the query timeout). */
+  /** A read in flight, or a pool connection awaited, this long is answered 503 1004 (default: left to the timeouts). */
   readDeadlineMs?: number;
   /** Between probes while the database is down. */
   probeIntervalMs?: number;
@@ -111,19 +111,31 @@ export class DatabaseCircuit {
     return new Promise((resolve, reject) => {
       const stall = setTimeout(() => this.suspect(), this.options.stallMs);
       stall.unref();
+      // A handshake held by a node that stopped answering (a paused node still in the reader
+      // pool) answers 503 1004 by the read deadline, not at the end of the connect timeout.
+      let deadline: ReturnType<typeof setTimeout> | undefined;
       const fail = (): void => {
         clearTimeout(stall);
+        clearTimeout(deadline);
         reject(new DependencyUnavailableError('database'));
       };
+      if (this.options.readDeadlineMs !== undefined) {
+        deadline = setTimeout(() => {
+          if (this.waiting.delete(fail)) fail();
+        }, this.options.readDeadlineMs);
+        deadline.unref();
+      }
       this.waiting.add(fail);
       obtaining.then(
         (connection) => {
           clearTimeout(stall);
+          clearTimeout(deadline);
           if (this.waiting.delete(fail)) resolve(connection);
           else connection.release();
         },
         (error: unknown) => {
           clearTimeout(stall);
+          clearTimeout(deadline);
           this.waiting.delete(fail);
           reject(error instanceof Error ? error : new Error(String(error)));
         },
