@@ -12,8 +12,10 @@ import {
   createDataSource,
   createRedis,
   loadBaseConfig,
+  openDataSource,
   type BaseConfig,
   type DataSourceSpec,
+  type LogSink,
 } from '@pawlink/service-kit';
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -39,6 +41,12 @@ function dotEnvOf(root: string): Map<string, string> {
     throw error;
   }
 }
+
+/** openDataSource's two lines, for the operator: on stderr, so a command's output stays its own. */
+const stderrNotes: LogSink = {
+  warn: (message, meta) => void process.stderr.write(`bin/admin: ${message} ${JSON.stringify(meta ?? {})}\n`),
+  info: (message, meta) => void process.stderr.write(`bin/admin: ${message} ${JSON.stringify(meta ?? {})}\n`),
+};
 
 /**
  * What a command may need, opened on first use and closed once the command ends, so a
@@ -75,11 +83,20 @@ export class AdminContext implements CliContext {
     return this.queueClient;
   }
 
+  /**
+   * A schema's data source, opened on first use as a service opens its own (`openDataSource`): a
+   * MySQL that does not answer yet, or a connection cut while a writer fails over (Galera behind
+   * HAProxy), is tried again for DB_BOOT_WAIT_MS, with one line on stderr.
+   */
   async dataSource(spec: DataSourceSpec): Promise<DataSource> {
     const existing = this.dataSources.get(spec.name);
     if (existing) return existing;
     const dataSource = createDataSource(this.config.database, { ...spec, poolSize: 2 });
-    await dataSource.initialize();
+    await openDataSource(dataSource, {
+      name: spec.name,
+      logger: stderrNotes,
+      waitMs: this.config.dependencyTimeouts.databaseBootWaitMs,
+    });
     this.dataSources.set(spec.name, dataSource);
     return dataSource;
   }

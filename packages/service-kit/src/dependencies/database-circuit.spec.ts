@@ -1,3 +1,4 @@
+import { runWithRequestId } from '../request-id.js';
 import type { Connection } from 'mysql2/promise';
 import type { DataSource } from 'typeorm';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -65,11 +66,11 @@ describe('DatabaseCircuit', () => {
     vi.useRealTimers();
   });
 
-  it('answers 503 by the read deadline when a pool connection does not come (a handshake held by a paused reader), and gives a late one back', async () => {
-    let late: ((connection: PooledConnection) => void) | undefined;
-    let released = 0;
+  /** A circuit whose writer answers every probe, before a pool whose writer connections come only when `late` is called. */
+  function heldAcquire() {
+    const pending: Array<(connection: PooledConnection) => void> = [];
     const driver = {
-      obtainMasterConnection: () => new Promise<PooledConnection>((resolve) => (late = resolve)),
+      obtainMasterConnection: () => new Promise<PooledConnection>((resolve) => pending.push(resolve)),
       obtainSlaveConnection: () => Promise.resolve(pooledConnection(0)),
     };
     const circuit = new DatabaseCircuit({
@@ -89,16 +90,39 @@ describe('DatabaseCircuit', () => {
       readDeadlineMs: 900,
     });
     circuit.attach({ driver } as unknown as DataSource);
-    try {
+    const acquire = (): { error?: Error } => {
       const outcome: { error?: Error } = {};
       driver.obtainMasterConnection().catch((error: Error) => (outcome.error = error));
+      return outcome;
+    };
+    return { circuit, acquire, pending };
+  }
+
+  it('answers 503 by the read deadline when a pool connection does not come (a handshake held by a paused reader), and gives a late one back', async () => {
+    const { circuit, acquire, pending } = heldAcquire();
+    let released = 0;
+    try {
+      const outcome = acquire();
       await vi.advanceTimersByTimeAsync(899);
       expect(outcome.error).toBeUndefined();
       await vi.advanceTimersByTimeAsync(1);
       expect(outcome.error?.name).toBe('DependencyUnavailableError');
-      late!({ ...pooledConnection(0), release: () => void released++ });
+      pending[0]!({ ...pooledConnection(0), release: () => void released++ });
       await vi.advanceTimersByTimeAsync(0);
       expect(released).toBe(1);
+    } finally {
+      circuit.stop();
+    }
+  });
+
+  it('counts the time its request spent before it waits for a pool connection', async () => {
+    const { circuit, acquire } = heldAcquire();
+    try {
+      const outcome = runWithRequestId('request', () => (vi.advanceTimersByTime(600), acquire()));
+      await vi.advanceTimersByTimeAsync(299);
+      expect(outcome.error).toBeUndefined();
+      await vi.advanceTimersByTimeAsync(1);
+      expect(outcome.error?.name).toBe('DependencyUnavailableError');
     } finally {
       circuit.stop();
     }

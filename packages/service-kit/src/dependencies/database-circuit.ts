@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { LogSink } from '../logger.js';
 import { DependencyUnavailableError, unavailableDependencyOf } from './dependency-failure.js';
-import { StatementWatch, type PooledConnection } from './statement-watch.js';
+import { requestDeadlineIn, StatementWatch, type PooledConnection } from './statement-watch.js';
 import { isWriterCheckTimeout, WriterCheck, type WriterCheckOptions } from './writer-check.js';
 
 type State = 'up' | 'suspect' | 'down';
@@ -35,7 +35,7 @@ export interface DatabaseCircuitOptions {
   stallMs: number;
   /** A write in flight this long is answered 503 1004 (before the request's deadline). */
   writeDeadlineMs: number;
-  /** A read in flight, or a pool connection awaited, this long is answered 503 1004 (default: left to the timeouts). */
+  /** A read in flight, or a pool connection awaited, this long after its request began is answered 503 1004 (default: left to the timeouts). */
   readDeadlineMs?: number;
   /** Between probes while the database is down. */
   probeIntervalMs?: number;
@@ -112,7 +112,7 @@ export class DatabaseCircuit {
       const stall = setTimeout(() => this.suspect(), this.options.stallMs);
       stall.unref();
       // A handshake held by a node that stopped answering (a paused node still in the reader
-      // pool) answers 503 1004 by the read deadline, not at the end of the connect timeout.
+      // pool) answers 503 1004 by the request's read deadline, not at the end of the connect timeout.
       let deadline: ReturnType<typeof setTimeout> | undefined;
       const fail = (): void => {
         clearTimeout(stall);
@@ -120,9 +120,12 @@ export class DatabaseCircuit {
         reject(new DependencyUnavailableError('database'));
       };
       if (this.options.readDeadlineMs !== undefined) {
-        deadline = setTimeout(() => {
-          if (this.waiting.delete(fail)) fail();
-        }, this.options.readDeadlineMs);
+        deadline = setTimeout(
+          () => {
+            if (this.waiting.delete(fail)) fail();
+          },
+          requestDeadlineIn(this.options.readDeadlineMs, this.options.stallMs, Date.now()),
+        );
         deadline.unref();
       }
       this.waiting.add(fail);

@@ -4,3 +4,4 @@ export * from './dependency-failure.js';
 export * from './readiness.js';
 export * from './retry-write.js';
 export * from './writer-check.js';
+export * from './open-data-source.js';

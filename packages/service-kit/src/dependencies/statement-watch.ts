@@ -23,6 +23,17 @@ const sqlOf = (sql: unknown): string =>
       ? (sql as { sql: string }).sql
       : '';
 
+/**
+ * How long a wait that began at `startedAt` may last: `boundMs` counted from the start of the
+ * request it serves (the time the request spent before counts too), never less than `floorMs` (a
+ * fast step of a long request is not a stall) nor more than `boundMs`; outside a request, `boundMs`.
+ */
+export function requestDeadlineIn(boundMs: number, floorMs: number, startedAt: number): number {
+  const requestStartedAt = currentRequestStartedAt();
+  if (requestStartedAt === undefined) return boundMs;
+  return Math.min(boundMs, Math.max(floorMs, requestStartedAt + boundMs - startedAt));
+}
+
 export interface StatementWatchOptions {
   /** A statement still waiting after this is reported (`onStall`). */
   stallMs: number;
@@ -34,9 +45,10 @@ export interface StatementWatchOptions {
    */
   writeDeadlineMs: number;
   /**
-   * A read still waiting this long after it was sent is failed the same way (default: none, the
-   * query timeout ends it): a read held by a node that stopped answering (a paused node still in
-   * the reader pool) answers 503 1004 before the request's second is out.
+   * A read still waiting this long after its request began is failed the same way, with the same
+   * floor and cap (default: none, the query timeout ends it): a read held by a node that stopped
+   * answering (a paused node still in the reader pool) answers 503 1004 before the request's
+   * second is out, also when the request had waited on another held statement before it.
    */
   readDeadlineMs?: number;
   onStall: () => void;
@@ -92,9 +104,9 @@ export class StatementWatch {
       };
       const stall = setTimeout(() => this.options.onStall(), this.options.stallMs);
       stall.unref();
-      const deadlineMs = WRITE.test(sqlOf(sql))
-        ? this.writeDeadlineIn(statement.startedAt)
-        : this.options.readDeadlineMs;
+      const boundMs = WRITE.test(sqlOf(sql)) ? this.options.writeDeadlineMs : this.options.readDeadlineMs;
+      const deadlineMs =
+        boundMs === undefined ? undefined : requestDeadlineIn(boundMs, this.options.stallMs, statement.startedAt);
       const deadline =
         deadlineMs === undefined
           ? undefined
@@ -112,14 +124,6 @@ export class StatementWatch {
       return query(sql, ...rest);
     };
     return connection;
-  }
-
-  /** How long a write sent at `sentAt` may wait (`writeDeadlineMs`, counted from its request's start when it has one). */
-  private writeDeadlineIn(sentAt: number): number {
-    const { writeDeadlineMs, stallMs } = this.options;
-    const requestStartedAt = currentRequestStartedAt();
-    if (requestStartedAt === undefined) return writeDeadlineMs;
-    return Math.min(writeDeadlineMs, Math.max(stallMs, requestStartedAt + writeDeadlineMs - sentAt));
   }
 
   /** Whether a statement sent before `at` is still waiting for its answer. */
