@@ -140,6 +140,22 @@ describe('traces from the shortener', () => {
     expect(spans.some((s) => s.traceId === create.traceId && s.spanId === requestLines[0]!.spanId)).toBe(true);
   });
 
+  it('starts no trace for a readiness probe or a metrics scrape', async () => {
+    const serverPaths = () =>
+      receiver
+        .received()
+        .filter((r) => r.span.kind === SERVER)
+        .map((r) => attribute(r.span, 'url.path'));
+    const onlineBefore = serverPaths().filter((path) => path === '/online').length;
+    expect((await fetch(`${shortener.url}/ready`)).status).toBe(200);
+    expect((await fetch(`${shortener.metricsUrl}/metrics`)).status).toBe(200);
+    // A request after them: once its span is in, theirs (ended before it) would be too.
+    expect((await fetch(`${shortener.url}/online`)).status).toBe(200);
+    await waitForSpans(() => serverPaths().filter((path) => path === '/online').length > onlineBefore);
+    expect(serverPaths()).not.toContain('/ready');
+    expect(serverPaths()).not.toContain('/metrics');
+  });
+
   it('comes from the images service too, under its own name', async () => {
     const images = await startService('images', { ...ctx.env, LOG_LEVEL: 'warn', ...otlpEnv(receiver) });
     try {

@@ -29,12 +29,22 @@ function tagServerSpan(span: Span, request: unknown, response: unknown): void {
 }
 
 /**
+ * Readiness probes and metrics scrapes, every few seconds from an orchestrator or Prometheus: a
+ * trace of each would bury the requests worth following.
+ */
+const UNTRACED_PATH = /^\/(?:ready|metrics)(?:[?#]|$)/;
+
+/** Whether an incoming request is a probe or a scrape (UNTRACED_PATH), which starts no trace. */
+export const isProbeOrScrape = (request: IncomingMessage): boolean => UNTRACED_PATH.test(request.url ?? '');
+
+/**
  * Starts the OpenTelemetry SDK, configured by the standard OTEL_* variables (exporter, endpoint,
  * protocol, sampler, resource), with the instrumentations for http, express, ioredis and mysql2.
  * Nothing records a header, a body or a value: a MySQL span has the statement with its values
  * masked, a Redis span names its command only (arguments can be keys' data, AUTH's password or a
- * script's values). A trace starts at a request (or a job, see otel-hooks.ts): a Redis command,
- * a statement or an outgoing request with no span around it (background work) records nothing.
+ * script's values). A trace starts at a request (not a probe of `/ready` nor a scrape of
+ * `/metrics`) or a job (see otel-hooks.ts): a Redis command, a statement or an outgoing request
+ * with no span around it (background work) records nothing.
  */
 export function startTracing(service: string): void {
   // ESM: express, ioredis and mysql2, imported after this, go through the instrumentations' hook
@@ -46,7 +56,11 @@ export function startTracing(service: string): void {
   const sdk = new NodeSDK({
     ...(process.env.OTEL_SERVICE_NAME ? {} : { serviceName: `pawlink-${service}` }),
     instrumentations: [
-      new HttpInstrumentation({ applyCustomAttributesOnSpan: tagServerSpan, requireParentforOutgoingSpans: true }),
+      new HttpInstrumentation({
+        applyCustomAttributesOnSpan: tagServerSpan,
+        requireParentforOutgoingSpans: true,
+        ignoreIncomingRequestHook: isProbeOrScrape,
+      }),
       // Routers and handlers, not each middleware: the request span already covers those.
       new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] }),
       new IORedisInstrumentation({ dbStatementSerializer: (command) => command, requireParentSpan: true }),
