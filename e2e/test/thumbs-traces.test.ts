@@ -129,6 +129,8 @@ describe('one trace per thumbnail request, across the API and the workers', () =
         all.some(isCheck) &&
         all.some(isCallbackPost) &&
         named(all, 'process thumbs', SpanKinds.CONSUMER).length > 0 &&
+        // The attempt ends after its POST, and may be exported in a later batch.
+        named(all, 'process thumbnail-callbacks', SpanKinds.CONSUMER).length > 0 &&
         named(all, 'write file').length > 0,
       logs,
     );
