@@ -1,5 +1,5 @@
 import { DayTally, ReusableCounts, type LogSink } from '@pawlink/service-kit';
-import { boundPendingValues, DIMENSIONS, fieldOf } from '../domain/visit-breakdown.rules.js';
+import { boundPendingValues, DIMENSIONS, fieldOf, STORED_VALUES_PER_DAY } from '../domain/visit-breakdown.rules.js';
 import type { PendingVisitsRepository, VisitCount } from './pending-visits.repository.js';
 
 /** Turns each part of a visit's raw source into its breakdown fields, e.g. `c:DE`. */
@@ -42,21 +42,6 @@ interface CodeVisits {
     | undefined;
 }
 
-/** Separates the parts of a merge key: no code, day or field holds a line feed. */
-const SEP = '\n';
-
-/** Counts of one code, day and field added up: Redis gets each once per flush. */
-function merged(counts: readonly VisitCount[]): VisitCount[] {
-  const byKey = new Map<string, VisitCount>();
-  for (const count of counts) {
-    const key = `${count.code}${SEP}${count.day}${SEP}${count.field}`;
-    const held = byKey.get(key);
-    if (held) held.visits += count.visits;
-    else byKey.set(key, { ...count });
-  }
-  return [...byKey.values()];
-}
-
 /**
  * This instance's counted visits, tallied in memory per UTC day and sent to Redis every `flushMs`
  * (service-kit's DayTally: a failed chunk is retried, added once; at most `flushMs` of visits are
@@ -83,7 +68,10 @@ export class VisitTallyRepository extends DayTally<string, CodeVisits, VisitCoun
                 addresses: new ReusableCounts(),
               },
       }),
+      // Each code, day and field once: the breakdown's fields are added up per code below, and the
+      // tally holds a code once per day. So nothing is merged at flush time.
       collect: (day, code, { visits, sources, rules }, into) => {
+        const first = into.length;
         into.push({ day, code, field: '', visits });
         rules?.forEach((rule, visits) => into.push({ day, code, field: fieldOf(DIMENSIONS.rule, rule), visits }));
         if (describe === undefined || sources === undefined) return;
@@ -98,6 +86,8 @@ export class VisitTallyRepository extends DayTally<string, CodeVisits, VisitCoun
         });
         sources.addresses.forEach((address, visits) => count(describe.country(address), visits));
         for (const [field, visits] of fields) into.push({ day, code, field, visits });
+        // Only a code with more fields than a dimension may hold can have a dimension to fold.
+        if (into.length - first > STORED_VALUES_PER_DAY) into.push(...boundPendingValues(into.splice(first)));
       },
       reset: (visits) => {
         visits.visits = 0;
@@ -108,7 +98,7 @@ export class VisitTallyRepository extends DayTally<string, CodeVisits, VisitCoun
         visits.sources.addresses.reset();
       },
       keyOf: (count) => count.code,
-      send: (chunkId, counts) => pending.add(chunkId, boundPendingValues(merged(counts))),
+      send: (chunkId, counts) => pending.add(chunkId, counts),
       flushMs,
       logger,
       what: 'visit counts',

@@ -6,28 +6,31 @@
  * It holds at most the names of the last two periods between resets.
  */
 export class ReusableCounts<K> {
-  private readonly counts = new Map<K, number>();
+  /** Each name's count in a box of its own, so a count is one lookup and an increment (no Map#set). */
+  private readonly counts = new Map<K, { n: number }>();
 
   /** Adds `n` (one by default) to `key`. */
   add(key: K, n = 1): void {
-    this.counts.set(key, (this.counts.get(key) ?? 0) + n);
+    const count = this.counts.get(key);
+    if (count === undefined) this.counts.set(key, { n });
+    else count.n += n;
   }
 
   /** Calls `visit` with each name counted since the last reset and its count, in the order first counted. */
   forEach(visit: (key: K, n: number) => void): void {
     // Map#forEach, not for…of: no [key, value] pair is made per entry.
-    this.counts.forEach((n, key) => {
-      if (n > 0) visit(key, n);
+    this.counts.forEach((count, key) => {
+      if (count.n > 0) visit(key, count.n);
     });
   }
 
   /** Starts counting from zero: names counted since the last reset stay (at 0), the others go. */
   reset(): void {
     const counts = this.counts;
-    // Deleting and overwriting entries while a Map iterates them is defined: each is visited once.
-    counts.forEach((n, key) => {
-      if (n === 0) counts.delete(key);
-      else counts.set(key, 0);
+    // Deleting the entry a Map is visiting is defined: the others are still visited once.
+    counts.forEach((count, key) => {
+      if (count.n === 0) counts.delete(key);
+      else count.n = 0;
     });
   }
 
