@@ -18,11 +18,11 @@ const targets = new Map(JSON.parse(readFileSync(config.targetsFile, 'utf8')) as 
 
 serveCeiling((req, res) => {
   const location = targets.get((req.url ?? '').slice(1));
-  res.setHeader('X-Request-Id', nextRequestId());
   if (location === undefined) {
-    res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' });
+    res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Request-Id': nextRequestId() });
     res.end('Unknown short url code.');
     return;
   }
-  sendRedirect(res, location, config.cacheControl);
+  // The id goes with the other headers, as the shortener's fast path sends it.
+  sendRedirect(res, location, config.cacheControl, nextRequestId());
 });

@@ -139,11 +139,11 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   app.response.json = sendJson;
 
   app.use((req: Request, res: Response, next: NextFunction) => {
-    const start = process.hrtime.bigint();
+    const start = performance.now();
     const requestId = assignRequestId(req, res);
     res.locals.requestId = requestId;
     res.on('finish', () => {
-      const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+      const seconds = (performance.now() - start) / 1e3;
       metrics.observe(req.method, routeLabel(req), res.statusCode, seconds);
       if (res.statusCode === 429) {
         // Every rate limit names its bucket on its 429 (docs/api.md §1), whoever renders it.

@@ -12,8 +12,13 @@ const MISNAMED_DEFAULT_GAUGES = [
 /** One Prometheus registry per app instance, so several apps can live in one test process. */
 export class HttpMetrics {
   readonly registry = new Registry();
-  /** Per method, status and route: a request costs one Map lookup and a few additions. */
-  private readonly series = new Map<string, RequestSeries>();
+  /**
+   * Per method, then status, then route: a request costs three Map lookups and a few additions,
+   * and builds no key string (issue 37).
+   */
+  private readonly series = new Map<string, Map<number, Map<string, RequestSeries>>>();
+  /** Every series, in the order first observed (what a scrape reads). */
+  private readonly allSeries: RequestSeries[] = [];
 
   /** 429s that a rate limit answered (they name their bucket in `X-RateLimit-Bucket`), by bucket. */
   private readonly refusals = new Counter({
@@ -31,7 +36,7 @@ export class HttpMetrics {
     // prom-client names these gauges `…_total`, a counter's suffix (promtool refuses them); the same
     // totals are `sum(nodejs_active_handles)` and so on, from its by-type gauges.
     for (const name of MISNAMED_DEFAULT_GAUGES) this.registry.removeSingleMetric(name);
-    const all = (): Iterable<RequestSeries> => this.series.values();
+    const all = (): Iterable<RequestSeries> => this.allSeries;
     this.registry.registerMetric(
       requestCountMetric('http_requests_total', 'HTTP requests by method, route pattern and status.', all),
     );
@@ -68,11 +73,15 @@ export class HttpMetrics {
   }
 
   observe(method: string, route: string, status: number, seconds: number): void {
-    const key = `${method} ${status} ${route}`;
-    let series = this.series.get(key);
+    let byStatus = this.series.get(method);
+    if (byStatus === undefined) this.series.set(method, (byStatus = new Map<number, Map<string, RequestSeries>>()));
+    let byRoute = byStatus.get(status);
+    if (byRoute === undefined) byStatus.set(status, (byRoute = new Map<string, RequestSeries>()));
+    let series = byRoute.get(route);
     if (series === undefined) {
       series = new RequestSeries({ method, route, status: String(status) });
-      this.series.set(key, series);
+      byRoute.set(route, series);
+      this.allSeries.push(series);
     }
     series.observe(seconds);
   }

@@ -1,9 +1,8 @@
 import { HEADER_FIELDS_LIMIT_BYTES, REQUEST_TARGET_LIMIT_BYTES } from '@pawlink/contracts';
-import { randomUUID } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { ApiError } from './api-error.js';
-import { assignRequestId } from './request-id.js';
+import { assignRequestId, newRequestId } from './request-id.js';
 
 /**
  * node:http counts the target and the header fields (every name and value) together against
@@ -75,7 +74,7 @@ const jsonHeaders = (refusal: ApiError, body: string): Record<string, string> =>
 /** Answers on a response node:http made, and closes the connection after it. */
 function answer(res: ServerResponse, refusal: ApiError): void {
   const body = JSON.stringify(refusal.toBody());
-  if (!res.hasHeader('X-Request-Id')) res.setHeader('X-Request-Id', randomUUID());
+  if (!res.hasHeader('X-Request-Id')) res.setHeader('X-Request-Id', newRequestId());
   res.shouldKeepAlive = false;
   res.writeHead(refusal.httpStatus, jsonHeaders(refusal, body));
   res.end(body);
@@ -84,7 +83,7 @@ function answer(res: ServerResponse, refusal: ApiError): void {
 /** Answers on a bare connection (no request object exists), then closes it once the client had time to read. */
 function answerRaw(socket: Duplex, refusal: ApiError): void {
   const body = JSON.stringify(refusal.toBody());
-  const headers = { ...jsonHeaders(refusal, body), 'X-Request-Id': randomUUID(), Date: new Date().toUTCString() };
+  const headers = { ...jsonHeaders(refusal, body), 'X-Request-Id': newRequestId(), Date: new Date().toUTCString() };
   const head = [
     `HTTP/1.1 ${refusal.httpStatus} ${http.STATUS_CODES[refusal.httpStatus] ?? 'Error'}`,
     ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),

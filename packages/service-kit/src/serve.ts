@@ -62,6 +62,12 @@ function closesConnection(server: http.Server, socket: net.Socket): boolean {
 
 // eslint-disable-next-line @typescript-eslint/unbound-method -- called with the response as `this`
 const nodeWriteHead = http.ServerResponse.prototype.writeHead;
+type WriteHead = (
+  this: http.ServerResponse,
+  statusCode: number,
+  reason?: unknown,
+  headers?: unknown,
+) => http.ServerResponse;
 
 /**
  * `writeHead` of every response of our servers: a response decides on keep-alive when its head is
@@ -72,20 +78,19 @@ const nodeWriteHead = http.ServerResponse.prototype.writeHead;
 export function drainAwareWriteHead(
   this: http.ServerResponse,
   statusCode: number,
-  ...rest: unknown[]
+  reason?: unknown,
+  headers?: unknown,
 ): http.ServerResponse {
   const socket = this.req.socket as (net.Socket & { server?: http.Server }) | null;
   if (socket?.server !== undefined && closesConnection(socket.server, socket)) this.shouldKeepAlive = false;
-  return (nodeWriteHead as (this: http.ServerResponse, ...args: unknown[]) => http.ServerResponse).apply(this, [
-    statusCode,
-    ...rest,
-  ]);
+  // node's writeHead takes these three (reason optional); no rest array is made per response.
+  return (nodeWriteHead as WriteHead).call(this, statusCode, reason, headers);
 }
 
 /** The responses `listen` makes: answered before any framework sees them (the shortener's fast path). */
 class DrainAwareResponse extends http.ServerResponse {
-  override writeHead(statusCode: number, ...rest: unknown[]): this {
-    return drainAwareWriteHead.call(this, statusCode, ...rest) as this;
+  override writeHead(statusCode: number, reason?: unknown, headers?: unknown): this {
+    return drainAwareWriteHead.call(this, statusCode, reason, headers) as this;
   }
 }
 

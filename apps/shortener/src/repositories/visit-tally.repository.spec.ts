@@ -74,4 +74,31 @@ describe('VisitTallyRepository', () => {
     expect(tally.drain()).toEqual([{ day: '2026-11-25', code: 'abc', field: '', visits: 2 }]);
     expect(tally.drain()).toEqual([]);
   });
+
+  it("folds a code's referrers past the stored bound into OTHER when drained, keeping its total", () => {
+    const { describe } = countingDescriber();
+    const tally = tallyWith(describe);
+    for (let i = 0; i < 60; i++) tally.add('abc', `site${i}.example`, 'Firefox', '10.0.0.1');
+    tally.add('abc', 'site0.example', 'Firefox', '10.0.0.1');
+    const referrers = tally.drain().filter((count) => count.field.startsWith('r:'));
+    expect(referrers).toHaveLength(50);
+    expect(referrers.reduce((sum, count) => sum + count.visits, 0)).toBe(61);
+    expect(referrers.find((count) => count.field === 'r:site0.example')?.visits).toBe(2);
+    expect(referrers.find((count) => count.field === 'r:other')?.visits).toBe(11);
+  });
+
+  it('sends a code visited again after a flush only the visits since, from the same tally', () => {
+    const tally = tallyWith(countingDescriber().describe);
+    tally.add('abc', 'news.example', 'Firefox', '10.0.0.1');
+    tally.drain();
+    tally.add('abc', '', 'Firefox', '10.0.0.2');
+    expect(byField(tally.drain(), 'abc')).toEqual({
+      '': 1,
+      'r:direct': 1,
+      'b:Firefox': 1,
+      'o:Linux': 1,
+      'd:desktop': 1,
+      'c:DE': 1,
+    });
+  });
 });

@@ -1,5 +1,5 @@
-import { DayTally, type LogSink } from '@pawlink/service-kit';
-import { boundPendingValues, DIMENSIONS, fieldOf } from '../domain/visit-breakdown.rules.js';
+import { DayTally, ReusableCounts, type LogSink } from '@pawlink/service-kit';
+import { boundPendingValues, DIMENSIONS, fieldOf, STORED_VALUES_PER_DAY } from '../domain/visit-breakdown.rules.js';
 import type { PendingVisitsRepository, VisitCount } from './pending-visits.repository.js';
 
 /** Turns each part of a visit's raw source into its breakdown fields, e.g. `c:DE`. */
@@ -23,39 +23,30 @@ export interface VisitTallyOptions {
 }
 
 /**
- * One code's counted visits of one UTC day, in memory; with the breakdown on, also per referrer
- * host, per user agent and per address. Each dimension depends on one of them only, so they are
- * counted apart: a flush describes each distinct host, agent and address once, and each
- * breakdown's total is still the code's visits.
+ * One code's counted visits since the last flush, in memory; with the breakdown on, also per
+ * referrer host, per user agent and per address. Each dimension depends on one of them only, so
+ * they are counted apart: a flush describes each distinct host, agent and address once, and each
+ * breakdown's total is still the code's visits. Kept from flush to flush and emptied in place
+ * (DayTally's `reset`), so a code visited every second allocates nothing for its tally.
  */
 interface CodeVisits {
   visits: number;
   /** Visits by the redirect rule that decided them (`0`…`19`, `default`): links with rules only, breakdown on or off. */
-  rules: Map<string, number> | undefined;
+  rules: ReusableCounts<string> | undefined;
   sources:
-    { referrerHosts: Map<string, number>; userAgents: Map<string, number>; addresses: Map<string, number> } | undefined;
-}
-
-/** Separates the parts of a merge key: no code, day or field holds a line feed. */
-const SEP = '\n';
-
-/** Counts of one code, day and field added up: Redis gets each once per flush. */
-function merged(counts: readonly VisitCount[]): VisitCount[] {
-  const byKey = new Map<string, VisitCount>();
-  for (const count of counts) {
-    const key = `${count.code}${SEP}${count.day}${SEP}${count.field}`;
-    const held = byKey.get(key);
-    if (held) held.visits += count.visits;
-    else byKey.set(key, { ...count });
-  }
-  return [...byKey.values()];
+    | {
+        referrerHosts: ReusableCounts<string>;
+        userAgents: ReusableCounts<string>;
+        addresses: ReusableCounts<string>;
+      }
+    | undefined;
 }
 
 /**
  * This instance's counted visits, tallied in memory per UTC day and sent to Redis every `flushMs`
  * (service-kit's DayTally: a failed chunk is retried, added once; at most `flushMs` of visits are
  * lost when the process dies without SIGTERM). `add` is a few Map updates: the redirect hot path
- * pays nothing more. With the breakdown on, each visit is also counted by its raw referrer host,
+ * pays nothing more, and a code visited again after a flush counts into the accumulators it had. With the breakdown on, each visit is also counted by its raw referrer host,
  * user agent and address; the flush describes each distinct one once (host normalised, user agent
  * parsed, country looked up, the last two memoised), so what reaches Redis holds countries, never
  * addresses.
@@ -71,26 +62,43 @@ export class VisitTallyRepository extends DayTally<string, CodeVisits, VisitCoun
         sources:
           describe === undefined
             ? undefined
-            : { referrerHosts: new Map(), userAgents: new Map(), addresses: new Map() },
+            : {
+                referrerHosts: new ReusableCounts(),
+                userAgents: new ReusableCounts(),
+                addresses: new ReusableCounts(),
+              },
       }),
+      // Each code, day and field once: the breakdown's fields are added up per code below, and the
+      // tally holds a code once per day. So nothing is merged at flush time.
       collect: (day, code, { visits, sources, rules }, into) => {
+        const first = into.length;
         into.push({ day, code, field: '', visits });
-        if (rules !== undefined)
-          for (const [rule, visits] of rules) into.push({ day, code, field: fieldOf(DIMENSIONS.rule, rule), visits });
+        rules?.forEach((rule, visits) => into.push({ day, code, field: fieldOf(DIMENSIONS.rule, rule), visits }));
         if (describe === undefined || sources === undefined) return;
         // Many addresses share a country, many agents a browser: added up here, one count per field.
         const fields = new Map<string, number>();
         const count = (field: string, visits: number): void => {
           fields.set(field, (fields.get(field) ?? 0) + visits);
         };
-        for (const [host, visits] of sources.referrerHosts) count(describe.referrer(host), visits);
-        for (const [userAgent, visits] of sources.userAgents)
+        sources.referrerHosts.forEach((host, visits) => count(describe.referrer(host), visits));
+        sources.userAgents.forEach((userAgent, visits) => {
           for (const field of describe.agent(userAgent)) count(field, visits);
-        for (const [address, visits] of sources.addresses) count(describe.country(address), visits);
+        });
+        sources.addresses.forEach((address, visits) => count(describe.country(address), visits));
         for (const [field, visits] of fields) into.push({ day, code, field, visits });
+        // Only a code with more fields than a dimension may hold can have a dimension to fold.
+        if (into.length - first > STORED_VALUES_PER_DAY) into.push(...boundPendingValues(into.splice(first)));
+      },
+      reset: (visits) => {
+        visits.visits = 0;
+        visits.rules?.reset();
+        if (visits.sources === undefined) return;
+        visits.sources.referrerHosts.reset();
+        visits.sources.userAgents.reset();
+        visits.sources.addresses.reset();
       },
       keyOf: (count) => count.code,
-      send: (chunkId, counts) => pending.add(chunkId, boundPendingValues(merged(counts))),
+      send: (chunkId, counts) => pending.add(chunkId, counts),
       flushMs,
       logger,
       what: 'visit counts',
@@ -103,14 +111,11 @@ export class VisitTallyRepository extends DayTally<string, CodeVisits, VisitCoun
   add(code: string, rawReferrerHost = '', userAgent = '', address = '', rule?: string): void {
     const visits = this.at(code);
     visits.visits += 1;
-    if (rule !== undefined) {
-      visits.rules ??= new Map();
-      visits.rules.set(rule, (visits.rules.get(rule) ?? 0) + 1);
-    }
+    if (rule !== undefined) (visits.rules ??= new ReusableCounts()).add(rule);
     if (!this.withSource || visits.sources === undefined) return;
     const { referrerHosts, userAgents, addresses } = visits.sources;
-    referrerHosts.set(rawReferrerHost, (referrerHosts.get(rawReferrerHost) ?? 0) + 1);
-    userAgents.set(userAgent, (userAgents.get(userAgent) ?? 0) + 1);
-    addresses.set(address, (addresses.get(address) ?? 0) + 1);
+    referrerHosts.add(rawReferrerHost);
+    userAgents.add(userAgent);
+    addresses.add(address);
   }
 }

@@ -1,4 +1,4 @@
-import { DayTally, type LogSink } from '@pawlink/service-kit';
+import { DayTally, ReusableCounts, type LogSink } from '@pawlink/service-kit';
 import type { UsageCount } from '../domain/usage-count.rules.js';
 import type { PendingUsageRepository } from './pending-usage.repository.js';
 
@@ -15,15 +15,17 @@ export interface UsageTallyOptions {
  * shortener's visits), sent to Redis every `flushMs`: a failed chunk is retried and added once; at
  * most `flushMs` of requests are lost when the process dies without SIGTERM. `add` is two Map
  * lookups and an update (the key's hot path; fields are the same string objects request after
- * request, so nothing is built or hashed anew).
+ * request, so nothing is built or hashed anew; a key's counts are kept from flush to flush and
+ * zeroed in place, so a busy key allocates nothing for its tally either).
  */
-export class UsageTallyRepository extends DayTally<number, Map<string, number>, UsageCount> {
+export class UsageTallyRepository extends DayTally<number, ReusableCounts<string>, UsageCount> {
   constructor({ pending, flushMs, logger, now }: UsageTallyOptions) {
     super({
-      empty: () => new Map(),
+      empty: () => new ReusableCounts(),
       collect: (day, keyId, fields, into) => {
-        for (const [field, count] of fields) into.push({ keyId, day, field, count });
+        fields.forEach((field, count) => into.push({ keyId, day, field, count }));
       },
+      reset: (fields) => fields.reset(),
       keyOf: (count) => count.keyId,
       send: (chunkId, counts) => pending.add(chunkId, counts),
       flushMs,
@@ -35,7 +37,6 @@ export class UsageTallyRepository extends DayTally<number, Map<string, number>, 
 
   /** One request of `keyId` to the route `field` names. */
   add(keyId: number, field: string): void {
-    const fields = this.at(keyId);
-    fields.set(field, (fields.get(field) ?? 0) + 1);
+    this.at(keyId).add(field);
   }
 }
