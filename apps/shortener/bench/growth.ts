@@ -3,7 +3,8 @@
  * that has made many links against a fresh process, on the same databases. 1,000,000 links are
  * inserted into MySQL directly (MariaDB's sequence engine, one statement per 100,000 rows), then
  * 200,000 are created through `POST /create` in the grown process; its redirects of 1,000 warm codes
- * are then measured against a fresh process's, and its RSS before and after the creates is printed.
+ * are then measured against a fresh process's. Its RSS is printed before the creates, every 50,000
+ * creates and after; its pid too, for a probe that reads its heap (ADR 0011, "Memory as the links grow").
  */
 import { readFile } from 'node:fs/promises';
 import { DEFAULT_CREDIT } from '@pawlink/contracts';
@@ -64,8 +65,8 @@ async function warm(server: ServerProcess, paths: readonly string[]): Promise<vo
       redirect: 'manual',
       headers: { 'X-Forwarded-For': `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}` },
     });
-    await response.arrayBuffer();
-    if (response.status !== 302) throw new Error(`GET ${paths[i]} answered ${response.status} while warming`);
+    const body = await response.text();
+    if (response.status !== 302) throw new Error(`GET ${paths[i]} answered ${response.status} while warming: ${body}`);
   });
 }
 
@@ -77,9 +78,10 @@ async function createThrough(server: ServerProcess, key: string, count: number, 
       headers: { 'content-type': 'application/json', authorization: key },
       body: JSON.stringify({ url: `https://bench.example.com/growth/${started}/${i}` }),
     });
-    await response.arrayBuffer();
-    if (response.status !== 201) throw new Error(`POST /create answered ${response.status}`);
-    if ((i + 1) % 50_000 === 0) log(`  ${(i + 1).toLocaleString('en-US')} created (load ${await loadAverage()})`);
+    const body = await response.text();
+    if (response.status !== 201) throw new Error(`POST /create answered ${response.status}: ${body}`);
+    if ((i + 1) % 50_000 === 0)
+      log(`  ${(i + 1).toLocaleString('en-US')} created: RSS ${await rssMb(server)} MB (load ${await loadAverage()})`);
   });
   return (Date.now() - started) / 1000;
 }
@@ -116,7 +118,7 @@ export async function measureGrowth(
   await early.stop();
   const before = await rssMb(grown);
   log(
-    `creating ${CREATES.toLocaleString('en-US')} links through POST /create… (RSS ${before} MB, load ${await loadAverage()})`,
+    `creating ${CREATES.toLocaleString('en-US')} links through POST /create in pid ${grown.pid}… (RSS ${before} MB, load ${await loadAverage()})`,
   );
   started = Date.now();
   const seconds = await createThrough(grown, setup.key, CREATES, log);

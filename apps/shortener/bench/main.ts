@@ -267,7 +267,7 @@ await runHttpBench('shortener', async ({ defer, measure, workspace, log }) => {
   };
   if (endpoints.has('redirect-growth'))
     // Last but create: its million links stay in the databases the create row then writes to.
-    await measureGrowth({ defer, measure, log }, { mysql: mysqlOfShortener, main: here('../main.js'), env, key });
+    await measureGrowth({ defer, measure, log }, { mysql: mysqlOfShortener, main: SERVICE_MAIN, env, key });
   if (!endpoints.has('create')) return;
 
   const createConfig: CreateCeilingConfig = {
