@@ -104,16 +104,22 @@ const named = (spans: OtlpSpan[], name: string, kind?: number): OtlpSpan[] =>
 
 describe('one trace per thumbnail request, across the API and the workers', () => {
   it('chains PUT → queued job → the job and its steps → the callback attempt and its POST', async () => {
-    const put = await request(`${apiUrl}/${video.id}/gif?callbackURL=${encodeURIComponent(callbacks.url('/traced'))}`, {
-      method: 'PUT',
-      headers: { authorization: apiKey },
-    });
+    // The client's callback URL carries its own token: no span may record it.
+    const callbackToken = randomBytes(12).toString('hex');
+    const callbackPath = `/traced?token=${callbackToken}`;
+    const put = await request(
+      `${apiUrl}/${video.id}/gif?callbackURL=${encodeURIComponent(callbacks.url(callbackPath))}`,
+      {
+        method: 'PUT',
+        headers: { authorization: apiKey },
+      },
+    );
     expect(put.status, logs()).toBe(202);
     // A check while the job waits (no render worker yet) is a request of its own, reading the job.
     const check = await request(`${apiUrl}/check/${video.md5}/gif`, { headers: { authorization: apiKey } });
     expect(check.status).toBe(200); // processing
     procs.push(startWorker('render', { ...workerEnv, THUMBS_WORKER_ROLES: 'render' }));
-    const [call] = await callbacks.waitForCalls('/traced', 1, 90_000).catch((error: Error) => {
+    const [call] = await callbacks.waitForCalls(callbackPath, 1, 90_000).catch((error: Error) => {
       throw new Error(`${error.message}\n${logs()}`);
     });
 
@@ -161,6 +167,7 @@ describe('one trace per thumbnail request, across the API and the workers', () =
     const post = under(attempt!).find(isCallbackPost);
     expect(post).toBeDefined();
     expect(attribute(post!, 'http.response.status_code')).toBe(200);
+    expect(attribute(post!, 'url.full')).toBe(callbacks.url('/traced'));
     // What the receiver got: that POST's span as its parent, in the request's trace.
     expect(call!.headers.traceparent).toBe(`00-${putSpan.traceId}-${post!.spanId}-01`);
 
@@ -189,7 +196,7 @@ describe('one trace per thumbnail request, across the API and the workers', () =
 
     // No secret anywhere: not the API key, the webhook secret, the secrets key; no header captured.
     const everything = traces.bodies.join('\n');
-    for (const secret of [apiKey, webhookSecret, secretsKey]) expect(everything).not.toContain(secret);
+    for (const secret of [apiKey, webhookSecret, secretsKey, callbackToken]) expect(everything).not.toContain(secret);
     expect(everything).not.toContain('whsec_');
     expect(everything.toLowerCase()).not.toContain('authorization');
     expect(everything.toLowerCase()).not.toContain('webhook-signature');

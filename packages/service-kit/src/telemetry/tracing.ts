@@ -8,6 +8,7 @@ import { NodeSDK } from '@opentelemetry/sdk-node';
 import { register as registerEsmHook } from 'import-in-the-middle/register-hooks.mjs';
 import { routePattern } from '../http/route-label.js';
 import { installOtelHooks } from './otel-hooks.js';
+import { outgoingUrlWithoutQuery, REDACTED_SERVER_QUERY } from './recorded-urls.js';
 import { parentRequiredTracerProvider } from './parent-required.js';
 
 /** The attribute naming the API key a request was let in with: its id, never the key. */
@@ -41,10 +42,11 @@ export const isProbeOrScrape = (request: IncomingMessage): boolean => UNTRACED_P
  * Starts the OpenTelemetry SDK, configured by the standard OTEL_* variables (exporter, endpoint,
  * protocol, sampler, resource), with the instrumentations for http, express, ioredis and mysql2.
  * Nothing records a header, a body or a value: a MySQL span has the statement with its values
- * masked, a Redis span names its command only (arguments can be keys' data, AUTH's password or a
- * script's values). A trace starts at a request (not a probe of `/ready` nor a scrape of
- * `/metrics`) or a job (see otel-hooks.ts): a Redis command, a statement or an outgoing request
- * with no span around it (background work) records nothing.
+ * masked, an outgoing request's span its URL without the query, an incoming one's query without
+ * `callbackURL`'s value, a Redis span names its command only (arguments can be keys' data,
+ * AUTH's password or a script's values). A trace starts at a request (not a probe of `/ready` nor
+ * a scrape of `/metrics`) or a job (see otel-hooks.ts): a Redis command, a statement or an
+ * outgoing request with no span around it (background work) records nothing.
  */
 export function startTracing(service: string): void {
   // ESM: express, ioredis and mysql2, imported after this, go through the instrumentations' hook
@@ -60,6 +62,8 @@ export function startTracing(service: string): void {
         applyCustomAttributesOnSpan: tagServerSpan,
         requireParentforOutgoingSpans: true,
         ignoreIncomingRequestHook: isProbeOrScrape,
+        redactedQueryParamsServer: REDACTED_SERVER_QUERY,
+        startOutgoingSpanHook: (options) => ({ 'url.full': outgoingUrlWithoutQuery(options) }),
       }),
       // Routers and handlers, not each middleware: the request span already covers those.
       new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] }),
