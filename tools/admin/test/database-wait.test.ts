@@ -1,7 +1,6 @@
 import { createTestContext, startTcpProxy, type TcpProxy, type TestContext } from '@pawlink/test-kit';
-import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, runAdmin, type AdminResult } from './run-admin.js';
+import { runAdmin } from './run-admin.js';
 
 /*
  * bin/admin opens MySQL as a service does: a connection closed before it is made (HAProxy while
@@ -22,30 +21,13 @@ afterAll(async () => {
   await ctx.cleanup();
 });
 
-/** Runs bin/admin; `onStderr` sees its error output as it comes. */
-function runAdminWatching(env: Record<string, string>, args: string[], onStderr: (text: string) => void) {
-  return new Promise<AdminResult>((resolve) => {
-    const child = spawn(ADMIN, args, { env: { ...process.env, ...env }, cwd: '/' });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-      onStderr(stderr);
-    });
-    child.on('close', (code) => {
-      const lines = stdout.trim().split('\n');
-      resolve({ code: code ?? 1, stdout, stderr, lastLine: lines[lines.length - 1] ?? '' });
-    });
-  });
-}
-
 describe('bin/admin and a database that closes its connections', () => {
   it('tries again while the connections are cut, and runs the command once they are not', async () => {
     proxy.cut();
-    const result = await runAdminWatching(
+    const result = await runAdmin(
       { ...ctx.env, DB_PORT: String(proxy.port), DB_BOOT_WAIT_MS: '60000' },
       ['apikey', 'list'],
+      '/',
       (stderr) => {
         if (stderr.includes('database not reachable yet; trying again')) proxy.restore();
       },
