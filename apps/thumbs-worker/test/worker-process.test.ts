@@ -70,7 +70,9 @@ it.each([
     const observed: Array<{ ok: boolean; error?: string }> = [];
     let watching = true;
     const watcher = (async () => {
-      while (watching) {
+      // One read more once the job is done: the loop may have been asleep when the file appeared.
+      for (let last = false; !last;) {
+        last = !watching;
         const bytes = await readFile(finalPath).catch(() => undefined);
         if (bytes) {
           observed.push(
